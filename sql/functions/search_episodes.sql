@@ -1,0 +1,38 @@
+-- Episodes of a simulation most similar to a query embedding, best first; similarity is
+-- 1 - cosine distance. p_top_k is clamped to 1..100 (NULL means 10); p_agent_id narrows to
+-- one agent. Exact search over the simulation's rows: it returns min(top_k, rows with an
+-- embedding), never fewer.
+CREATE OR REPLACE FUNCTION memory.search_episodes(
+    p_tenant_id uuid,
+    p_simulation_id uuid,
+    p_query public.vector,
+    p_top_k integer DEFAULT 10,
+    p_agent_id integer DEFAULT NULL)
+RETURNS TABLE (episode_id text, agent_id integer, agent_name text, platform text, round integer,
+               action_type text, content text, occurred_at timestamptz, similarity double precision)
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+-- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_query_vector(p_query);
+    RETURN QUERY
+    SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
+           e.occurred_at, 1 - (e.embedding OPERATOR(public.<=>) p_query::public.vector(384))
+      FROM memory.episodes AS e
+     WHERE e.tenant_id = p_tenant_id
+       AND e.simulation_id = p_simulation_id
+       AND e.embedding IS NOT NULL
+       AND (p_agent_id IS NULL OR e.agent_id = p_agent_id)
+     ORDER BY e.embedding OPERATOR(public.<=>) p_query::public.vector(384), e.episode_id
+     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+END
+$fn$;
+
+COMMENT ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer) IS
+    'Semantic search over a simulation''s episodes (cosine), best first; top_k clamped to 1..100';
+REVOKE ALL ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer) TO memory_reader;

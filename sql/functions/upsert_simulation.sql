@@ -1,0 +1,40 @@
+-- Create or update a simulation of the tenant. A NULL p_name keeps the stored name;
+-- p_metadata is merged into the stored metadata (top-level keys replaced). Repeating a call
+-- changes nothing (updated_at moves only when something changed).
+CREATE OR REPLACE FUNCTION memory.upsert_simulation(
+    p_tenant_id uuid,
+    p_simulation_id uuid,
+    p_name text DEFAULT NULL,
+    p_metadata jsonb DEFAULT '{}'::jsonb)
+RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_simulation_id IS NULL THEN
+        RAISE EXCEPTION 'p_simulation_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
+    END IF;
+    IF p_metadata IS NOT NULL AND pg_catalog.jsonb_typeof(p_metadata) <> 'object' THEN
+        RAISE EXCEPTION 'p_metadata must be a JSON object, not %', pg_catalog.jsonb_typeof(p_metadata)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a JSON object such as {"rounds": 8}';
+    END IF;
+
+    INSERT INTO memory.simulations AS s (tenant_id, simulation_id, name, metadata)
+    VALUES (p_tenant_id, p_simulation_id, p_name, COALESCE(p_metadata, '{}'::jsonb))
+    ON CONFLICT (tenant_id, simulation_id) DO UPDATE
+       SET name = COALESCE(excluded.name, s.name),
+           metadata = s.metadata || excluded.metadata,
+           updated_at = pg_catalog.now()
+     WHERE (s.name, s.metadata) IS DISTINCT FROM
+           (COALESCE(excluded.name, s.name), s.metadata || excluded.metadata);
+END
+$fn$;
+
+COMMENT ON FUNCTION memory.upsert_simulation(uuid, uuid, text, jsonb) IS
+    'Create or update a simulation (NULL name keeps the stored one, metadata is merged); idempotent';
+REVOKE ALL ON FUNCTION memory.upsert_simulation(uuid, uuid, text, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.upsert_simulation(uuid, uuid, text, jsonb) TO memory_writer;

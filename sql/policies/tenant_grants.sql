@@ -1,0 +1,14 @@
+-- memory.tenant_grants: administrators manage every grant; any other role sees only the
+-- grants held by itself or by a group role it belongs to.
+DROP POLICY IF EXISTS admins_manage_all_grants ON memory.tenant_grants;
+CREATE POLICY admins_manage_all_grants ON memory.tenant_grants
+    AS PERMISSIVE FOR ALL TO memory_admin
+    USING (pg_catalog.pg_has_role(CURRENT_USER, 'memory_admin', 'MEMBER'))
+    WITH CHECK (pg_catalog.pg_has_role(CURRENT_USER, 'memory_admin', 'MEMBER'));
+
+DROP POLICY IF EXISTS roles_see_their_own_grants ON memory.tenant_grants;
+CREATE POLICY roles_see_their_own_grants ON memory.tenant_grants
+    AS PERMISSIVE FOR SELECT TO memory_reader
+    USING (EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r
+                    WHERE r.rolname = tenant_grants.role_name
+                      AND pg_catalog.pg_has_role(CURRENT_USER, r.oid, 'MEMBER')));
