@@ -92,12 +92,11 @@ def apply_repeatables(dsn: str) -> int:
     """Apply the afterAll callback files of pgmigrate.yml in one transaction."""
     config = _config()
     files = _callback_files(config)
-    with psycopg.connect(dsn) as conn:
-        with conn.transaction():
-            for stmt in config.get("session") or []:
-                conn.execute(stmt)
-            for f in files:
-                conn.execute(f.read_text(encoding="utf-8"))
+    with psycopg.connect(dsn) as conn, conn.transaction():
+        for stmt in config.get("session") or []:
+            conn.execute(stmt)
+        for f in files:
+            conn.execute(f.read_text(encoding="utf-8"))
     return len(files)
 
 
