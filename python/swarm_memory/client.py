@@ -142,7 +142,9 @@ class Memory:
             with self.pool.connection() as pooled:
                 yield pooled
 
-    def _rows(self, query: str, params: Sequence[Any], conn: psycopg.Connection | None) -> list[tuple]:
+    def _rows(
+        self, query: str, params: Sequence[Any], conn: psycopg.Connection | None
+    ) -> list[tuple]:
         try:
             with self._conn(conn) as c:
                 return c.execute(query, params).fetchall()
@@ -154,7 +156,9 @@ class Memory:
 
     # -- admin ------------------------------------------------------------------------
 
-    def create_tenant(self, name: str, tenant_id: UUIDLike | None = None, *, conn=None) -> uuid.UUID:
+    def create_tenant(
+        self, name: str, tenant_id: UUIDLike | None = None, *, conn=None
+    ) -> uuid.UUID:
         return self._rows("SELECT memory.create_tenant(%s, %s)", (name, tenant_id), conn)[0][0]
 
     def grant_tenant(self, role: str, tenant_id: UUIDLike, *, conn=None) -> None:
@@ -170,87 +174,181 @@ class Memory:
     # -- writes -----------------------------------------------------------------------
 
     def upsert_simulation(
-        self, tenant_id: UUIDLike, simulation_id: UUIDLike, name: str | None = None,
-        metadata: dict[str, Any] | None = None, *, conn=None,
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        name: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        *,
+        conn=None,
     ) -> None:
         self._rows(
             "SELECT memory.upsert_simulation(%s, %s, %s, %s)",
-            (tenant_id, simulation_id, name, Jsonb(metadata or {})), conn,
+            (tenant_id, simulation_id, name, Jsonb(metadata or {})),
+            conn,
         )
 
-    def upsert_nodes(self, tenant_id: UUIDLike, simulation_id: UUIDLike,
-                     nodes: Sequence[dict[str, Any]], *, conn=None) -> UpsertCounts:
-        row = self._rows("SELECT * FROM memory.upsert_nodes(%s, %s, %s)",
-                         (tenant_id, simulation_id, Jsonb(list(nodes))), conn)[0]
+    def upsert_nodes(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        nodes: Sequence[dict[str, Any]],
+        *,
+        conn=None,
+    ) -> UpsertCounts:
+        row = self._rows(
+            "SELECT * FROM memory.upsert_nodes(%s, %s, %s)",
+            (tenant_id, simulation_id, Jsonb(list(nodes))),
+            conn,
+        )[0]
         return UpsertCounts(*row)
 
-    def upsert_edges(self, tenant_id: UUIDLike, simulation_id: UUIDLike,
-                     edges: Sequence[dict[str, Any]], skip_dangling: bool = False,
-                     *, conn=None) -> UpsertCounts:
-        row = self._rows("SELECT * FROM memory.upsert_edges(%s, %s, %s, %s)",
-                         (tenant_id, simulation_id, Jsonb(list(edges)), skip_dangling), conn)[0]
+    def upsert_edges(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        edges: Sequence[dict[str, Any]],
+        skip_dangling: bool = False,
+        *,
+        conn=None,
+    ) -> UpsertCounts:
+        row = self._rows(
+            "SELECT * FROM memory.upsert_edges(%s, %s, %s, %s)",
+            (tenant_id, simulation_id, Jsonb(list(edges)), skip_dangling),
+            conn,
+        )[0]
         return UpsertCounts(*row)
 
-    def upsert_episodes(self, tenant_id: UUIDLike, simulation_id: UUIDLike,
-                        episodes: Sequence[dict[str, Any]], *, conn=None) -> UpsertCounts:
-        row = self._rows("SELECT * FROM memory.upsert_episodes(%s, %s, %s)",
-                         (tenant_id, simulation_id, Jsonb(list(episodes))), conn)[0]
+    def upsert_episodes(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        episodes: Sequence[dict[str, Any]],
+        *,
+        conn=None,
+    ) -> UpsertCounts:
+        row = self._rows(
+            "SELECT * FROM memory.upsert_episodes(%s, %s, %s)",
+            (tenant_id, simulation_id, Jsonb(list(episodes))),
+            conn,
+        )[0]
         return UpsertCounts(*row)
 
-    def upsert_profiles(self, tenant_id: UUIDLike, simulation_id: UUIDLike,
-                        profiles: Sequence[dict[str, Any]], *, conn=None) -> UpsertCounts:
-        row = self._rows("SELECT * FROM memory.upsert_profiles(%s, %s, %s)",
-                         (tenant_id, simulation_id, Jsonb(list(profiles))), conn)[0]
+    def upsert_profiles(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        profiles: Sequence[dict[str, Any]],
+        *,
+        conn=None,
+    ) -> UpsertCounts:
+        row = self._rows(
+            "SELECT * FROM memory.upsert_profiles(%s, %s, %s)",
+            (tenant_id, simulation_id, Jsonb(list(profiles))),
+            conn,
+        )[0]
         return UpsertCounts(*row)
 
-    def delete_simulation(self, tenant_id: UUIDLike, simulation_id: UUIDLike,
-                          *, conn=None) -> DeleteCounts:
-        row = self._rows("SELECT * FROM memory.delete_simulation(%s, %s)",
-                         (tenant_id, simulation_id), conn)[0]
+    def delete_simulation(
+        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn=None
+    ) -> DeleteCounts:
+        row = self._rows(
+            "SELECT * FROM memory.delete_simulation(%s, %s)", (tenant_id, simulation_id), conn
+        )[0]
         return DeleteCounts(*row)
 
     # -- reads ------------------------------------------------------------------------
 
-    def nodes_by_type(self, tenant_id: UUIDLike, simulation_id: UUIDLike, type: str | None,
-                      limit: int = 100, *, conn=None) -> list[Node]:
-        rows = self._rows("SELECT * FROM memory.nodes_by_type(%s, %s, %s, %s)",
-                          (tenant_id, simulation_id, type, limit), conn)
+    def nodes_by_type(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        type: str | None,
+        limit: int = 100,
+        *,
+        conn=None,
+    ) -> list[Node]:
+        rows = self._rows(
+            "SELECT * FROM memory.nodes_by_type(%s, %s, %s, %s)",
+            (tenant_id, simulation_id, type, limit),
+            conn,
+        )
         return [Node(*r) for r in rows]
 
-    def get_node(self, tenant_id: UUIDLike, simulation_id: UUIDLike, node_id: str,
-                 *, conn=None) -> Node:
+    def get_node(
+        self, tenant_id: UUIDLike, simulation_id: UUIDLike, node_id: str, *, conn=None
+    ) -> Node:
         r = self._rows(
             "SELECT node_id, name, type, labels, summary, attributes"
-            " FROM memory.get_node(%s, %s, %s)", (tenant_id, simulation_id, node_id), conn)[0]
+            " FROM memory.get_node(%s, %s, %s)",
+            (tenant_id, simulation_id, node_id),
+            conn,
+        )[0]
         return Node(*r)
 
-    def neighbors(self, tenant_id: UUIDLike, simulation_id: UUIDLike, node_id: str,
-                  depth: int | None = 1, edge_types: Sequence[str] | None = None,
-                  direction: str = "both", *, conn=None) -> list[Neighbor]:
+    def neighbors(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        node_id: str,
+        depth: int | None = 1,
+        edge_types: Sequence[str] | None = None,
+        direction: str = "both",
+        *,
+        conn=None,
+    ) -> list[Neighbor]:
         rows = self._rows(
             "SELECT * FROM memory.neighbors(%s, %s, %s, %s, %s, %s)",
-            (tenant_id, simulation_id, node_id, depth,
-             list(edge_types) if edge_types is not None else None, direction), conn)
+            (
+                tenant_id,
+                simulation_id,
+                node_id,
+                depth,
+                list(edge_types) if edge_types is not None else None,
+                direction,
+            ),
+            conn,
+        )
         return [Neighbor(*r) for r in rows]
 
-    def search_episodes(self, tenant_id: UUIDLike, simulation_id: UUIDLike,
-                        query: Sequence[float], top_k: int | None = 10,
-                        agent_id: int | None = None, *, conn=None) -> list[EpisodeHit]:
+    def search_episodes(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        query: Sequence[float],
+        top_k: int | None = 10,
+        agent_id: int | None = None,
+        *,
+        conn=None,
+    ) -> list[EpisodeHit]:
         rows = self._rows(
             "SELECT * FROM memory.search_episodes(%s, %s, %s::public.vector, %s, %s)",
-            (tenant_id, simulation_id, vector_literal(query), top_k, agent_id), conn)
+            (tenant_id, simulation_id, vector_literal(query), top_k, agent_id),
+            conn,
+        )
         return [EpisodeHit(*r) for r in rows]
 
-    def search_nodes(self, tenant_id: UUIDLike, simulation_id: UUIDLike,
-                     query: Sequence[float], top_k: int | None = 10, type: str | None = None,
-                     *, conn=None) -> list[NodeHit]:
+    def search_nodes(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        query: Sequence[float],
+        top_k: int | None = 10,
+        type: str | None = None,
+        *,
+        conn=None,
+    ) -> list[NodeHit]:
         rows = self._rows(
             "SELECT * FROM memory.search_nodes(%s, %s, %s::public.vector, %s, %s)",
-            (tenant_id, simulation_id, vector_literal(query), top_k, type), conn)
+            (tenant_id, simulation_id, vector_literal(query), top_k, type),
+            conn,
+        )
         return [NodeHit(*r) for r in rows]
 
-    def simulation_stats(self, tenant_id: UUIDLike, simulation_id: UUIDLike,
-                         *, conn=None) -> SimulationStats:
-        r = self._rows("SELECT * FROM memory.simulation_stats(%s, %s)",
-                       (tenant_id, simulation_id), conn)[0]
+    def simulation_stats(
+        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn=None
+    ) -> SimulationStats:
+        r = self._rows(
+            "SELECT * FROM memory.simulation_stats(%s, %s)", (tenant_id, simulation_id), conn
+        )[0]
         return SimulationStats(*r)

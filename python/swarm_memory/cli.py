@@ -1,0 +1,323 @@
+"""swarm-memory command line.
+
+Every command talks to PostgreSQL through the SQL API. `--dsn` (or SWARM_MEMORY_DSN) points
+it at any PostgreSQL; without one it starts (or finds running) the embedded server in
+`--datadir` and connects to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from swarm_memory import server
+from swarm_memory.errors import SwarmMemoryError
+
+
+def _uuid(text: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a UUID: {text!r}") from None
+
+
+def resolve_dsn(args: argparse.Namespace) -> str:
+    dsn = args.dsn or os.environ.get("SWARM_MEMORY_DSN")
+    if not dsn:
+        dsn = server.start(args.datadir)
+    if args.user:
+        info = conninfo_to_dict(dsn)
+        info["user"] = args.user
+        dsn = make_conninfo(**info)
+    return dsn
+
+
+def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], width: int = 70) -> str:
+    def cell(v: Any) -> str:
+        text = "" if v is None else (", ".join(map(str, v)) if isinstance(v, list) else str(v))
+        text = " ".join(text.split())
+        return text if len(text) <= width else text[: width - 3] + "..."
+
+    cells = [[cell(v) for v in r] for r in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))
+    out = [line, "  ".join("-" * w for w in widths)]
+    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in cells]
+    return "\n".join(out)
+
+
+def _memory(args: argparse.Namespace):
+    from swarm_memory.client import Memory
+
+    return Memory(resolve_dsn(args))
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    if args.action == "up":
+        print(server.start(args.datadir))
+    elif args.action == "down":
+        print("stopped" if server.stop(args.datadir) else "not running")
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from swarm_memory.migrate import migrate
+
+    result = migrate(resolve_dsn(args))
+    applied = ", ".join(f"V{v:04d}" for v in result.applied_versions) or "none pending"
+    print(
+        f"versioned migrations applied: {applied}; repeatable files applied: "
+        f"{result.repeatable_files}"
+    )
+    return 0
+
+
+def cmd_tenant(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        if args.action == "create":
+            tenant = mem.create_tenant(args.name, args.id)
+            for role in args.grant or []:
+                mem.grant_tenant(role, tenant)
+            print(tenant)
+        elif args.action == "grant":
+            mem.grant_tenant(args.role, args.tenant)
+        elif args.action == "revoke":
+            mem.revoke_tenant(args.role, args.tenant)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from swarm_memory.importer import import_run
+
+    def log(msg: str) -> None:
+        if not args.quiet:
+            print(msg, file=sys.stderr)
+
+    with _memory(args) as mem:
+        report = import_run(
+            mem,
+            args.tenant,
+            args.simulation,
+            args.run_dir,
+            graph_path=args.graph,
+            name=args.name,
+            skip_dangling=args.skip_dangling,
+            skip_bad_lines=args.skip_bad_lines,
+            log=log,
+        )
+    rows = [
+        (kind, c.inserted, c.updated, c.unchanged, c.skipped)
+        for kind, c in (
+            ("nodes", report.nodes),
+            ("edges", report.edges),
+            ("episodes", report.episodes),
+            ("profiles", report.profiles),
+        )
+        if c
+    ]
+    print(table(rows, ["kind", "inserted", "updated", "unchanged", "skipped"]))
+    print(
+        f"{report.events} event lines kept as simulation metadata; "
+        f"{report.skipped_lines} bad lines skipped; {report.embedded} texts embedded "
+        f"({report.embed_rate:.0f}/s); {report.seconds:.1f} s"
+    )
+    return 0
+
+
+def cmd_nodes(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        nodes = mem.nodes_by_type(args.tenant, args.simulation, args.type, args.limit)
+    print(
+        table(
+            [(n.type, n.name, n.node_id, n.summary) for n in nodes],
+            ["type", "name", "id", "summary"],
+            width=60,
+        )
+    )
+    return 0
+
+
+def cmd_neighbors(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        rows = mem.neighbors(
+            args.tenant, args.simulation, args.node_id, args.depth, args.edge_type, args.direction
+        )
+    print(
+        table(
+            [(r.depth, r.name, r.type, r.edge_type, r.fact) for r in rows],
+            ["depth", "name", "type", "via", "fact"],
+            width=70,
+        )
+    )
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from swarm_memory.embed import Embedder
+
+    query = Embedder().encode_one(args.question)
+    with _memory(args) as mem:
+        hits = mem.search_episodes(args.tenant, args.simulation, query, args.top_k, args.agent)
+    print(
+        table(
+            [
+                (f"{h.similarity:.3f}", h.platform, h.round, h.agent_name, h.action_type, h.content)
+                for h in hits
+            ],
+            ["sim", "platform", "round", "agent", "action", "content"],
+            width=80,
+        )
+    )
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        s = mem.simulation_stats(args.tenant, args.simulation)
+    for key in (
+        "simulation_id",
+        "name",
+        "nodes",
+        "edges",
+        "episodes",
+        "profiles",
+        "node_types",
+        "edge_types",
+        "platforms",
+        "agents",
+        "rounds",
+        "first_at",
+        "last_at",
+    ):
+        print(f"{key:>14}: {getattr(s, key)}")
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        rows = mem.rls_audit()
+    print(
+        table(
+            [
+                (
+                    r.table_name,
+                    r.rls_enabled,
+                    r.rls_forced,
+                    len(r.policies),
+                    "ok" if r.ok else r.problem,
+                )
+                for r in rows
+            ],
+            ["table", "rls", "forced", "policies", "verdict"],
+            width=90,
+        )
+    )
+    return 0 if all(r.ok for r in rows) else 1
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from swarm_memory.demo import run_demo
+
+    return run_demo(resolve_dsn(args), Path(args.run_dir))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="swarm-memory", description=__doc__.splitlines()[0])
+    p.add_argument(
+        "--dsn", help="PostgreSQL to use (default: $SWARM_MEMORY_DSN, else the embedded server)"
+    )
+    p.add_argument(
+        "--datadir",
+        default=str(server.DEFAULT_DATADIR),
+        help="data directory of the embedded server (default: %(default)s)",
+    )
+    p.add_argument("--user", help="connect as this role instead of the DSN's")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("db", help="start or stop the embedded PostgreSQL")
+    s.add_argument("action", choices=["up", "down"])
+    s.set_defaults(func=cmd_db)
+
+    s = sub.add_parser("migrate", help="apply migrations and re-apply functions and policies")
+    s.set_defaults(func=cmd_migrate)
+
+    s = sub.add_parser("tenant", help="create tenants and manage grants (memory_admin)")
+    tsub = s.add_subparsers(dest="action", required=True)
+    t = tsub.add_parser("create")
+    t.add_argument("name")
+    t.add_argument("--id", type=_uuid)
+    t.add_argument("--grant", action="append", metavar="ROLE")
+    for action in ("grant", "revoke"):
+        t = tsub.add_parser(action)
+        t.add_argument("role")
+        t.add_argument("tenant", type=_uuid)
+    s.set_defaults(func=cmd_tenant)
+
+    def scoped(name: str, help_: str) -> argparse.ArgumentParser:
+        s = sub.add_parser(name, help=help_)
+        s.add_argument("--tenant", type=_uuid, required=True)
+        s.add_argument("--simulation", type=_uuid, required=True)
+        return s
+
+    s = scoped("import", "import a MiroFish run directory")
+    s.add_argument("run_dir")
+    s.add_argument("--graph", help="graph export JSON (default: RUN_DIR/graph.json)")
+    s.add_argument("--name")
+    s.add_argument("--skip-dangling", action="store_true")
+    s.add_argument("--skip-bad-lines", action="store_true")
+    s.add_argument("--quiet", action="store_true")
+    s.set_defaults(func=cmd_import)
+
+    s = scoped("nodes", "entities by type")
+    s.add_argument("--type")
+    s.add_argument("--limit", type=int, default=100)
+    s.set_defaults(func=cmd_nodes)
+
+    s = scoped("neighbors", "neighbourhood walk from a node")
+    s.add_argument("node_id")
+    s.add_argument("--depth", type=int, default=1)
+    s.add_argument("--edge-type", action="append")
+    s.add_argument("--direction", default="both", choices=["out", "in", "both"])
+    s.set_defaults(func=cmd_neighbors)
+
+    s = scoped("search", "semantic search over episodes")
+    s.add_argument("question")
+    s.add_argument("--top-k", type=int, default=10)
+    s.add_argument("--agent", type=int)
+    s.set_defaults(func=cmd_search)
+
+    s = scoped("stats", "what a simulation holds")
+    s.set_defaults(func=cmd_stats)
+
+    s = sub.add_parser("audit", help="row-level security audit of every table (memory_admin)")
+    s.set_defaults(func=cmd_audit)
+
+    s = sub.add_parser("demo", help="the walkthrough on the example simulation")
+    s.add_argument(
+        "--run-dir", default=str(Path(__file__).resolve().parents[2] / "examples" / "mirofish_run")
+    )
+    s.set_defaults(func=cmd_demo)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except SwarmMemoryError as exc:
+        print(f"error [{exc.sqlstate}]: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:  # mirofish.BadInput and friends
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,287 @@
+"""Readers for MiroFish output: the graph export and `<run>/<platform>/actions.jsonl`.
+
+They turn MiroFish's own field names into the items of the SQL API (without embeddings).
+Action lines carry no id, so each gets a stable one derived from its content: the same log
+always maps onto the same episodes.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+GENERIC_LABELS = {"Entity", "Node"}
+PLATFORMS = ("twitter", "reddit")
+
+
+class BadInput(ValueError):
+    """A file that cannot be imported as it is; the message names file and place."""
+
+
+def node_type(labels: list[str]) -> str:
+    """A node's type is its first label other than Entity and Node."""
+    for label in labels:
+        if label not in GENERIC_LABELS:
+            return label
+    return "Entity"
+
+
+def iso(value: Any) -> str | None:
+    """An ISO 8601 timestamp with a zone (naive MiroFish timestamps are UTC), or None."""
+    if value in (None, ""):
+        return None
+    text = str(value)
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return text  # left for the database to judge (22023 naming the item)
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.isoformat()
+
+
+@dataclass
+class Graph:
+    graph_id: str | None
+    nodes: list[dict[str, Any]]
+    edges: list[dict[str, Any]]
+
+
+def read_graph(path: str | Path) -> Graph:
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise BadInput(
+            f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from exc
+    if not isinstance(data, dict):
+        raise BadInput(f"{path}: expected a JSON object with nodes and edges")
+    nodes: list[dict[str, Any]] = []
+    seen: dict[str, int] = {}
+    for i, raw in enumerate(data.get("nodes") or []):
+        for key in ("uuid", "name"):
+            if not raw.get(key):
+                raise BadInput(f"{path}: nodes[{i}] has no {key!r}")
+        uid = str(raw["uuid"])
+        if uid in seen:
+            raise BadInput(
+                f"{path}: node id {uid} appears twice, at nodes[{seen[uid]}] and nodes[{i}]"
+            )
+        seen[uid] = i
+        labels = [str(x) for x in raw.get("labels") or []]
+        attributes = dict(raw.get("attributes") or {})
+        if raw.get("created_at"):
+            attributes.setdefault("created_at", raw["created_at"])
+        nodes.append(
+            {
+                "id": uid,
+                "name": str(raw["name"]),
+                "type": node_type(labels),
+                "labels": labels,
+                "summary": raw.get("summary"),
+                "attributes": attributes,
+            }
+        )
+    edges: list[dict[str, Any]] = []
+    for i, raw in enumerate(data.get("edges") or []):
+        for key in ("uuid", "source_node_uuid", "target_node_uuid"):
+            if not raw.get(key):
+                raise BadInput(f"{path}: edges[{i}] has no {key!r}")
+        attributes = dict(raw.get("attributes") or {})
+        for key in ("created_at", "expired_at", "episodes", "fact_type"):
+            if raw.get(key) not in (None, [], ""):
+                attributes.setdefault(key, raw[key])
+        edges.append(
+            {
+                "id": str(raw["uuid"]),
+                "type": str(raw.get("name") or raw.get("fact_type") or "RELATED_TO"),
+                "source_id": str(raw["source_node_uuid"]),
+                "target_id": str(raw["target_node_uuid"]),
+                "fact": raw.get("fact"),
+                "attributes": attributes,
+                "valid_at": iso(raw.get("valid_at")),
+                "invalid_at": iso(raw.get("invalid_at")),
+            }
+        )
+    return Graph(data.get("graph_id"), nodes, edges)
+
+
+def action_text(line: dict[str, Any]) -> str:
+    """What an action says: its own text, or for an action with none, a sentence built from
+    its type and arguments."""
+    args = line.get("action_args") or {}
+    who = line.get("agent_name") or f"agent {line.get('agent_id')}"
+    kind = str(line.get("action_type") or "")
+    content = args.get("content")
+    if kind == "QUOTE_POST" and content:
+        quoted = args.get("quote_content") or args.get("original_content")
+        return (
+            f"{content} (quoting {args.get('original_author_name', 'a post')}: {quoted})"
+            if quoted
+            else content
+        )
+    if kind == "CREATE_COMMENT" and content:
+        return content
+    if content:
+        return str(content)
+    if kind == "LIKE_POST":
+        return f"{who} liked a post by {args.get('post_author_name', 'someone')}: {args.get('post_content', '')}".strip()
+    if kind == "DISLIKE_POST":
+        return f"{who} disliked a post by {args.get('post_author_name', 'someone')}: {args.get('post_content', '')}".strip()
+    if kind == "REPOST":
+        return f"{who} reposted {args.get('original_author_name', 'a post')}: {args.get('original_content', '')}".strip()
+    if kind == "FOLLOW":
+        return f"{who} followed {args.get('target_user_name') or args.get('follow_id')}"
+    if kind == "DO_NOTHING":
+        return f"{who} did nothing this round"
+    described = ", ".join(f"{k}={v}" for k, v in sorted(args.items()))
+    return f"{who} did {kind.lower().replace('_', ' ')}" + (f" ({described})" if described else "")
+
+
+@dataclass
+class ActionLog:
+    platform: str
+    path: Path
+    episodes: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    skipped_lines: list[int] = field(default_factory=list)
+
+
+REQUIRED_ACTION_FIELDS = ("round", "agent_id", "action_type")
+
+
+def _episode_id(platform: str, line: dict[str, Any], occurrence: int) -> str:
+    canonical = json.dumps(
+        [
+            platform,
+            line.get("round"),
+            line.get("timestamp"),
+            line.get("agent_id"),
+            line.get("action_type"),
+            line.get("action_args"),
+        ],
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:24]
+    return f"{platform}:{digest}" + (f":{occurrence}" if occurrence else "")
+
+
+def iter_lines(path: Path, skip_bad_lines: bool, skipped: list[int]) -> Iterator[tuple[int, dict]]:
+    with open(path, encoding="utf-8") as fh:
+        for number, text in enumerate(fh, start=1):
+            if not text.strip():
+                continue
+            try:
+                obj = json.loads(text)
+                if not isinstance(obj, dict):
+                    raise ValueError("not a JSON object")
+            except ValueError as exc:
+                if skip_bad_lines:
+                    skipped.append(number)
+                    continue
+                raise BadInput(f"{path}:{number}: invalid JSON line ({exc})") from exc
+            yield number, obj
+
+
+def read_actions(path: str | Path, platform: str, *, skip_bad_lines: bool = False) -> ActionLog:
+    path = Path(path)
+    log = ActionLog(platform, path)
+    occurrences: dict[str, int] = {}
+    for number, line in iter_lines(path, skip_bad_lines, log.skipped_lines):
+        if "event_type" in line:
+            log.events.append({**line, "platform": platform, "line": number})
+            continue
+        missing = [k for k in REQUIRED_ACTION_FIELDS if line.get(k) in (None, "")]
+        if missing:
+            if skip_bad_lines:
+                log.skipped_lines.append(number)
+                continue
+            raise BadInput(f"{path}:{number}: action line is missing {', '.join(missing)}")
+        base = _episode_id(platform, line, 0)
+        n = occurrences.get(base, 0)
+        occurrences[base] = n + 1
+        log.episodes.append(
+            {
+                "id": _episode_id(platform, line, n),
+                "agent_id": line.get("agent_id"),
+                "agent_name": line.get("agent_name"),
+                "platform": platform,
+                "round": line.get("round"),
+                "action_type": str(line.get("action_type")),
+                "content": action_text(line),
+                "occurred_at": iso(line.get("timestamp")),
+                "metadata": {
+                    "action_args": line.get("action_args") or {},
+                    "result": line.get("result"),
+                    "success": line.get("success"),
+                    "line": number,
+                },
+            }
+        )
+    return log
+
+
+def read_profiles(run_dir: str | Path) -> list[dict[str, Any]]:
+    """Agent profiles from reddit_profiles.json and twitter_profiles.csv, when present."""
+    run = Path(run_dir)
+    profiles: list[dict[str, Any]] = []
+    reddit = run / "reddit_profiles.json"
+    if reddit.exists():
+        try:
+            rows = json.loads(reddit.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise BadInput(f"{reddit}: invalid JSON at line {exc.lineno}: {exc.msg}") from exc
+        for i, row in enumerate(rows):
+            agent = row.get("user_id", row.get("agent_id"))
+            if agent is None:
+                raise BadInput(f"{reddit}: profile [{i}] has no user_id")
+            rest = {
+                k: v
+                for k, v in row.items()
+                if k not in ("user_id", "agent_id", "username", "name", "bio", "persona")
+            }
+            profiles.append(
+                {
+                    "platform": "reddit",
+                    "agent_id": int(agent),
+                    "username": row.get("username"),
+                    "name": row.get("name"),
+                    "bio": row.get("bio"),
+                    "persona": row.get("persona"),
+                    "attributes": rest,
+                }
+            )
+    twitter = run / "twitter_profiles.csv"
+    if twitter.exists():
+        with open(twitter, encoding="utf-8", newline="") as fh:
+            for number, row in enumerate(csv.DictReader(fh), start=2):
+                agent = row.get("user_id") or row.get("agent_id")
+                if not agent:
+                    raise BadInput(f"{twitter}:{number}: profile has no user_id")
+                rest = {
+                    k: v
+                    for k, v in row.items()
+                    if k
+                    not in ("user_id", "agent_id", "username", "name", "description", "user_char")
+                }
+                profiles.append(
+                    {
+                        "platform": "twitter",
+                        "agent_id": int(agent),
+                        "username": row.get("username"),
+                        "name": row.get("name"),
+                        "bio": row.get("description"),
+                        "persona": row.get("user_char"),
+                        "attributes": rest,
+                    }
+                )
+    return profiles
