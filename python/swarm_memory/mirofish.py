@@ -131,12 +131,14 @@ def action_text(line: dict[str, Any]) -> str:
         return content
     if content:
         return str(content)
+    author = args.get("post_author_name") or args.get("original_author_name") or "someone"
+    post = args.get("post_content") or args.get("original_content") or ""
     if kind == "LIKE_POST":
-        return f"{who} liked a post by {args.get('post_author_name', 'someone')}: {args.get('post_content', '')}".strip()
+        return f"{who} liked a post by {author}: {post}".strip()
     if kind == "DISLIKE_POST":
-        return f"{who} disliked a post by {args.get('post_author_name', 'someone')}: {args.get('post_content', '')}".strip()
+        return f"{who} disliked a post by {author}: {post}".strip()
     if kind == "REPOST":
-        return f"{who} reposted {args.get('original_author_name', 'a post')}: {args.get('original_content', '')}".strip()
+        return f"{who} reposted {author}: {post}".strip()
     if kind == "FOLLOW":
         return f"{who} followed {args.get('target_user_name') or args.get('follow_id')}"
     if kind == "DO_NOTHING":
