@@ -55,7 +55,8 @@ postgresql_noproc = factories.postgresql_noproc(
     host=_INFO["host"],
     port=int(_INFO.get("port") or 5432),
     user="postgres",
-    dbname="swarm_test",
+    # One template per pytest process: concurrent sessions on the same server do not collide.
+    dbname=f"swarm_test_{os.getpid()}",
     load=[_load_template],
 )
 postgresql = factories.postgresql("postgresql_noproc")
