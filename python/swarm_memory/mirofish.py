@@ -120,13 +120,16 @@ def action_text(line: dict[str, Any]) -> str:
     who = line.get("agent_name") or f"agent {line.get('agent_id')}"
     kind = str(line.get("action_type") or "")
     content = args.get("content")
-    if kind == "QUOTE_POST" and content:
-        quoted = args.get("quote_content") or args.get("original_content")
-        return (
-            f"{content} (quoting {args.get('original_author_name', 'a post')}: {quoted})"
-            if quoted
-            else content
-        )
+    if kind == "QUOTE_POST":
+        # MiroFish: quote_content is the quoting agent's own text, original_content the
+        # quoted post's; some exports carry the own text as content instead.
+        own = content or args.get("quote_content")
+        quoted = args.get("original_content")
+        author = args.get("original_author_name", "a post")
+        if own and quoted and quoted != own:
+            return f"{own} (quoting {author}: {quoted})"
+        if own:
+            return str(own)
     if kind == "CREATE_COMMENT" and content:
         return content
     if content:
