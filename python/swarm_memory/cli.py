@@ -95,38 +95,63 @@ def cmd_tenant(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from swarm_memory.importer import import_run
+    from swarm_memory.progress import Progress
 
-    def log(msg: str) -> None:
-        if not args.quiet:
-            print(msg, file=sys.stderr)
+    report = import_run(
+        resolve_dsn(args),
+        args.tenant,
+        args.simulation,
+        args.run_dir,
+        graph_path=args.graph,
+        name=args.name,
+        skip_dangling=args.skip_dangling,
+        skip_bad_lines=args.skip_bad_lines,
+        batch_size=args.batch_size,
+        progress=Progress(quiet=args.quiet),
+    )
+    print_import_report(report)
+    return 0
 
-    with _memory(args) as mem:
-        report = import_run(
-            mem,
-            args.tenant,
-            args.simulation,
-            args.run_dir,
-            graph_path=args.graph,
-            name=args.name,
-            skip_dangling=args.skip_dangling,
-            skip_bad_lines=args.skip_bad_lines,
-            log=log,
-        )
+
+def print_import_report(report) -> None:
     rows = [
-        (kind, c.inserted, c.updated, c.unchanged, c.skipped)
-        for kind, c in (
-            ("nodes", report.nodes),
-            ("edges", report.edges),
-            ("episodes", report.episodes),
-            ("profiles", report.profiles),
-        )
-        if c
+        (kind, r.inserted, r.updated, r.unchanged, r.deleted, r.skipped)
+        for kind, r in report.results.items()
     ]
-    print(table(rows, ["kind", "inserted", "updated", "unchanged", "skipped"]))
+    print(table(rows, ["kind", "inserted", "updated", "unchanged", "deleted", "skipped"]))
     print(
-        f"{report.events} event lines kept as simulation metadata; "
-        f"{report.skipped_lines} bad lines skipped; {report.embedded} texts embedded "
-        f"({report.embed_rate:.0f}/s); {report.seconds:.1f} s"
+        f"attempt {report.attempt_id} committed; {report.events} event lines kept as "
+        f"simulation metadata; {report.skipped_lines} bad lines skipped; "
+        f"{report.embedded} texts embedded, {report.reused} unchanged texts reused; "
+        f"{report.seconds:.1f} s"
+    )
+    if report.skipped_edges:
+        print(
+            f"{len(report.skipped_edges)} dangling edges left out: "
+            + ", ".join(report.skipped_edges[:10])
+            + (" ..." if len(report.skipped_edges) > 10 else "")
+        )
+
+
+def cmd_attempts(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        rows = mem.import_attempts(args.tenant, args.simulation)
+    print(
+        table(
+            [
+                (
+                    a.attempt_id,
+                    a.state,
+                    a.started_at.strftime("%Y-%m-%d %H:%M:%S"),
+                    f"{a.seconds:.1f}",
+                    a.result or a.staged or a.declared,
+                    a.error,
+                )
+                for a in rows
+            ],
+            ["attempt", "state", "started", "seconds", "counts", "error"],
+            width=60,
+        )
     )
     return 0
 
@@ -273,7 +298,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--skip-dangling", action="store_true")
     s.add_argument("--skip-bad-lines", action="store_true")
     s.add_argument("--quiet", action="store_true")
+    s.add_argument("--batch-size", type=int, default=5000)
     s.set_defaults(func=cmd_import)
+
+    s = scoped("attempts", "the import attempts of a simulation")
+    s.set_defaults(func=cmd_attempts)
 
     s = scoped("nodes", "entities by type")
     s.add_argument("--type")
@@ -312,7 +341,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except SwarmMemoryError as exc:
-        print(f"error [{exc.sqlstate}]: {exc}", file=sys.stderr)
+        code = f" [{exc.sqlstate}]" if exc.sqlstate else ""
+        print(f"error{code}: {exc}", file=sys.stderr)
         return 2
     except ValueError as exc:  # mirofish.BadInput and friends
         print(f"error: {exc}", file=sys.stderr)

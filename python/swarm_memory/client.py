@@ -102,6 +102,20 @@ class SimulationStats:
 
 
 @dataclass(frozen=True)
+class ImportAttempt:
+    attempt_id: uuid.UUID
+    state: str
+    declared: dict[str, int] | None
+    staged: dict[str, int] | None
+    result: dict[str, Any] | None
+    skip_dangling: bool
+    error: str | None
+    started_at: datetime
+    finished_at: datetime | None
+    seconds: float
+
+
+@dataclass(frozen=True)
 class AuditRow:
     table_name: str
     rls_enabled: bool
@@ -352,3 +366,66 @@ class Memory:
             "SELECT * FROM memory.simulation_stats(%s, %s)", (tenant_id, simulation_id), conn
         )[0]
         return SimulationStats(*r)
+
+    # -- staged imports (see swarm_memory.importer for the bulk loader) -----------------
+
+    def begin_import(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        declared: dict[str, int] | None = None,
+        skip_dangling: bool = False,
+        metadata: dict[str, Any] | None = None,
+        name: str | None = None,
+        *,
+        conn: psycopg.Connection,
+    ) -> uuid.UUID:
+        """Begin an attempt. It lives as long as `conn`'s session: pass the connection that
+        will stage and commit it."""
+        return self._rows(
+            "SELECT memory.begin_import(%s, %s, %s, %s, %s, %s)",
+            (
+                tenant_id,
+                simulation_id,
+                Jsonb(declared) if declared is not None else None,
+                skip_dangling,
+                Jsonb(metadata or {}),
+                name,
+            ),
+            conn,
+        )[0][0]
+
+    def validate_import(
+        self, tenant_id: UUIDLike, attempt_id: UUIDLike, *, conn=None
+    ) -> list[tuple[str, str, str | None, str]]:
+        return self._rows(
+            "SELECT * FROM memory.validate_import(%s, %s)", (tenant_id, attempt_id), conn
+        )
+
+    def commit_import(
+        self, tenant_id: UUIDLike, attempt_id: UUIDLike, *, conn=None
+    ) -> dict[str, tuple[int, int, int, int, int]]:
+        rows = self._rows(
+            "SELECT * FROM memory.commit_import(%s, %s)", (tenant_id, attempt_id), conn
+        )
+        return {r[0]: tuple(r[1:]) for r in rows}
+
+    def abort_import(
+        self, tenant_id: UUIDLike, attempt_id: UUIDLike, reason: str | None = None, *, conn=None
+    ) -> None:
+        self._rows("SELECT memory.abort_import(%s, %s, %s)", (tenant_id, attempt_id, reason), conn)
+
+    def import_attempts(
+        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn=None
+    ) -> list[ImportAttempt]:
+        rows = self._rows(
+            "SELECT * FROM memory.import_attempts(%s, %s)", (tenant_id, simulation_id), conn
+        )
+        return [ImportAttempt(*r) for r in rows]
+
+    def committed_hashes(
+        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn=None
+    ) -> list[tuple[str, str, bytes]]:
+        return self._rows(
+            "SELECT * FROM memory.committed_hashes(%s, %s)", (tenant_id, simulation_id), conn
+        )

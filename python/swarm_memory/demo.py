@@ -10,12 +10,13 @@ from pathlib import Path
 import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from swarm_memory.cli import table
+from swarm_memory.cli import print_import_report, table
 from swarm_memory.client import Memory
 from swarm_memory.embed import Embedder
 from swarm_memory.errors import NotFound, TenantAccessDenied
 from swarm_memory.importer import import_run
 from swarm_memory.migrate import migrate
+from swarm_memory.progress import Progress
 
 ROLES = {
     "demo_admin": "memory_admin",
@@ -78,25 +79,16 @@ def run_demo(dsn: str, run_dir: Path) -> int:
     try:
         _title(f"3. Import {run_dir.name} into acme-research (as gateway_acme)")
         report = import_run(
-            acme_mem,
+            _as(dsn, "gateway_acme"),
             acme,
             SIMULATION_ID,
             run_dir,
             embedder=embedder,
             name="Harbourton riverside road debate",
-            log=print,
+            progress=Progress(),
         )
-        rows = [
-            (kind, c.inserted, c.updated, c.unchanged)
-            for kind, c in (
-                ("nodes", report.nodes),
-                ("edges", report.edges),
-                ("episodes", report.episodes),
-                ("profiles", report.profiles),
-            )
-        ]
-        print(table(rows, ["kind", "inserted", "updated", "unchanged"]))
-        print("(run the demo again: every count moves to 'unchanged', the import is idempotent)")
+        print_import_report(report)
+        print("(run the demo again: nothing is re-embedded and every count moves to 'unchanged')")
 
         stats = acme_mem.simulation_stats(acme, SIMULATION_ID)
         _title("4. Entities by type")

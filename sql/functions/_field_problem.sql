@@ -1,6 +1,9 @@
 -- What is wrong with one field of a batch item, or NULL when nothing is.
 -- Kinds: id (required non-empty string), text! (required string), text, text[], object,
 -- int! (required integer), int, timestamp (ISO 8601), vector (384 numbers, not all zero).
+-- A timestamp may not be one of PostgreSQL's relative words (now, today, tomorrow,
+-- yesterday): their value depends on when the call runs, so replaying a batch would change
+-- it. A vector element must fit in a real (pgvector stores 4-byte floats).
 CREATE OR REPLACE FUNCTION memory._field_problem(p_value jsonb, p_kind text)
 RETURNS text
 LANGUAGE sql
@@ -25,7 +28,8 @@ AS $fn$
                 OR pg_catalog.jsonb_path_exists(p_value, '$[*] ? (@.type() != "string")')) THEN
             'must be an array of strings'
         WHEN p_kind = 'timestamp' AND (pg_catalog.jsonb_typeof(p_value) <> 'string'
-                OR NOT pg_catalog.pg_input_is_valid(p_value #>> '{}', 'timestamptz')) THEN
+                OR NOT pg_catalog.pg_input_is_valid(p_value #>> '{}', 'timestamptz')
+                OR (p_value #>> '{}') OPERATOR(pg_catalog.~*) '\m(now|today|tomorrow|yesterday)\M') THEN
             'must be an ISO 8601 timestamp, not ' || pg_catalog.left(p_value::text, 40)
         WHEN p_kind = 'vector' AND pg_catalog.jsonb_typeof(p_value) <> 'array' THEN
             'must be an array of 384 numbers, not ' || pg_catalog.jsonb_typeof(p_value)
@@ -33,6 +37,9 @@ AS $fn$
             pg_catalog.format('must have 384 dimensions, not %s', pg_catalog.jsonb_array_length(p_value))
         WHEN p_kind = 'vector' AND pg_catalog.jsonb_path_exists(p_value, '$[*] ? (@.type() != "number")') THEN
             'must hold only numbers'
+        WHEN p_kind = 'vector' AND pg_catalog.jsonb_path_exists(p_value,
+                '$[*] ? (@ > 3.4028234663852886e38 || @ < -3.4028234663852886e38)') THEN
+            'must hold numbers within the range of real (4-byte float)'
         WHEN p_kind = 'vector' AND NOT pg_catalog.jsonb_path_exists(p_value, '$[*] ? (@ != 0)') THEN
             'must not be the zero vector (it has no direction to compare)'
     END

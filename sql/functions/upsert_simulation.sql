@@ -1,6 +1,7 @@
 -- Create or update a simulation of the tenant. A NULL p_name keeps the stored name;
 -- p_metadata is merged into the stored metadata (top-level keys replaced). Repeating a call
--- changes nothing (updated_at moves only when something changed).
+-- changes nothing (updated_at moves only when something changed). A simulation created by
+-- a staged import that has not committed yet becomes an ordinary, published one.
 CREATE OR REPLACE FUNCTION memory.upsert_simulation(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -28,9 +29,10 @@ BEGIN
     ON CONFLICT (tenant_id, simulation_id) DO UPDATE
        SET name = COALESCE(excluded.name, s.name),
            metadata = s.metadata || excluded.metadata,
+           published = true,
            updated_at = pg_catalog.now()
-     WHERE (s.name, s.metadata) IS DISTINCT FROM
-           (COALESCE(excluded.name, s.name), s.metadata || excluded.metadata);
+     WHERE (s.name, s.metadata, s.published) IS DISTINCT FROM
+           (COALESCE(excluded.name, s.name), s.metadata || excluded.metadata, true);
 END
 $fn$;
 

@@ -1,0 +1,22 @@
+-- memory.import_attempts: readers see the attempts of the granted call tenant; writers
+-- begin, commit and abort them for that tenant only.
+DROP POLICY IF EXISTS readers_see_rows_of_the_granted_call_tenant ON memory.import_attempts;
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.import_attempts
+    AS PERMISSIVE FOR SELECT TO memory_reader
+    USING (tenant_id = (SELECT memory._current_tenant_id()));
+
+DROP POLICY IF EXISTS writers_add_rows_to_the_granted_call_tenant ON memory.import_attempts;
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.import_attempts
+    AS PERMISSIVE FOR INSERT TO memory_writer
+    WITH CHECK (tenant_id = (SELECT memory._current_tenant_id()));
+
+DROP POLICY IF EXISTS writers_change_rows_of_the_granted_call_tenant ON memory.import_attempts;
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.import_attempts
+    AS PERMISSIVE FOR UPDATE TO memory_writer
+    USING (tenant_id = (SELECT memory._current_tenant_id()))
+    WITH CHECK (tenant_id = (SELECT memory._current_tenant_id()));
+
+DROP POLICY IF EXISTS writers_remove_rows_of_the_granted_call_tenant ON memory.import_attempts;
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.import_attempts
+    AS PERMISSIVE FOR DELETE TO memory_writer
+    USING (tenant_id = (SELECT memory._current_tenant_id()));
