@@ -128,6 +128,9 @@ $rls$;
 
 GRANT SELECT ON memory.import_attempts TO memory_reader;
 GRANT INSERT, UPDATE, DELETE ON memory.import_attempts TO memory_writer;
-GRANT SELECT, INSERT, UPDATE, DELETE
+GRANT SELECT
+    ON memory.staged_nodes, memory.staged_edges, memory.staged_episodes, memory.staged_profiles
+    TO memory_reader;
+GRANT INSERT, UPDATE, DELETE
     ON memory.staged_nodes, memory.staged_edges, memory.staged_episodes, memory.staged_profiles
     TO memory_writer;

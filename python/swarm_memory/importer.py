@@ -283,6 +283,8 @@ def stage(
 ) -> None:
     """COPY rows into the session's staging tables and move them into the attempt, a batch
     per transaction."""
+    if conn.adapters.types.get("vector") is None:
+        register_vector(conn)
     conn.execute("SELECT memory.open_staging()")
     conn.commit()
     for kind in ("nodes", "edges", "episodes", "profiles"):

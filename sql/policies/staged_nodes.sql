@@ -1,7 +1,23 @@
--- memory.staged_nodes: staging rows of import attempts; only writers of the granted call tenant
--- may stage, read back, promote or discard them.
+-- memory.staged_nodes: staging rows of import attempts. Readers of the granted call tenant may
+-- count them (memory.import_attempts); only its writers stage, promote or discard them.
 DROP POLICY IF EXISTS writers_manage_rows_of_the_granted_call_tenant ON memory.staged_nodes;
-CREATE POLICY writers_manage_rows_of_the_granted_call_tenant ON memory.staged_nodes
-    AS PERMISSIVE FOR ALL TO memory_writer
+DROP POLICY IF EXISTS readers_see_rows_of_the_granted_call_tenant ON memory.staged_nodes;
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_nodes
+    AS PERMISSIVE FOR SELECT TO memory_reader
+    USING (tenant_id = (SELECT memory._current_tenant_id()));
+
+DROP POLICY IF EXISTS writers_add_rows_to_the_granted_call_tenant ON memory.staged_nodes;
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.staged_nodes
+    AS PERMISSIVE FOR INSERT TO memory_writer
+    WITH CHECK (tenant_id = (SELECT memory._current_tenant_id()));
+
+DROP POLICY IF EXISTS writers_change_rows_of_the_granted_call_tenant ON memory.staged_nodes;
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.staged_nodes
+    AS PERMISSIVE FOR UPDATE TO memory_writer
     USING (tenant_id = (SELECT memory._current_tenant_id()))
     WITH CHECK (tenant_id = (SELECT memory._current_tenant_id()));
+
+DROP POLICY IF EXISTS writers_remove_rows_of_the_granted_call_tenant ON memory.staged_nodes;
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.staged_nodes
+    AS PERMISSIVE FOR DELETE TO memory_writer
+    USING (tenant_id = (SELECT memory._current_tenant_id()));
