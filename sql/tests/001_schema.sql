@@ -1,0 +1,178 @@
+-- 001_schema: the shape of schema memory as DESIGN.md fixes it. The tables and functions
+-- that exist, who owns them, RLS enabled and forced on every table, every function SECURITY
+-- INVOKER with a pinned search_path, the group roles, the 384-dimensional vector columns, and
+-- tenant_id leading every primary key.
+BEGIN;
+SELECT plan(206);
+
+-- Fixtures: the expected tables and functions (signatures as regtype prints them).
+CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
+INSERT INTO fx_tables VALUES
+    ('tenants'), ('tenant_grants'), ('simulations'), ('nodes'), ('edges'), ('episodes'), ('profiles'),
+    ('import_attempts'), ('staged_nodes'), ('staged_edges'), ('staged_episodes'), ('staged_profiles');
+
+CREATE TEMP TABLE fx_functions (fn name, args name[], PRIMARY KEY (fn, args)) ON COMMIT DROP;
+INSERT INTO fx_functions VALUES
+    ('_attempt_alive',      '{integer}'),
+    ('_check_batch',        '{text,jsonb,jsonb,text[]}'),
+    ('_check_query_vector', '{vector}'),
+    ('_current_tenant_id',  '{}'),
+    ('_discard_staged',     '{uuid,uuid[]}'),
+    ('_embedding',          '{jsonb}'),
+    ('_embedding_model',    '{jsonb}'),
+    ('_enter_tenant',       '{uuid}'),
+    ('_fail_dead_attempts', '{uuid,uuid}'),
+    ('_field_problem',      '{jsonb,text}'),
+    ('_object',             '{jsonb}'),
+    ('_release_attempt_lock', '{integer}'),
+    ('_require_attempt',    '{uuid,uuid,boolean}'),
+    ('_require_simulation', '{uuid,uuid}'),
+    ('abort_import',        '{uuid,uuid,text}'),
+    ('begin_import',        '{uuid,uuid,jsonb,boolean,jsonb,text}'),
+    ('commit_import',       '{uuid,uuid}'),
+    ('committed_hashes',    '{uuid,uuid}'),
+    ('create_tenant',       '{text,uuid}'),
+    ('delete_simulation',   '{uuid,uuid}'),
+    ('get_node',            '{uuid,uuid,text}'),
+    ('grant_tenant',        '{name,uuid}'),
+    ('import_attempts',     '{uuid,uuid}'),
+    ('neighbors',           '{uuid,uuid,text,integer,text[],text}'),
+    ('nodes_by_type',       '{uuid,uuid,text,integer}'),
+    ('open_staging',        '{}'),
+    ('revoke_tenant',       '{name,uuid}'),
+    ('rls_audit',           '{}'),
+    ('search_episodes',     '{uuid,uuid,vector,integer,integer}'),
+    ('search_nodes',        '{uuid,uuid,vector,integer,text}'),
+    ('simulation_stats',    '{uuid,uuid}'),
+    ('stage_rows',          '{uuid,uuid}'),
+    ('upsert_edges',        '{uuid,uuid,jsonb,boolean}'),
+    ('upsert_episodes',     '{uuid,uuid,jsonb}'),
+    ('upsert_nodes',        '{uuid,uuid,jsonb}'),
+    ('upsert_profiles',     '{uuid,uuid,jsonb}'),
+    ('upsert_simulation',   '{uuid,uuid,text,jsonb}'),
+    ('validate_import',     '{uuid,uuid}');
+
+-- Schema, extension, roles (9)
+SELECT has_schema('memory', 'schema memory exists');
+SELECT schema_owner_is('memory', 'memory_owner', 'schema memory belongs to memory_owner');
+SELECT has_extension('vector', 'pgvector is installed');
+SELECT has_role('memory_owner', 'role memory_owner exists');
+SELECT has_role('memory_reader', 'role memory_reader exists');
+SELECT has_role('memory_writer', 'role memory_writer exists');
+SELECT has_role('memory_admin', 'role memory_admin exists');
+SELECT ok(NOT (SELECT r.rolcanlogin FROM pg_catalog.pg_roles AS r WHERE r.rolname = 'memory_owner'),
+          'memory_owner cannot log in (no application acts as the owner)');
+SELECT is_member_of('memory_reader', 'memory_writer', 'memory_writer is a member of memory_reader');
+
+-- Tables (1 + 12 x 5 = 61)
+SELECT tables_are('memory', ARRAY(SELECT table_name FROM fx_tables), 'schema memory has exactly its twelve tables');
+
+SELECT ok((SELECT c.relrowsecurity FROM pg_catalog.pg_class AS c WHERE c.oid = pg_catalog.to_regclass('memory.' || t.table_name)),
+          'memory.' || t.table_name || ' has row level security enabled')
+  FROM fx_tables AS t ORDER BY t.table_name;
+
+SELECT ok((SELECT c.relforcerowsecurity FROM pg_catalog.pg_class AS c WHERE c.oid = pg_catalog.to_regclass('memory.' || t.table_name)),
+          'memory.' || t.table_name || ' has row level security forced')
+  FROM fx_tables AS t ORDER BY t.table_name;
+
+SELECT table_owner_is('memory', t.table_name, 'memory_owner', 'memory.' || t.table_name || ' belongs to memory_owner')
+  FROM fx_tables AS t ORDER BY t.table_name;
+
+SELECT col_type_is('memory', t.table_name, 'tenant_id', 'uuid', 'memory.' || t.table_name || '.tenant_id is uuid')
+  FROM fx_tables AS t ORDER BY t.table_name;
+
+SELECT is((SELECT a.attname
+             FROM pg_catalog.pg_constraint AS k
+             JOIN pg_catalog.pg_attribute AS a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1]
+            WHERE k.conrelid = pg_catalog.to_regclass('memory.' || t.table_name) AND k.contype = 'p'),
+          'tenant_id'::name,
+          'tenant_id is the first column of the primary key of memory.' || t.table_name)
+  FROM fx_tables AS t ORDER BY t.table_name;
+
+-- Keys (3): every unique and foreign key of a tenant-owned table includes tenant_id; the
+-- primary keys are exactly the ones the API relies on.
+SELECT is_empty($$
+    SELECT k.conrelid::regclass::text || ' ' || k.conname
+      FROM pg_catalog.pg_constraint AS k
+      JOIN pg_catalog.pg_class AS c ON c.oid = k.conrelid
+      JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'memory' AND c.relname <> 'tenants' AND k.contype IN ('p', 'u', 'f')
+       AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS a
+                        WHERE a.attrelid = k.conrelid AND a.attnum = ANY (k.conkey)
+                          AND a.attname = 'tenant_id')
+$$, 'every primary, unique and foreign key of a tenant-owned table includes tenant_id');
+SELECT col_is_pk('memory', 'edges', ARRAY['tenant_id', 'simulation_id', 'edge_id'],
+                 'edges are keyed by tenant, simulation and upstream id');
+SELECT col_is_pk('memory', 'profiles', ARRAY['tenant_id', 'simulation_id', 'platform', 'agent_id'],
+                 'profiles are keyed by tenant, simulation, platform and agent');
+
+-- Vector columns (7): every embedding column is vector(384), and there are no others.
+SELECT col_type_is('memory', 'nodes', 'embedding', 'vector(384)', 'memory.nodes.embedding is vector(384)');
+SELECT col_type_is('memory', 'edges', 'embedding', 'vector(384)', 'memory.edges.embedding is vector(384)');
+SELECT col_type_is('memory', 'episodes', 'embedding', 'vector(384)', 'memory.episodes.embedding is vector(384)');
+SELECT col_type_is('memory', 'staged_nodes', 'embedding', 'vector(384)', 'memory.staged_nodes.embedding is vector(384)');
+SELECT col_type_is('memory', 'staged_edges', 'embedding', 'vector(384)', 'memory.staged_edges.embedding is vector(384)');
+SELECT col_type_is('memory', 'staged_episodes', 'embedding', 'vector(384)', 'memory.staged_episodes.embedding is vector(384)');
+SELECT is_empty($$
+    SELECT c.relname || '.' || a.attname || ' ' || pg_catalog.format_type(a.atttypid, a.atttypmod)
+      FROM pg_catalog.pg_attribute AS a
+      JOIN pg_catalog.pg_class AS c ON c.oid = a.attrelid
+      JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'memory' AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
+       AND a.atttypid = 'public.vector'::regtype AND a.atttypmod <> 384
+$$, 'no vector column of schema memory has a dimension other than 384');
+
+-- Functions (1 + 38 x 3 = 115)
+SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
+                     'schema memory has exactly the functions of the API and its helpers');
+
+SELECT function_owner_is('memory', f.fn, f.args, 'memory_owner',
+                         pg_catalog.format('memory.%s(%s) belongs to memory_owner', f.fn, pg_catalog.array_to_string(f.args, ', ')))
+  FROM fx_functions AS f ORDER BY f.fn;
+
+SELECT is((SELECT p.prosecdef FROM pg_catalog.pg_proc AS p
+            WHERE p.oid = pg_catalog.to_regprocedure(pg_catalog.format('memory.%s(%s)', f.fn, pg_catalog.array_to_string(f.args, ',')))),
+          false,
+          pg_catalog.format('memory.%s(%s) is SECURITY INVOKER', f.fn, pg_catalog.array_to_string(f.args, ', ')))
+  FROM fx_functions AS f ORDER BY f.fn;
+
+SELECT ok(COALESCE((SELECT 'search_path=pg_catalog, pg_temp' = ANY (p.proconfig) FROM pg_catalog.pg_proc AS p
+                     WHERE p.oid = pg_catalog.to_regprocedure(pg_catalog.format('memory.%s(%s)', f.fn, pg_catalog.array_to_string(f.args, ',')))),
+                   false),
+          pg_catalog.format('memory.%s(%s) pins search_path = pg_catalog, pg_temp', f.fn, pg_catalog.array_to_string(f.args, ', ')))
+  FROM fx_functions AS f ORDER BY f.fn;
+
+-- Privileges of PUBLIC (3): nothing of schema memory is open to every role.
+SELECT is_empty($$
+    SELECT p.oid::regprocedure::text
+      FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
+     WHERE n.nspname = 'memory' AND pg_catalog.has_function_privilege('public', p.oid, 'EXECUTE')
+$$, 'PUBLIC may execute no function of schema memory');
+SELECT is_empty($$
+    SELECT c.oid::regclass::text
+      FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'memory' AND c.relkind IN ('r', 'p', 'v', 'm', 'S')
+       AND pg_catalog.has_table_privilege('public', c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE')
+$$, 'PUBLIC holds no privilege on any table of schema memory');
+SELECT ok(NOT pg_catalog.has_schema_privilege('public', 'memory', 'USAGE'), 'PUBLIC has no USAGE on schema memory');
+
+-- Function privileges by group (8): readers read, writers write, admins administer.
+SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.neighbors(uuid,uuid,text,integer,text[],text)', 'EXECUTE'),
+          'memory_reader may call neighbors');
+SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.search_episodes(uuid,uuid,public.vector,integer,integer)', 'EXECUTE'),
+          'memory_reader may call search_episodes');
+SELECT ok(NOT pg_catalog.has_function_privilege('memory_reader', 'memory.upsert_nodes(uuid,uuid,jsonb)', 'EXECUTE'),
+          'memory_reader may not call upsert_nodes');
+SELECT ok(NOT pg_catalog.has_function_privilege('memory_reader', 'memory.delete_simulation(uuid,uuid)', 'EXECUTE'),
+          'memory_reader may not call delete_simulation');
+SELECT ok(pg_catalog.has_function_privilege('memory_writer', 'memory.upsert_edges(uuid,uuid,jsonb,boolean)', 'EXECUTE'),
+          'memory_writer may call upsert_edges');
+SELECT ok(NOT pg_catalog.has_function_privilege('memory_writer', 'memory.grant_tenant(name,uuid)', 'EXECUTE'),
+          'memory_writer may not call grant_tenant');
+SELECT ok(NOT pg_catalog.has_function_privilege('memory_writer', 'memory.rls_audit()', 'EXECUTE'),
+          'memory_writer may not call rls_audit');
+SELECT ok(pg_catalog.has_function_privilege('memory_admin', 'memory.create_tenant(text,uuid)', 'EXECUTE'),
+          'memory_admin may call create_tenant');
+
+SELECT * FROM finish();
+ROLLBACK;

@@ -1,0 +1,63 @@
+-- 002_policies: the row-level security policies of every table, by name, command and role.
+-- Data tables (everything but tenants and tenant_grants: the simulation data, import attempts
+-- and staging) admit a row only for the granted tenant of the current call.
+BEGIN;
+SELECT plan(102);
+
+CREATE TEMP TABLE fx_policies (table_name name, policy name, cmd text, roles name[]) ON COMMIT DROP;
+INSERT INTO fx_policies VALUES
+    ('tenants',       'admins_manage_all_tenants',            'ALL',    '{memory_admin}'),
+    ('tenants',       'readers_see_the_granted_call_tenant',  'SELECT', '{memory_reader}'),
+    ('tenant_grants', 'admins_manage_all_grants',             'ALL',    '{memory_admin}'),
+    ('tenant_grants', 'roles_see_their_own_grants',           'SELECT', '{memory_reader}');
+INSERT INTO fx_policies
+SELECT t.table_name, p.policy, p.cmd, p.roles
+  FROM (VALUES ('simulations'), ('nodes'), ('edges'), ('episodes'), ('profiles'), ('import_attempts'),
+               ('staged_nodes'), ('staged_edges'), ('staged_episodes'), ('staged_profiles')) AS t(table_name)
+ CROSS JOIN (VALUES
+    ('readers_see_rows_of_the_granted_call_tenant',    'SELECT', '{memory_reader}'::name[]),
+    ('writers_add_rows_to_the_granted_call_tenant',    'INSERT', '{memory_writer}'::name[]),
+    ('writers_change_rows_of_the_granted_call_tenant', 'UPDATE', '{memory_writer}'::name[]),
+    ('writers_remove_rows_of_the_granted_call_tenant', 'DELETE', '{memory_writer}'::name[])) AS p(policy, cmd, roles);
+
+-- policies_are per table (12)
+SELECT policies_are('memory', t.table_name, ARRAY(SELECT p.policy FROM fx_policies AS p WHERE p.table_name = t.table_name),
+                    'memory.' || t.table_name || ' has exactly its policies')
+  FROM (SELECT DISTINCT table_name FROM fx_policies) AS t ORDER BY t.table_name;
+
+-- policy_cmd_is per policy (44)
+SELECT policy_cmd_is('memory', p.table_name, p.policy, p.cmd,
+                     pg_catalog.format('policy %s on memory.%s is for %s', p.policy, p.table_name, p.cmd))
+  FROM fx_policies AS p ORDER BY p.table_name, p.policy;
+
+-- policy_roles_are per policy (44)
+SELECT policy_roles_are('memory', p.table_name, p.policy, p.roles,
+                        pg_catalog.format('policy %s on memory.%s applies to %s', p.policy, p.table_name,
+                                          pg_catalog.array_to_string(p.roles, ', ')))
+  FROM fx_policies AS p ORDER BY p.table_name, p.policy;
+
+-- What the data-table policies compare (2)
+SELECT is_empty($$
+    SELECT c.relname || '.' || pol.polname
+      FROM pg_catalog.pg_policy AS pol
+      JOIN pg_catalog.pg_class AS c ON c.oid = pol.polrelid
+      JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'memory'
+       AND c.relname NOT IN ('tenants', 'tenant_grants')
+       AND ((pol.polcmd IN ('r', 'w', 'd')
+             AND COALESCE(pg_catalog.pg_get_expr(pol.polqual, pol.polrelid), '')
+                 NOT LIKE '%tenant_id = ( SELECT memory.\_current\_tenant\_id()%')
+         OR (pol.polcmd IN ('a', 'w')
+             AND COALESCE(pg_catalog.pg_get_expr(pol.polwithcheck, pol.polrelid), '')
+                 NOT LIKE '%tenant_id = ( SELECT memory.\_current\_tenant\_id()%'))
+$$, 'every data-table policy admits only tenant_id = memory._current_tenant_id() in USING and WITH CHECK');
+SELECT is_empty($$
+    SELECT c.relname || '.' || pol.polname
+      FROM pg_catalog.pg_policy AS pol
+      JOIN pg_catalog.pg_class AS c ON c.oid = pol.polrelid
+      JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'memory' AND (0::oid = ANY (pol.polroles) OR NOT pol.polpermissive)
+$$, 'no policy of schema memory applies to PUBLIC, and none is restrictive (the set above is complete)');
+
+SELECT * FROM finish();
+ROLLBACK;
