@@ -2,6 +2,8 @@
 --
 -- Every row carries tenant_id, and every unique and foreign key includes it: a key without
 -- the tenant would let one tenant learn of another's ids through a conflict or a reference.
+-- Upstream ids are text of any length; keys and indexes use a generated surrogate
+-- (md5 of the id as uuid), since a b-tree entry cannot hold a long id.
 -- Row-level security is enabled and forced here; the policies themselves live in
 -- sql/policies/ and are re-applied on every deploy.
 
@@ -83,6 +85,7 @@ CREATE TABLE memory.nodes (
     tenant_id        uuid        NOT NULL,
     simulation_id    uuid        NOT NULL,
     node_id          text        NOT NULL,
+    node_key         uuid        NOT NULL GENERATED ALWAYS AS (pg_catalog.md5(node_id)::uuid) STORED,
     name             text        NOT NULL,
     type             text        NOT NULL,
     labels           text[]      NOT NULL DEFAULT '{}',
@@ -92,22 +95,25 @@ CREATE TABLE memory.nodes (
     embedding_model  text,
     created_at       timestamptz NOT NULL DEFAULT pg_catalog.now(),
     updated_at       timestamptz NOT NULL DEFAULT pg_catalog.now(),
-    CONSTRAINT nodes_pkey PRIMARY KEY (tenant_id, simulation_id, node_id),
+    CONSTRAINT nodes_pkey PRIMARY KEY (tenant_id, simulation_id, node_key),
     CONSTRAINT nodes_simulation_fkey FOREIGN KEY (tenant_id, simulation_id)
         REFERENCES memory.simulations (tenant_id, simulation_id) ON DELETE CASCADE,
     CONSTRAINT nodes_embedding_model_check CHECK ((embedding IS NULL) = (embedding_model IS NULL))
 );
--- nodes_by_type: (tenant, simulation, type) ordered by name.
-CREATE INDEX nodes_type_idx ON memory.nodes (tenant_id, simulation_id, type, name);
+-- nodes_by_type: (tenant, simulation, type); types are short labels (at most 200 characters).
+CREATE INDEX nodes_type_idx ON memory.nodes (tenant_id, simulation_id, type);
 COMMENT ON TABLE memory.nodes IS 'Knowledge-graph entities of a simulation (upstream ids)';
 
 CREATE TABLE memory.edges (
     tenant_id        uuid        NOT NULL,
     simulation_id    uuid        NOT NULL,
     edge_id          text        NOT NULL,
+    edge_key         uuid        NOT NULL GENERATED ALWAYS AS (pg_catalog.md5(edge_id)::uuid) STORED,
     type             text        NOT NULL,
     source_id        text        NOT NULL,
+    source_key       uuid        NOT NULL GENERATED ALWAYS AS (pg_catalog.md5(source_id)::uuid) STORED,
     target_id        text        NOT NULL,
+    target_key       uuid        NOT NULL GENERATED ALWAYS AS (pg_catalog.md5(target_id)::uuid) STORED,
     fact             text,
     attributes       jsonb       NOT NULL DEFAULT '{}'::jsonb,
     valid_at         timestamptz,
@@ -116,26 +122,25 @@ CREATE TABLE memory.edges (
     embedding_model  text,
     created_at       timestamptz NOT NULL DEFAULT pg_catalog.now(),
     updated_at       timestamptz NOT NULL DEFAULT pg_catalog.now(),
-    CONSTRAINT edges_pkey PRIMARY KEY (tenant_id, simulation_id, edge_id),
+    CONSTRAINT edges_pkey PRIMARY KEY (tenant_id, simulation_id, edge_key),
     CONSTRAINT edges_simulation_fkey FOREIGN KEY (tenant_id, simulation_id)
         REFERENCES memory.simulations (tenant_id, simulation_id) ON DELETE CASCADE,
-    CONSTRAINT edges_source_fkey FOREIGN KEY (tenant_id, simulation_id, source_id)
-        REFERENCES memory.nodes (tenant_id, simulation_id, node_id) ON DELETE CASCADE,
-    CONSTRAINT edges_target_fkey FOREIGN KEY (tenant_id, simulation_id, target_id)
-        REFERENCES memory.nodes (tenant_id, simulation_id, node_id) ON DELETE CASCADE,
+    CONSTRAINT edges_source_fkey FOREIGN KEY (tenant_id, simulation_id, source_key)
+        REFERENCES memory.nodes (tenant_id, simulation_id, node_key) ON DELETE CASCADE,
+    CONSTRAINT edges_target_fkey FOREIGN KEY (tenant_id, simulation_id, target_key)
+        REFERENCES memory.nodes (tenant_id, simulation_id, node_key) ON DELETE CASCADE,
     CONSTRAINT edges_embedding_model_check CHECK ((embedding IS NULL) = (embedding_model IS NULL))
 );
--- neighbors: outgoing and incoming steps of the walk, covering the columns a step needs.
-CREATE INDEX edges_source_idx ON memory.edges (tenant_id, simulation_id, source_id)
-    INCLUDE (target_id, type);
-CREATE INDEX edges_target_idx ON memory.edges (tenant_id, simulation_id, target_id)
-    INCLUDE (source_id, type);
+-- neighbors: outgoing and incoming steps of the walk.
+CREATE INDEX edges_source_idx ON memory.edges (tenant_id, simulation_id, source_key);
+CREATE INDEX edges_target_idx ON memory.edges (tenant_id, simulation_id, target_key);
 COMMENT ON TABLE memory.edges IS 'Typed relationships between nodes of the same simulation';
 
 CREATE TABLE memory.episodes (
     tenant_id        uuid        NOT NULL,
     simulation_id    uuid        NOT NULL,
     episode_id       text        NOT NULL,
+    episode_key      uuid        NOT NULL GENERATED ALWAYS AS (pg_catalog.md5(episode_id)::uuid) STORED,
     agent_id         integer,
     agent_name       text,
     platform         text,
@@ -148,7 +153,7 @@ CREATE TABLE memory.episodes (
     embedding_model  text,
     created_at       timestamptz NOT NULL DEFAULT pg_catalog.now(),
     updated_at       timestamptz NOT NULL DEFAULT pg_catalog.now(),
-    CONSTRAINT episodes_pkey PRIMARY KEY (tenant_id, simulation_id, episode_id),
+    CONSTRAINT episodes_pkey PRIMARY KEY (tenant_id, simulation_id, episode_key),
     CONSTRAINT episodes_simulation_fkey FOREIGN KEY (tenant_id, simulation_id)
         REFERENCES memory.simulations (tenant_id, simulation_id) ON DELETE CASCADE,
     CONSTRAINT episodes_embedding_model_check CHECK ((embedding IS NULL) = (embedding_model IS NULL))

@@ -42,6 +42,7 @@ CREATE UNLOGGED TABLE memory.staged_nodes (
     tenant_id        uuid    NOT NULL,
     attempt_id       uuid    NOT NULL,
     node_id          text    NOT NULL,
+    node_key         uuid    NOT NULL GENERATED ALWAYS AS (pg_catalog.md5(node_id)::uuid) STORED,
     position         integer NOT NULL,
     name             text    NOT NULL,
     type             text    NOT NULL,
@@ -51,7 +52,7 @@ CREATE UNLOGGED TABLE memory.staged_nodes (
     embedding        public.vector(384),
     embedding_model  text,
     content_hash     bytea,
-    CONSTRAINT staged_nodes_pkey PRIMARY KEY (tenant_id, attempt_id, node_id),
+    CONSTRAINT staged_nodes_pkey PRIMARY KEY (tenant_id, attempt_id, node_key),
     CONSTRAINT staged_nodes_attempt_fkey FOREIGN KEY (tenant_id, attempt_id)
         REFERENCES memory.import_attempts (tenant_id, attempt_id) ON DELETE CASCADE
 );
@@ -60,6 +61,7 @@ CREATE UNLOGGED TABLE memory.staged_edges (
     tenant_id        uuid    NOT NULL,
     attempt_id       uuid    NOT NULL,
     edge_id          text    NOT NULL,
+    edge_key         uuid    NOT NULL GENERATED ALWAYS AS (pg_catalog.md5(edge_id)::uuid) STORED,
     position         integer NOT NULL,
     type             text    NOT NULL,
     source_id        text    NOT NULL,
@@ -71,7 +73,7 @@ CREATE UNLOGGED TABLE memory.staged_edges (
     embedding        public.vector(384),
     embedding_model  text,
     content_hash     bytea,
-    CONSTRAINT staged_edges_pkey PRIMARY KEY (tenant_id, attempt_id, edge_id),
+    CONSTRAINT staged_edges_pkey PRIMARY KEY (tenant_id, attempt_id, edge_key),
     CONSTRAINT staged_edges_attempt_fkey FOREIGN KEY (tenant_id, attempt_id)
         REFERENCES memory.import_attempts (tenant_id, attempt_id) ON DELETE CASCADE
 );
@@ -80,6 +82,7 @@ CREATE UNLOGGED TABLE memory.staged_episodes (
     tenant_id        uuid    NOT NULL,
     attempt_id       uuid    NOT NULL,
     episode_id       text    NOT NULL,
+    episode_key      uuid    NOT NULL GENERATED ALWAYS AS (pg_catalog.md5(episode_id)::uuid) STORED,
     position         integer NOT NULL,
     agent_id         integer,
     agent_name       text,
@@ -92,7 +95,7 @@ CREATE UNLOGGED TABLE memory.staged_episodes (
     embedding        public.vector(384),
     embedding_model  text,
     content_hash     bytea,
-    CONSTRAINT staged_episodes_pkey PRIMARY KEY (tenant_id, attempt_id, episode_id),
+    CONSTRAINT staged_episodes_pkey PRIMARY KEY (tenant_id, attempt_id, episode_key),
     CONSTRAINT staged_episodes_attempt_fkey FOREIGN KEY (tenant_id, attempt_id)
         REFERENCES memory.import_attempts (tenant_id, attempt_id) ON DELETE CASCADE
 );

@@ -19,7 +19,6 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from pytest_postgresql import factories
-
 from swarm_memory import migrate, server
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -916,13 +916,6 @@ def test_ten_kilobyte_texts_round_trip_exactly(world, connect):
     ) == (0, 0, 1)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=psycopg.errors.ProgramLimitExceeded,
-    reason="schema bug: nodes_type_idx (tenant, simulation, type, name) puts the name in a "
-    "btree, so an incompressible name over ~2.7 kB fails with 54000; fixing it needs a "
-    "new versioned migration (index without name, or on a prefix of it)",
-)
 def test_ten_kilobyte_node_name_round_trips(world, connect):
     name = random_text(99)
     upsert(
@@ -947,3 +940,32 @@ def test_counts_are_right_when_rows_change_twice_in_one_transaction(world, conne
     conn.commit()
     assert upsert(conn, "upsert_nodes", world.tenant_a, world.sim_a, two) == (0, 1, 0)
     conn.commit()
+
+
+def test_ten_kilobyte_ids_round_trip_through_every_kind_and_the_walk(world, connect):
+    a, b, e, ep = (random_text(100 + i) for i in range(4))
+    conn = connect("app_a")
+    nodes = [{"id": a, "name": "A"}, {"id": b, "name": "B"}]
+    assert upsert(conn, "upsert_nodes", world.tenant_a, world.sim_a, nodes) == (2, 0, 0)
+    edge = [{"id": e, "type": "KNOWS", "source_id": a, "target_id": b}]
+    assert upsert(conn, "upsert_edges", world.tenant_a, world.sim_a, edge) == (1, 0, 0, 0)
+    episode = [{"id": ep, "action_type": "CREATE_POST", "content": "x"}]
+    assert upsert(conn, "upsert_episodes", world.tenant_a, world.sim_a, episode) == (1, 0, 0)
+    walk = conn.execute(
+        "SELECT node_id, path, edge_id FROM memory.neighbors(%s, %s, %s)",
+        (world.tenant_a, world.sim_a, a),
+    ).fetchall()
+    assert walk == [(b, [a, b], e)]
+    assert upsert(conn, "upsert_nodes", world.tenant_a, world.sim_a, nodes) == (0, 0, 2)
+
+
+def test_a_type_label_longer_than_200_characters_is_refused(world, connect):
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as exc:
+        upsert(
+            connect("app_a"),
+            "upsert_nodes",
+            world.tenant_a,
+            world.sim_a,
+            [{"id": "n", "name": "N", "type": "T" * 201}],
+        )
+    assert "p_nodes[0].type" in str(exc.value)

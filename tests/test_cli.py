@@ -7,6 +7,7 @@ import uuid
 
 from swarm_memory.cli import main
 from swarm_memory.mirofish import read_graph
+
 from tests.test_mirofish import EXAMPLE
 
 
@@ -22,37 +23,71 @@ def test_cli_end_to_end(world, capsys):
     code, out, _ = run(capsys, "--dsn", world.dsn(), "migrate")
     assert code == 0 and "none pending" in out
 
-    code, out, _ = run(capsys, "--dsn", admin, "tenant", "create", "cli-tenant",
-                       "--grant", "app_a")
+    code, out, _ = run(capsys, "--dsn", admin, "tenant", "create", "cli-tenant", "--grant", "app_a")
     assert code == 0
     tenant = uuid.UUID(out.strip())
     sim = str(uuid.uuid4())
 
-    code, out, err = run(capsys, "--dsn", app_a, "import", str(EXAMPLE), "--tenant", str(tenant),
-                         "--simulation", sim)
+    code, out, err = run(
+        capsys, "--dsn", app_a, "import", str(EXAMPLE), "--tenant", str(tenant), "--simulation", sim
+    )
     assert code == 0, err
     assert "episodes" in out and "embedded" in out
 
-    code, out, _ = run(capsys, "--dsn", app_a, "nodes", "--tenant", str(tenant),
-                       "--simulation", sim, "--type", "Policy")
+    code, out, _ = run(
+        capsys,
+        "--dsn",
+        app_a,
+        "nodes",
+        "--tenant",
+        str(tenant),
+        "--simulation",
+        sim,
+        "--type",
+        "Policy",
+    )
     assert code == 0 and "Policy" in out
 
     graph = read_graph(EXAMPLE / "graph.json")
     start = next(n for n in graph.nodes if n["type"] == "Policy")
-    code, out, _ = run(capsys, "--dsn", app_a, "neighbors", start["id"], "--tenant", str(tenant),
-                       "--simulation", sim, "--depth", "2")
+    code, out, _ = run(
+        capsys,
+        "--dsn",
+        app_a,
+        "neighbors",
+        start["id"],
+        "--tenant",
+        str(tenant),
+        "--simulation",
+        sim,
+        "--depth",
+        "2",
+    )
     assert code == 0 and "depth" in out and len(out.splitlines()) > 3
 
-    code, out, _ = run(capsys, "--dsn", app_a, "search", "who worries about local shops?",
-                       "--tenant", str(tenant), "--simulation", sim, "--top-k", "3")
+    code, out, _ = run(
+        capsys,
+        "--dsn",
+        app_a,
+        "search",
+        "who worries about local shops?",
+        "--tenant",
+        str(tenant),
+        "--simulation",
+        sim,
+        "--top-k",
+        "3",
+    )
     assert code == 0 and len(out.splitlines()) == 5  # header, rule, three hits
 
-    code, out, _ = run(capsys, "--dsn", app_a, "stats", "--tenant", str(tenant),
-                       "--simulation", sim)
+    code, out, _ = run(
+        capsys, "--dsn", app_a, "stats", "--tenant", str(tenant), "--simulation", sim
+    )
     assert code == 0 and "episodes" in out
 
-    code, out, _ = run(capsys, "--dsn", app_a, "attempts", "--tenant", str(tenant),
-                       "--simulation", sim)
+    code, out, _ = run(
+        capsys, "--dsn", app_a, "attempts", "--tenant", str(tenant), "--simulation", sim
+    )
     assert code == 0 and "committed" in out
 
     code, out, _ = run(capsys, "--dsn", admin, "audit")
@@ -62,11 +97,28 @@ def test_cli_end_to_end(world, capsys):
 
 
 def test_cli_reports_errors_with_their_sqlstate(world, capsys):
-    code, _, err = run(capsys, "--dsn", world.dsn("app_b"), "nodes", "--tenant",
-                       str(world.tenant_a), "--simulation", str(world.sim_a))
+    code, _, err = run(
+        capsys,
+        "--dsn",
+        world.dsn("app_b"),
+        "nodes",
+        "--tenant",
+        str(world.tenant_a),
+        "--simulation",
+        str(world.sim_a),
+    )
     assert code == 2 and "42501" in err
-    code, _, err = run(capsys, "--dsn", world.dsn("app_a"), "neighbors", "no-such-node",
-                       "--tenant", str(world.tenant_a), "--simulation", str(world.sim_a))
+    code, _, err = run(
+        capsys,
+        "--dsn",
+        world.dsn("app_a"),
+        "neighbors",
+        "no-such-node",
+        "--tenant",
+        str(world.tenant_a),
+        "--simulation",
+        str(world.sim_a),
+    )
     assert code == 2 and "P0002" in err
 
 
@@ -74,7 +126,18 @@ def test_cli_import_refuses_a_bad_file_naming_it(world, capsys, tmp_path):
     run_dir = tmp_path / "run"
     (run_dir / "twitter").mkdir(parents=True)
     (run_dir / "twitter" / "actions.jsonl").write_text(
-        json.dumps({"round": 1, "agent_id": 1, "action_type": "DO_NOTHING"}) + "\n{oops\n")
-    code, _, err = run(capsys, "--dsn", world.dsn("app_a"), "import", str(run_dir), "--tenant",
-                       str(world.tenant_a), "--simulation", str(world.sim_a), "--quiet")
+        json.dumps({"round": 1, "agent_id": 1, "action_type": "DO_NOTHING"}) + "\n{oops\n"
+    )
+    code, _, err = run(
+        capsys,
+        "--dsn",
+        world.dsn("app_a"),
+        "import",
+        str(run_dir),
+        "--tenant",
+        str(world.tenant_a),
+        "--simulation",
+        str(world.sim_a),
+        "--quiet",
+    )
     assert code == 2 and "actions.jsonl:2" in err

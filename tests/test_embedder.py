@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-
 from swarm_memory import embed
 from swarm_memory.embed import DIMENSIONS, Embedder, node_text
 
@@ -23,11 +22,13 @@ def test_encode_returns_normalised_384_dimensional_vectors():
 
 def test_similar_sentences_are_closer_than_unrelated_ones():
     e = Embedder()
-    a, b, c = e.encode([
-        "Shopkeepers fear the road closure will cost them customers.",
-        "Local businesses worry that closing the street to cars will hurt trade.",
-        "The recipe needs two eggs and a cup of flour.",
-    ])
+    a, b, c = e.encode(
+        [
+            "Shopkeepers fear the road closure will cost them customers.",
+            "Local businesses worry that closing the street to cars will hurt trade.",
+            "The recipe needs two eggs and a cup of flour.",
+        ]
+    )
     assert float(a @ b) > float(a @ c) + 0.3
 
 

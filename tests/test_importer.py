@@ -12,7 +12,6 @@ from pathlib import Path
 
 import psycopg
 import pytest
-
 from swarm_memory import Memory, NotFound, TenantAccessDenied
 from swarm_memory.embed import Embedder
 from swarm_memory.importer import ImportFailed, import_run, parse_run, stage
@@ -90,8 +89,9 @@ def test_a_changed_text_reembeds_that_row_alone(world, embedder, run_copy, conne
             lines[i] = json.dumps(line)
             break
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    report = import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy,
-                        embedder=embedder)
+    report = import_run(
+        world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder
+    )
     # The line's content changed, so its id (derived from content) changed: one new episode
     # embedded, one old episode deleted, everything else unchanged.
     assert report.embedded == 1
@@ -104,20 +104,24 @@ def test_a_changed_text_reembeds_that_row_alone(world, embedder, run_copy, conne
     graph = json.loads((run_copy / "graph.json").read_text(encoding="utf-8"))
     graph["nodes"][0]["summary"] = "A revised summary."
     (run_copy / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
-    report = import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy,
-                        embedder=embedder)
+    report = import_run(
+        world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder
+    )
     assert report.embedded == 0 and report.results["nodes"].updated == 1
 
     # Rename a node: its text "{type}: {name}" changed, so exactly that row is re-embedded.
     graph["nodes"][1]["name"] = graph["nodes"][1]["name"] + " (renamed)"
     (run_copy / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
-    report = import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy,
-                        embedder=embedder)
+    report = import_run(
+        world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder
+    )
     assert report.embedded == 1 and report.results["nodes"].updated == 1
     su = connect()
     name, vec_changed = su.execute(
         "SELECT n.name, n.embedding IS NOT NULL FROM memory.nodes n WHERE n.simulation_id = %s"
-        " AND n.node_id = %s", (world.sim_a, graph["nodes"][1]["uuid"])).fetchone()
+        " AND n.node_id = %s",
+        (world.sim_a, graph["nodes"][1]["uuid"]),
+    ).fetchone()
     assert name.endswith("(renamed)") and vec_changed
 
 
@@ -126,8 +130,16 @@ def test_readers_see_the_last_committed_state_while_an_attempt_loads(world, conn
     reader = Memory(world.dsn("reader_a"))
     try:
         vec = [1.0] + [0.0] * 383
-        node = {"id": "n1", "position": 0, "name": "Old", "type": "Person", "labels": [],
-                "attributes": {}, "embedding": None, "content_hash": None}
+        node = {
+            "id": "n1",
+            "position": 0,
+            "name": "Old",
+            "type": "Person",
+            "labels": [],
+            "attributes": {},
+            "embedding": None,
+            "content_hash": None,
+        }
         sim = uuid.uuid4()
         mem = Memory(world.dsn("app_a"))
         attempt = mem.begin_import(world.tenant_a, sim, {"nodes": 1}, conn=writer)
@@ -144,9 +156,18 @@ def test_readers_see_the_last_committed_state_while_an_attempt_loads(world, conn
         # Attempt 2 stages a rename and a new node; readers still see attempt 1.
         attempt2 = mem.begin_import(world.tenant_a, sim, {"nodes": 2}, conn=writer)
         writer.commit()
-        stage(writer, world.tenant_a, attempt2,
-              {"nodes": [{**node, "name": "New"},
-                         {**node, "id": "n2", "position": 1, "name": "Second"}]}, 1)
+        stage(
+            writer,
+            world.tenant_a,
+            attempt2,
+            {
+                "nodes": [
+                    {**node, "name": "New"},
+                    {**node, "id": "n2", "position": 1, "name": "Second"},
+                ]
+            },
+            1,
+        )
         assert [n.name for n in reader.nodes_by_type(world.tenant_a, sim, None)] == ["Old"]
         listed = reader.import_attempts(world.tenant_a, sim)
         assert listed[0].state == "loading" and listed[0].staged["nodes"] == 2
@@ -155,7 +176,9 @@ def test_readers_see_the_last_committed_state_while_an_attempt_loads(world, conn
         writer.commit()
         assert result["nodes"][:2] == (1, 1)  # one inserted, one updated
         assert sorted(n.name for n in reader.nodes_by_type(world.tenant_a, sim, None)) == [
-            "New", "Second"]
+            "New",
+            "Second",
+        ]
 
         # An aborted attempt leaves the committed state alone.
         attempt3 = mem.begin_import(world.tenant_a, sim, None, conn=writer)
@@ -166,7 +189,9 @@ def test_readers_see_the_last_committed_state_while_an_attempt_loads(world, conn
         writer.commit()
         assert reader.import_attempts(world.tenant_a, sim)[0].state == "aborted"
         assert sorted(n.name for n in reader.nodes_by_type(world.tenant_a, sim, None)) == [
-            "New", "Second"]
+            "New",
+            "Second",
+        ]
         with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState):
             writer.execute("SELECT memory.abort_import(%s, %s)", (world.tenant_a, attempt2))
         writer.rollback()
@@ -180,8 +205,13 @@ def test_declared_counts_must_match(world, connect):
     conn = connect("app_a", autocommit=False)
     mem = Memory(world.dsn("app_a"))
     attempt = mem.begin_import(world.tenant_a, world.sim_a, {"nodes": 2}, conn=conn)
-    stage(conn, world.tenant_a, attempt, {"nodes": [
-        {"id": "a", "position": 0, "name": "A", "type": "T"}]}, 10)
+    stage(
+        conn,
+        world.tenant_a,
+        attempt,
+        {"nodes": [{"id": "a", "position": 0, "name": "A", "type": "T"}]},
+        10,
+    )
     with pytest.raises(psycopg.errors.CardinalityViolation) as exc:
         conn.execute("SELECT * FROM memory.commit_import(%s, %s)", (world.tenant_a, attempt))
     assert "declared 2, staged 1" in str(exc.value)
@@ -198,21 +228,32 @@ def test_dangling_edges_are_listed_and_refused_unless_skipped(world, embedder, r
     assert "dangling_edge" in str(exc.value) and graph["edges"][0]["uuid"] in str(exc.value)
     assert "no-such-node" in str(exc.value)
     su = connect()
-    assert su.execute("SELECT count(*) FROM memory.nodes WHERE simulation_id = %s",
-                      (world.sim_a,)).fetchone()[0] == 0
+    assert (
+        su.execute(
+            "SELECT count(*) FROM memory.nodes WHERE simulation_id = %s", (world.sim_a,)
+        ).fetchone()[0]
+        == 0
+    )
     with Memory(world.dsn("app_a")) as mem:
         attempt = mem.import_attempts(world.tenant_a, world.sim_a)[0]
         assert attempt.state == "failed" and "dangling_edge" in attempt.error
 
-    report = import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy,
-                        embedder=embedder, skip_dangling=True)
+    report = import_run(
+        world.dsn("app_a"),
+        world.tenant_a,
+        world.sim_a,
+        run_copy,
+        embedder=embedder,
+        skip_dangling=True,
+    )
     assert report.skipped_edges == [graph["edges"][0]["uuid"]]
     assert report.results["edges"].skipped == 1
     assert report.results["edges"].inserted == len(graph["edges"]) - 1
 
 
-def test_invalid_json_line_names_file_and_line_and_promotes_nothing(world, embedder, run_copy,
-                                                                      connect):
+def test_invalid_json_line_names_file_and_line_and_promotes_nothing(
+    world, embedder, run_copy, connect
+):
     path = run_copy / "reddit" / "actions.jsonl"
     lines = path.read_text(encoding="utf-8").splitlines()
     lines.insert(5, '{"round": 1, "agent_id": 3, "action_type": "CREATE_POST", "action_')
@@ -220,11 +261,21 @@ def test_invalid_json_line_names_file_and_line_and_promotes_nothing(world, embed
     with pytest.raises(BadInput, match=r"reddit/actions\.jsonl:6"):
         import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder)
     su = connect()
-    assert su.execute("SELECT count(*) FROM memory.episodes WHERE simulation_id = %s",
-                      (world.sim_a,)).fetchone()[0] == 0
+    assert (
+        su.execute(
+            "SELECT count(*) FROM memory.episodes WHERE simulation_id = %s", (world.sim_a,)
+        ).fetchone()[0]
+        == 0
+    )
 
-    report = import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy,
-                        embedder=embedder, skip_bad_lines=True)
+    report = import_run(
+        world.dsn("app_a"),
+        world.tenant_a,
+        world.sim_a,
+        run_copy,
+        embedder=embedder,
+        skip_bad_lines=True,
+    )
     assert report.skipped_lines == 1
     clean = parse_run(EXAMPLE, None, skip_bad_lines=False)
     assert report.results["episodes"].inserted == len(clean.episodes)
@@ -237,23 +288,38 @@ def test_truncated_last_line_is_a_bad_line(world, embedder, run_copy):
     count = len(text.splitlines())
     with pytest.raises(BadInput, match=rf"twitter/actions\.jsonl:{count}"):
         import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder)
-    report = import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy,
-                        embedder=embedder, skip_bad_lines=True)
+    report = import_run(
+        world.dsn("app_a"),
+        world.tenant_a,
+        world.sim_a,
+        run_copy,
+        embedder=embedder,
+        skip_bad_lines=True,
+    )
     assert report.skipped_lines == 1
 
 
 def test_unknown_action_types_are_kept_verbatim(world, embedder, run_copy, connect):
     path = run_copy / "twitter" / "actions.jsonl"
-    extra = {"round": 9, "timestamp": "2025-05-07T10:00:00", "agent_id": 2,
-             "agent_name": "Aisha Bello", "action_type": "MUTE_USER",
-             "action_args": {"muted_user": "Frank"}, "result": None, "success": True}
+    extra = {
+        "round": 9,
+        "timestamp": "2025-05-07T10:00:00",
+        "agent_id": 2,
+        "agent_name": "Aisha Bello",
+        "action_type": "MUTE_USER",
+        "action_args": {"muted_user": "Frank"},
+        "result": None,
+        "success": True,
+    }
     with open(path, "a", encoding="utf-8") as fh:
         fh.write(json.dumps(extra) + "\n")
     import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder)
     su = connect()
     action, content, meta = su.execute(
         "SELECT action_type, content, metadata FROM memory.episodes"
-        " WHERE simulation_id = %s AND action_type = 'MUTE_USER'", (world.sim_a,)).fetchone()
+        " WHERE simulation_id = %s AND action_type = 'MUTE_USER'",
+        (world.sim_a,),
+    ).fetchone()
     assert action == "MUTE_USER" and "muted_user=Frank" in content
     assert meta["action_args"] == {"muted_user": "Frank"}
 
@@ -270,7 +336,9 @@ def test_missing_required_field_and_duplicate_node_id(world, embedder, run_copy)
     graph["nodes"].append(dict(graph["nodes"][3]))
     (run_copy / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
     last = len(graph["nodes"]) - 1
-    with pytest.raises(BadInput, match=rf"{graph['nodes'][3]['uuid']}.*nodes\[3\].*nodes\[{last}\]"):
+    with pytest.raises(
+        BadInput, match=rf"{graph['nodes'][3]['uuid']}.*nodes\[3\].*nodes\[{last}\]"
+    ):
         import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder)
 
 
@@ -290,15 +358,27 @@ def test_stage_rows_refuses_a_key_twice_naming_both_positions(world, connect):
 
 def test_progress_plain_lines_when_not_a_terminal_and_silence_when_quiet(world, embedder):
     out = io.StringIO()
-    import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, EXAMPLE, embedder=embedder,
-               progress=Progress(out))
+    import_run(
+        world.dsn("app_a"),
+        world.tenant_a,
+        world.sim_a,
+        EXAMPLE,
+        embedder=embedder,
+        progress=Progress(out),
+    )
     phases = [line.split()[0] for line in out.getvalue().splitlines()]
     assert phases == ["parse", "embed", "load", "validate", "promote"]
     assert "\r" not in out.getvalue() and "/s" in out.getvalue()
 
     quiet = io.StringIO()
-    import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, EXAMPLE, embedder=embedder,
-               progress=Progress(quiet, quiet=True))
+    import_run(
+        world.dsn("app_a"),
+        world.tenant_a,
+        world.sim_a,
+        EXAMPLE,
+        embedder=embedder,
+        progress=Progress(quiet, quiet=True),
+    )
     assert quiet.getvalue() == ""
 
 

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from swarm_memory import mirofish
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "mirofish_run"
@@ -46,8 +45,15 @@ def test_action_ids_are_stable_and_events_are_separated():
 
 
 def test_identical_action_lines_get_distinct_stable_ids(tmp_path):
-    line = {"round": 1, "timestamp": "2025-03-01T10:00:00", "agent_id": 3, "agent_name": "X",
-            "action_type": "LIKE_POST", "action_args": {"post_id": 7}, "success": True}
+    line = {
+        "round": 1,
+        "timestamp": "2025-03-01T10:00:00",
+        "agent_id": 3,
+        "agent_name": "X",
+        "action_type": "LIKE_POST",
+        "action_args": {"post_id": 7},
+        "success": True,
+    }
     path = tmp_path / "actions.jsonl"
     path.write_text(json.dumps(line) + "\n" + json.dumps(line) + "\n")
     ids = [e["id"] for e in mirofish.read_actions(path, "reddit").episodes]
@@ -56,8 +62,11 @@ def test_identical_action_lines_get_distinct_stable_ids(tmp_path):
 
 
 def test_actions_without_text_become_sentences():
-    line = {"agent_name": "Aisha", "action_type": "FOLLOW",
-            "action_args": {"target_user_name": "Tom"}}
+    line = {
+        "agent_name": "Aisha",
+        "action_type": "FOLLOW",
+        "action_args": {"target_user_name": "Tom"},
+    }
     assert mirofish.action_text(line) == "Aisha followed Tom"
     line = {"agent_name": "Aisha", "action_type": "DO_NOTHING", "action_args": {}}
     assert mirofish.action_text(line) == "Aisha did nothing this round"

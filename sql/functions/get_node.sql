@@ -18,7 +18,7 @@ BEGIN
     SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes, n.embedding_model,
            n.created_at, n.updated_at
       FROM memory.nodes AS n
-     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_id = p_node_id;
+     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = pg_catalog.md5(p_node_id)::uuid;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'unknown node % in simulation %', p_node_id, p_simulation_id
             USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';

@@ -42,7 +42,7 @@ BEGIN
     END IF;
     IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
                     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                      AND n.node_id = p_node_id) THEN
+                      AND n.node_key = pg_catalog.md5(p_node_id)::uuid) THEN
         RAISE EXCEPTION 'unknown node % in simulation %', p_node_id, p_simulation_id
             USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
     END IF;
@@ -52,14 +52,14 @@ BEGIN
     RETURN QUERY
     WITH RECURSIVE walk (level, frontier, visited, found) AS (
         SELECT 0,
-               ARRAY[p_node_id],
+               ARRAY[pg_catalog.md5(p_node_id)::uuid],
                pg_catalog.jsonb_build_object(p_node_id, pg_catalog.jsonb_build_array(p_node_id)),
                '[]'::jsonb
         UNION ALL
         SELECT w.level + 1, step.nodes, w.visited || step.paths, step.found
           FROM walk AS w
           CROSS JOIN LATERAL (
-              SELECT pg_catalog.array_agg(c.next_id) AS nodes,
+              SELECT pg_catalog.array_agg(pg_catalog.md5(c.next_id)::uuid) AS nodes,
                      pg_catalog.jsonb_object_agg(c.next_id, c.path) AS paths,
                      pg_catalog.jsonb_agg(pg_catalog.jsonb_build_array(c.next_id, c.path, c.edge_id,
                                                                        c.edge_type, c.fact)) AS found
@@ -73,7 +73,7 @@ BEGIN
                                WHERE v_out
                                  AND e.tenant_id = p_tenant_id
                                  AND e.simulation_id = p_simulation_id
-                                 AND e.source_id = ANY (w.frontier)
+                                 AND e.source_key = ANY (w.frontier)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))
                               UNION ALL
                               SELECT e.source_id, e.target_id, e.edge_id, e.type, e.fact
@@ -81,7 +81,7 @@ BEGIN
                                WHERE v_in
                                  AND e.tenant_id = p_tenant_id
                                  AND e.simulation_id = p_simulation_id
-                                 AND e.target_id = ANY (w.frontier)
+                                 AND e.target_key = ANY (w.frontier)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))) AS x
                        WHERE NOT (w.visited ? x.next_id)
                        ORDER BY x.next_id, x.from_id, x.edge_id) AS c
@@ -101,7 +101,7 @@ BEGIN
      CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(w.found) AS f(item)
       JOIN memory.nodes AS n
         ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-       AND n.node_id = f.item ->> 0
+       AND n.node_key = pg_catalog.md5(f.item ->> 0)::uuid
      WHERE w.level > 0
      ORDER BY w.level, f.item ->> 0;
 END

@@ -1,7 +1,13 @@
 -- Episodes of a simulation most similar to a query embedding, best first; similarity is
 -- 1 - cosine distance. p_top_k is clamped to 1..100 (NULL means 10); p_agent_id narrows to
--- one agent. Exact search over the simulation's rows: it returns min(top_k, rows with an
--- embedding), never fewer.
+-- one agent. It returns min(top_k, rows with an embedding), never fewer.
+--
+-- Strategy: a simulation with its own partial HNSW index (built by `swarm-memory index` for
+-- simulations above a size, after they load) is searched through it: the index holds that
+-- simulation alone, so no filter after the scan can starve the result, and the candidates
+-- are re-ranked by the exact distance. Every other simulation is searched exactly: at the
+-- sizes that stay unindexed an exact scan costs a few milliseconds. If the approximate
+-- search ever returns fewer rows than it should, the exact search answers instead.
 CREATE OR REPLACE FUNCTION memory.search_episodes(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -16,9 +22,23 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
+DECLARE
+    v_k    integer;
+    v_hits memory.episode_hit[];
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
+    v_k := LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+    IF pg_catalog.to_regclass('memory.' || memory._ann_index_name(p_tenant_id, p_simulation_id)) IS NOT NULL THEN
+        v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(p_tenant_id, p_simulation_id,
+                                                                   p_query, v_k, p_agent_id) AS h);
+        IF pg_catalog.cardinality(v_hits) = v_k THEN
+            RETURN QUERY SELECT * FROM pg_catalog.unnest(v_hits);
+            RETURN;
+        END IF;
+        -- Fewer than asked for (a rare agent, or an index still building): the exact
+        -- search below is the authority.
+    END IF;
     RETURN QUERY
     SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
            e.occurred_at, 1 - (e.embedding OPERATOR(public.<=>) p_query::public.vector(384))
@@ -28,7 +48,7 @@ BEGIN
        AND e.embedding IS NOT NULL
        AND (p_agent_id IS NULL OR e.agent_id = p_agent_id)
      ORDER BY e.embedding OPERATOR(public.<=>) p_query::public.vector(384), e.episode_id
-     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+     LIMIT v_k;
 END
 $fn$;
 

@@ -34,12 +34,14 @@ BEGIN
                    CASE WHEN s.node_id IS NULL OR s.node_id = '' THEN 'node_id is missing'
                         WHEN s.name IS NULL THEN 'name is missing'
                         WHEN s.type IS NULL THEN 'type is missing'
+                        WHEN pg_catalog.length(s.type) > 200 THEN 'type is longer than 200 characters'
                         WHEN public.vector_norm(s.embedding) = 0 THEN 'embedding is the zero vector' END AS problem
               FROM pg_temp.stage_nodes AS s
             UNION ALL
             SELECT 'edge', s.position,
                    CASE WHEN s.edge_id IS NULL OR s.edge_id = '' THEN 'edge_id is missing'
                         WHEN s.type IS NULL THEN 'type is missing'
+                        WHEN pg_catalog.length(s.type) > 200 THEN 'type is longer than 200 characters'
                         WHEN s.source_id IS NULL THEN 'source_id is missing'
                         WHEN s.target_id IS NULL THEN 'target_id is missing'
                         WHEN public.vector_norm(s.embedding) = 0 THEN 'embedding is the zero vector' END
@@ -53,6 +55,7 @@ BEGIN
             UNION ALL
             SELECT 'profile', s.position,
                    CASE WHEN s.platform IS NULL THEN 'platform is missing'
+                        WHEN pg_catalog.length(s.platform) > 200 THEN 'platform is longer than 200 characters'
                         WHEN s.agent_id IS NULL THEN 'agent_id is missing' END
               FROM pg_temp.stage_profiles AS s) AS p
      WHERE p.problem IS NOT NULL OR p.position IS NULL
@@ -72,7 +75,7 @@ BEGIN
               FROM (SELECT s.node_id AS key, s.position FROM pg_temp.stage_nodes AS s
                     UNION ALL
                     SELECT st.node_id, st.position FROM memory.staged_nodes AS st
-                      JOIN pg_temp.stage_nodes AS s ON s.node_id = st.node_id
+                      JOIN pg_temp.stage_nodes AS s ON st.node_key = pg_catalog.md5(s.node_id)::uuid
                      WHERE st.tenant_id = p_tenant_id AND st.attempt_id = p_attempt_id) AS k
              GROUP BY k.key HAVING pg_catalog.count(*) > 1
             UNION ALL
@@ -81,7 +84,7 @@ BEGIN
               FROM (SELECT s.edge_id AS key, s.position FROM pg_temp.stage_edges AS s
                     UNION ALL
                     SELECT st.edge_id, st.position FROM memory.staged_edges AS st
-                      JOIN pg_temp.stage_edges AS s ON s.edge_id = st.edge_id
+                      JOIN pg_temp.stage_edges AS s ON st.edge_key = pg_catalog.md5(s.edge_id)::uuid
                      WHERE st.tenant_id = p_tenant_id AND st.attempt_id = p_attempt_id) AS k
              GROUP BY k.key HAVING pg_catalog.count(*) > 1
             UNION ALL
@@ -90,7 +93,7 @@ BEGIN
               FROM (SELECT s.episode_id AS key, s.position FROM pg_temp.stage_episodes AS s
                     UNION ALL
                     SELECT st.episode_id, st.position FROM memory.staged_episodes AS st
-                      JOIN pg_temp.stage_episodes AS s ON s.episode_id = st.episode_id
+                      JOIN pg_temp.stage_episodes AS s ON st.episode_key = pg_catalog.md5(s.episode_id)::uuid
                      WHERE st.tenant_id = p_tenant_id AND st.attempt_id = p_attempt_id) AS k
              GROUP BY k.key HAVING pg_catalog.count(*) > 1
             UNION ALL
@@ -155,10 +158,8 @@ BEGIN
       FROM pg_temp.stage_profiles AS s;
     GET DIAGNOSTICS v_profiles = ROW_COUNT;
 
-    DELETE FROM pg_temp.stage_nodes;
-    DELETE FROM pg_temp.stage_edges;
-    DELETE FROM pg_temp.stage_episodes;
-    DELETE FROM pg_temp.stage_profiles;
+    TRUNCATE pg_temp.stage_nodes, pg_temp.stage_edges, pg_temp.stage_episodes,
+             pg_temp.stage_profiles;
     RETURN QUERY SELECT v_nodes, v_edges, v_episodes, v_profiles;
 END
 $fn$;

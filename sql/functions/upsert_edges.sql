@@ -22,7 +22,7 @@ DECLARE
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_batch('p_edges', p_edges,
-        '{"id": "id", "type": "text!", "source_id": "id", "target_id": "id", "fact": "text",
+        '{"id": "id", "type": "label!", "source_id": "id", "target_id": "id", "fact": "text",
           "attributes": "object", "valid_at": "timestamp", "invalid_at": "timestamp",
           "embedding": "vector", "embedding_model": "text"}'::jsonb,
         ARRAY['id']);
@@ -40,7 +40,7 @@ BEGIN
              WHERE NOT EXISTS (SELECT 1 FROM memory.nodes AS n
                                 WHERE n.tenant_id = p_tenant_id
                                   AND n.simulation_id = p_simulation_id
-                                  AND n.node_id = e.node_id)
+                                  AND n.node_key = pg_catalog.md5(e.node_id)::uuid)
              ORDER BY t.ord, e.side) AS d
      LIMIT 1;
     IF FOUND AND NOT p_skip_dangling THEN
@@ -67,10 +67,10 @@ BEGIN
           FROM src
          WHERE EXISTS (SELECT 1 FROM memory.nodes AS n
                         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                          AND n.node_id = src.source_id)
+                          AND n.node_key = pg_catalog.md5(src.source_id)::uuid)
            AND EXISTS (SELECT 1 FROM memory.nodes AS n
                         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                          AND n.node_id = src.target_id)
+                          AND n.node_key = pg_catalog.md5(src.target_id)::uuid)
     ), written AS (
         INSERT INTO memory.edges AS e
                (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes,
@@ -78,7 +78,7 @@ BEGIN
         SELECT p_tenant_id, p_simulation_id, k.edge_id, k.type, k.source_id, k.target_id, k.fact,
                k.attributes, k.valid_at, k.invalid_at, k.embedding, k.embedding_model
           FROM kept AS k
-        ON CONFLICT (tenant_id, simulation_id, edge_id) DO UPDATE
+        ON CONFLICT (tenant_id, simulation_id, edge_key) DO UPDATE
            SET type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id,
                fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at,
                invalid_at = excluded.invalid_at, embedding = excluded.embedding,

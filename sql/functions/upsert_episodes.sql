@@ -39,7 +39,7 @@ BEGIN
                src.platform, src.round, src.action_type, src.content, src.metadata,
                src.occurred_at, src.embedding, src.embedding_model
           FROM src
-        ON CONFLICT (tenant_id, simulation_id, episode_id) DO UPDATE
+        ON CONFLICT (tenant_id, simulation_id, episode_key) DO UPDATE
            SET agent_id = excluded.agent_id, agent_name = excluded.agent_name,
                platform = excluded.platform, round = excluded.round,
                action_type = excluded.action_type, content = excluded.content,

@@ -13,7 +13,7 @@ AS $fn$
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_batch('p_nodes', p_nodes,
-        '{"id": "id", "name": "text!", "type": "text", "labels": "text[]", "summary": "text",
+        '{"id": "id", "name": "text!", "type": "label", "labels": "text[]", "summary": "text",
           "attributes": "object", "embedding": "vector", "embedding_model": "text"}'::jsonb,
         ARRAY['id']);
 
@@ -36,7 +36,7 @@ BEGIN
         SELECT p_tenant_id, p_simulation_id, src.node_id, src.name, src.type, src.labels,
                src.summary, src.attributes, src.embedding, src.embedding_model
           FROM src
-        ON CONFLICT (tenant_id, simulation_id, node_id) DO UPDATE
+        ON CONFLICT (tenant_id, simulation_id, node_key) DO UPDATE
            SET name = excluded.name, type = excluded.type, labels = excluded.labels,
                summary = excluded.summary, attributes = excluded.attributes,
                embedding = excluded.embedding, embedding_model = excluded.embedding_model,

@@ -11,7 +11,7 @@ AS $fn$
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_batch('p_profiles', p_profiles,
-        '{"agent_id": "int!", "platform": "text!", "name": "text", "username": "text",
+        '{"agent_id": "int!", "platform": "label!", "name": "text", "username": "text",
           "bio": "text", "persona": "text", "attributes": "object"}'::jsonb,
         ARRAY['platform', 'agent_id']);
 

@@ -40,9 +40,11 @@ BEGIN
                              CASE WHEN sn.node_id IS NULL THEN e.source_id ELSE e.target_id END)
       FROM memory.staged_edges AS e
       LEFT JOIN memory.staged_nodes AS sn
-        ON sn.tenant_id = p_tenant_id AND sn.attempt_id = p_attempt_id AND sn.node_id = e.source_id
+        ON sn.tenant_id = p_tenant_id AND sn.attempt_id = p_attempt_id
+       AND sn.node_key = pg_catalog.md5(e.source_id)::uuid
       LEFT JOIN memory.staged_nodes AS tn
-        ON tn.tenant_id = p_tenant_id AND tn.attempt_id = p_attempt_id AND tn.node_id = e.target_id
+        ON tn.tenant_id = p_tenant_id AND tn.attempt_id = p_attempt_id
+       AND tn.node_key = pg_catalog.md5(e.target_id)::uuid
      WHERE e.tenant_id = p_tenant_id AND e.attempt_id = p_attempt_id
        AND (sn.node_id IS NULL OR tn.node_id IS NULL)
     UNION ALL
@@ -52,7 +54,7 @@ BEGIN
                AND s.embedding IS NULL AND s.content_hash IS NOT NULL
                AND NOT EXISTS (SELECT 1 FROM memory.nodes AS l
                                 WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_attempt.simulation_id
-                                  AND l.node_id = s.node_id AND l.content_hash = s.content_hash
+                                  AND l.node_key = s.node_key AND l.content_hash = s.content_hash
                                   AND l.embedding IS NOT NULL)
             UNION ALL
             SELECT 'edges', s.edge_id FROM memory.staged_edges AS s
@@ -60,7 +62,7 @@ BEGIN
                AND s.embedding IS NULL AND s.content_hash IS NOT NULL
                AND NOT EXISTS (SELECT 1 FROM memory.edges AS l
                                 WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_attempt.simulation_id
-                                  AND l.edge_id = s.edge_id AND l.content_hash = s.content_hash
+                                  AND l.edge_key = s.edge_key AND l.content_hash = s.content_hash
                                   AND l.embedding IS NOT NULL)
             UNION ALL
             SELECT 'episodes', s.episode_id FROM memory.staged_episodes AS s
@@ -68,7 +70,7 @@ BEGIN
                AND s.embedding IS NULL AND s.content_hash IS NOT NULL
                AND NOT EXISTS (SELECT 1 FROM memory.episodes AS l
                                 WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_attempt.simulation_id
-                                  AND l.episode_id = s.episode_id AND l.content_hash = s.content_hash
+                                  AND l.episode_key = s.episode_key AND l.content_hash = s.content_hash
                                   AND l.embedding IS NOT NULL)) AS m
      ORDER BY 1, 2, 3;
 END

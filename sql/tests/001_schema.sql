@@ -3,7 +3,7 @@
 -- INVOKER with a pinned search_path, the group roles, the 384-dimensional vector columns, and
 -- tenant_id leading every primary key.
 BEGIN;
-SELECT plan(206);
+SELECT plan(213);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -13,6 +13,7 @@ INSERT INTO fx_tables VALUES
 
 CREATE TEMP TABLE fx_functions (fn name, args name[], PRIMARY KEY (fn, args)) ON COMMIT DROP;
 INSERT INTO fx_functions VALUES
+    ('_ann_index_name',     '{uuid,uuid}'),
     ('_attempt_alive',      '{integer}'),
     ('_check_batch',        '{text,jsonb,jsonb,text[]}'),
     ('_check_query_vector', '{vector}'),
@@ -27,6 +28,7 @@ INSERT INTO fx_functions VALUES
     ('_release_attempt_lock', '{integer}'),
     ('_require_attempt',    '{uuid,uuid,boolean}'),
     ('_require_simulation', '{uuid,uuid}'),
+    ('_search_episodes_ann', '{uuid,uuid,vector,integer,integer}'),
     ('abort_import',        '{uuid,uuid,text}'),
     ('begin_import',        '{uuid,uuid,jsonb,boolean,jsonb,text}'),
     ('commit_import',       '{uuid,uuid}'),
@@ -101,8 +103,14 @@ SELECT is_empty($$
                         WHERE a.attrelid = k.conrelid AND a.attnum = ANY (k.conkey)
                           AND a.attname = 'tenant_id')
 $$, 'every primary, unique and foreign key of a tenant-owned table includes tenant_id');
-SELECT col_is_pk('memory', 'edges', ARRAY['tenant_id', 'simulation_id', 'edge_id'],
-                 'edges are keyed by tenant, simulation and upstream id');
+SELECT col_is_pk('memory', 'edges', ARRAY['tenant_id', 'simulation_id', 'edge_key'],
+                 'edges are keyed by tenant, simulation and the surrogate of the upstream id');
+SELECT is((SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid)
+             FROM pg_catalog.pg_attrdef AS d
+             JOIN pg_catalog.pg_attribute AS a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+            WHERE d.adrelid = 'memory.edges'::regclass AND a.attname = 'edge_key'),
+          '(md5(edge_id))::uuid',
+          'the surrogate edge_key is generated from the upstream edge_id');
 SELECT col_is_pk('memory', 'profiles', ARRAY['tenant_id', 'simulation_id', 'platform', 'agent_id'],
                  'profiles are keyed by tenant, simulation, platform and agent');
 

@@ -1,0 +1,129 @@
+"""Loading the benchmark data set through the staged import path, and the record-by-record
+baseline it is compared with."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass, field
+
+import numpy as np
+import psycopg
+from psycopg.types.json import Jsonb
+from swarm_memory.embed import MODEL_NAME
+from swarm_memory.importer import stage
+
+from bench import data
+
+
+@dataclass
+class Sim:
+    tenant_id: uuid.UUID
+    simulation_id: uuid.UUID
+    size: int
+    topics: list[int]
+    n_nodes: int = 0
+    n_edges: int = 0
+    vectors: np.ndarray | None = None  # kept for exact recall checks
+    texts: np.ndarray | None = None
+    edges: list[tuple[int, int]] = field(default_factory=list)
+
+
+def episode_rows(sim: Sim, base: data.Base, rng: np.random.Generator) -> list[dict]:
+    vectors, first = data.derive(base, sim.topics, sim.size, rng)
+    sim.vectors = vectors
+    sim.texts = first
+    platforms = ("twitter", "reddit")
+    rows = []
+    for i in range(sim.size):
+        rows.append(
+            {
+                "id": f"ep-{i}",
+                "position": i,
+                "agent_id": int(i % 97),
+                "agent_name": f"agent {i % 97}",
+                "platform": platforms[i % 2],
+                "round": int(i // 500),
+                "action_type": "CREATE_POST",
+                "content": base.texts[int(first[i])],
+                "metadata": {},
+                "occurred_at": None,
+                "embedding": vectors[i],
+                "embedding_model": MODEL_NAME,
+                "content_hash": None,
+            }
+        )
+    return rows
+
+
+def graph_rows(sim: Sim, rng: np.random.Generator) -> tuple[list[dict], list[dict]]:
+    kinds = ("Person", "Organization", "MediaOutlet", "Location", "Policy", "Event")
+    nodes = [
+        {
+            "id": f"n-{i}",
+            "position": i,
+            "name": f"Entity {i}",
+            "type": kinds[i % 6],
+            "labels": ["Entity", kinds[i % 6]],
+            "summary": None,
+            "attributes": {},
+            "embedding": None,
+        }
+        for i in range(sim.n_nodes)
+    ]
+    if sim.n_nodes == 15 and sim.n_edges == 210:
+        pairs = [(a, b) for a in range(15) for b in range(15) if a != b]
+    else:
+        pairs = data.graph(sim.n_nodes, sim.n_edges, rng)
+    sim.edges = pairs
+    types = ("SUPPORTS", "OPPOSES", "WORKS_FOR", "REPORTS_ON", "LOCATED_IN", "MEMBER_OF")
+    edges = [
+        {
+            "id": f"e-{k}",
+            "position": k,
+            "type": types[k % 6],
+            "source_id": f"n-{a}",
+            "target_id": f"n-{b}",
+            "fact": None,
+            "attributes": {},
+            "embedding": None,
+        }
+        for k, (a, b) in enumerate(pairs)
+    ]
+    return nodes, edges
+
+
+def staged_import(
+    conn: psycopg.Connection, sim: Sim, rows: dict[str, list[dict]], batch_size: int = 20000
+) -> float:
+    """One attempt for a simulation through the bulk path; returns seconds."""
+    start = time.perf_counter()
+    declared = {k: len(v) for k, v in rows.items()}
+    attempt = conn.execute(
+        "SELECT memory.begin_import(%s, %s, %s)",
+        (sim.tenant_id, sim.simulation_id, Jsonb(declared)),
+    ).fetchone()[0]
+    conn.commit()
+    stage(conn, sim.tenant_id, attempt, rows, batch_size)
+    conn.execute("SELECT * FROM memory.commit_import(%s, %s)", (sim.tenant_id, attempt))
+    conn.commit()
+    return time.perf_counter() - start
+
+
+def record_by_record(conn: psycopg.Connection, sim: Sim, rows: list[dict]) -> float:
+    """The same episodes, one upsert_episodes call (and transaction) per row."""
+    conn.execute(
+        "SELECT memory.upsert_simulation(%s, %s, 'record-by-record')",
+        (sim.tenant_id, sim.simulation_id),
+    )
+    conn.commit()
+    start = time.perf_counter()
+    for row in rows:
+        item = {k: v for k, v in row.items() if k not in ("position", "content_hash")}
+        item["embedding"] = [float(x) for x in row["embedding"]]
+        conn.execute(
+            "SELECT * FROM memory.upsert_episodes(%s, %s, %s)",
+            (sim.tenant_id, sim.simulation_id, Jsonb([item])),
+        )
+        conn.commit()
+    return time.perf_counter() - start

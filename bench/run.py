@@ -1,0 +1,561 @@
+"""make bench: build a realistic data set, measure every target, print a table and write it
+to bench/results/ with a description of the machine.
+
+    python -m bench.run [--scale 1.0] [--queries 200] [--pgbench-seconds 60]
+
+--scale 1.0 is the full size (1M episodes over 500 simulations and 50 tenants, simulation
+sizes 100..200k, graphs up to 10k nodes and 50k edges, over 1M edges in all). The same code
+runs at a tiny scale inside make test (tests/test_bench.py) so that it does not rot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import psycopg
+from swarm_memory import ann
+from swarm_memory.client import Memory, vector_literal
+
+from bench import data, load, pgbench_mixed
+from bench import server as bserver
+
+RESULTS = Path(__file__).resolve().parent / "results"
+APP = "bench_app"
+
+
+def machine(dsn: str) -> dict:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    with psycopg.connect(dsn) as conn:
+        pg = conn.execute("SHOW server_version").fetchone()[0]
+        vec = conn.execute(
+            "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
+        ).fetchone()[0]
+        settings = dict(
+            conn.execute(
+                "SELECT name, setting || COALESCE(unit, '') FROM pg_settings WHERE name = ANY(%s)",
+                (list(bserver.SETTINGS),),
+            ).fetchall()
+        )
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_gib": round(mem, 1),
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "postgresql": pg,
+        "pgvector": vec,
+        "settings": settings,
+    }
+
+
+def pcts(values: list[float]) -> dict:
+    a = np.array(values) * 1000
+    return {
+        "p50_ms": float(np.percentile(a, 50)),
+        "p99_ms": float(np.percentile(a, 99)),
+        "n": len(values),
+    }
+
+
+def timed(conn: psycopg.Connection, sql: str, params: tuple) -> tuple[float, list[tuple]]:
+    start = time.perf_counter()
+    rows = conn.execute(sql, params).fetchall()
+    return time.perf_counter() - start, rows
+
+
+SEARCH_SQL = "SELECT episode_id FROM memory.search_episodes(%s, %s, %s::public.vector, 10)"
+WALK_SQL = "SELECT node_id, depth FROM memory.neighbors(%s, %s, %s, %s)"
+
+
+def plan_simulations(
+    scale: float, rng: np.random.Generator, tenants: list[uuid.UUID]
+) -> list[load.Sim]:
+    total = max(2000, int(1_000_000 * scale))
+    count = max(6, int(500 * scale))
+    largest = min(200_000, max(1000, total // 5))
+    sizes = data.simulation_sizes(total, count, 100, largest, rng)
+    sims = []
+    for i, size in enumerate(sorted(sizes)):
+        topics = [int(x) for x in rng.choice(len(data.TOPICS), size=3, replace=False)]
+        sim = load.Sim(tenants[i % len(tenants)], uuid.uuid4(), size, topics)
+        sim.n_nodes = int(min(10_000, max(20, size // 4)))
+        sim.n_edges = sim.n_nodes * 5
+        sims.append(sim)
+    # the largest simulation carries the largest graph: 10k nodes, 50k edges at full scale
+    sims[-1].n_nodes = int(min(10_000, max(50, 10_000 * min(1.0, scale * 5))))
+    sims[-1].n_edges = sims[-1].n_nodes * 5
+    k15 = load.Sim(tenants[0], uuid.uuid4(), 100, [0, 1, 2], n_nodes=15, n_edges=210)
+    sims.append(k15)
+    return sims
+
+
+def load_all(
+    app_dsn: str,
+    sims: list[load.Sim],
+    base: data.Base,
+    rng: np.random.Generator,
+    keep: set[int],
+    log,
+) -> dict:
+    totals = {"episodes": 0, "nodes": 0, "edges": 0}
+    seconds = 0.0
+    with psycopg.connect(app_dsn) as conn:
+        for i, sim in enumerate(sims):
+            episodes = load.episode_rows(sim, base, rng)
+            nodes, edges = load.graph_rows(sim, rng)
+            if i not in keep:
+                sim.vectors = None
+                sim.texts = None
+            seconds += load.staged_import(
+                conn, sim, {"nodes": nodes, "edges": edges, "episodes": episodes}
+            )
+            totals["episodes"] += len(episodes)
+            totals["nodes"] += len(nodes)
+            totals["edges"] += len(edges)
+            if (i + 1) % 50 == 0 or i + 1 == len(sims):
+                log(
+                    f"  loaded {i + 1}/{len(sims)} simulations, {totals['episodes']} episodes, "
+                    f"{totals['edges']} edges, {seconds:.0f} s"
+                )
+    return {
+        **totals,
+        "seconds": seconds,
+        "rows_per_s": (totals["episodes"] + totals["nodes"] + totals["edges"]) / seconds,
+        "episodes_per_s_end_to_end": totals["episodes"] / seconds,
+    }
+
+
+def bulk_vs_record(
+    app_dsn: str, tenant: uuid.UUID, base: data.Base, rng: np.random.Generator, n: int
+) -> dict:
+    """The same n episodes with precomputed vectors: staged bulk import versus one
+    upsert_episodes call per row, in the same run; and the bulk path per kind."""
+    with psycopg.connect(app_dsn) as conn:
+        bulk = load.Sim(tenant, uuid.uuid4(), n, [0, 1, 2])
+        rows = load.episode_rows(bulk, base, rng)
+        bulk_s = load.staged_import(conn, bulk, {"episodes": rows})
+        rbr = load.Sim(tenant, uuid.uuid4(), n, [0, 1, 2])
+        rbr_s = load.record_by_record(conn, rbr, rows)
+        # nodes and edges alone
+        graph = load.Sim(
+            tenant, uuid.uuid4(), 0, [0], n_nodes=max(100, n // 5), n_edges=max(100, n // 5) * 5
+        )
+        nodes, edges = load.graph_rows(graph, rng)
+        graph_s = load.staged_import(conn, graph, {"nodes": nodes, "edges": edges})
+    return {
+        "episodes": n,
+        "bulk_seconds": bulk_s,
+        "bulk_episodes_per_s": n / bulk_s,
+        "record_by_record_seconds": rbr_s,
+        "record_by_record_per_s": n / rbr_s,
+        "speedup": rbr_s / bulk_s,
+        "graph_nodes": len(nodes),
+        "graph_edges": len(edges),
+        "graph_rows_per_s": (len(nodes) + len(edges)) / graph_s,
+    }
+
+
+def measure_search(
+    app_dsn: str, su_dsn: str, sims: list[load.Sim], base: data.Base, queries: int
+) -> list[dict]:
+    out = []
+    with psycopg.connect(app_dsn, autocommit=True) as conn:
+        for sim in sims:
+            lat, recalls, short = [], [], 0
+            for qi in range(queries):
+                q = base.question_vectors[qi % len(base.question_vectors)]
+                s, rows = timed(
+                    conn, SEARCH_SQL, (sim.tenant_id, sim.simulation_id, vector_literal(q))
+                )
+                lat.append(s)
+                want = min(10, sim.size)
+                short += len(rows) != want
+                truth = np.argsort(-(sim.vectors @ q))[:want]
+                truth_ids = {f"ep-{i}" for i in truth}
+                recalls.append(len(truth_ids & {r[0] for r in rows}) / want)
+            with psycopg.connect(su_dsn) as su:
+                indexed = su.execute(
+                    "SELECT to_regclass('memory.' || memory._ann_index_name(%s, %s)) IS NOT NULL",
+                    (sim.tenant_id, sim.simulation_id),
+                ).fetchone()[0]
+            out.append(
+                {
+                    "size": sim.size,
+                    "path": "hnsw" if indexed else "exact",
+                    "recall_at_10": float(np.mean(recalls)),
+                    "min_recall": float(np.min(recalls)),
+                    "short_results": short,
+                    **pcts(lat),
+                }
+            )
+    return out
+
+
+def bfs_reach(sim: load.Sim, start: int, depth: int) -> int:
+    adj: dict[int, list[int]] = {}
+    for a, b in sim.edges:
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    seen, frontier = {start}, [start]
+    for _ in range(depth):
+        nxt = []
+        for u in frontier:
+            for v in adj.get(u, []):
+                if v not in seen:
+                    seen.add(v)
+                    nxt.append(v)
+        frontier = nxt
+    return len(seen) - 1
+
+
+def measure_walk(app_dsn: str, big: load.Sim, k15: load.Sim, queries: int) -> dict:
+    rnd = random.Random(5)
+    res: dict = {"graph_nodes": big.n_nodes, "graph_edges": big.n_edges}
+    with psycopg.connect(app_dsn, autocommit=True) as conn:
+        for depth in (1, 2, 3, 4):
+            lat, reached = [], []
+            for _ in range(queries):
+                start = rnd.randrange(big.n_nodes)
+                s, rows = timed(
+                    conn, WALK_SQL, (big.tenant_id, big.simulation_id, f"n-{start}", depth)
+                )
+                lat.append(s)
+                reached.append(len(rows))
+            res[f"depth_{depth}"] = {**pcts(lat), "mean_nodes": float(np.mean(reached))}
+        lat = []
+        rows: list = []
+        for _ in range(max(5, queries // 20)):
+            start = rnd.randrange(big.n_nodes)
+            s, rows = timed(conn, WALK_SQL, (big.tenant_id, big.simulation_id, f"n-{start}", 20))
+            lat.append(s)
+            expected = bfs_reach(big, start, 20)
+            assert len(rows) == expected, (len(rows), expected)
+        res["depth_20_whole_graph"] = {**pcts(lat), "nodes": len(rows)}
+        lat = []
+        for _ in range(queries):
+            s, rows = timed(
+                conn, WALK_SQL, (k15.tenant_id, k15.simulation_id, f"n-{rnd.randrange(15)}", 20)
+            )
+            lat.append(s)
+            assert len(rows) == 14
+        res["k15_depth_20"] = pcts(lat)
+    return res
+
+
+def measure_rls(
+    app_dsn: str, su_dsn: str, sim: load.Sim, big: load.Sim, base: data.Base, queries: int
+) -> dict:
+    """The same search and walk as a superuser (row-level security bypassed, the owner's view
+    with RLS off) and as the granted application role under RLS, interleaved."""
+    res = {}
+    with (
+        psycopg.connect(app_dsn, autocommit=True) as app,
+        psycopg.connect(su_dsn, autocommit=True) as su,
+    ):
+        for name, sql, make in (
+            (
+                "search",
+                SEARCH_SQL,
+                lambda i: (
+                    sim.tenant_id,
+                    sim.simulation_id,
+                    vector_literal(base.question_vectors[i % 300]),
+                ),
+            ),
+            (
+                "walk_depth_2",
+                WALK_SQL,
+                lambda i: (big.tenant_id, big.simulation_id, f"n-{(i * 7919) % big.n_nodes}", 2),
+            ),
+        ):
+            a, b = [], []
+            for i in range(queries):
+                b.append(timed(su, sql, make(i))[0])
+                a.append(timed(app, sql, make(i))[0])
+            pa, pb = np.percentile(a, 50), np.percentile(b, 50)
+            res[name] = {
+                "rls_p50_ms": pa * 1000,
+                "no_rls_p50_ms": pb * 1000,
+                "overhead_pct": (pa / pb - 1) * 100,
+            }
+    return res
+
+
+def measure_driver(app_dsn: str, sim: load.Sim, base: data.Base, queries: int) -> dict:
+    mem = Memory(app_dsn, min_size=1, max_size=1)
+    raw = psycopg.connect(app_dsn, autocommit=True)
+    try:
+        sql = "SELECT * FROM memory.search_episodes(%s, %s, %s::public.vector, %s, %s)"
+        client, direct = [], []
+        for i in range(queries):
+            q = base.question_vectors[i % len(base.question_vectors)]
+            s = time.perf_counter()
+            mem.search_episodes(sim.tenant_id, sim.simulation_id, q, 10)
+            client.append(time.perf_counter() - s)
+            s = time.perf_counter()
+            raw.execute(
+                sql, (sim.tenant_id, sim.simulation_id, vector_literal(q), 10, None)
+            ).fetchall()
+            direct.append(time.perf_counter() - s)
+    finally:
+        mem.close()
+        raw.close()
+    return {
+        "client_p50_ms": float(np.median(client) * 1000),
+        "raw_p50_ms": float(np.median(direct) * 1000),
+        "overhead_ms": float((np.median(client) - np.median(direct)) * 1000),
+    }
+
+
+def measure_embedding(n: int) -> dict:
+    try:
+        from bench import embedding
+    except ImportError:
+        return {"skipped": "bench.embedding not available"}
+    texts, _ = data.make_texts(n, seed=99)
+    return embedding.measure(texts)
+
+
+def run(
+    scale: float,
+    queries: int,
+    pgbench_seconds: int,
+    texts: int,
+    log=print,
+    write: bool = True,
+    settings: dict[str, str] | None = None,
+) -> dict:
+    started = time.perf_counter()
+    rng = np.random.default_rng(42)
+    results: dict = {"scale": scale, "started": datetime.now(UTC).isoformat(timespec="seconds")}
+    log("bench: fresh server")
+    su = bserver.fresh(settings)
+    app_dsn = bserver.as_role(su, APP)
+    results["machine"] = machine(su)
+    n_tenants = max(2, int(50 * scale))
+    with psycopg.connect(su, autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {APP} LOGIN")
+        conn.execute(f"GRANT memory_writer TO {APP}")
+        tenants = [
+            conn.execute("SELECT memory.create_tenant(%s)", (f"tenant-{i:02d}",)).fetchone()[0]
+            for i in range(n_tenants)
+        ]
+        for t in tenants:
+            conn.execute("SELECT memory.grant_tenant(%s, %s)", (APP, t))
+
+    log(f"bench: base vectors ({texts} texts, real model)")
+    t = time.perf_counter()
+    base = data.base_set(texts, 300)
+    results["base"] = {
+        "texts": texts,
+        "questions": 300,
+        "seconds": time.perf_counter() - t,
+        "cached": base.embed_seconds == 0.0,
+    }
+
+    sims = plan_simulations(scale, rng, tenants)
+    k15 = sims[-1]
+    main_sims = sims[:-1]
+    targets = sorted(
+        {
+            min(range(len(main_sims)), key=lambda i: abs(main_sims[i].size - s))
+            for s in (100, 1000, 2000, 5000, 20000, 200_000)
+        }
+    )
+    log(f"bench: loading {len(sims)} simulations over {n_tenants} tenants")
+    results["load"] = load_all(app_dsn, sims, base, rng, set(targets), log)
+    results["load"]["simulations"] = len(sims)
+    results["load"]["tenants"] = n_tenants
+
+    log("bench: bulk versus record-by-record")
+    results["bulk_vs_record"] = bulk_vs_record(
+        app_dsn, tenants[0], base, rng, max(500, min(5000, int(5000 * scale * 5)))
+    )
+
+    log("bench: per-simulation HNSW indexes (load first, index after)")
+    t = time.perf_counter()
+    actions = ann.build(su, ann.DEFAULT_MIN_ROWS)
+    results["ann_indexes"] = {
+        "built": sum(a.action == "built" for a in actions),
+        "seconds": time.perf_counter() - t,
+        "min_rows": ann.DEFAULT_MIN_ROWS,
+    }
+    with psycopg.connect(su, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
+
+    log("bench: search")
+    results["search"] = measure_search(app_dsn, su, [main_sims[i] for i in targets], base, queries)
+    big = main_sims[-1]
+    log("bench: walk")
+    results["walk"] = measure_walk(app_dsn, big, k15, queries)
+    mid = min((main_sims[i] for i in targets), key=lambda s: abs(s.size - 5000))
+    log("bench: RLS and driver overhead")
+    results["rls"] = measure_rls(app_dsn, su, mid, big, base, queries)
+    results["driver"] = measure_driver(app_dsn, mid, base, queries)
+    log("bench: embedding throughput")
+    results["embedding"] = measure_embedding(2000 if scale >= 0.1 else 200)
+
+    if pgbench_seconds > 0:
+        log(f"bench: pgbench mixed load, 16 clients, {pgbench_seconds} s")
+        picks = []
+        for sim in main_sims:
+            q = base.question_vectors[len(picks) % len(base.question_vectors)]
+            picks.append(
+                (
+                    sim.tenant_id,
+                    sim.simulation_id,
+                    f"n-{len(picks) % sim.n_nodes}",
+                    "Person",
+                    q.tolist(),
+                )
+            )
+        n = pgbench_mixed.prepare(su, picks)
+        results["pgbench"] = pgbench_mixed.run(su, APP, n, pgbench_seconds)
+    results["seconds"] = time.perf_counter() - started
+    bserver.stop()
+    if write:
+        write_results(results)
+    return results
+
+
+def table(results: dict) -> str:
+    def ok(cond: bool) -> str:
+        return "met" if cond else "NOT MET"
+
+    lines = ["| target | goal | measured | |", "|---|---|---|---|"]
+    for s in results["search"]:
+        good = (
+            s["recall_at_10"] >= 0.99
+            and s["short_results"] == 0
+            and s["p50_ms"] <= 5
+            and s["p99_ms"] <= 20
+        )
+        lines.append(
+            f"| search, simulation of {s['size']} episodes ({s['path']}) "
+            f"| recall@10 >= 0.99, p50 <= 5 ms, p99 <= 20 ms "
+            f"| recall {s['recall_at_10']:.3f} (min {s['min_recall']:.1f}), "
+            f"short results {s['short_results']}, p50 {s['p50_ms']:.2f} ms, "
+            f"p99 {s['p99_ms']:.2f} ms | {ok(good)} |"
+        )
+    w = results["walk"]
+    for d in (1, 2, 3, 4):
+        x = w[f"depth_{d}"]
+        lines.append(
+            f"| walk depth {d}, {w['graph_nodes']}-node {w['graph_edges']}-edge graph "
+            f"| p50 <= 5 ms | p50 {x['p50_ms']:.2f} ms, p99 {x['p99_ms']:.2f} ms, "
+            f"{x['mean_nodes']:.0f} nodes on average | {ok(x['p50_ms'] <= 5)} |"
+        )
+    x = w["depth_20_whole_graph"]
+    lines.append(
+        f"| walk depth 20, whole graph ({x['nodes']} nodes) | <= 100 ms "
+        f"| p50 {x['p50_ms']:.1f} ms | {ok(x['p50_ms'] <= 100)} |"
+    )
+    x = w["k15_depth_20"]
+    lines.append(
+        f"| walk K15 depth 20 | <= 10 ms | p50 {x['p50_ms']:.2f} ms, "
+        f"p99 {x['p99_ms']:.2f} ms | {ok(x['p99_ms'] <= 10)} |"
+    )
+    b = results["bulk_vs_record"]
+    ld = results["load"]
+    lines.append(
+        f"| bulk import, precomputed vectors | >= 20k episodes/s "
+        f"| {b['bulk_episodes_per_s']:,.0f} episodes/s ({b['episodes']} episodes); "
+        f"full load {ld['episodes_per_s_end_to_end']:,.0f} episodes/s with graphs "
+        f"({ld['rows_per_s']:,.0f} rows/s) | {ok(b['bulk_episodes_per_s'] >= 20000)} |"
+    )
+    lines.append(
+        f"| bulk vs record-by-record | >= 20x | {b['speedup']:.0f}x "
+        f"({b['record_by_record_per_s']:,.0f} rows/s one by one) "
+        f"| {ok(b['speedup'] >= 20)} |"
+    )
+    e = results["embedding"]
+    if "speedup" in e:
+        lines.append(
+            f"| embedding throughput | >= 2x default encode, cosine >= 0.99 "
+            f"| {e['speedup']:.2f}x ({e.get('ours_per_s', 0):.0f} vs "
+            f"{e.get('default_per_s', 0):.0f} sentences/s), min cosine "
+            f"{e.get('min_cosine', 0):.4f} | {ok(e['speedup'] >= 2)} |"
+        )
+    for name, r in results["rls"].items():
+        lines.append(
+            f"| RLS overhead, {name} | <= 10% | {r['overhead_pct']:+.1f}% "
+            f"({r['rls_p50_ms']:.2f} vs {r['no_rls_p50_ms']:.2f} ms) "
+            f"| {ok(r['overhead_pct'] <= 10)} |"
+        )
+    d = results["driver"]
+    lines.append(
+        f"| driver overhead per call | <= 1 ms | {d['overhead_ms']:.3f} ms "
+        f"| {ok(d['overhead_ms'] <= 1)} |"
+    )
+    if "pgbench" in results:
+        p = results["pgbench"]
+        lines.append(
+            f"| mixed load (pgbench, {p['clients']} clients, {p['seconds']} s, 80% reads) "
+            f"| zero errors | {p['failed']} failed, {p['transactions']} transactions, "
+            f"{p['tps']:.0f} TPS, p50 {p['p50_ms']:.1f} ms, p95 {p['p95_ms']:.1f} ms, "
+            f"p99 {p['p99_ms']:.1f} ms | {ok(p['failed'] == 0 and p['exit_code'] == 0)} |"
+        )
+    return "\n".join(lines)
+
+
+def describe(results: dict) -> str:
+    m = results["machine"]
+    ld = results["load"]
+    return (
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, {m['os']}; "
+        f"PostgreSQL {m['postgresql']}, pgvector {m['pgvector']}. "
+        f"Data: {ld['episodes']:,} episodes, {ld['nodes']:,} nodes, {ld['edges']:,} edges "
+        f"in {ld['simulations']} simulations over {ld['tenants']} tenants (scale "
+        f"{results['scale']}); {results['ann_indexes']['built']} per-simulation HNSW "
+        f"indexes built in {results['ann_indexes']['seconds']:.0f} s. "
+        f"Run took {results['seconds'] / 60:.1f} min."
+    )
+
+
+def write_results(results: dict) -> Path:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    stamp = results["started"].replace(":", "").replace("-", "")
+    body = f"# Benchmark {results['started']}\n\n{describe(results)}\n\n{table(results)}\n"
+    path = RESULTS / f"{stamp}-scale{results['scale']}.md"
+    path.write_text(body)
+    (RESULTS / f"{stamp}-scale{results['scale']}.json").write_text(
+        json.dumps(results, indent=2, default=str)
+    )
+    if results["scale"] >= 1.0:
+        (RESULTS / "latest.md").write_text(body)
+    return path
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--scale", type=float, default=1.0)
+    p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--pgbench-seconds", type=int, default=60)
+    p.add_argument("--texts", type=int, default=20000)
+    args = p.parse_args()
+    results = run(args.scale, args.queries, args.pgbench_seconds, args.texts)
+    print()
+    print(describe(results))
+    print()
+    print(table(results))
+
+
+if __name__ == "__main__":
+    main()

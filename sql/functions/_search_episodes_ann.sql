@@ -1,0 +1,45 @@
+-- Approximate search of one simulation through its own partial HNSW index (half-precision
+-- vectors), re-ranked by the exact cosine distance of the full vectors. Called by
+-- memory.search_episodes when the index exists (see swarm-memory index).
+--
+-- Dynamic SQL, deliberately: the planner uses a partial index only when the query's
+-- conditions carry the index predicate's constants, so tenant and simulation go into the
+-- statement as literals. Both are uuid values quoted with format('%L'), which cannot carry
+-- anything but a uuid; every other argument is passed with USING.
+CREATE OR REPLACE FUNCTION memory._search_episodes_ann(
+    p_tenant_id uuid,
+    p_simulation_id uuid,
+    p_query public.vector,
+    p_top_k integer,
+    p_agent_id integer)
+RETURNS SETOF memory.episode_hit
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+SET hnsw.ef_search = 200
+SET hnsw.iterative_scan = 'relaxed_order'
+SET hnsw.max_scan_tuples = 100000
+AS $fn$
+BEGIN
+    RETURN QUERY EXECUTE pg_catalog.format($q$
+        SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
+               c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)
+          FROM (SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round,
+                       e.action_type, e.content, e.occurred_at, e.embedding
+                  FROM memory.episodes AS e
+                 WHERE e.tenant_id = %L AND e.simulation_id = %L
+                   AND ($4::integer IS NULL OR e.agent_id = $4)
+                 ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
+                 LIMIT $3) AS c
+         ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
+         LIMIT $5 $q$, p_tenant_id, p_simulation_id)
+    USING p_query::public.vector(384), p_query::public.halfvec(384),
+          GREATEST(p_top_k * 4, 100), p_agent_id, p_top_k;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer) IS
+    'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
+REVOKE ALL ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer) TO memory_reader;

@@ -1,0 +1,106 @@
+"""Per-simulation ANN indexes (swarm_memory.ann) and the search path that uses them.
+
+The vectors here are synthetic (seeded, clustered, normalised): they exercise the index
+path and its fallback against a brute-force ranking, not the model's quality.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from swarm_memory import ann
+from swarm_memory.cli import main
+
+N = 2400
+
+
+def clustered(n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((40, 384)).astype(np.float32)
+    v = centres[rng.integers(0, 40, n)] + 0.35 * rng.standard_normal((n, 384)).astype(np.float32)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def literal(v: np.ndarray) -> str:
+    return "[" + ",".join(repr(float(x)) for x in v) + "]"
+
+
+@pytest.fixture
+def big_sim(world, connect):
+    vectors = clustered(N, 1)
+    conn = connect("app_a")
+    for start in range(0, N, 600):
+        items = [
+            {
+                "id": f"e{i}",
+                "action_type": "CREATE_POST",
+                "agent_id": 0 if i < 3 else 1 + i % 7,
+                "content": f"post {i}",
+                "embedding": vectors[i].tolist(),
+            }
+            for i in range(start, min(N, start + 600))
+        ]
+        conn.execute(
+            "SELECT memory.upsert_episodes(%s, %s, %s::jsonb)",
+            (world.tenant_a, world.sim_a, __import__("json").dumps(items)),
+        )
+    return vectors
+
+
+def search(conn, world, q, k=10, agent=None):
+    return conn.execute(
+        "SELECT episode_id, similarity FROM memory.search_episodes(%s, %s, %s::vector, %s, %s)",
+        (world.tenant_a, world.sim_a, literal(q), k, agent),
+    ).fetchall()
+
+
+def test_index_is_built_used_and_agrees_with_brute_force(world, connect, big_sim):
+    reader = connect("reader_a")
+    queries = clustered(30, 2)
+    before = [search(reader, world, q) for q in queries]
+
+    actions = ann.build(world.dsn(), min_rows=2000)
+    assert [(a.action, a.rows) for a in actions] == [("built", N)]
+    name = actions[0].index_name
+    assert (
+        connect().execute("SELECT to_regclass(%s) IS NOT NULL", (f"memory.{name}",)).fetchone()[0]
+    )
+    # The planner really takes the partial index for this simulation's query.
+    plan = "\n".join(
+        r[0]
+        for r in connect()
+        .execute(
+            "EXPLAIN SELECT episode_id FROM memory.episodes e WHERE e.tenant_id = %s AND e.simulation_id = %s"
+            " ORDER BY e.embedding::halfvec(384) <=> %s::halfvec(384) LIMIT 100",
+            (world.tenant_a, world.sim_a, literal(queries[0])),
+        )
+        .fetchall()
+    )
+    assert name in plan
+
+    recalls = []
+    for q, exact_before in zip(queries, before, strict=True):
+        got = search(reader, world, q)
+        assert len(got) == 10
+        sims = big_sim @ q
+        truth = {f"e{i}" for i in np.argsort(-sims)[:10]}
+        recalls.append(len(truth & {g[0] for g in got}) / 10)
+        assert [g[1] for g in got] == sorted((g[1] for g in got), reverse=True)
+        assert {g[0] for g in exact_before} == truth
+    assert np.mean(recalls) >= 0.97
+
+    # A filter that leaves fewer rows than asked for falls back to the exact search.
+    rare = search(reader, world, queries[0], 10, agent=0)
+    assert sorted(r[0] for r in rare) == ["e0", "e1", "e2"]
+
+    # Again: nothing to build. After the simulation is gone, its index is dropped.
+    assert [a.action for a in ann.build(world.dsn(), min_rows=2000)] == ["kept"]
+    connect("app_a").execute(
+        "SELECT memory.delete_simulation(%s, %s)", (world.tenant_a, world.sim_a)
+    )
+    assert [a.action for a in ann.build(world.dsn(), min_rows=2000)] == ["dropped"]
+
+
+def test_index_command_needs_a_superuser(world, capsys):
+    assert main(["--dsn", world.dsn("admin"), "index"]) == 2
+    assert "superuser" in capsys.readouterr().err

@@ -1,0 +1,34 @@
+"""`make bench` at a tiny scale, so that its code does not rot: the whole pipeline runs
+(real embedded texts, staged loads, per-simulation indexes, every measurement, a short
+pgbench mixed load) on a server of its own. No timing is asserted; correctness is."""
+
+from __future__ import annotations
+
+from bench import run
+
+
+def test_bench_pipeline_runs_end_to_end(tmp_path, monkeypatch):
+    monkeypatch.setattr(run.bserver, "DATADIR", run.bserver.DATADIR.parent / "smoke-pg")
+    results = run.run(
+        0.004,
+        queries=12,
+        pgbench_seconds=3,
+        texts=1000,
+        log=lambda _m: None,
+        write=False,
+        settings={"shared_buffers": "256MB", "jit": "off"},
+    )
+    assert results["load"]["episodes"] >= 2000
+    assert results["ann_indexes"]["built"] >= 1
+    for s in results["search"]:
+        assert s["short_results"] == 0
+        if s["path"] == "exact":
+            assert s["recall_at_10"] == 1.0
+        else:
+            assert s["recall_at_10"] >= 0.9
+    assert {s["path"] for s in results["search"]} == {"exact", "hnsw"}
+    assert results["pgbench"]["failed"] == 0 and results["pgbench"]["exit_code"] == 0
+    assert results["pgbench"]["transactions"] > 0
+    assert results["bulk_vs_record"]["speedup"] > 1
+    text = run.table(results)
+    assert "search, simulation of" in text and "mixed load" in text
