@@ -10,8 +10,8 @@ from bench import run
 def test_bench_pipeline_runs_end_to_end(tmp_path, monkeypatch):
     monkeypatch.setattr(run.bserver, "DATADIR", run.bserver.DATADIR.parent / "smoke-pg")
     results = run.run(
-        0.004,
-        queries=12,
+        0.01,
+        queries=10,
         pgbench_seconds=3,
         texts=1000,
         log=lambda _m: None,

@@ -241,25 +241,28 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def audit_table(rows) -> str:
+    """The rls_audit() rows as a table a DBA reads at a glance."""
+    return table(
+        [
+            (
+                r.table_name,
+                r.rls_enabled,
+                r.rls_forced,
+                len(r.policies),
+                "ok" if r.ok else r.problem,
+            )
+            for r in rows
+        ],
+        ["table", "rls", "forced", "policies", "verdict"],
+        width=90,
+    )
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     with _memory(args) as mem:
         rows = mem.rls_audit()
-    print(
-        table(
-            [
-                (
-                    r.table_name,
-                    r.rls_enabled,
-                    r.rls_forced,
-                    len(r.policies),
-                    "ok" if r.ok else r.problem,
-                )
-                for r in rows
-            ],
-            ["table", "rls", "forced", "policies", "verdict"],
-            width=90,
-        )
-    )
+    print(audit_table(rows))
     return 0 if all(r.ok for r in rows) else 1
 
 

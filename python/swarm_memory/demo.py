@@ -10,7 +10,7 @@ from pathlib import Path
 import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from swarm_memory.cli import print_import_report, table
+from swarm_memory.cli import audit_table, print_import_report, table
 from swarm_memory.client import Memory
 from swarm_memory.embed import Embedder
 from swarm_memory.errors import NotFound, TenantAccessDenied
@@ -158,21 +158,7 @@ def run_demo(dsn: str, run_dir: Path) -> int:
         _title("8. Row-level security audit")
         with Memory(_as(dsn, "demo_admin")) as admin:
             audit = admin.rls_audit()
-        print(
-            table(
-                [
-                    (
-                        r.table_name,
-                        r.rls_enabled,
-                        r.rls_forced,
-                        len(r.policies),
-                        "ok" if r.ok else r.problem,
-                    )
-                    for r in audit
-                ],
-                ["table", "rls", "forced", "policies", "verdict"],
-            )
-        )
+        print(audit_table(audit))
         print(
             f"\nembedder: {embedder.sentences} texts at {embedder.rate:.0f} sentences/s "
             f"(all-MiniLM-L6-v2, CPU)"
