@@ -8,6 +8,9 @@ LANGUAGE plpgsql
 VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
+-- Bulk, set-based work on rows the planner has no statistics for yet (a new attempt's):
+-- a nested loop chosen on a guess of one row turns quadratic, hash joins never do.
+SET enable_nestloop = off
 AS $fn$
 DECLARE
     v_attempt  memory.import_attempts;
