@@ -63,7 +63,10 @@ EDITED = " [edited after the run]"
 # component). A rerun reuses committed vectors of unchanged texts and embeds only the
 # changed ones, so it matches a clean import of the same run bit for bit only when that
 # clean import had the same history; against a single fresh import, vectors match to this.
-VECTOR_NOISE = 1e-6
+# The embedder's fast path computes in bfloat16, whose rounding follows the batch a text
+# lands in: a text embedded among other texts differs from the same text embedded among
+# fewer by up to about 2e-3 per component (cosine above 0.9999).
+VECTOR_NOISE = 5e-3
 
 
 # -- shared helpers -----------------------------------------------------------------------

