@@ -1,5 +1,6 @@
 -- Approximate search of one simulation through its own partial HNSW index (half-precision
--- vectors), re-ranked by the exact cosine distance of the full vectors. Called by
+-- vectors): the 200 best candidates (20 per result asked for, at least 200) re-ranked by the
+-- exact cosine distance of the full vectors. Called by
 -- memory.search_episodes when the index exists (see swarm-memory index).
 --
 -- Dynamic SQL, deliberately: the planner uses a partial index only when the query's
@@ -17,9 +18,12 @@ LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
-SET hnsw.ef_search = 200
+SET hnsw.ef_search = 400
 SET hnsw.iterative_scan = 'relaxed_order'
 SET hnsw.max_scan_tuples = 100000
+-- The simulation's own index is the plan: without this the planner may prefer reading the
+-- simulation through its b-tree and sorting, which is exact but slower than the index.
+SET enable_sort = off
 AS $fn$
 BEGIN
     RETURN QUERY EXECUTE pg_catalog.format($q$
@@ -35,7 +39,7 @@ BEGIN
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
          LIMIT $5 $q$, p_tenant_id, p_simulation_id)
     USING p_query::public.vector(384), p_query::public.halfvec(384),
-          GREATEST(p_top_k * 4, 100), p_agent_id, p_top_k;
+          GREATEST(p_top_k * 20, 200), p_agent_id, p_top_k;
 END
 $fn$;
 
