@@ -34,12 +34,17 @@ BEGIN
                   HINT = 'nothing of the batch was written; fix the item and send the batch again';
     END IF;
 
-    SELECT t.ord - 1, f.key, memory._field_problem(t.item -> f.key, f.value)
+    -- Each field is judged once (MATERIALIZED keeps the planner from repeating the call in
+    -- the filter).
+    WITH judged AS MATERIALIZED (
+        SELECT t.ord, f.key, memory._field_problem(t.item -> f.key, f.value) AS problem
+          FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
+         CROSS JOIN pg_catalog.jsonb_each_text(p_spec) AS f(key, value))
+    SELECT j.ord - 1, j.key, j.problem
       INTO v_index, v_field, v_problem
-      FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
-     CROSS JOIN pg_catalog.jsonb_each_text(p_spec) AS f(key, value)
-     WHERE memory._field_problem(t.item -> f.key, f.value) IS NOT NULL
-     ORDER BY t.ord, f.key
+      FROM judged AS j
+     WHERE j.problem IS NOT NULL
+     ORDER BY j.ord, j.key
      LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION '%[%].%: %', p_arg, v_index, v_field, v_problem

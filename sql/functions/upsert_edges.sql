@@ -19,6 +19,7 @@ DECLARE
     v_edge_id text;
     v_node_id text;
     v_skipped bigint;
+    v_dangling boolean;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_batch('p_edges', p_edges,
@@ -43,7 +44,8 @@ BEGIN
                                   AND n.node_key = pg_catalog.md5(e.node_id)::uuid)
              ORDER BY t.ord, e.side) AS d
      LIMIT 1;
-    IF FOUND AND NOT p_skip_dangling THEN
+    v_dangling := FOUND;
+    IF v_dangling AND NOT p_skip_dangling THEN
         RAISE EXCEPTION 'p_edges[%]: edge % refers to unknown node %', v_index, v_edge_id, v_node_id
             USING ERRCODE = 'foreign_key_violation',
                   HINT = 'upsert the node first, or pass p_skip_dangling => true to leave such edges out';
@@ -63,14 +65,16 @@ BEGIN
                memory._embedding_model(i.item) AS embedding_model
           FROM pg_catalog.jsonb_array_elements(p_edges) AS i(item)
     ), kept AS (
+        -- Only when some edge dangles (and is to be skipped) are endpoints probed again.
         SELECT src.*
           FROM src
-         WHERE EXISTS (SELECT 1 FROM memory.nodes AS n
-                        WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                          AND n.node_key = pg_catalog.md5(src.source_id)::uuid)
-           AND EXISTS (SELECT 1 FROM memory.nodes AS n
-                        WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                          AND n.node_key = pg_catalog.md5(src.target_id)::uuid)
+         WHERE NOT v_dangling
+            OR (EXISTS (SELECT 1 FROM memory.nodes AS n
+                         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                           AND n.node_key = pg_catalog.md5(src.source_id)::uuid)
+                AND EXISTS (SELECT 1 FROM memory.nodes AS n
+                             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                               AND n.node_key = pg_catalog.md5(src.target_id)::uuid))
     ), written AS (
         INSERT INTO memory.edges AS e
                (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes,
