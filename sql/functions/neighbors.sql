@@ -63,9 +63,12 @@ BEGIN
                      pg_catalog.jsonb_object_agg(c.next_id, c.path) AS paths,
                      pg_catalog.jsonb_agg(pg_catalog.jsonb_build_array(c.next_id, c.path, c.edge_id,
                                                                        c.edge_type, c.fact)) AS found
+                FROM (SELECT d.next_id,
+                             -- the path is built for the chosen edge only, not every candidate
+                             (w.visited -> d.from_id) || pg_catalog.to_jsonb(d.next_id) AS path,
+                             d.edge_id, d.edge_type, d.fact
                 FROM (SELECT DISTINCT ON (x.next_id)
-                             x.next_id,
-                             (w.visited -> x.from_id) || pg_catalog.to_jsonb(x.next_id) AS path,
+                             x.next_id, x.from_id,
                              x.edge_id, x.edge_type, x.fact
                         FROM (SELECT e.target_id AS next_id, e.source_id AS from_id, e.edge_id,
                                      e.type AS edge_type, e.fact
@@ -84,7 +87,7 @@ BEGIN
                                  AND e.target_key = ANY (w.frontier)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))) AS x
                        WHERE NOT (w.visited ? x.next_id)
-                       ORDER BY x.next_id, x.from_id, x.edge_id) AS c
+                       ORDER BY x.next_id, x.from_id, x.edge_id) AS d) AS c
           ) AS step
          WHERE w.level < v_depth
            AND step.nodes IS NOT NULL
