@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import psycopg
-from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from swarm_memory import migrate, server
+from swarm_memory.server import as_role  # noqa: F401  (bench modules use bserver.as_role)
 
 DATADIR = Path(
     os.environ.get(
@@ -26,12 +26,6 @@ SETTINGS = {
     "max_parallel_maintenance_workers": "1",
     "jit": "off",
 }
-
-
-def as_role(dsn: str, role: str) -> str:
-    info = conninfo_to_dict(dsn)
-    info["user"] = role
-    return make_conninfo(**info)
 
 
 def fresh(settings: dict[str, str] | None = None) -> str:

@@ -15,8 +15,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from psycopg.conninfo import conninfo_to_dict, make_conninfo
-
 from swarm_memory import server
 from swarm_memory.errors import SwarmMemoryError
 
@@ -32,11 +30,7 @@ def resolve_dsn(args: argparse.Namespace) -> str:
     dsn = args.dsn or os.environ.get("SWARM_MEMORY_DSN")
     if not dsn:
         dsn = server.start(args.datadir)
-    if args.user:
-        info = conninfo_to_dict(dsn)
-        info["user"] = args.user
-        dsn = make_conninfo(**info)
-    return dsn
+    return server.as_role(dsn, args.user) if args.user else dsn
 
 
 def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], width: int = 70) -> str:

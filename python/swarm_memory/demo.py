@@ -8,7 +8,6 @@ import uuid
 from pathlib import Path
 
 import psycopg
-from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from swarm_memory.cli import audit_table, print_import_report, table
 from swarm_memory.client import Memory
@@ -17,6 +16,7 @@ from swarm_memory.errors import NotFound, TenantAccessDenied
 from swarm_memory.importer import import_run
 from swarm_memory.migrate import migrate
 from swarm_memory.progress import Progress
+from swarm_memory.server import as_role
 
 ROLES = {
     "demo_admin": "memory_admin",
@@ -25,12 +25,6 @@ ROLES = {
 }
 SIMULATION_ID = uuid.uuid5(uuid.NAMESPACE_URL, "swarm-memory/demo/harbourton-riverside")
 QUESTION = "Will closing the riverside road to cars hurt the small shops nearby?"
-
-
-def _as(dsn: str, role: str) -> str:
-    info = conninfo_to_dict(dsn)
-    info["user"] = role
-    return make_conninfo(**info)
 
 
 def _title(text: str) -> None:
@@ -65,7 +59,7 @@ def run_demo(dsn: str, run_dir: Path) -> int:
     _ensure_roles(dsn)
 
     _title("2. Two tenants, each granted to its own gateway role")
-    with Memory(_as(dsn, "demo_admin")) as admin:
+    with Memory(as_role(dsn, "demo_admin")) as admin:
         acme = admin.create_tenant("acme-research")
         globex = admin.create_tenant("globex-labs")
         admin.grant_tenant("gateway_acme", acme)
@@ -73,13 +67,13 @@ def run_demo(dsn: str, run_dir: Path) -> int:
     print(f"acme-research  {acme}  -> role gateway_acme")
     print(f"globex-labs    {globex}  -> role gateway_globex")
 
-    acme_mem = Memory(_as(dsn, "gateway_acme"))
-    globex_mem = Memory(_as(dsn, "gateway_globex"))
+    acme_mem = Memory(as_role(dsn, "gateway_acme"))
+    globex_mem = Memory(as_role(dsn, "gateway_globex"))
     embedder = Embedder()
     try:
         _title(f"3. Import {run_dir.name} into acme-research (as gateway_acme)")
         report = import_run(
-            _as(dsn, "gateway_acme"),
+            as_role(dsn, "gateway_acme"),
             acme,
             SIMULATION_ID,
             run_dir,
@@ -141,7 +135,7 @@ def run_demo(dsn: str, run_dir: Path) -> int:
                 f"gateway_globex asks for that simulation id under its own tenant -> "
                 f"{exc.sqlstate} no_data_found"
             )
-        with psycopg.connect(_as(dsn, "gateway_globex"), autocommit=True) as conn:
+        with psycopg.connect(as_role(dsn, "gateway_globex"), autocommit=True) as conn:
             conn.execute("SELECT set_config('memory.tenant_id', %s, false)", (str(acme),))
             counts = conn.execute(
                 "SELECT (SELECT count(*) FROM memory.nodes), (SELECT count(*) FROM memory.edges),"
@@ -156,7 +150,7 @@ def run_demo(dsn: str, run_dir: Path) -> int:
             return 1
 
         _title("8. Row-level security audit")
-        with Memory(_as(dsn, "demo_admin")) as admin:
+        with Memory(as_role(dsn, "demo_admin")) as admin:
             audit = admin.rls_audit()
         print(audit_table(audit))
         print(

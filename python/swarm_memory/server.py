@@ -23,6 +23,15 @@ def _quiet() -> None:
     warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
 
+def as_role(dsn: str, role: str) -> str:
+    """The same DSN, logging in as another role."""
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    info = conninfo_to_dict(dsn)
+    info["user"] = role
+    return make_conninfo(**info)
+
+
 def bin_dir() -> Path:
     """Directory of the embedded server's executables (psql, pg_dump, pgbench...)."""
     _quiet()
