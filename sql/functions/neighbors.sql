@@ -3,10 +3,19 @@
 -- 'in' or 'both'), each once at its least depth, with the path of node ids from the start
 -- and the edge that reached it. The start node itself is not returned.
 --
--- The walk is breadth-first: the recursive CTE advances one whole level per iteration and
--- carries the visited set (a jsonb object from node id to its path), so a node is expanded
--- once however many paths lead to it; cycles and self-loops end at the visited set. Paths
--- are never enumerated, so dense graphs cost what their edges cost.
+-- One statement in four steps, each a set operation (no per-row probing):
+--   walk   the recursive CTE, breadth-first over keys only: one whole level per iteration,
+--          edges read by index-only scans of the covering indexes edges_out_idx and
+--          edges_in_idx (the frontier as one array), nodes already visited dropped by a hash
+--          anti-join against the visited keys the walk carries, and for each new node one
+--          edge from the level before: the least edge key, so a shortest path, the same on
+--          every call. Paths are never enumerated: cycles end at the visited set, and a dense
+--          graph costs what its edges cost.
+--   named  the nodes found, fetched by one scan of the primary key for all their keys.
+--   paths  each node's path: its parent's path and its own id, one level per iteration.
+--   reached the edges that reached them, by one scan of the primary key.
+-- enable_nestloop = off: the CTEs join by hash; a nested loop over a CTE the planner
+-- guessed small would be quadratic in the size of the neighbourhood.
 CREATE OR REPLACE FUNCTION memory.neighbors(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -20,12 +29,15 @@ LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
+SET plan_cache_mode = force_custom_plan
+SET enable_nestloop = off
 AS $fn$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 DECLARE
-    v_depth integer := LEAST(GREATEST(COALESCE(p_depth, 1), 1), 20);
-    v_out   boolean;
-    v_in    boolean;
+    v_depth  integer := LEAST(GREATEST(COALESCE(p_depth, 1), 1), 20);
+    v_start  uuid := pg_catalog.md5(p_node_id)::uuid;
+    v_out    boolean;
+    v_in     boolean;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     IF p_node_id IS NULL THEN
@@ -42,7 +54,7 @@ BEGIN
     END IF;
     IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
                     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                      AND n.node_key = pg_catalog.md5(p_node_id)::uuid) THEN
+                      AND n.node_key = v_start) THEN
         RAISE EXCEPTION 'unknown node % in simulation %', p_node_id, p_simulation_id
             USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
     END IF;
@@ -50,63 +62,77 @@ BEGIN
     v_in := p_direction IN ('in', 'both');
 
     RETURN QUERY
-    WITH RECURSIVE walk (level, frontier, visited, found) AS (
-        SELECT 0,
-               ARRAY[pg_catalog.md5(p_node_id)::uuid],
-               pg_catalog.jsonb_build_object(p_node_id, pg_catalog.jsonb_build_array(p_node_id)),
-               '[]'::jsonb
+    WITH RECURSIVE walk (level, found, parents, edges, visited) AS (
+        SELECT 0, ARRAY[v_start], NULL::uuid[], NULL::uuid[], ARRAY[v_start]
         UNION ALL
-        SELECT w.level + 1, step.nodes, w.visited || step.paths, step.found
+        SELECT w.level + 1, step.found, step.parents, step.edges, w.visited || step.found
           FROM walk AS w
           CROSS JOIN LATERAL (
-              SELECT pg_catalog.array_agg(pg_catalog.md5(c.next_id)::uuid) AS nodes,
-                     pg_catalog.jsonb_object_agg(c.next_id, c.path) AS paths,
-                     pg_catalog.jsonb_agg(pg_catalog.jsonb_build_array(c.next_id, c.path, c.edge_id,
-                                                                       c.edge_type, c.fact)) AS found
-                FROM (SELECT d.next_id,
-                             -- the path is built for the chosen edge only, not every candidate
-                             (w.visited -> d.from_id) || pg_catalog.to_jsonb(d.next_id) AS path,
-                             d.edge_id, d.edge_type, d.fact
-                FROM (SELECT DISTINCT ON (x.next_id)
-                             x.next_id, x.from_id,
-                             x.edge_id, x.edge_type, x.fact
-                        FROM (SELECT e.target_id AS next_id, e.source_id AS from_id, e.edge_id,
-                                     e.type AS edge_type, e.fact
+              SELECT pg_catalog.array_agg(d.next_key) AS found,
+                     pg_catalog.array_agg(d.pick[2]) AS parents,
+                     pg_catalog.array_agg(d.pick[1]) AS edges
+                FROM (SELECT x.next_key,
+                             -- one edge per new node: the least edge key (then parent key)
+                             pg_catalog.min(ARRAY[x.edge_key, x.from_key]) AS pick
+                        FROM (SELECT e.target_key AS next_key, e.source_key AS from_key, e.edge_key
                                 FROM memory.edges AS e
                                WHERE v_out
                                  AND e.tenant_id = p_tenant_id
                                  AND e.simulation_id = p_simulation_id
-                                 AND e.source_key = ANY (w.frontier)
+                                 AND e.source_key = ANY (w.found)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))
                               UNION ALL
-                              SELECT e.source_id, e.target_id, e.edge_id, e.type, e.fact
+                              SELECT e.source_key, e.target_key, e.edge_key
                                 FROM memory.edges AS e
                                WHERE v_in
                                  AND e.tenant_id = p_tenant_id
                                  AND e.simulation_id = p_simulation_id
-                                 AND e.target_key = ANY (w.frontier)
+                                 AND e.target_key = ANY (w.found)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))) AS x
-                       WHERE NOT (w.visited ? x.next_id)
-                       ORDER BY x.next_id, x.from_id, x.edge_id) AS d) AS c
+                       WHERE NOT EXISTS (SELECT FROM pg_catalog.unnest(w.visited) AS v(node_key)
+                                          WHERE v.node_key = x.next_key)
+                       GROUP BY x.next_key) AS d
           ) AS step
          WHERE w.level < v_depth
-           AND step.nodes IS NOT NULL
+           AND step.found IS NOT NULL
+    ),
+    found AS MATERIALIZED (
+        SELECT w.level, f.node_key, f.parent_key, f.edge_key
+          FROM walk AS w
+         CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.found), pg_catalog.unnest(w.parents),
+                                       pg_catalog.unnest(w.edges)) AS f(node_key, parent_key, edge_key)
+         WHERE w.level > 0
+    ),
+    -- the nodes found, by one scan of the primary key (all their keys: the last visited set)
+    named AS MATERIALIZED (
+        SELECT f.level, f.node_key, f.parent_key, f.edge_key, n.node_id, n.name, n.type
+          FROM found AS f
+          JOIN memory.nodes AS n ON n.node_key = f.node_key
+         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+           AND n.node_key = ANY ((SELECT w.visited FROM walk AS w
+                                   ORDER BY w.level DESC LIMIT 1)::uuid[])
+    ),
+    -- each path is its parent's path and the node's id, one level per iteration
+    paths (level, node_key, path, node_id, name, type, edge_key) AS (
+        SELECT 0, v_start, ARRAY[p_node_id], NULL::text, NULL::text, NULL::text, NULL::uuid
+        UNION ALL
+        SELECT f.level, f.node_key, p.path || f.node_id, f.node_id, f.name, f.type, f.edge_key
+          FROM paths AS p
+          JOIN named AS f ON f.level = p.level + 1 AND f.parent_key = p.node_key
+    ),
+    -- the edges that reached them, likewise by one scan of the primary key
+    reached AS MATERIALIZED (
+        SELECT e.edge_key, e.edge_id, e.type, e.fact
+          FROM memory.edges AS e
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+           AND e.edge_key = ANY ((SELECT pg_catalog.array_agg(f.edge_key)
+                                    FROM found AS f)::uuid[])
     )
-    SELECT f.item ->> 0,
-           n.name,
-           n.type,
-           w.level,
-           ARRAY(SELECT pg_catalog.jsonb_array_elements_text(f.item -> 1)),
-           f.item ->> 2,
-           f.item ->> 3,
-           f.item ->> 4
-      FROM walk AS w
-     CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(w.found) AS f(item)
-      JOIN memory.nodes AS n
-        ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-       AND n.node_key = pg_catalog.md5(f.item ->> 0)::uuid
-     WHERE w.level > 0
-     ORDER BY w.level, f.item ->> 0;
+    SELECT p.node_id, p.name, p.type, p.level, p.path, e.edge_id, e.type, e.fact
+      FROM paths AS p
+      JOIN reached AS e ON e.edge_key = p.edge_key
+     WHERE p.level > 0
+     ORDER BY p.level, p.node_id;
 END
 $fn$;
 

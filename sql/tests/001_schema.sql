@@ -3,7 +3,7 @@
 -- INVOKER with a pinned search_path, the group roles, the 384-dimensional vector columns, and
 -- tenant_id leading every primary key.
 BEGIN;
-SELECT plan(213);
+SELECT plan(221);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -129,6 +129,36 @@ SELECT is_empty($$
      WHERE n.nspname = 'memory' AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
        AND a.atttypid = 'public.vector'::regtype AND a.atttypmod <> 384
 $$, 'no vector column of schema memory has a dimension other than 384');
+
+-- The walk's indexes and the planner's statistics (8): the walk reads edges from covering
+-- indexes alone; (tenant_id, simulation_id) carry functional-dependency statistics; the
+-- statistics objects and the row type of a search hit belong to memory_owner; a type label
+-- longer than the indexes' 200 characters is refused even without the API.
+SELECT is(pg_catalog.pg_get_indexdef('memory.edges_out_idx'::regclass),
+          'CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type)',
+          'edges_out_idx covers the outgoing step of the walk');
+SELECT is(pg_catalog.pg_get_indexdef('memory.edges_in_idx'::regclass),
+          'CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type)',
+          'edges_in_idx covers the incoming step of the walk');
+SELECT is_empty($$
+    SELECT c.relname FROM pg_catalog.pg_class AS c
+     WHERE c.relname IN ('edges_source_idx', 'edges_target_idx')
+       AND c.relnamespace = 'memory'::regnamespace
+$$, 'the plain edge indexes the covering ones replace are gone');
+SELECT set_eq($$
+    SELECT s.stxrelid::regclass::text FROM pg_catalog.pg_statistic_ext AS s
+     WHERE s.stxnamespace = 'memory'::regnamespace AND 'f' = ANY (s.stxkind)  -- f: functional dependencies
+       AND (SELECT pg_catalog.array_agg(a.attname ORDER BY a.attname) FROM pg_catalog.pg_attribute AS a
+             WHERE a.attrelid = s.stxrelid AND a.attnum = ANY (s.stxkeys)) = ARRAY['simulation_id', 'tenant_id']::name[]
+$$, $$VALUES ('memory.nodes'), ('memory.edges'), ('memory.episodes'), ('memory.profiles')$$,
+    'nodes, edges, episodes and profiles have dependency statistics on (tenant_id, simulation_id)');
+SELECT is_empty($$
+    SELECT s.stxname FROM pg_catalog.pg_statistic_ext AS s
+     WHERE s.stxnamespace = 'memory'::regnamespace AND s.stxowner <> 'memory_owner'::regrole
+$$, 'every statistics object of schema memory belongs to memory_owner');
+SELECT type_owner_is('memory', 'episode_hit', 'memory_owner', 'memory.episode_hit belongs to memory_owner');
+SELECT col_has_check('memory', 'nodes', 'type', 'memory.nodes.type has a check (at most 200 characters)');
+SELECT col_has_check('memory', 'edges', 'type', 'memory.edges.type has a check (at most 200 characters)');
 
 -- Functions (1 + 38 x 3 = 115)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),

@@ -3,7 +3,7 @@
 -- reads (get_node, nodes_by_type, neighbors, search_episodes, search_nodes), and a replay of
 -- them changes nothing. This file is ASCII: the emoji come from chr() and U&'' escapes.
 BEGIN;
-SELECT plan(33);
+SELECT plan(35);
 \ir _fixtures.psql
 
 -- The exotic values. k orders them along a chain of edges; each also gets an embedding.
@@ -172,6 +172,19 @@ SELECT lives_ok($$SELECT * FROM memory.upsert_episodes(fx.tenant_a(), fx.sim_lon
 SELECT ok(EXISTS (SELECT 1 FROM memory.search_episodes(fx.tenant_a(), fx.sim_long(), fx.vec(1))
                     WHERE episode_id = fx.ten_kb('episode id')),
           'search_episodes returns the 10 kB episode id exactly');
+RESET ROLE;
+
+-- A type label longer than 200 characters written without the API (2): the table refuses it
+-- (23514), so it can never outgrow the indexes that hold it.
+SET LOCAL ROLE app_a;
+SELECT throws_ok(
+    $$INSERT INTO memory.nodes (tenant_id, simulation_id, node_id, name, type)
+      VALUES (fx.tenant_a(), fx.sim_a(), 'long-type', 'n', repeat('t', 201))$$,
+    '23514', NULL, 'a direct insert of a node with a 201-character type: 23514');
+SELECT lives_ok(
+    $$INSERT INTO memory.nodes (tenant_id, simulation_id, node_id, name, type)
+      VALUES (fx.tenant_a(), fx.sim_a(), 'long-type', 'n', repeat(chr(128512), 200))$$,
+    'a direct insert of a node with a 200-character type (4-byte characters) is stored');
 RESET ROLE;
 
 SELECT * FROM finish();
