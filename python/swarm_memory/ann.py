@@ -58,8 +58,8 @@ def build(
     dsn: str,
     min_rows: int = DEFAULT_MIN_ROWS,
     *,
-    m: int = 16,
-    ef_construction: int = 64,
+    m: int = 32,
+    ef_construction: int = 128,
     log: Callable[[str], None] = lambda _m: None,
 ) -> list[IndexAction]:
     actions: list[IndexAction] = []

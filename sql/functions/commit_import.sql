@@ -30,6 +30,14 @@ DECLARE
     v_upd      bigint;
     v_same     bigint;
     v_del      bigint;
+    -- Which kinds the simulation held before this promote: where it held none, every row
+    -- afterwards is the attempt's, and the pass that drops rows absent from it is skipped.
+    -- Read under the simulation's row lock, which every other write to its rows waits for
+    -- (their foreign-key checks take KEY SHARE on it).
+    v_had_nodes    boolean;
+    v_had_edges    boolean;
+    v_had_episodes boolean;
+    v_had_profiles boolean;
 BEGIN
     v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
     v_sim := v_attempt.simulation_id;
@@ -37,6 +45,14 @@ BEGIN
     PERFORM 1 FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim FOR UPDATE;
     v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
+    v_had_nodes := EXISTS (SELECT 1 FROM memory.nodes AS l
+                            WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
+    v_had_edges := EXISTS (SELECT 1 FROM memory.edges AS l
+                            WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
+    v_had_episodes := EXISTS (SELECT 1 FROM memory.episodes AS l
+                               WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
+    v_had_profiles := EXISTS (SELECT 1 FROM memory.profiles AS l
+                               WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
 
     SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v) ORDER BY v.problem, v.item_id), '[]')
       INTO v_problems
@@ -168,12 +184,15 @@ BEGIN
       INTO v_ins, v_upd FROM written AS w;
     SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_edges AS s
      WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
-    DELETE FROM memory.edges AS l
-     WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-       AND NOT EXISTS (SELECT 1 FROM memory.staged_edges AS s
-                        WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                          AND s.edge_key = l.edge_key);
-    GET DIAGNOSTICS v_del = ROW_COUNT;
+    v_del := 0;
+    IF v_had_edges THEN
+        DELETE FROM memory.edges AS l
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
+           AND NOT EXISTS (SELECT 1 FROM memory.staged_edges AS s
+                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+                              AND s.edge_key = l.edge_key);
+        GET DIAGNOSTICS v_del = ROW_COUNT;
+    END IF;
     v_result := v_result || pg_catalog.jsonb_build_object('edges', pg_catalog.jsonb_build_object(
         'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same, 'deleted', v_del,
         'skipped', COALESCE(pg_catalog.cardinality(v_skipped), 0)));
@@ -181,12 +200,15 @@ BEGIN
         v_result := v_result || pg_catalog.jsonb_build_object('skipped_edges', pg_catalog.to_jsonb(v_skipped));
     END IF;
 
-    DELETE FROM memory.nodes AS l
-     WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-       AND NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS s
-                        WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                          AND s.node_key = l.node_key);
-    GET DIAGNOSTICS v_del = ROW_COUNT;
+    v_del := 0;
+    IF v_had_nodes THEN
+        DELETE FROM memory.nodes AS l
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
+           AND NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS s
+                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+                              AND s.node_key = l.node_key);
+        GET DIAGNOSTICS v_del = ROW_COUNT;
+    END IF;
     v_result := pg_catalog.jsonb_set(v_result, '{nodes,deleted}', pg_catalog.to_jsonb(v_del));
 
     -- Episodes.
@@ -231,12 +253,15 @@ BEGIN
       INTO v_ins, v_upd FROM written AS w;
     SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_episodes AS s
      WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
-    DELETE FROM memory.episodes AS l
-     WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-       AND NOT EXISTS (SELECT 1 FROM memory.staged_episodes AS s
-                        WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                          AND s.episode_key = l.episode_key);
-    GET DIAGNOSTICS v_del = ROW_COUNT;
+    v_del := 0;
+    IF v_had_episodes THEN
+        DELETE FROM memory.episodes AS l
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
+           AND NOT EXISTS (SELECT 1 FROM memory.staged_episodes AS s
+                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+                              AND s.episode_key = l.episode_key);
+        GET DIAGNOSTICS v_del = ROW_COUNT;
+    END IF;
     v_result := v_result || pg_catalog.jsonb_build_object('episodes', pg_catalog.jsonb_build_object(
         'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same, 'deleted', v_del));
 
@@ -262,12 +287,15 @@ BEGIN
       INTO v_ins, v_upd FROM written AS w;
     SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_profiles AS s
      WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
-    DELETE FROM memory.profiles AS l
-     WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-       AND NOT EXISTS (SELECT 1 FROM memory.staged_profiles AS s
-                        WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                          AND s.platform = l.platform AND s.agent_id = l.agent_id);
-    GET DIAGNOSTICS v_del = ROW_COUNT;
+    v_del := 0;
+    IF v_had_profiles THEN
+        DELETE FROM memory.profiles AS l
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
+           AND NOT EXISTS (SELECT 1 FROM memory.staged_profiles AS s
+                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+                              AND s.platform = l.platform AND s.agent_id = l.agent_id);
+        GET DIAGNOSTICS v_del = ROW_COUNT;
+    END IF;
     v_result := v_result || pg_catalog.jsonb_build_object('profiles', pg_catalog.jsonb_build_object(
         'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same, 'deleted', v_del));
 
