@@ -9,6 +9,7 @@ ending with the edge reported in the row.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import uuid
 from collections import defaultdict, deque
@@ -387,3 +388,24 @@ def test_walk_errors(world, connect):
     with pytest.raises(psycopg.errors.NoDataFound) as exc:
         walk(conn, world.tenant_a, world.sim_a, "no-such-node", 1)
     assert "no-such-node" in exc.value.diag.message_primary
+
+
+def _key(upstream_id: str) -> uuid.UUID:
+    """The surrogate key the schema derives from an upstream id: md5(id)::uuid."""
+    return uuid.UUID(hashlib.md5(upstream_id.encode()).hexdigest())
+
+
+def test_ties_between_shortest_paths_go_to_the_least_edge_key(world, connect):
+    # d is two steps from s along four paths (through a, b, c, or the parallel edge from c);
+    # the walk must take the edge into d with the least key, every time.
+    conn = connect("app_a")
+    into_d = ["ad", "bd", "cd", "cd-again"]
+    edges = [("sa", "KNOWS", "s", "a"), ("sb", "KNOWS", "s", "b"), ("sc", "KNOWS", "s", "c")]
+    edges += [(e, "KNOWS", e[0], "d") for e in into_d]
+    load_graph(conn, world.tenant_a, world.sim_a, ["s", "a", "b", "c", "d"], edges)
+    chosen = min(into_d, key=_key)
+    for _ in range(3):
+        rows = {r[0]: r for r in walk(conn, world.tenant_a, world.sim_a, "s", 2, None, "out")}
+        assert rows["d"][5] == chosen
+        assert rows["d"][4] == ["s", chosen[0], "d"]
+        assert rows["d"][3] == 2
