@@ -101,6 +101,36 @@ def test_index_is_built_used_and_agrees_with_brute_force(world, connect, big_sim
     assert [a.action for a in ann.build(world.dsn(), min_rows=2000)] == ["dropped"]
 
 
+def test_an_index_built_with_other_parameters_is_rebuilt_in_place(world, connect, big_sim):
+    su = connect()
+
+    def options(name: str) -> list[str]:
+        return sorted(
+            su.execute(
+                "SELECT c.reloptions FROM pg_class c WHERE c.oid = to_regclass(%s)",
+                (f"memory.{name}",),
+            ).fetchone()[0]
+        )
+
+    old = ann.build(world.dsn(), min_rows=2000, m=8, ef_construction=32)
+    assert [a.action for a in old] == ["built"]
+    name = old[0].index_name
+    assert options(name) == ["ef_construction=32", "m=8"]
+
+    new = ann.build(world.dsn(), min_rows=2000)
+    assert [(a.action, a.index_name) for a in new] == [("rebuilt", name)]
+    assert options(name) == ["ef_construction=128", "m=32"]
+    assert (
+        su.execute(
+            "SELECT count(*) FROM pg_class WHERE relname LIKE 'episodes\\_ann\\_%%'"
+        ).fetchone()[0]
+        == 1
+    )
+    q = clustered(1, 3)[0]
+    assert len(search(connect("reader_a"), world, q)) == 10
+    assert [a.action for a in ann.build(world.dsn(), min_rows=2000)] == ["kept"]
+
+
 def test_index_command_needs_a_superuser(world, capsys):
     assert main(["--dsn", world.dsn("admin"), "index"]) == 2
     assert "superuser" in capsys.readouterr().err

@@ -30,7 +30,7 @@ class IndexAction:
     simulation_id: uuid.UUID | None
     rows: int
     index_name: str
-    action: str  # built, kept, dropped
+    action: str  # built, rebuilt (other parameters), kept, dropped
     seconds: float
 
 
@@ -73,41 +73,66 @@ def build(
             )
         wanted, stale = plan(conn, min_rows)
         for tenant, sim, rows, name in wanted:
-            valid = conn.execute(
-                "SELECT i.indisvalid FROM pg_index i WHERE i.indexrelid = to_regclass(%s)",
+            found = conn.execute(
+                "SELECT i.indisvalid, c.reloptions FROM pg_index i"
+                " JOIN pg_class c ON c.oid = i.indexrelid"
+                " WHERE i.indexrelid = to_regclass(%s)",
                 (f"memory.{name}",),
             ).fetchone()
-            if valid and valid[0]:
+            wanted_options = sorted([f"m={m}", f"ef_construction={ef_construction}"])
+            if found and found[0] and sorted(found[1] or []) == wanted_options:
                 actions.append(IndexAction(tenant, sim, rows, name, "kept", 0.0))
                 continue
-            if valid is not None:  # an invalid leftover of an interrupted build
+            start = time.perf_counter()
+            if found is None:
+                _create(conn, name, tenant, sim, m, ef_construction)
+                action = "built"
+            elif not found[0]:  # an invalid leftover of an interrupted build
+                _drop(conn, name)
+                _create(conn, name, tenant, sim, m, ef_construction)
+                action = "built"
+            else:
+                # Built with other parameters: build the new one beside it, then swap, so the
+                # simulation is never without an index for longer than the swap.
+                _drop(conn, f"{name}_new")
+                _create(conn, f"{name}_new", tenant, sim, m, ef_construction)
+                _drop(conn, name)
                 conn.execute(
-                    sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS memory.{}").format(
-                        sql.Identifier(name)
+                    sql.SQL("ALTER INDEX memory.{} RENAME TO {}").format(
+                        sql.Identifier(f"{name}_new"), sql.Identifier(name)
                     )
                 )
-            start = time.perf_counter()
-            conn.execute(
-                sql.SQL(
-                    "CREATE INDEX CONCURRENTLY {} ON memory.episodes USING hnsw"
-                    " ((embedding::public.halfvec(384)) public.halfvec_cosine_ops)"
-                    " WITH (m = {}, ef_construction = {})"
-                    " WHERE tenant_id = {} AND simulation_id = {}"
-                ).format(
-                    sql.Identifier(name),
-                    sql.Literal(m),
-                    sql.Literal(ef_construction),
-                    sql.Literal(tenant),
-                    sql.Literal(sim),
-                )
-            )
+                action = "rebuilt"
             seconds = time.perf_counter() - start
-            log(f"built {name} for {rows} episodes of simulation {sim} in {seconds:.1f} s")
-            actions.append(IndexAction(tenant, sim, rows, name, "built", seconds))
+            log(f"{action} {name} for {rows} episodes of simulation {sim} in {seconds:.1f} s")
+            actions.append(IndexAction(tenant, sim, rows, name, action, seconds))
         for name in stale:
-            conn.execute(
-                sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS memory.{}").format(sql.Identifier(name))
-            )
+            _drop(conn, name)
             log(f"dropped {name}")
             actions.append(IndexAction(None, None, 0, name, "dropped", 0.0))
     return actions
+
+
+def _create(
+    conn: psycopg.Connection, name: str, tenant: uuid.UUID, sim: uuid.UUID, m: int, ef: int
+) -> None:
+    conn.execute(
+        sql.SQL(
+            "CREATE INDEX CONCURRENTLY {} ON memory.episodes USING hnsw"
+            " ((embedding::public.halfvec(384)) public.halfvec_cosine_ops)"
+            " WITH (m = {}, ef_construction = {})"
+            " WHERE tenant_id = {} AND simulation_id = {}"
+        ).format(
+            sql.Identifier(name),
+            sql.Literal(m),
+            sql.Literal(ef),
+            sql.Literal(tenant),
+            sql.Literal(sim),
+        )
+    )
+
+
+def _drop(conn: psycopg.Connection, name: str) -> None:
+    conn.execute(
+        sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS memory.{}").format(sql.Identifier(name))
+    )

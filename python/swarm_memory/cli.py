@@ -156,12 +156,12 @@ def cmd_index(args: argparse.Namespace) -> int:
     actions = ann.build(
         resolve_dsn(args), args.min_rows, log=(lambda m: None) if args.quiet else print
     )
-    built = sum(a.action == "built" for a in actions)
-    kept = sum(a.action == "kept" for a in actions)
-    dropped = sum(a.action == "dropped" for a in actions)
+    count = {
+        k: sum(a.action == k for a in actions) for k in ("built", "rebuilt", "kept", "dropped")
+    }
     print(
-        f"ANN indexes: {built} built, {kept} kept, {dropped} dropped "
-        f"(simulations with at least {args.min_rows} embedded episodes)"
+        f"ANN indexes: {count['built']} built, {count['rebuilt']} rebuilt, {count['kept']} kept,"
+        f" {count['dropped']} dropped (simulations with at least {args.min_rows} embedded episodes)"
     )
     return 0
 
