@@ -247,7 +247,7 @@ def measure_walk(app_dsn: str, big: load.Sim, k15: load.Sim, queries: int) -> di
             res[f"depth_{depth}"] = {**pcts(lat), "mean_nodes": float(np.mean(reached))}
         lat = []
         rows: list = []
-        for _ in range(max(5, queries // 20)):
+        for _ in range(queries):  # p50 and p99 over as many walks as the other targets
             start = rnd.randrange(big.n_nodes)
             s, rows = timed(conn, WALK_SQL, (big.tenant_id, big.simulation_id, f"n-{start}", 20))
             lat.append(s)
@@ -477,7 +477,7 @@ def table(results: dict) -> str:
     x = w["depth_20_whole_graph"]
     lines.append(
         f"| walk depth 20, whole graph ({x['nodes']} nodes) | <= 100 ms "
-        f"| p50 {x['p50_ms']:.1f} ms | {ok(x['p50_ms'] <= 100)} |"
+        f"| p50 {x['p50_ms']:.1f} ms, p99 {x['p99_ms']:.1f} ms | {ok(x['p50_ms'] <= 100)} |"
     )
     x = w["k15_depth_20"]
     lines.append(
