@@ -72,6 +72,7 @@ def build(
                 "(it counts episodes across tenants and builds indexes)"
             )
         wanted, stale = plan(conn, min_rows)
+        wanted_options = sorted([f"m={m}", f"ef_construction={ef_construction}"])
         for tenant, sim, rows, name in wanted:
             found = conn.execute(
                 "SELECT i.indisvalid, c.reloptions FROM pg_index i"
@@ -79,7 +80,6 @@ def build(
                 " WHERE i.indexrelid = to_regclass(%s)",
                 (f"memory.{name}",),
             ).fetchone()
-            wanted_options = sorted([f"m={m}", f"ef_construction={ef_construction}"])
             if found and found[0] and sorted(found[1] or []) == wanted_options:
                 actions.append(IndexAction(tenant, sim, rows, name, "kept", 0.0))
                 continue

@@ -12,12 +12,16 @@
 -- conditions carry the index predicate's constants, so tenant and simulation go into the
 -- statement as literals. Both are uuid values quoted with format('%L'), which cannot carry
 -- anything but a uuid; every other argument is passed with USING.
+-- p_index_rows: the index's row count as the catalog holds it (pg_class.reltuples), which
+-- the caller has just read to learn that the index exists.
+DROP FUNCTION IF EXISTS memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer);
 CREATE OR REPLACE FUNCTION memory._search_episodes_ann(
     p_tenant_id uuid,
     p_simulation_id uuid,
     p_query public.vector,
     p_top_k integer,
-    p_agent_id integer)
+    p_agent_id integer,
+    p_index_rows real)
 RETURNS SETOF memory.episode_hit
 LANGUAGE plpgsql
 STABLE
@@ -30,13 +34,10 @@ SET hnsw.max_scan_tuples = 100000
 -- simulation through its b-tree and sorting, which is exact but slower than the index.
 SET enable_sort = off
 AS $fn$
-DECLARE
-    v_rows real;
 BEGIN
-    SELECT c.reltuples INTO v_rows FROM pg_catalog.pg_class AS c
-     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(p_tenant_id, p_simulation_id));
     PERFORM pg_catalog.set_config('hnsw.ef_search',
-        (CASE WHEN v_rows > 0 THEN LEAST(400, GREATEST(200, v_rows / 25)) ELSE 400 END)::integer::text,
+        (CASE WHEN p_index_rows > 0 THEN LEAST(400, GREATEST(200, p_index_rows / 25))
+              ELSE 400 END)::integer::text,
         true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
@@ -55,7 +56,7 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer) IS
+COMMENT ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer, real) IS
     'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
-REVOKE ALL ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer) TO memory_reader;
+REVOKE ALL ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer, real) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer, real) TO memory_reader;

@@ -23,15 +23,19 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 DECLARE
-    v_k    integer;
-    v_hits memory.episode_hit[];
+    v_k          integer;
+    v_hits       memory.episode_hit[];
+    v_index_rows real;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
     v_k := LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
-    IF pg_catalog.to_regclass('memory.' || memory._ann_index_name(p_tenant_id, p_simulation_id)) IS NOT NULL THEN
+    SELECT c.reltuples INTO v_index_rows FROM pg_catalog.pg_class AS c
+     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(p_tenant_id, p_simulation_id));
+    IF FOUND THEN
         v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(p_tenant_id, p_simulation_id,
-                                                                   p_query, v_k, p_agent_id) AS h);
+                                                                   p_query, v_k, p_agent_id,
+                                                                   v_index_rows) AS h);
         IF pg_catalog.cardinality(v_hits) = v_k THEN
             RETURN QUERY SELECT * FROM pg_catalog.unnest(v_hits);
             RETURN;

@@ -28,7 +28,7 @@ INSERT INTO fx_functions VALUES
     ('_release_attempt_lock', '{integer}'),
     ('_require_attempt',    '{uuid,uuid,boolean}'),
     ('_require_simulation', '{uuid,uuid}'),
-    ('_search_episodes_ann', '{uuid,uuid,vector,integer,integer}'),
+    ('_search_episodes_ann', '{uuid,uuid,vector,integer,integer,real}'),
     ('abort_import',        '{uuid,uuid,text}'),
     ('begin_import',        '{uuid,uuid,jsonb,boolean,jsonb,text}'),
     ('commit_import',       '{uuid,uuid}'),
