@@ -1,8 +1,10 @@
 -- 004_grants_and_isolation: a role acts for a tenant only through a grant, every API function
--- checks it (42501) before anything else, and row-level security keeps direct table access to
--- the granted tenant of the current call: a forged memory.tenant_id gives nothing.
+-- checks it (42501) before anything else, even before its arguments, and row-level security
+-- keeps direct table access to the granted tenant of the current call: a forged
+-- memory.tenant_id gives nothing. Both tenants hold the same ids: reads, deletes and edges
+-- never cross; a role granted two tenants acts for one per call.
 BEGIN;
-SELECT plan(135);
+SELECT plan(227);
 \ir _fixtures.psql
 
 -- Every call template of fx.calls succeeds for a granted tenant (checked at the end), so each
@@ -14,9 +16,10 @@ SET LOCAL ROLE app_a;
 DO $$
 BEGIN
     PERFORM memory.upsert_nodes(fx.tenant_a(), fx.sim_a(),
-        '[{"id": "a1", "name": "alpha one", "type": "Person"},
-          {"id": "a2", "name": "alpha two", "type": "Org"},
-          {"id": "shared", "name": "shared of A", "type": "Person"}]');
+        jsonb_build_array(
+            jsonb_build_object('id', 'a1', 'name', 'alpha one', 'type', 'Person', 'embedding', fx.emb(1)),
+            jsonb_build_object('id', 'a2', 'name', 'alpha two', 'type', 'Org'),
+            jsonb_build_object('id', 'shared', 'name', 'shared of A', 'type', 'Person')));
     PERFORM memory.upsert_edges(fx.tenant_a(), fx.sim_a(),
         '[{"id": "ea1", "type": "WORKS_AT", "source_id": "a1", "target_id": "a2", "fact": "a1 works at a2"}]');
     PERFORM memory.upsert_episodes(fx.tenant_a(), fx.sim_a(),
@@ -86,19 +89,19 @@ BEGIN
     RETURN v_rows;
 END
 $$;
--- B's rows, count and digest per table, as they are before any attack (superuser: no RLS).
-CREATE FUNCTION fx.rows_of_b() RETURNS TABLE (tbl text, n bigint, digest text) LANGUAGE plpgsql STABLE AS $$
+-- A tenant's rows, count and digest per table (superuser: no RLS), to compare before and after.
+CREATE FUNCTION fx.rows_of(p_tenant_id uuid) RETURNS TABLE (tbl text, n bigint, digest text) LANGUAGE plpgsql STABLE AS $$
 DECLARE
     v_table text;
 BEGIN
     FOR v_table IN SELECT t.table_name FROM fx.tables AS t ORDER BY t.ord LOOP
         RETURN QUERY EXECUTE format(
             'SELECT %L::text, count(*), md5(string_agg(to_jsonb(t)::text, ''|'' ORDER BY to_jsonb(t)::text))
-               FROM memory.%I AS t WHERE t.tenant_id = $1', v_table, v_table) USING fx.tenant_b();
+               FROM memory.%I AS t WHERE t.tenant_id = $1', v_table, v_table) USING p_tenant_id;
     END LOOP;
 END
 $$;
-CREATE TABLE fx.b_before AS SELECT * FROM fx.rows_of_b();
+CREATE TABLE fx.b_before AS SELECT * FROM fx.rows_of(fx.tenant_b());
 
 -- Positive controls (2): fx.tables lists every table of the schema, and B has rows in each,
 -- so "0 rows of B" below means something.
@@ -116,6 +119,47 @@ SELECT throws_ok(fx.sql(c.call, fx.tenant_b(), fx.sim_b()),
 SELECT throws_ok(fx.sql(c.call, fx.unknown(), fx.sim_a()),
                  '42501', NULL, 'app_a calling ' || c.fn || ' for an unknown tenant is refused like an ungranted one')
   FROM fx.calls AS c ORDER BY c.ord;
+-- ... and each refusal names the tenant and carries a hint (12)
+SELECT ok(COALESCE((SELECT strpos(e.message, fx.tenant_b()::text) > 0 AND e.hint <> ''
+                      FROM fx.error(fx.sql(c.call, fx.tenant_b(), fx.sim_b())) AS e), false),
+          'app_a calling ' || c.fn || ' for tenant B: the refusal names the tenant and carries a hint')
+  FROM fx.calls AS c ORDER BY c.ord;
+RESET ROLE;
+
+-- The grant is checked before any argument (16 x 3): without a grant, calls with bad
+-- arguments fail with 42501 and reveal nothing of them; with the grant they fail with the
+-- argument's own error.
+CREATE TABLE fx.bad_calls (ord integer PRIMARY KEY, call text NOT NULL);
+GRANT SELECT ON fx.bad_calls TO PUBLIC;
+INSERT INTO fx.bad_calls VALUES
+    (1,  $q$SELECT * FROM memory.upsert_nodes(fx.tenant_a(), NULL, NULL)$q$),
+    (2,  $q$SELECT * FROM memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), '{"not": "an array"}')$q$),
+    (3,  $q$SELECT * FROM memory.upsert_nodes(fx.tenant_a(), fx.unknown(), '[]')$q$),
+    (4,  $q$SELECT * FROM memory.upsert_edges(fx.tenant_a(), fx.sim_a(), '[{"id": "x", "type": "T", "source_id": "ghost", "target_id": "g"}]')$q$),
+    (5,  $q$SELECT * FROM memory.upsert_episodes(fx.tenant_a(), fx.sim_a(), '[{}]')$q$),
+    (6,  $q$SELECT * FROM memory.upsert_profiles(fx.tenant_a(), fx.sim_a(), '[1]')$q$),
+    (7,  $q$SELECT memory.upsert_simulation(fx.tenant_a(), NULL)$q$),
+    (8,  $q$SELECT memory.upsert_simulation(fx.tenant_a(), fx.sim_a(), NULL, '[1]')$q$),
+    (9,  $q$SELECT * FROM memory.neighbors(fx.tenant_a(), fx.sim_a(), 'no-such-node')$q$),
+    (10, $q$SELECT * FROM memory.neighbors(fx.tenant_a(), fx.sim_a(), 'a1', 1, NULL, 'sideways')$q$),
+    (11, $q$SELECT * FROM memory.get_node(fx.tenant_a(), fx.sim_a(), NULL)$q$),
+    (12, $q$SELECT * FROM memory.get_node(fx.tenant_a(), fx.unknown(), 'a1')$q$),
+    (13, $q$SELECT * FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), '[0,0,0]')$q$),
+    (14, $q$SELECT * FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), NULL)$q$),
+    (15, $q$SELECT * FROM memory.delete_simulation(fx.tenant_a(), fx.unknown())$q$),
+    (16, $q$SELECT * FROM memory.simulation_stats(fx.tenant_a(), NULL)$q$);
+SET LOCAL ROLE nobody;
+SELECT throws_ok(b.call, '42501', NULL, 'nobody, bad call ' || b.ord || ': 42501 before the argument is looked at')
+  FROM fx.bad_calls AS b ORDER BY b.ord;
+RESET ROLE;
+SET LOCAL ROLE app_b;
+SELECT throws_ok(b.call, '42501', NULL, 'app_b, bad call ' || b.ord || ': 42501 before the argument is looked at')
+  FROM fx.bad_calls AS b ORDER BY b.ord;
+RESET ROLE;
+SET LOCAL ROLE app_a;
+SELECT ok(COALESCE((SELECT e.code <> '42501' FROM fx.error(b.call) AS e), false),
+          'app_a (granted), bad call ' || b.ord || ': fails with the argument''s own error')
+  FROM fx.bad_calls AS b ORDER BY b.ord;
 RESET ROLE;
 
 -- nobody (a writer granted no tenant) calling every API function for tenant A (12)
@@ -150,6 +194,17 @@ SELECT throws_ok($$SELECT * FROM memory.rls_audit()$$, '42501', NULL, 'app_a may
 SELECT throws_ok($$INSERT INTO memory.tenant_grants (tenant_id, role_name) VALUES (fx.tenant_b(), 'app_a')$$,
                  '42501', NULL, 'app_a may not write a grant into memory.tenant_grants directly');
 RESET ROLE;
+-- reader_a and nobody and the admin functions (6)
+SET LOCAL ROLE reader_a;
+SELECT throws_ok($$SELECT memory.create_tenant('pgtap-intruder')$$, '42501', NULL, 'reader_a may not call create_tenant');
+SELECT throws_ok($$SELECT memory.grant_tenant('reader_a', fx.tenant_b())$$, '42501', NULL, 'reader_a may not grant itself tenant B');
+SELECT throws_ok($$SELECT memory.revoke_tenant('app_a', fx.tenant_a())$$, '42501', NULL, 'reader_a may not call revoke_tenant');
+RESET ROLE;
+SET LOCAL ROLE nobody;
+SELECT throws_ok($$SELECT memory.create_tenant('pgtap-intruder')$$, '42501', NULL, 'nobody may not call create_tenant');
+SELECT throws_ok($$SELECT memory.grant_tenant('nobody', fx.tenant_a())$$, '42501', NULL, 'nobody may not grant itself tenant A');
+SELECT throws_ok($$SELECT memory.revoke_tenant('app_a', fx.tenant_a())$$, '42501', NULL, 'nobody may not call revoke_tenant');
+RESET ROLE;
 
 -- A legitimate call leaves the call's tenant set; another role gains nothing from it (2)
 SET LOCAL ROLE app_a;
@@ -161,11 +216,31 @@ SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes), 0::bigint,
           'app_b sees no row of A while the transaction''s call tenant is A');
 RESET ROLE;
 
+-- After its own legitimate call a role sees its rows directly, and forging the setting to
+-- another tenant then gives nothing; the function that sets the call tenant is closed (3)
+SET LOCAL ROLE app_b;
+SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes_by_type(fx.tenant_b(), fx.sim_b(), NULL))
+          + (SELECT pg_catalog.count(*) FROM memory.nodes WHERE tenant_id = fx.tenant_b()), 6::bigint,
+          'after a call for B, app_b sees B''s 3 nodes through the API and directly');
+DO $$ BEGIN PERFORM pg_catalog.set_config('memory.tenant_id', fx.tenant_a()::text, true); END $$;
+SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes), 0::bigint,
+          'then forging the call tenant to A: app_b sees no node at all');
+SELECT throws_ok($$SELECT memory._enter_tenant(fx.tenant_a())$$, '42501', NULL,
+                 'app_b may not enter tenant A through memory._enter_tenant');
+RESET ROLE;
+
 -- Direct SELECT as app_a with memory.tenant_id forged to B sees nothing of B (12)
 SET LOCAL ROLE app_a;
 DO $$ BEGIN PERFORM pg_catalog.set_config('memory.tenant_id', fx.tenant_b()::text, true); END $$;
 SELECT is(fx.visible_rows_of_b(t.table_name), 0::bigint, 'forged tenant B: app_a sees no row of B in memory.' || t.table_name)
   FROM fx.tables AS t ORDER BY t.ord;
+-- ... the forged setting is not a call tenant, and SET or a session-wide setting do no better (3)
+SELECT is(memory._current_tenant_id(), NULL::uuid, 'forged tenant B: memory._current_tenant_id() stays NULL');
+SET LOCAL memory.tenant_id = 'bbbbbbbb-0000-4000-8000-000000000000';
+SELECT is(fx.visible_rows_of_b('nodes'), 0::bigint, 'memory.tenant_id SET to B: app_a sees no node of B');
+DO $$ BEGIN PERFORM pg_catalog.set_config('memory.tenant_id', fx.tenant_b()::text, false); END $$;
+SELECT is(fx.visible_rows_of_b('nodes') + fx.visible_rows_of_b('episodes'), 0::bigint,
+          'memory.tenant_id set to B for the session: app_a sees no node or episode of B');
 
 -- Direct INSERT of a row of B as app_a, tenant still forged to B (12): tenants and grants
 -- are not writable at all, the data tables refuse it by RLS WITH CHECK.
@@ -192,18 +267,74 @@ SELECT is(fx.affected(format('DELETE FROM memory.%I WHERE tenant_id = fx.tenant_
           'app_a deleting B''s rows of memory.' || t.table_name || ' touches 0 rows')
   FROM fx.tables AS t WHERE t.forged_set IS NOT NULL ORDER BY t.ord;
 
--- Forged to its own tenant A, app_a reaches A's rows but cannot move one into B (2)
+-- Forged to its own tenant A, app_a reaches A's rows but cannot move any into B (2 + 5)
 DO $$ BEGIN PERFORM pg_catalog.set_config('memory.tenant_id', fx.tenant_a()::text, true); END $$;
 SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes), 3::bigint,
           'with its own granted tenant as call tenant, app_a sees exactly A''s nodes');
 SELECT throws_ok($$UPDATE memory.nodes SET tenant_id = fx.tenant_b(), simulation_id = fx.sim_b()
                    WHERE tenant_id = fx.tenant_a() AND node_id = 'a1'$$,
                  '42501', NULL, 'app_a may not move a node of A into tenant B (RLS WITH CHECK on UPDATE)');
+SELECT throws_ok(pg_catalog.format('UPDATE memory.%I SET tenant_id = fx.tenant_b() WHERE tenant_id = fx.tenant_a()', t),
+                 '42501', NULL, 'app_a may not move its rows of memory.' || t || ' into tenant B')
+  FROM unnest(ARRAY['simulations', 'nodes', 'edges', 'episodes', 'profiles']) AS t;
 RESET ROLE;
 
 -- B is untouched (1)
-SELECT results_eq($$SELECT * FROM fx.rows_of_b() ORDER BY tbl$$, $$SELECT * FROM fx.b_before ORDER BY tbl$$,
+SELECT results_eq($$SELECT * FROM fx.rows_of(fx.tenant_b()) ORDER BY tbl$$, $$SELECT * FROM fx.b_before ORDER BY tbl$$,
                   'every row of tenant B is unchanged after app_a''s attempts');
+
+-- Reads return only the caller's rows where both tenants hold the same ids and vectors (3)
+SET LOCAL ROLE app_a;
+SELECT results_eq($$SELECT episode_id, content FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 100)$$,
+                  $$VALUES ('epa1', 'hello from A')$$, 'search_episodes returns only A''s episode, not B''s of the same vector');
+SELECT results_eq($$SELECT node_id, name FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 100)$$,
+                  $$VALUES ('a1', 'alpha one')$$, 'search_nodes returns only A''s node, not B''s of the same vector');
+SELECT results_eq($$SELECT nodes::int, edges::int, episodes::int, profiles::int FROM memory.simulation_stats(fx.tenant_a(), fx.sim_a())$$,
+                  $$VALUES (3, 1, 1, 1)$$, 'simulation_stats counts only A''s rows (B holds as many again)');
+RESET ROLE;
+
+-- The same simulation id in two tenants is two simulations (4): B writes and deletes its own
+-- simulation under A's simulation id; A's rows stay as they were.
+CREATE TABLE fx.a_before AS SELECT * FROM fx.rows_of(fx.tenant_a());
+SET LOCAL ROLE app_b;
+DO $$
+BEGIN
+    PERFORM memory.upsert_simulation(fx.tenant_b(), fx.sim_a(), 'B copy', '{"b": true}');
+    PERFORM memory.upsert_nodes(fx.tenant_b(), fx.sim_a(),
+        '[{"id": "a1", "name": "B''s a1"}, {"id": "shared", "name": "B''s shared"}, {"id": "b9", "name": "B''s own"}]');
+    PERFORM memory.upsert_edges(fx.tenant_b(), fx.sim_a(), '[{"id": "ea1", "type": "T", "source_id": "a1", "target_id": "shared"}]');
+    PERFORM memory.upsert_episodes(fx.tenant_b(), fx.sim_a(), '[{"id": "epa1", "action_type": "CREATE_POST", "content": "B"}]');
+    PERFORM memory.upsert_profiles(fx.tenant_b(), fx.sim_a(), '[{"agent_id": 1, "platform": "twitter", "name": "B"}]');
+END
+$$;
+SELECT results_eq($$SELECT name, nodes::int FROM memory.simulation_stats(fx.tenant_b(), fx.sim_a())$$,
+                  $$VALUES ('B copy', 3)$$, 'B''s simulation under A''s simulation id holds B''s rows');
+SELECT results_eq($$SELECT nodes::int, edges::int, episodes::int, profiles::int FROM memory.delete_simulation(fx.tenant_b(), fx.sim_a())$$,
+                  $$VALUES (3, 1, 1, 1)$$, 'B deletes its simulation of that id: only its own rows');
+RESET ROLE;
+SELECT results_eq($$SELECT * FROM fx.rows_of(fx.tenant_a()) ORDER BY tbl$$, $$SELECT * FROM fx.a_before ORDER BY tbl$$,
+                  'every row of tenant A is unchanged after B wrote and deleted a simulation of the same id');
+SET LOCAL ROLE reader_a;
+SELECT results_eq($$SELECT name, nodes::int FROM memory.simulation_stats(fx.tenant_a(), fx.sim_a())$$,
+                  $$VALUES ('sim-a', 3)$$, 'A''s simulation of that id reads as before');
+RESET ROLE;
+
+-- A direct INSERT of an edge cannot reference another tenant's rows (4)
+SET LOCAL ROLE app_b;
+DO $$ BEGIN PERFORM pg_catalog.set_config('memory.tenant_id', fx.tenant_b()::text, true); END $$;
+SELECT lives_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, edge_id, type, source_id, target_id)
+                  VALUES (fx.tenant_b(), fx.sim_b(), 'direct', 'T', 'b1', 'b2')$$,
+                'control: app_b inserts an edge of its own directly');
+SELECT throws_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, edge_id, type, source_id, target_id)
+                   VALUES (fx.tenant_b(), fx.sim_b(), 'direct2', 'T', 'b1', 'a1')$$,
+                 '23503', NULL, 'a direct edge of B to A''s node a1: 23503');
+SELECT throws_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, edge_id, type, source_id, target_id)
+                   VALUES (fx.tenant_b(), fx.sim_a(), 'direct3', 'T', 'shared', 'shared')$$,
+                 '23503', NULL, 'a direct edge of B in A''s simulation: 23503');
+SELECT throws_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, edge_id, type, source_id, target_id)
+                   VALUES (fx.tenant_a(), fx.sim_a(), 'direct4', 'T', 'shared', 'a1')$$,
+                 '42501', NULL, 'a direct edge with tenant A: 42501');
+RESET ROLE;
 
 -- An edge from A's node to B's node id (3)
 SET LOCAL ROLE app_a;
@@ -267,6 +398,20 @@ SET LOCAL ROLE pgtap_member;
 SELECT throws_ok($$SELECT * FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)$$, '42501', NULL,
                  'revoking the group''s grant removes its members'' access');
 RESET ROLE;
+
+-- A role granted two tenants acts for one per call (4)
+DO $$ BEGIN PERFORM memory.grant_tenant('app_a', fx.tenant_b()); END $$;
+SET LOCAL ROLE app_a;
+SELECT set_eq($$SELECT name FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)$$,
+              ARRAY['alpha one', 'alpha two', 'shared of A'], 'app_a granted A and B reads A''s nodes for A');
+SELECT set_eq($$SELECT name FROM memory.nodes_by_type(fx.tenant_b(), fx.sim_b(), NULL)$$,
+              ARRAY['beta one', 'beta two', 'shared of B'], '... and B''s nodes for B');
+SELECT results_eq($$SELECT DISTINCT tenant_id FROM memory.nodes$$, ARRAY[fx.tenant_b()],
+                  'the later call''s tenant is the one in force for direct reads');
+SELECT throws_ok($$SELECT * FROM memory.get_node(fx.tenant_b(), fx.sim_a(), 'shared')$$, 'P0002', NULL,
+                 'A''s simulation is unknown under tenant B');
+RESET ROLE;
+DO $$ BEGIN PERFORM memory.revoke_tenant('app_a', fx.tenant_b()); END $$;
 
 -- Positive control (12): each call template runs for app_a's own tenant A (delete_simulation
 -- on a simulation of its own, last).
