@@ -1,6 +1,11 @@
 -- Run last on every deploy: every object of schema memory belongs to memory_owner, a role
 -- no application logs in as. Tables keep FORCE ROW LEVEL SECURITY, so even the owner is
 -- subject to the policies. Idempotent.
+--
+-- The block runs with the deploy's session, whose search_path may name schemas that other
+-- roles can write: pinned here for the rest of the deploy's transaction (this file runs last),
+-- so that its operators and casts can only be pg_catalog's.
+SET LOCAL search_path = pg_catalog, pg_temp;
 DO $own$
 DECLARE
     v_obj record;
@@ -18,6 +23,11 @@ BEGIN
         SELECT 'FUNCTION', p.oid::regprocedure::text
           FROM pg_catalog.pg_proc AS p
          WHERE p.pronamespace = 'memory'::regnamespace AND p.proowner <> 'memory_owner'::regrole
+        UNION ALL
+        SELECT 'DOMAIN', t.oid::regtype::text
+          FROM pg_catalog.pg_type AS t
+         WHERE t.typnamespace = 'memory'::regnamespace AND t.typtype = 'd'
+           AND t.typowner <> 'memory_owner'::regrole
         UNION ALL
         SELECT 'STATISTICS', pg_catalog.format('memory.%I', s.stxname)
           FROM pg_catalog.pg_statistic_ext AS s
