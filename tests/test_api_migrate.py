@@ -4,10 +4,8 @@ versioned migration), in one transaction."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
 import uuid
 from pathlib import Path
 
@@ -15,29 +13,14 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
-from swarm_memory import migrate, server
+from swarm_memory import migrate
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def schema_dump(dsn: str) -> str:
-    """pg_dump --schema-only, normalised: no comments, blank lines or \\restrict keys."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
-    out = subprocess.run(
-        [str(server.bin_dir() / "pg_dump"), "--schema-only", "-d", dsn],
-        check=True,
-        capture_output=True,
-        text=True,
-        env=env,
-    ).stdout
-    lines = []
-    for line in out.splitlines():
-        if not line.strip() or line.startswith("--"):
-            continue
-        if re.match(r"^\\(un)?restrict\b", line):
-            continue
-        lines.append(line.rstrip())
-    return "\n".join(lines)
+    """pg_dump --schema-only, normalised (swarm_memory.migrate.schema_dump)."""
+    return migrate.schema_dump(dsn)
 
 
 def test_second_migrate_changes_nothing(world, connect):

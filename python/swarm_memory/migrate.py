@@ -10,14 +10,30 @@ Repeatable objects (functions, policies, ownership) are pgmigrate afterAll callb
 runs those only when a versioned migration is pending; when none is, `migrate()` applies the
 same files itself in one transaction. Either way every deploy re-applies them, and a second
 run changes nothing.
+
+`migrate(dsn, target=N)` stops at version N (the upgrade test walks the releases one by one
+this way). The re-applied files are written for the latest schema, so a migrate that stops
+short of it applies the versioned files only.
+
+Released migrations are frozen: `sql/frozen.txt` holds the sha256 of each (`make freeze`
+adds the ones not listed yet), and `sql/schema.sql` is the normalised `pg_dump
+--schema-only` of a fresh migrate (`make schema` writes it). tests/test_migrations.py checks
+both.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
+import io
 import logging
 import os
+import re
+import subprocess
+import sys
 import tempfile
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,7 +58,17 @@ def _config() -> dict:
 
 
 def _versioned_files() -> list[Path]:
-    return sorted((PROJECT_ROOT / "sql").glob("V*__*.sql"))
+    return sorted((PROJECT_ROOT / "sql").glob("V*__*.sql"), key=version_of)
+
+
+def version_of(path: Path) -> int:
+    """The version of a versioned file: V0004__Walk_indexes.sql -> 4."""
+    return int(path.name[1:].split("__", 1)[0])
+
+
+def latest_version() -> int:
+    files = _versioned_files()
+    return version_of(files[-1]) if files else 0
 
 
 def _callback_files(config: dict) -> list[Path]:
@@ -69,10 +95,13 @@ def _libpq_dsn(dsn: str) -> str:
     return dsn
 
 
-def pending_versions(dsn: str) -> list[int]:
+def pending_versions(dsn: str, target: int | None = None) -> list[int]:
+    """Versions not applied yet (up to `target` when given)."""
     config = _config()
     schema = config.get("schema", "public")
-    all_versions = [int(f.name[1:].split("__", 1)[0]) for f in _versioned_files()]
+    all_versions = [
+        version_of(f) for f in _versioned_files() if target is None or version_of(f) <= target
+    ]
     with psycopg.connect(dsn, autocommit=True) as conn:
         exists = conn.execute(
             "SELECT to_regclass(quote_ident(%s::text) || '.schema_version') IS NOT NULL", (schema,)
@@ -100,18 +129,290 @@ def apply_repeatables(dsn: str) -> int:
     return len(files)
 
 
-def migrate(dsn: str) -> MigrateResult:
-    """Bring the database at `dsn` to the latest schema and re-apply repeatable objects."""
+def migrate(dsn: str, target: int | None = None) -> MigrateResult:
+    """Bring the database at `dsn` to the latest schema and re-apply repeatable objects.
+
+    With `target`, stop at that version; the repeatable objects, written for the latest
+    schema, are applied only when the target reaches it.
+    """
     import pgmigrate
 
-    pending = pending_versions(dsn)
+    if target is not None and target >= latest_version():
+        target = None
+    pending = pending_versions(dsn, target)
     if not pending:
-        return MigrateResult([], apply_repeatables(dsn))
+        return MigrateResult([], apply_repeatables(dsn) if target is None else 0)
     logging.getLogger("pgmigrate").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="swarm-memory-migrate-") as tmp:
         base = Path(tmp)
         _bridge(base)
-        args = argparse.Namespace(base_dir=str(base), conn=_libpq_dsn(dsn), target="latest")
+        args = argparse.Namespace(
+            base_dir=str(base),
+            conn=_libpq_dsn(dsn),
+            target="latest" if target is None else str(target),
+            # '' replaces the configured callbacks: none short of the latest version
+            callbacks=None if target is None else "",
+        )
         config = pgmigrate.get_config(str(base), args)
         pgmigrate.migrate(config)
-    return MigrateResult(pending, len(_callback_files(_config())))
+    repeatables = len(_callback_files(_config())) if target is None else 0
+    return MigrateResult(pending, repeatables)
+
+
+# --- released migrations: frozen by hash --------------------------------------------------
+
+FROZEN_FILE = "sql/frozen.txt"
+_FROZEN_HEADER = """\
+# sha256 of every released migration (sha256sum format). A released migration is never
+# edited: change the schema with a new sql/V*.sql. `make freeze` adds new files here.
+"""
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def frozen_hashes() -> dict[str, str]:
+    """filename -> sha256 as listed in sql/frozen.txt."""
+    path = PROJECT_ROOT / FROZEN_FILE
+    if not path.exists():
+        return {}
+    hashes: dict[str, str] = {}
+    for line in path.read_text(encoding="ascii").splitlines():
+        if line.strip() and not line.startswith("#"):
+            digest, name = line.split(maxsplit=1)
+            hashes[name.strip()] = digest
+    return hashes
+
+
+def frozen_problems() -> list[str]:
+    """What breaks the freeze: an edited or removed released migration, an unlisted one."""
+    frozen = frozen_hashes()
+    files = {f.name: f for f in _versioned_files()}
+    problems: list[str] = []
+    for name, digest in frozen.items():
+        if name not in files:
+            problems.append(
+                f"sql/{name} is a released migration (listed in {FROZEN_FILE}) and is gone: "
+                "restore it; databases that applied it still record it"
+            )
+        elif _sha256(files[name]) != digest:
+            problems.append(
+                f"sql/{name} is a released migration and was edited (sha256 "
+                f"{_sha256(files[name])[:12]}..., frozen {digest[:12]}...): restore it "
+                "(git checkout) and make the change in a new migration "
+                f"sql/V{latest_version() + 1:04d}__<what>.sql"
+            )
+    for name in files:
+        if name not in frozen:
+            problems.append(
+                f"sql/{name} is not in {FROZEN_FILE}: when it is released, "
+                "add its hash with `make freeze`"
+            )
+    return problems
+
+
+def freeze() -> list[str]:
+    """Add the versioned files not yet listed to sql/frozen.txt; return their names.
+
+    Hashes already listed are never changed: an edited released migration stays a problem.
+    """
+    path = PROJECT_ROOT / FROZEN_FILE
+    frozen = frozen_hashes()
+    added = [f for f in _versioned_files() if f.name not in frozen]
+    text = path.read_text(encoding="ascii") if path.exists() else _FROZEN_HEADER
+    for f in added:
+        text += f"{_sha256(f)}  {f.name}\n"
+    path.write_text(text, encoding="ascii")
+    return [f.name for f in added]
+
+
+# --- the normalised schema snapshot --------------------------------------------------------
+
+SCHEMA_FILE = "sql/schema.sql"
+_SCHEMA_HEADER = """\
+-- The schema of a fresh migrate: pg_dump --schema-only, normalised by
+-- swarm_memory.migrate.schema_dump (no dump comments or settings, the migration bookkeeping
+-- left out, one block per object, blocks sorted). Written by `make schema`; compared with a
+-- fresh migrate by tests/test_migrations.py. Do not edit by hand.
+"""
+# pg_dump's header before each object: "-- Name: nodes; Type: TABLE; Schema: memory; Owner: ..."
+_DUMP_ENTRY = re.compile(r"^--\n-- (?:Data for )?Name: (.*)\n--\n", re.MULTILINE)
+
+
+def schema_dump(dsn: str) -> str:
+    """pg_dump --schema-only of `dsn`, normalised so that it depends only on the schema.
+
+    Left out: the preamble (SET lines, the server version), pg_dump's comments, the random
+    \\restrict / \\unrestrict keys of pg_dump 18, and the bookkeeping schema of pgmigrate.
+    Each object's block is kept whole and the blocks are sorted by their pg_dump name, so that
+    the order in which objects were created (a fresh migrate or an upgrade) does not matter.
+    """
+    from swarm_memory import server
+
+    bookkeeping = _config().get("schema", "public")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
+    out = subprocess.run(
+        [
+            str(server.bin_dir() / "pg_dump"),
+            "--schema-only",
+            f"--exclude-schema={bookkeeping}",
+            "-d",
+            dsn,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    ).stdout
+    out = re.sub(r"^\\(un)?restrict .*\n", "", out, flags=re.MULTILINE)
+    # settings pg_dump emits once, before the first table: whichever block that follows
+    out = re.sub(r"^SET default_(tablespace|table_access_method) = .*;\n", "", out, flags=re.M)
+    parts = _DUMP_ENTRY.split(out)
+    # parts: [preamble, name1, block1, name2, block2, ...]
+    blocks = []
+    for name, body in zip(parts[1::2], parts[2::2], strict=True):
+        body = re.sub(r"(\n--)?\n-- PostgreSQL database dump complete\n.*", "", body, flags=re.S)
+        body = re.sub(r"\n{3,}", "\n\n", body.strip("\n"))
+        blocks.append((_entry_key(name), name, body))
+    blocks.sort()
+    return "".join(f"-- {name}\n{body}\n\n" for _, name, body in blocks).rstrip("\n") + "\n"
+
+
+def _entry_key(entry: str) -> tuple[str, str, int, str]:
+    """Sort key of a dump entry ("nodes; Type: TABLE; Schema: memory; Owner: memory_owner"):
+    an object, then its comment, then its privileges, objects by schema and name."""
+    name, _, rest = entry.partition("; Type: ")
+    kind = rest.split(";", 1)[0]
+    schema = re.search(r"; Schema: ([^;]*)", entry)
+    # "FUNCTION f(p_a uuid)", "f(uuid)" -> "f"; "COLUMN t.c" -> "t.c"
+    obj = re.sub(r"\(.*", "", re.sub(r"^(?:[A-Z]+ )+", "", name))
+    rank = {"COMMENT": 1, "ACL": 2}.get(kind, 0)
+    return (schema.group(1) if schema else "", obj, rank, entry)
+
+
+def schema_snapshot(dsn: str) -> str:
+    """The text sql/schema.sql should hold for the database at `dsn`."""
+    return _SCHEMA_HEADER + "\n" + schema_dump(dsn)
+
+
+def fresh_database(server_dsn: str) -> tuple[str, str]:
+    """Create an empty database on the server of `server_dsn`: (its name, its DSN)."""
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    name = f"swarm_schema_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server_dsn, autocommit=True) as conn:
+        conn.execute(psycopg.sql.SQL("CREATE DATABASE {}").format(psycopg.sql.Identifier(name)))
+    info = conninfo_to_dict(server_dsn)
+    info["dbname"] = name
+    return name, make_conninfo(**info)
+
+
+def drop_database(server_dsn: str, name: str) -> None:
+    with psycopg.connect(server_dsn, autocommit=True) as conn:
+        conn.execute(
+            psycopg.sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                psycopg.sql.Identifier(name)
+            )
+        )
+
+
+def write_schema_snapshot(server_dsn: str) -> Path:
+    """Migrate a fresh database on the server and write its snapshot to sql/schema.sql."""
+    name, dsn = fresh_database(server_dsn)
+    try:
+        migrate(dsn)
+        text = schema_snapshot(dsn)
+    finally:
+        drop_database(server_dsn, name)
+    path = PROJECT_ROOT / SCHEMA_FILE
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- SQL lint: pgspot over what a deploy runs ------------------------------------------------
+
+
+def deployed_sql_files() -> list[Path]:
+    """Every SQL file a deploy runs, in its order: versioned files, then the afterAll folders."""
+    return _versioned_files() + [f for f in _callback_files(_config()) if f.suffix == ".sql"]
+
+
+def lint_sql(ignore: list[str], unreadable: list[str]) -> int:
+    """pgspot (pinned in requirements.txt) over `deployed_sql_files()` as one script, so
+    that what the migrations create (schema memory) is known to the files after them.
+
+    `ignore`: accepted finding codes. `unreadable`: files pgspot cannot parse although
+    PostgreSQL does; any other file it cannot parse fails the lint, and so does a listed file
+    that it parses. Returns the number of problems (findings, unreadable files, stale entries).
+    """
+    from pgspot.state import Counter, State
+    from pgspot.visitors import visit_sql
+
+    args = argparse.Namespace(
+        ignore=ignore,
+        ignore_lang=[],
+        summary_only=False,
+        plpgsql=True,
+        proc_without_search_path=[],
+        sql_fn=[],
+        append=True,
+        explain=None,
+        files=[],
+    )
+    counter = Counter(args)
+    state = State(counter)
+    problems = 0
+    for path in deployed_sql_files():
+        name = str(path.relative_to(PROJECT_ROOT))
+        before = counter.errors + counter.warnings + counter.unknowns
+        counter.sql = path.read_text(encoding="utf-8")
+        out = io.StringIO()  # pgspot prints its findings: shown under the file's name
+        with contextlib.redirect_stdout(out):
+            try:
+                visit_sql(state, counter.sql, toplevel=True)
+            except Exception as exc:  # pgspot raises whatever its parser or visitor meets
+                if name not in unreadable:
+                    print(f"pgspot cannot read it: {exc}")
+                    problems += 1
+            else:
+                if name in unreadable:
+                    print("listed as unreadable by pgspot, but it reads it: take it off the list")
+                    problems += 1
+        problems += counter.errors + counter.warnings + counter.unknowns - before
+        if out.getvalue():
+            print(f"{name}:\n" + "".join(f"  {line}\n" for line in out.getvalue().splitlines()))
+    print(f"pgspot: {problems} problem(s) in {len(deployed_sql_files())} files; ignored: {ignore}")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m swarm_memory.migrate", description="tools for the migrations"
+    )
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("freeze", help=f"add the hashes of unlisted migrations to {FROZEN_FILE}")
+    s = sub.add_parser("schema", help=f"write {SCHEMA_FILE} from a fresh migrate")
+    s.add_argument("--datadir", default=".cache/pgdata", help="the embedded server's data")
+    s = sub.add_parser("lint", help="pgspot over the migrations and the re-applied files")
+    s.add_argument("--ignore", action="append", default=[], help="an accepted finding code")
+    s.add_argument("--unreadable", action="append", default=[], help="a file pgspot can't parse")
+    args = parser.parse_args(argv)
+    if args.cmd == "lint":
+        return 1 if lint_sql(args.ignore, args.unreadable) else 0
+    if args.cmd == "freeze":
+        added = freeze()
+        print(f"{FROZEN_FILE}: added {', '.join(added)}" if added else f"{FROZEN_FILE}: up to date")
+        problems = [p for p in frozen_problems() if "not in" not in p]
+        for p in problems:
+            print(p, file=sys.stderr)
+        return 1 if problems else 0
+    from swarm_memory import server
+
+    path = write_schema_snapshot(server.start(args.datadir))
+    print(f"wrote {path.relative_to(PROJECT_ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,2811 @@
+-- The schema of a fresh migrate: pg_dump --schema-only, normalised by
+-- swarm_memory.migrate.schema_dump (no dump comments or settings, the migration bookkeeping
+-- left out, one block per object, blocks sorted). Written by `make schema`; compared with a
+-- fresh migrate by tests/test_migrations.py. Do not edit by hand.
+
+-- memory; Type: SCHEMA; Schema: -; Owner: memory_owner
+CREATE SCHEMA memory;
+
+ALTER SCHEMA memory OWNER TO memory_owner;
+
+-- SCHEMA memory; Type: COMMENT; Schema: -; Owner: memory_owner
+COMMENT ON SCHEMA memory IS 'swarm-memory: tenant-owned memory for agent swarms';
+
+-- SCHEMA memory; Type: ACL; Schema: -; Owner: memory_owner
+GRANT USAGE ON SCHEMA memory TO memory_reader;
+GRANT USAGE ON SCHEMA memory TO memory_writer;
+GRANT USAGE ON SCHEMA memory TO memory_admin;
+
+-- vector; Type: EXTENSION; Schema: -; Owner: -
+CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
+
+-- EXTENSION vector; Type: COMMENT; Schema: -; Owner: 
+COMMENT ON EXTENSION vector IS 'vector data type and ivfflat and hnsw access methods';
+
+-- _ann_index_name(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._ann_index_name(p_tenant_id uuid, p_simulation_id uuid) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT 'episodes_ann_' || pg_catalog.left(pg_catalog.md5(p_tenant_id::text || '/' || p_simulation_id::text), 24)
+$$;
+
+ALTER FUNCTION memory._ann_index_name(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _ann_index_name(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._ann_index_name(p_tenant_id uuid, p_simulation_id uuid) IS 'Internal: the name of a simulation''s partial HNSW index over its episodes';
+
+-- FUNCTION _ann_index_name(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._ann_index_name(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._ann_index_name(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
+GRANT ALL ON FUNCTION memory._ann_index_name(p_tenant_id uuid, p_simulation_id uuid) TO memory_admin;
+
+-- _attempt_alive(integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._attempt_alive(p_lock_key integer) RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT EXISTS (
+        SELECT 1 FROM pg_catalog.pg_locks AS l
+         WHERE l.locktype = 'advisory'
+           AND l.database = (SELECT d.oid FROM pg_catalog.pg_database AS d
+                              WHERE d.datname = pg_catalog.current_database())
+           AND l.classid = 1398230321::oid
+           AND l.objid = p_lock_key::oid
+           AND l.objsubid = 2
+           AND l.granted)
+$$;
+
+ALTER FUNCTION memory._attempt_alive(p_lock_key integer) OWNER TO memory_owner;
+
+-- FUNCTION _attempt_alive(p_lock_key integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._attempt_alive(p_lock_key integer) IS 'Internal: whether the session that began an import attempt still holds its advisory lock';
+
+-- FUNCTION _attempt_alive(p_lock_key integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._attempt_alive(p_lock_key integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._attempt_alive(p_lock_key integer) TO memory_reader;
+
+-- _check_batch(text, jsonb, jsonb, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) RETURNS void
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_index   bigint;
+    v_other   bigint;
+    v_field   text;
+    v_problem text;
+BEGIN
+    IF p_items IS NULL THEN
+        RAISE EXCEPTION '% must not be NULL', p_arg
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass a JSON array of items ([] for none)';
+    END IF;
+    IF pg_catalog.jsonb_typeof(p_items) <> 'array' THEN
+        RAISE EXCEPTION '% must be a JSON array, not %', p_arg, pg_catalog.jsonb_typeof(p_items)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a JSON array of items ([] for none)';
+    END IF;
+
+    SELECT t.ord - 1, pg_catalog.jsonb_typeof(t.item) INTO v_index, v_problem
+      FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
+     WHERE pg_catalog.jsonb_typeof(t.item) <> 'object'
+     ORDER BY t.ord
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '%[%] must be a JSON object, not %', p_arg, v_index, v_problem
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'nothing of the batch was written; fix the item and send the batch again';
+    END IF;
+
+    -- Each field is judged once (MATERIALIZED keeps the planner from repeating the call in
+    -- the filter).
+    WITH judged AS MATERIALIZED (
+        SELECT t.ord, f.key, memory._field_problem(t.item -> f.key, f.value) AS problem
+          FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
+         CROSS JOIN pg_catalog.jsonb_each_text(p_spec) AS f(key, value))
+    SELECT j.ord - 1, j.key, j.problem
+      INTO v_index, v_field, v_problem
+      FROM judged AS j
+     WHERE j.problem IS NOT NULL
+     ORDER BY j.ord, j.key
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '%[%].%: %', p_arg, v_index, v_field, v_problem
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'nothing of the batch was written; fix the item and send the batch again';
+    END IF;
+
+    SELECT d.key, d.first_index, d.second_index INTO v_problem, v_index, v_other
+      FROM (SELECT k.key,
+                   pg_catalog.min(k.ord) - 1 AS first_index,
+                   (pg_catalog.array_agg(k.ord ORDER BY k.ord))[2] - 1 AS second_index
+              FROM (SELECT t.ord,
+                           (SELECT pg_catalog.string_agg(t.item ->> c.col, '/' ORDER BY c.pos)
+                              FROM pg_catalog.unnest(p_key) WITH ORDINALITY AS c(col, pos)) AS key
+                      FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)) AS k
+             GROUP BY k.key
+            HAVING pg_catalog.count(*) > 1) AS d
+     ORDER BY d.first_index
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '%: % % appears twice, at items % and %', p_arg,
+                pg_catalog.array_to_string(p_key, '/'), v_problem, v_index, v_other
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'each item of a batch must have its own key; nothing of the batch was written';
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) OWNER TO memory_owner;
+
+-- FUNCTION _check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) IS 'Internal: validate a jsonb batch (22004, 22023 naming the item index) before any write';
+
+-- FUNCTION _check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) TO memory_writer;
+
+-- _check_query_vector(public.vector); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._check_query_vector(p_query public.vector) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_query IS NULL THEN
+        RAISE EXCEPTION 'p_query must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass a 384-dimensional embedding of the question';
+    END IF;
+    IF public.vector_dims(p_query) <> 384 THEN
+        RAISE EXCEPTION 'p_query has % dimensions, expected 384', public.vector_dims(p_query)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'embed the question with all-MiniLM-L6-v2 (384 dimensions)';
+    END IF;
+    IF public.vector_norm(p_query) = 0 THEN
+        RAISE EXCEPTION 'p_query is the zero vector'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'a zero vector has no direction; embed a non-empty text';
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory._check_query_vector(p_query public.vector) OWNER TO memory_owner;
+
+-- FUNCTION _check_query_vector(p_query public.vector); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._check_query_vector(p_query public.vector) IS 'Internal: refuse a NULL, wrong-dimension or zero query vector';
+
+-- FUNCTION _check_query_vector(p_query public.vector); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._check_query_vector(p_query public.vector) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._check_query_vector(p_query public.vector) TO memory_reader;
+
+-- _current_tenant_id(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._current_tenant_id() RETURNS uuid
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT g.tenant_id
+      FROM memory.tenant_grants AS g
+      JOIN pg_catalog.pg_roles AS r ON r.rolname = g.role_name
+     WHERE g.tenant_id = NULLIF(pg_catalog.current_setting('memory.tenant_id', true), '')::uuid
+       AND pg_catalog.pg_has_role(CURRENT_USER, r.oid, 'MEMBER')
+     LIMIT 1
+$$;
+
+ALTER FUNCTION memory._current_tenant_id() OWNER TO memory_owner;
+
+-- FUNCTION _current_tenant_id(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._current_tenant_id() IS 'Internal: tenant of the current call when the current role is granted it, else NULL (used by RLS policies)';
+
+-- FUNCTION _current_tenant_id(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._current_tenant_id() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._current_tenant_id() TO memory_reader;
+GRANT ALL ON FUNCTION memory._current_tenant_id() TO memory_writer;
+GRANT ALL ON FUNCTION memory._current_tenant_id() TO memory_admin;
+
+-- _discard_staged(uuid, uuid[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    DELETE FROM memory.staged_edges AS s
+     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = ANY (p_attempt_ids);
+    DELETE FROM memory.staged_nodes AS s
+     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = ANY (p_attempt_ids);
+    DELETE FROM memory.staged_episodes AS s
+     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = ANY (p_attempt_ids);
+    DELETE FROM memory.staged_profiles AS s
+     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = ANY (p_attempt_ids);
+END
+$$;
+
+ALTER FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) OWNER TO memory_owner;
+
+-- FUNCTION _discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) IS 'Internal: drop the staged rows of import attempts';
+
+-- FUNCTION _discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) TO memory_writer;
+
+-- _embedding(jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._embedding(p_item jsonb) RETURNS public.vector
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT CASE WHEN pg_catalog.jsonb_typeof(p_item -> 'embedding') = 'array'
+                THEN ((p_item -> 'embedding')::text)::public.vector(384) END
+$$;
+
+ALTER FUNCTION memory._embedding(p_item jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _embedding(p_item jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._embedding(p_item jsonb) IS 'Internal: the embedding of a validated batch item as vector(384), or NULL';
+
+-- FUNCTION _embedding(p_item jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._embedding(p_item jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._embedding(p_item jsonb) TO memory_writer;
+
+-- _embedding_model(jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._embedding_model(p_item jsonb) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT CASE WHEN pg_catalog.jsonb_typeof(p_item -> 'embedding') = 'array'
+                THEN COALESCE(p_item ->> 'embedding_model', 'sentence-transformers/all-MiniLM-L6-v2') END
+$$;
+
+ALTER FUNCTION memory._embedding_model(p_item jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _embedding_model(p_item jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._embedding_model(p_item jsonb) IS 'Internal: the model that made an item''s embedding (default all-MiniLM-L6-v2), or NULL';
+
+-- FUNCTION _embedding_model(p_item jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._embedding_model(p_item jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._embedding_model(p_item jsonb) TO memory_writer;
+
+-- _enter_tenant(uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._enter_tenant(p_tenant_id uuid) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_tenant_id IS NULL THEN
+        RAISE EXCEPTION 'p_tenant_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'pass the id of the tenant the call acts for';
+    END IF;
+    IF NOT EXISTS (
+        SELECT 1
+          FROM memory.tenant_grants AS g
+          JOIN pg_catalog.pg_roles AS r ON r.rolname = g.role_name
+         WHERE g.tenant_id = p_tenant_id
+           AND pg_catalog.pg_has_role(CURRENT_USER, r.oid, 'MEMBER'))
+    THEN
+        RAISE EXCEPTION 'role % holds no grant for tenant %', CURRENT_USER, p_tenant_id
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'an administrator grants it with memory.grant_tenant(role, tenant)';
+    END IF;
+    PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
+END
+$$;
+
+ALTER FUNCTION memory._enter_tenant(p_tenant_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _enter_tenant(p_tenant_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._enter_tenant(p_tenant_id uuid) IS 'Internal: check the caller''s grant for a tenant (42501) and make it the tenant of the transaction';
+
+-- FUNCTION _enter_tenant(p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._enter_tenant(p_tenant_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._enter_tenant(p_tenant_id uuid) TO memory_reader;
+GRANT ALL ON FUNCTION memory._enter_tenant(p_tenant_id uuid) TO memory_writer;
+GRANT ALL ON FUNCTION memory._enter_tenant(p_tenant_id uuid) TO memory_admin;
+
+-- _fail_dead_attempts(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_dead uuid[];
+BEGIN
+    WITH dead AS (
+        UPDATE memory.import_attempts AS a
+           SET state = 'failed',
+               error = 'the loading session ended before commit (importer killed, connection lost or server restarted)',
+               finished_at = pg_catalog.clock_timestamp()
+         WHERE a.tenant_id = p_tenant_id
+           AND a.simulation_id = p_simulation_id
+           AND a.state = 'loading'
+           AND NOT memory._attempt_alive(a.lock_key)
+        RETURNING a.attempt_id)
+    SELECT pg_catalog.array_agg(dead.attempt_id) INTO v_dead FROM dead;
+    IF v_dead IS NOT NULL THEN
+        PERFORM memory._discard_staged(p_tenant_id, v_dead);
+    END IF;
+    RETURN COALESCE(pg_catalog.cardinality(v_dead), 0);
+END
+$$;
+
+ALTER FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid) IS 'Internal: fail the loading attempts of a simulation whose session has ended, dropping their staged rows';
+
+-- FUNCTION _fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
+-- _field_problem(jsonb, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._field_problem(p_value jsonb, p_kind text) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+    SELECT CASE
+        WHEN p_value IS NULL OR pg_catalog.jsonb_typeof(p_value) = 'null' THEN
+            CASE WHEN p_kind IN ('id', 'text!', 'label!', 'int!') THEN 'is missing' END
+        WHEN p_kind IN ('id', 'text!', 'text', 'label!', 'label')
+                AND pg_catalog.jsonb_typeof(p_value) <> 'string' THEN
+            'must be a string, not ' || pg_catalog.jsonb_typeof(p_value)
+        WHEN p_kind IN ('label!', 'label') AND pg_catalog.length(p_value #>> '{}') > 200 THEN
+            pg_catalog.format('must be at most 200 characters, not %s', pg_catalog.length(p_value #>> '{}'))
+        WHEN p_kind = 'id' AND (p_value #>> '{}') = '' THEN
+            'must not be empty'
+        WHEN p_kind IN ('int', 'int!') AND (pg_catalog.jsonb_typeof(p_value) <> 'number'
+                OR NOT pg_catalog.pg_input_is_valid(p_value #>> '{}', 'integer')) THEN
+            'must be an integer, not ' || pg_catalog.left(p_value::text, 40)
+        WHEN p_kind = 'object' AND pg_catalog.jsonb_typeof(p_value) <> 'object' THEN
+            'must be an object, not ' || pg_catalog.jsonb_typeof(p_value)
+        WHEN p_kind = 'text[]' AND (pg_catalog.jsonb_typeof(p_value) <> 'array'
+                OR pg_catalog.jsonb_path_exists(p_value, '$[*] ? (@.type() != "string")')) THEN
+            'must be an array of strings'
+        WHEN p_kind = 'timestamp' AND (pg_catalog.jsonb_typeof(p_value) <> 'string'
+                OR NOT pg_catalog.pg_input_is_valid(p_value #>> '{}', 'timestamptz')
+                OR (p_value #>> '{}') OPERATOR(pg_catalog.~*) '\m(now|today|tomorrow|yesterday)\M') THEN
+            'must be an ISO 8601 timestamp, not ' || pg_catalog.left(p_value::text, 40)
+        WHEN p_kind = 'vector' AND pg_catalog.jsonb_typeof(p_value) <> 'array' THEN
+            'must be an array of 384 numbers, not ' || pg_catalog.jsonb_typeof(p_value)
+        WHEN p_kind = 'vector' AND pg_catalog.jsonb_array_length(p_value) <> 384 THEN
+            pg_catalog.format('must have 384 dimensions, not %s', pg_catalog.jsonb_array_length(p_value))
+        WHEN p_kind = 'vector' AND pg_catalog.jsonb_path_exists(p_value, '$[*] ? (@.type() != "number")') THEN
+            'must hold only numbers'
+        WHEN p_kind = 'vector' AND pg_catalog.jsonb_path_exists(p_value,
+                '$[*] ? (@ > 3.4028234663852886e38 || @ < -3.4028234663852886e38)') THEN
+            'must hold numbers within the range of real (4-byte float)'
+        WHEN p_kind = 'vector' AND NOT pg_catalog.jsonb_path_exists(p_value, '$[*] ? (@ != 0)') THEN
+            'must not be the zero vector (it has no direction to compare)'
+    END
+$_$;
+
+ALTER FUNCTION memory._field_problem(p_value jsonb, p_kind text) OWNER TO memory_owner;
+
+-- FUNCTION _field_problem(p_value jsonb, p_kind text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) IS 'Internal: the problem with one field of a batch item for a kind (id, text!, text, int, vector...), or NULL';
+
+-- FUNCTION _field_problem(p_value jsonb, p_kind text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) TO memory_writer;
+
+-- _object(jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._object(p_value jsonb) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT CASE WHEN pg_catalog.jsonb_typeof(p_value) = 'object' THEN p_value ELSE '{}'::jsonb END
+$$;
+
+ALTER FUNCTION memory._object(p_value jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _object(p_value jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._object(p_value jsonb) IS 'Internal: an object field of a batch item, or {}';
+
+-- FUNCTION _object(p_value jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._object(p_value jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._object(p_value jsonb) TO memory_writer;
+
+-- _release_attempt_lock(integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._release_attempt_lock(p_lock_key integer) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_locks AS l
+                WHERE l.locktype = 'advisory' AND l.pid = pg_catalog.pg_backend_pid()
+                  AND l.classid = 1398230321::oid AND l.objid = p_lock_key::oid
+                  AND l.objsubid = 2 AND l.granted) THEN
+        PERFORM pg_catalog.pg_advisory_unlock(1398230321, p_lock_key);
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory._release_attempt_lock(p_lock_key integer) OWNER TO memory_owner;
+
+-- FUNCTION _release_attempt_lock(p_lock_key integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._release_attempt_lock(p_lock_key integer) IS 'Internal: release an import attempt''s advisory lock when this session holds it';
+
+-- FUNCTION _release_attempt_lock(p_lock_key integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._release_attempt_lock(p_lock_key integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._release_attempt_lock(p_lock_key integer) TO memory_writer;
+
+-- _require_attempt(uuid, uuid, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._require_attempt(p_tenant_id uuid, p_attempt_id uuid, p_loading boolean) RETURNS memory.import_attempts
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_attempt memory.import_attempts;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_attempt_id IS NULL THEN
+        RAISE EXCEPTION 'p_attempt_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the id memory.begin_import() returned';
+    END IF;
+    SELECT * INTO v_attempt FROM memory.import_attempts AS a
+     WHERE a.tenant_id = p_tenant_id AND a.attempt_id = p_attempt_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown import attempt % for tenant %', p_attempt_id, p_tenant_id
+            USING ERRCODE = 'no_data_found', HINT = 'begin one with memory.begin_import()';
+    END IF;
+    IF p_loading AND v_attempt.state <> 'loading' THEN
+        RAISE EXCEPTION 'import attempt % is %, not loading', p_attempt_id, v_attempt.state
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'begin a new attempt with memory.begin_import()';
+    END IF;
+    RETURN v_attempt;
+END
+$$;
+
+ALTER FUNCTION memory._require_attempt(p_tenant_id uuid, p_attempt_id uuid, p_loading boolean) OWNER TO memory_owner;
+
+-- FUNCTION _require_attempt(p_tenant_id uuid, p_attempt_id uuid, p_loading boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._require_attempt(p_tenant_id uuid, p_attempt_id uuid, p_loading boolean) IS 'Internal: enter the tenant and fetch an import attempt (P0002 unknown, 55000 not loading)';
+
+-- FUNCTION _require_attempt(p_tenant_id uuid, p_attempt_id uuid, p_loading boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._require_attempt(p_tenant_id uuid, p_attempt_id uuid, p_loading boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._require_attempt(p_tenant_id uuid, p_attempt_id uuid, p_loading boolean) TO memory_reader;
+
+-- _require_simulation(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_published boolean;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_simulation_id IS NULL THEN
+        RAISE EXCEPTION 'p_simulation_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'pass the id of a simulation of the tenant';
+    END IF;
+    SELECT s.published INTO v_published FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown simulation % for tenant %', p_simulation_id, p_tenant_id
+            USING ERRCODE = 'no_data_found',
+                  HINT = 'create it with memory.upsert_simulation()';
+    END IF;
+    IF NOT v_published THEN
+        RAISE EXCEPTION 'simulation % has nothing committed yet', p_simulation_id
+            USING ERRCODE = 'no_data_found',
+                  HINT = 'its first import has not committed; see memory.import_attempts()';
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _require_simulation(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) IS 'Internal: enter the tenant and check that the simulation is one of its own (P0002)';
+
+-- FUNCTION _require_simulation(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
+GRANT ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
+-- _search_episodes_ann(uuid, uuid, public.vector, integer, integer, real); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) RETURNS SETOF memory.episode_hit
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET "hnsw.ef_search" TO '400'
+    SET "hnsw.iterative_scan" TO 'relaxed_order'
+    SET "hnsw.max_scan_tuples" TO '100000'
+    SET enable_sort TO 'off'
+    AS $_$
+BEGIN
+    PERFORM pg_catalog.set_config('hnsw.ef_search',
+        (CASE WHEN p_index_rows > 0 THEN LEAST(400, GREATEST(200, p_index_rows / 25))
+              ELSE 400 END)::integer::text,
+        true);
+    RETURN QUERY EXECUTE pg_catalog.format($q$
+        SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
+               c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)
+          FROM (SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round,
+                       e.action_type, e.content, e.occurred_at, e.embedding
+                  FROM memory.episodes AS e
+                 WHERE e.tenant_id = %L AND e.simulation_id = %L
+                   AND ($4::integer IS NULL OR e.agent_id = $4)
+                 ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
+                 LIMIT $3) AS c
+         ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
+         LIMIT $5 $q$, p_tenant_id, p_simulation_id)
+    USING p_query::public.vector(384), p_query::public.halfvec(384),
+          GREATEST(p_top_k * 20, 200), p_agent_id, p_top_k;
+END
+$_$;
+
+ALTER FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) OWNER TO memory_owner;
+
+-- FUNCTION _search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) IS 'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
+
+-- FUNCTION _search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) TO memory_reader;
+
+-- abort_import(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text DEFAULT NULL::text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_attempt memory.import_attempts;
+BEGIN
+    v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, false);
+    IF v_attempt.state = 'committed' THEN
+        RAISE EXCEPTION 'import attempt % is committed and cannot be aborted', p_attempt_id
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'import again to replace its state, or delete the simulation';
+    END IF;
+    IF v_attempt.state <> 'loading' THEN
+        RETURN;
+    END IF;
+    UPDATE memory.import_attempts AS a
+       SET state = CASE WHEN p_reason IS NULL THEN 'aborted' ELSE 'failed' END,
+           error = p_reason,
+           finished_at = pg_catalog.clock_timestamp()
+     WHERE a.tenant_id = p_tenant_id AND a.attempt_id = p_attempt_id;
+    PERFORM memory._discard_staged(p_tenant_id, ARRAY[p_attempt_id]);
+    PERFORM memory._release_attempt_lock(v_attempt.lock_key);
+END
+$$;
+
+ALTER FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text) OWNER TO memory_owner;
+
+-- FUNCTION abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text) IS 'End an import attempt without promoting it (failed with a reason, else aborted); idempotent';
+
+-- FUNCTION abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text) TO memory_writer;
+
+-- begin_import(uuid, uuid, jsonb, boolean, jsonb, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb DEFAULT NULL::jsonb, p_skip_dangling boolean DEFAULT false, p_metadata jsonb DEFAULT '{}'::jsonb, p_name text DEFAULT NULL::text) RETURNS uuid
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_attempt_id uuid := pg_catalog.gen_random_uuid();
+    v_lock_key   integer := pg_catalog.hashtext(v_attempt_id::text);
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_simulation_id IS NULL THEN
+        RAISE EXCEPTION 'p_simulation_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
+    END IF;
+    IF p_skip_dangling IS NULL THEN
+        RAISE EXCEPTION 'p_skip_dangling must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass true or false';
+    END IF;
+    IF p_declared IS NOT NULL AND (pg_catalog.jsonb_typeof(p_declared) <> 'object'
+        OR pg_catalog.jsonb_path_exists(p_declared, '$.* ? (@.type() != "number" || @ < 0)')
+        OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_object_keys(p_declared) AS k
+                    WHERE k NOT IN ('nodes', 'edges', 'episodes', 'profiles'))) THEN
+        RAISE EXCEPTION 'p_declared must map nodes, edges, episodes, profiles to counts, not %', p_declared
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'e.g. {"nodes": 30, "edges": 40}';
+    END IF;
+    IF p_metadata IS NULL OR pg_catalog.jsonb_typeof(p_metadata) <> 'object' THEN
+        RAISE EXCEPTION 'p_metadata must be a JSON object, not %', COALESCE(pg_catalog.jsonb_typeof(p_metadata), 'NULL')
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} for none';
+    END IF;
+
+    INSERT INTO memory.simulations (tenant_id, simulation_id, name, published)
+    VALUES (p_tenant_id, p_simulation_id, p_name, false)
+    ON CONFLICT (tenant_id, simulation_id) DO NOTHING;
+    PERFORM memory._fail_dead_attempts(p_tenant_id, p_simulation_id);
+
+    INSERT INTO memory.import_attempts
+           (tenant_id, simulation_id, attempt_id, lock_key, skip_dangling, declared, metadata)
+    VALUES (p_tenant_id, p_simulation_id, v_attempt_id, v_lock_key, p_skip_dangling, p_declared,
+            p_metadata || CASE WHEN p_name IS NULL THEN '{}'::jsonb
+                               ELSE pg_catalog.jsonb_build_object('_name', p_name) END);
+    PERFORM pg_catalog.pg_advisory_lock(1398230321, v_lock_key);
+    RETURN v_attempt_id;
+END
+$_$;
+
+ALTER FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text) OWNER TO memory_owner;
+
+-- FUNCTION begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text) IS 'Begin a staged import attempt of a simulation (created unpublished if new); returns the attempt id';
+
+-- FUNCTION begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text) TO memory_writer;
+
+-- commit_import(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.commit_import(p_tenant_id uuid, p_attempt_id uuid) RETURNS TABLE(kind text, inserted bigint, updated bigint, unchanged bigint, deleted bigint, skipped bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET enable_nestloop TO 'off'
+    AS $$
+DECLARE
+    v_attempt  memory.import_attempts;
+    v_sim      uuid;
+    v_problems jsonb;
+    v_problem  jsonb;
+    v_list     text;
+    v_count    bigint;
+    v_skipped  text[];
+    v_result   jsonb := '{}'::jsonb;
+    v_ins      bigint;
+    v_upd      bigint;
+    v_same     bigint;
+    v_del      bigint;
+    -- Which kinds the simulation held before this promote: where it held none, every row
+    -- afterwards is the attempt's, and the pass that drops rows absent from it is skipped.
+    -- Read under the simulation's row lock, which every other write to its rows waits for
+    -- (their foreign-key checks take KEY SHARE on it).
+    v_had_nodes    boolean;
+    v_had_edges    boolean;
+    v_had_episodes boolean;
+    v_had_profiles boolean;
+BEGIN
+    v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
+    v_sim := v_attempt.simulation_id;
+    -- One promote at a time per simulation; re-read the attempt under the lock.
+    PERFORM 1 FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim FOR UPDATE;
+    v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
+    v_had_nodes := EXISTS (SELECT 1 FROM memory.nodes AS l
+                            WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
+    v_had_edges := EXISTS (SELECT 1 FROM memory.edges AS l
+                            WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
+    v_had_episodes := EXISTS (SELECT 1 FROM memory.episodes AS l
+                               WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
+    v_had_profiles := EXISTS (SELECT 1 FROM memory.profiles AS l
+                               WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
+
+    SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v) ORDER BY v.problem, v.item_id), '[]')
+      INTO v_problems
+      FROM memory.validate_import(p_tenant_id, p_attempt_id) AS v
+     WHERE v.problem <> 'skipped_edge';
+
+    SELECT p.value INTO v_problem FROM pg_catalog.jsonb_array_elements(v_problems) AS p
+     WHERE p.value ->> 'problem' = 'count_mismatch' LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'import attempt % %: %', p_attempt_id, v_problem ->> 'kind', v_problem ->> 'detail'
+            USING ERRCODE = 'cardinality_violation',
+                  HINT = 'stage every row the import declared, or abort the attempt';
+    END IF;
+
+    SELECT pg_catalog.count(*),
+           pg_catalog.string_agg((d.value ->> 'item_id') || ' (' || (d.value ->> 'detail') || ')', ', '
+                                 ORDER BY d.rn) FILTER (WHERE d.rn <= 10)
+      INTO v_count, v_list
+      FROM (SELECT p.value, pg_catalog.row_number() OVER (ORDER BY p.value ->> 'item_id') AS rn
+              FROM pg_catalog.jsonb_array_elements(v_problems) AS p
+             WHERE p.value ->> 'problem' = 'dangling_edge') AS d;
+    IF v_count > 0 THEN
+        RAISE EXCEPTION 'import attempt %: % edges refer to nodes not in the import: %', p_attempt_id,
+                v_count, v_list || CASE WHEN v_count > 10 THEN ', ...' ELSE '' END
+            USING ERRCODE = 'foreign_key_violation',
+                  HINT = 'import the missing nodes, or begin the import with p_skip_dangling => true';
+    END IF;
+
+    SELECT p.value INTO v_problem FROM pg_catalog.jsonb_array_elements(v_problems) AS p
+     WHERE p.value ->> 'problem' = 'missing_embedding' LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'import attempt %: % % %', p_attempt_id, v_problem ->> 'kind',
+                v_problem ->> 'item_id', v_problem ->> 'detail'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'stage the row with its embedding';
+    END IF;
+
+    -- Dangling edges of an attempt that skips them: leave them out, and say which.
+    WITH gone AS (
+        DELETE FROM memory.staged_edges AS e
+         WHERE e.tenant_id = p_tenant_id AND e.attempt_id = p_attempt_id
+           AND (NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS n
+                             WHERE n.tenant_id = p_tenant_id AND n.attempt_id = p_attempt_id
+                               AND n.node_key = pg_catalog.md5(e.source_id)::uuid)
+             OR NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS n
+                             WHERE n.tenant_id = p_tenant_id AND n.attempt_id = p_attempt_id
+                               AND n.node_key = pg_catalog.md5(e.target_id)::uuid))
+        RETURNING e.edge_id)
+    SELECT pg_catalog.array_agg(gone.edge_id ORDER BY gone.edge_id) INTO v_skipped FROM gone;
+
+    -- Nodes: upsert (before edges, which reference them).
+    WITH src AS (
+        SELECT s.node_id, s.name, s.type, s.labels, s.summary, s.attributes,
+               COALESCE(s.embedding, l.embedding) AS embedding,
+               CASE WHEN s.embedding IS NOT NULL THEN s.embedding_model ELSE l.embedding_model END
+                   AS embedding_model,
+               s.content_hash
+          FROM memory.staged_nodes AS s
+          LEFT JOIN memory.nodes AS l
+            ON s.embedding IS NULL AND s.content_hash IS NOT NULL
+           AND l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
+           AND l.node_key = s.node_key AND l.content_hash = s.content_hash
+         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+    ), written AS (
+        INSERT INTO memory.nodes AS n
+               (tenant_id, simulation_id, node_id, name, type, labels, summary, attributes,
+                embedding, embedding_model, content_hash)
+        SELECT p_tenant_id, v_sim, src.node_id, src.name, src.type, src.labels, src.summary,
+               src.attributes, src.embedding, src.embedding_model, src.content_hash
+          FROM src
+        ON CONFLICT (tenant_id, simulation_id, node_key) DO UPDATE
+           SET name = excluded.name, type = excluded.type, labels = excluded.labels,
+               summary = excluded.summary, attributes = excluded.attributes,
+               embedding = excluded.embedding, embedding_model = excluded.embedding_model,
+               content_hash = excluded.content_hash, updated_at = pg_catalog.now()
+         WHERE (n.name, n.type, n.labels, n.summary, n.attributes, n.embedding::real[],
+                n.embedding_model, n.content_hash)
+               IS DISTINCT FROM
+               (excluded.name, excluded.type, excluded.labels, excluded.summary,
+                excluded.attributes, excluded.embedding::real[], excluded.embedding_model,
+                excluded.content_hash)
+        RETURNING (n.xmax = 0) AS was_inserted
+    )
+    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
+           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted)
+      INTO v_ins, v_upd FROM written AS w;
+    SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_nodes AS s
+     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
+    v_result := v_result || pg_catalog.jsonb_build_object('nodes', pg_catalog.jsonb_build_object(
+        'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same));
+
+    -- Edges: upsert, then drop those the attempt does not have.
+    WITH src AS (
+        SELECT s.edge_id, s.type, s.source_id, s.target_id, s.fact, s.attributes, s.valid_at,
+               s.invalid_at, COALESCE(s.embedding, l.embedding) AS embedding,
+               CASE WHEN s.embedding IS NOT NULL THEN s.embedding_model ELSE l.embedding_model END
+                   AS embedding_model,
+               s.content_hash
+          FROM memory.staged_edges AS s
+          LEFT JOIN memory.edges AS l
+            ON s.embedding IS NULL AND s.content_hash IS NOT NULL
+           AND l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
+           AND l.edge_key = s.edge_key AND l.content_hash = s.content_hash
+         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+    ), written AS (
+        INSERT INTO memory.edges AS e
+               (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes,
+                valid_at, invalid_at, embedding, embedding_model, content_hash)
+        SELECT p_tenant_id, v_sim, src.edge_id, src.type, src.source_id, src.target_id, src.fact,
+               src.attributes, src.valid_at, src.invalid_at, src.embedding, src.embedding_model,
+               src.content_hash
+          FROM src
+        ON CONFLICT (tenant_id, simulation_id, edge_key) DO UPDATE
+           SET type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id,
+               fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at,
+               invalid_at = excluded.invalid_at, embedding = excluded.embedding,
+               embedding_model = excluded.embedding_model, content_hash = excluded.content_hash,
+               updated_at = pg_catalog.now()
+         WHERE (e.type, e.source_id, e.target_id, e.fact, e.attributes, e.valid_at, e.invalid_at,
+                e.embedding::real[], e.embedding_model, e.content_hash)
+               IS DISTINCT FROM
+               (excluded.type, excluded.source_id, excluded.target_id, excluded.fact,
+                excluded.attributes, excluded.valid_at, excluded.invalid_at,
+                excluded.embedding::real[], excluded.embedding_model, excluded.content_hash)
+        RETURNING (e.xmax = 0) AS was_inserted
+    )
+    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
+           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted)
+      INTO v_ins, v_upd FROM written AS w;
+    SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_edges AS s
+     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
+    v_del := 0;
+    IF v_had_edges THEN
+        DELETE FROM memory.edges AS l
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
+           AND NOT EXISTS (SELECT 1 FROM memory.staged_edges AS s
+                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+                              AND s.edge_key = l.edge_key);
+        GET DIAGNOSTICS v_del = ROW_COUNT;
+    END IF;
+    v_result := v_result || pg_catalog.jsonb_build_object('edges', pg_catalog.jsonb_build_object(
+        'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same, 'deleted', v_del,
+        'skipped', COALESCE(pg_catalog.cardinality(v_skipped), 0)));
+    IF v_skipped IS NOT NULL THEN
+        v_result := v_result || pg_catalog.jsonb_build_object('skipped_edges', pg_catalog.to_jsonb(v_skipped));
+    END IF;
+
+    v_del := 0;
+    IF v_had_nodes THEN
+        DELETE FROM memory.nodes AS l
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
+           AND NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS s
+                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+                              AND s.node_key = l.node_key);
+        GET DIAGNOSTICS v_del = ROW_COUNT;
+    END IF;
+    v_result := pg_catalog.jsonb_set(v_result, '{nodes,deleted}', pg_catalog.to_jsonb(v_del));
+
+    -- Episodes.
+    WITH src AS (
+        SELECT s.episode_id, s.agent_id, s.agent_name, s.platform, s.round, s.action_type,
+               s.content, s.metadata, s.occurred_at, COALESCE(s.embedding, l.embedding) AS embedding,
+               CASE WHEN s.embedding IS NOT NULL THEN s.embedding_model ELSE l.embedding_model END
+                   AS embedding_model,
+               s.content_hash
+          FROM memory.staged_episodes AS s
+          LEFT JOIN memory.episodes AS l
+            ON s.embedding IS NULL AND s.content_hash IS NOT NULL
+           AND l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
+           AND l.episode_key = s.episode_key AND l.content_hash = s.content_hash
+         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+    ), written AS (
+        INSERT INTO memory.episodes AS e
+               (tenant_id, simulation_id, episode_id, agent_id, agent_name, platform, round,
+                action_type, content, metadata, occurred_at, embedding, embedding_model,
+                content_hash)
+        SELECT p_tenant_id, v_sim, src.episode_id, src.agent_id, src.agent_name, src.platform,
+               src.round, src.action_type, src.content, src.metadata, src.occurred_at,
+               src.embedding, src.embedding_model, src.content_hash
+          FROM src
+        ON CONFLICT (tenant_id, simulation_id, episode_key) DO UPDATE
+           SET agent_id = excluded.agent_id, agent_name = excluded.agent_name,
+               platform = excluded.platform, round = excluded.round,
+               action_type = excluded.action_type, content = excluded.content,
+               metadata = excluded.metadata, occurred_at = excluded.occurred_at,
+               embedding = excluded.embedding, embedding_model = excluded.embedding_model,
+               content_hash = excluded.content_hash, updated_at = pg_catalog.now()
+         WHERE (e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
+                e.metadata, e.occurred_at, e.embedding::real[], e.embedding_model, e.content_hash)
+               IS DISTINCT FROM
+               (excluded.agent_id, excluded.agent_name, excluded.platform, excluded.round,
+                excluded.action_type, excluded.content, excluded.metadata, excluded.occurred_at,
+                excluded.embedding::real[], excluded.embedding_model, excluded.content_hash)
+        RETURNING (e.xmax = 0) AS was_inserted
+    )
+    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
+           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted)
+      INTO v_ins, v_upd FROM written AS w;
+    SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_episodes AS s
+     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
+    v_del := 0;
+    IF v_had_episodes THEN
+        DELETE FROM memory.episodes AS l
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
+           AND NOT EXISTS (SELECT 1 FROM memory.staged_episodes AS s
+                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+                              AND s.episode_key = l.episode_key);
+        GET DIAGNOSTICS v_del = ROW_COUNT;
+    END IF;
+    v_result := v_result || pg_catalog.jsonb_build_object('episodes', pg_catalog.jsonb_build_object(
+        'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same, 'deleted', v_del));
+
+    -- Profiles.
+    WITH written AS (
+        INSERT INTO memory.profiles AS p
+               (tenant_id, simulation_id, platform, agent_id, name, username, bio, persona, attributes)
+        SELECT p_tenant_id, v_sim, s.platform, s.agent_id, s.name, s.username, s.bio, s.persona,
+               s.attributes
+          FROM memory.staged_profiles AS s
+         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+        ON CONFLICT (tenant_id, simulation_id, platform, agent_id) DO UPDATE
+           SET name = excluded.name, username = excluded.username, bio = excluded.bio,
+               persona = excluded.persona, attributes = excluded.attributes,
+               updated_at = pg_catalog.now()
+         WHERE (p.name, p.username, p.bio, p.persona, p.attributes)
+               IS DISTINCT FROM
+               (excluded.name, excluded.username, excluded.bio, excluded.persona, excluded.attributes)
+        RETURNING (p.xmax = 0) AS was_inserted
+    )
+    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
+           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted)
+      INTO v_ins, v_upd FROM written AS w;
+    SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_profiles AS s
+     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
+    v_del := 0;
+    IF v_had_profiles THEN
+        DELETE FROM memory.profiles AS l
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
+           AND NOT EXISTS (SELECT 1 FROM memory.staged_profiles AS s
+                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+                              AND s.platform = l.platform AND s.agent_id = l.agent_id);
+        GET DIAGNOSTICS v_del = ROW_COUNT;
+    END IF;
+    v_result := v_result || pg_catalog.jsonb_build_object('profiles', pg_catalog.jsonb_build_object(
+        'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same, 'deleted', v_del));
+
+    UPDATE memory.simulations AS s
+       SET published = true,
+           name = COALESCE(v_attempt.metadata ->> '_name', s.name),
+           metadata = s.metadata || (v_attempt.metadata - '_name'),
+           updated_at = pg_catalog.now()
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim
+       AND (NOT s.published
+            OR s.name IS DISTINCT FROM COALESCE(v_attempt.metadata ->> '_name', s.name)
+            OR s.metadata IS DISTINCT FROM s.metadata || (v_attempt.metadata - '_name'));
+    UPDATE memory.import_attempts AS a
+       SET state = 'committed', result = v_result, finished_at = pg_catalog.clock_timestamp()
+     WHERE a.tenant_id = p_tenant_id AND a.attempt_id = p_attempt_id;
+    PERFORM memory._discard_staged(p_tenant_id, ARRAY[p_attempt_id]);
+    PERFORM memory._release_attempt_lock(v_attempt.lock_key);
+
+    RETURN QUERY
+    SELECT k.kind, (v_result #>> ARRAY[k.kind, 'inserted'])::bigint,
+           (v_result #>> ARRAY[k.kind, 'updated'])::bigint,
+           (v_result #>> ARRAY[k.kind, 'unchanged'])::bigint,
+           (v_result #>> ARRAY[k.kind, 'deleted'])::bigint,
+           COALESCE((v_result #>> ARRAY[k.kind, 'skipped'])::bigint, 0)
+      FROM pg_catalog.unnest(ARRAY['nodes', 'edges', 'episodes', 'profiles']) AS k(kind);
+END
+$$;
+
+ALTER FUNCTION memory.commit_import(p_tenant_id uuid, p_attempt_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION commit_import(p_tenant_id uuid, p_attempt_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.commit_import(p_tenant_id uuid, p_attempt_id uuid) IS 'Validate an import attempt and promote it whole, atomically (21000 counts, 23503 dangling edges)';
+
+-- FUNCTION commit_import(p_tenant_id uuid, p_attempt_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.commit_import(p_tenant_id uuid, p_attempt_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.commit_import(p_tenant_id uuid, p_attempt_id uuid) TO memory_writer;
+
+-- committed_hashes(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(kind text, item_id text, content_hash bytea)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+-- STABLE: reads only; _enter_tenant sets a transaction-local setting (the call's tenant).
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_simulation_id IS NULL THEN
+        RAISE EXCEPTION 'p_simulation_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
+    END IF;
+    RETURN QUERY
+    SELECT 'nodes'::text, n.node_id, n.content_hash FROM memory.nodes AS n
+     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+       AND n.content_hash IS NOT NULL AND n.embedding IS NOT NULL
+    UNION ALL
+    SELECT 'edges', e.edge_id, e.content_hash FROM memory.edges AS e
+     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+       AND e.content_hash IS NOT NULL AND e.embedding IS NOT NULL
+    UNION ALL
+    SELECT 'episodes', e.episode_id, e.content_hash FROM memory.episodes AS e
+     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+       AND e.content_hash IS NOT NULL AND e.embedding IS NOT NULL;
+END
+$$;
+
+ALTER FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION committed_hashes(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id uuid) IS 'Content hashes of a simulation''s committed, embedded rows (for embedding only what changed)';
+
+-- FUNCTION committed_hashes(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
+-- create_tenant(text, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid DEFAULT NULL::uuid) RETURNS uuid
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_tenant_id uuid;
+    v_name      text;
+BEGIN
+    IF p_name IS NULL OR p_name = '' THEN
+        RAISE EXCEPTION 'p_name must not be NULL or empty'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'name the tenant';
+    END IF;
+
+    SELECT t.tenant_id INTO v_tenant_id FROM memory.tenants AS t WHERE t.name = p_name;
+    IF FOUND THEN
+        IF p_tenant_id IS NOT NULL AND p_tenant_id <> v_tenant_id THEN
+            RAISE EXCEPTION 'tenant name % is taken by tenant %', p_name, v_tenant_id
+                USING ERRCODE = 'unique_violation', HINT = 'choose another name, or omit p_tenant_id';
+        END IF;
+        RETURN v_tenant_id;
+    END IF;
+
+    IF p_tenant_id IS NOT NULL THEN
+        SELECT t.name INTO v_name FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
+        IF FOUND THEN
+            RAISE EXCEPTION 'tenant % exists under the name %', p_tenant_id, v_name
+                USING ERRCODE = 'unique_violation', HINT = 'use another id, or the existing name';
+        END IF;
+    END IF;
+
+    INSERT INTO memory.tenants (tenant_id, name)
+    VALUES (COALESCE(p_tenant_id, pg_catalog.gen_random_uuid()), p_name)
+    RETURNING tenant_id INTO v_tenant_id;
+    RETURN v_tenant_id;
+END
+$$;
+
+ALTER FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION create_tenant(p_name text, p_tenant_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid) IS 'Create a tenant (or return the one of that name); memory_admin only';
+
+-- FUNCTION create_tenant(p_name text, p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid) TO memory_admin;
+
+-- delete_simulation(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_nodes bigint;
+    v_edges bigint;
+    v_episodes bigint;
+    v_profiles bigint;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    DELETE FROM memory.edges AS e WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id;
+    GET DIAGNOSTICS v_edges = ROW_COUNT;
+    DELETE FROM memory.nodes AS n WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id;
+    GET DIAGNOSTICS v_nodes = ROW_COUNT;
+    DELETE FROM memory.episodes AS e WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id;
+    GET DIAGNOSTICS v_episodes = ROW_COUNT;
+    DELETE FROM memory.profiles AS p WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id;
+    GET DIAGNOSTICS v_profiles = ROW_COUNT;
+    DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    RETURN QUERY SELECT v_nodes, v_edges, v_episodes, v_profiles;
+END
+$$;
+
+ALTER FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION delete_simulation(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) IS 'Delete a simulation with its nodes, edges, episodes and profiles; returns the counts';
+
+-- FUNCTION delete_simulation(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
+-- edges; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.edges ENABLE ROW LEVEL SECURITY;
+
+-- edges; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.edges (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    edge_id text NOT NULL,
+    edge_key uuid GENERATED ALWAYS AS ((md5(edge_id))::uuid) STORED NOT NULL,
+    type text NOT NULL,
+    source_id text NOT NULL,
+    source_key uuid GENERATED ALWAYS AS ((md5(source_id))::uuid) STORED NOT NULL,
+    target_id text NOT NULL,
+    target_key uuid GENERATED ALWAYS AS ((md5(target_id))::uuid) STORED NOT NULL,
+    fact text,
+    attributes jsonb DEFAULT '{}'::jsonb NOT NULL,
+    valid_at timestamp with time zone,
+    invalid_at timestamp with time zone,
+    embedding public.vector(384),
+    embedding_model text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    content_hash bytea,
+    CONSTRAINT edges_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
+    CONSTRAINT edges_type_length_check CHECK ((char_length(type) <= 200))
+);
+
+ALTER TABLE ONLY memory.edges FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.edges OWNER TO memory_owner;
+
+-- TABLE edges; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.edges IS 'Typed relationships between nodes of the same simulation';
+
+-- TABLE edges; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.edges TO memory_reader;
+GRANT INSERT,DELETE,UPDATE ON TABLE memory.edges TO memory_writer;
+
+-- edges edges_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.edges
+    ADD CONSTRAINT edges_pkey PRIMARY KEY (tenant_id, simulation_id, edge_key);
+
+-- edges edges_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.edges
+    ADD CONSTRAINT edges_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- edges edges_source_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.edges
+    ADD CONSTRAINT edges_source_fkey FOREIGN KEY (tenant_id, simulation_id, source_key) REFERENCES memory.nodes(tenant_id, simulation_id, node_key) ON DELETE CASCADE;
+
+-- edges edges_target_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.edges
+    ADD CONSTRAINT edges_target_fkey FOREIGN KEY (tenant_id, simulation_id, target_key) REFERENCES memory.nodes(tenant_id, simulation_id, node_key) ON DELETE CASCADE;
+
+-- edges readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.edges FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- edges writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.edges FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- edges writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.edges FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- edges writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.edges FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- edges_in_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type);
+
+-- edges_out_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type);
+
+-- edges_simulation_stats; Type: STATISTICS; Schema: memory; Owner: memory_owner
+CREATE STATISTICS memory.edges_simulation_stats (dependencies) ON tenant_id, simulation_id FROM memory.edges;
+
+ALTER STATISTICS memory.edges_simulation_stats OWNER TO memory_owner;
+
+-- episode_hit; Type: TYPE; Schema: memory; Owner: memory_owner
+CREATE TYPE memory.episode_hit AS (
+	episode_id text,
+	agent_id integer,
+	agent_name text,
+	platform text,
+	round integer,
+	action_type text,
+	content text,
+	occurred_at timestamp with time zone,
+	similarity double precision
+);
+
+ALTER TYPE memory.episode_hit OWNER TO memory_owner;
+
+-- TYPE episode_hit; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TYPE memory.episode_hit IS 'One result row of memory.search_episodes';
+
+-- episodes; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.episodes ENABLE ROW LEVEL SECURITY;
+
+-- episodes; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.episodes (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    episode_id text NOT NULL,
+    episode_key uuid GENERATED ALWAYS AS ((md5(episode_id))::uuid) STORED NOT NULL,
+    agent_id integer,
+    agent_name text,
+    platform text,
+    round integer,
+    action_type text NOT NULL,
+    content text,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    occurred_at timestamp with time zone,
+    embedding public.vector(384),
+    embedding_model text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    content_hash bytea,
+    CONSTRAINT episodes_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL)))
+);
+
+ALTER TABLE ONLY memory.episodes FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.episodes OWNER TO memory_owner;
+
+-- TABLE episodes; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.episodes IS 'Agent actions of a simulation, one row per action';
+
+-- TABLE episodes; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.episodes TO memory_reader;
+GRANT INSERT,DELETE,UPDATE ON TABLE memory.episodes TO memory_writer;
+
+-- episodes episodes_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.episodes
+    ADD CONSTRAINT episodes_pkey PRIMARY KEY (tenant_id, simulation_id, episode_key);
+
+-- episodes episodes_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.episodes
+    ADD CONSTRAINT episodes_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- episodes readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.episodes FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- episodes writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.episodes FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- episodes writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.episodes FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- episodes writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.episodes FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- episodes_agent_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX episodes_agent_idx ON memory.episodes USING btree (tenant_id, simulation_id, agent_id);
+
+-- episodes_simulation_stats; Type: STATISTICS; Schema: memory; Owner: memory_owner
+CREATE STATISTICS memory.episodes_simulation_stats (dependencies) ON tenant_id, simulation_id FROM memory.episodes;
+
+ALTER STATISTICS memory.episodes_simulation_stats OWNER TO memory_owner;
+
+-- get_node(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.get_node(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) RETURNS TABLE(node_id text, name text, type text, labels text[], summary text, attributes jsonb, embedding_model text, created_at timestamp with time zone, updated_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+-- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    IF p_node_id IS NULL THEN
+        RAISE EXCEPTION 'p_node_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the upstream id of a node';
+    END IF;
+    RETURN QUERY
+    SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes, n.embedding_model,
+           n.created_at, n.updated_at
+      FROM memory.nodes AS n
+     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = pg_catalog.md5(p_node_id)::uuid;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown node % in simulation %', p_node_id, p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory.get_node(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) OWNER TO memory_owner;
+
+-- FUNCTION get_node(p_tenant_id uuid, p_simulation_id uuid, p_node_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.get_node(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) IS 'One entity of a simulation by its upstream id (P0002 when unknown)';
+
+-- FUNCTION get_node(p_tenant_id uuid, p_simulation_id uuid, p_node_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.get_node(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.get_node(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) TO memory_reader;
+
+-- grant_tenant(name, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_role IS NULL OR p_tenant_id IS NULL THEN
+        RAISE EXCEPTION 'p_role and p_tenant_id must not be NULL (got %, %)', p_role, p_tenant_id
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'name an existing role and tenant';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r WHERE r.rolname = p_role) THEN
+        RAISE EXCEPTION 'role % does not exist', p_role
+            USING ERRCODE = 'undefined_object', HINT = 'create the role first (CREATE ROLE)';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id) THEN
+        RAISE EXCEPTION 'unknown tenant %', p_tenant_id
+            USING ERRCODE = 'no_data_found', HINT = 'create it with memory.create_tenant()';
+    END IF;
+    INSERT INTO memory.tenant_grants (tenant_id, role_name)
+    VALUES (p_tenant_id, p_role)
+    ON CONFLICT (tenant_id, role_name) DO NOTHING;
+END
+$$;
+
+ALTER FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION grant_tenant(p_role name, p_tenant_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) IS 'Let a role (and the members of a group role) act for a tenant; memory_admin only';
+
+-- FUNCTION grant_tenant(p_role name, p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) TO memory_admin;
+
+-- import_attempts(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.import_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(attempt_id uuid, state text, declared jsonb, staged jsonb, result jsonb, skip_dangling boolean, error text, started_at timestamp with time zone, finished_at timestamp with time zone, seconds double precision)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+-- STABLE: reads only; _enter_tenant sets a transaction-local setting (the call's tenant).
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_simulation_id IS NULL THEN
+        RAISE EXCEPTION 'p_simulation_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM memory.simulations AS s
+                    WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id) THEN
+        RAISE EXCEPTION 'unknown simulation % for tenant %', p_simulation_id, p_tenant_id
+            USING ERRCODE = 'no_data_found', HINT = 'begin an import with memory.begin_import()';
+    END IF;
+    RETURN QUERY
+    SELECT a.attempt_id,
+           CASE WHEN a.state = 'loading' AND NOT memory._attempt_alive(a.lock_key) THEN 'failed'
+                ELSE a.state END,
+           a.declared,
+           CASE WHEN a.state = 'loading' THEN pg_catalog.jsonb_build_object(
+               'nodes', (SELECT pg_catalog.count(*) FROM memory.staged_nodes AS s
+                          WHERE s.tenant_id = p_tenant_id AND s.attempt_id = a.attempt_id),
+               'edges', (SELECT pg_catalog.count(*) FROM memory.staged_edges AS s
+                          WHERE s.tenant_id = p_tenant_id AND s.attempt_id = a.attempt_id),
+               'episodes', (SELECT pg_catalog.count(*) FROM memory.staged_episodes AS s
+                             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = a.attempt_id),
+               'profiles', (SELECT pg_catalog.count(*) FROM memory.staged_profiles AS s
+                             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = a.attempt_id)) END,
+           a.result,
+           a.skip_dangling,
+           CASE WHEN a.state = 'loading' AND NOT memory._attempt_alive(a.lock_key)
+                THEN 'the loading session ended before commit (importer killed, connection lost or server restarted)'
+                ELSE a.error END,
+           a.started_at,
+           a.finished_at,
+           EXTRACT(epoch FROM COALESCE(a.finished_at, pg_catalog.clock_timestamp()) - a.started_at)::double precision
+      FROM memory.import_attempts AS a
+     WHERE a.tenant_id = p_tenant_id AND a.simulation_id = p_simulation_id
+     ORDER BY a.started_at DESC;
+END
+$$;
+
+ALTER FUNCTION memory.import_attempts(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- import_attempts; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.import_attempts ENABLE ROW LEVEL SECURITY;
+
+-- import_attempts; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.import_attempts (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    attempt_id uuid NOT NULL,
+    state text DEFAULT 'loading'::text NOT NULL,
+    lock_key integer NOT NULL,
+    skip_dangling boolean DEFAULT false NOT NULL,
+    declared jsonb,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    result jsonb,
+    error text,
+    started_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    finished_at timestamp with time zone,
+    CONSTRAINT import_attempts_state_check CHECK ((state = ANY (ARRAY['loading'::text, 'committed'::text, 'failed'::text, 'aborted'::text])))
+);
+
+ALTER TABLE ONLY memory.import_attempts FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.import_attempts OWNER TO memory_owner;
+
+-- FUNCTION import_attempts(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.import_attempts(p_tenant_id uuid, p_simulation_id uuid) IS 'Import attempts of a simulation, newest first: state, counts, result, timings, error';
+
+-- TABLE import_attempts; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.import_attempts IS 'One row per staged import: state, declared and staged counts, result, timings, error';
+
+-- FUNCTION import_attempts(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.import_attempts(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.import_attempts(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
+
+-- TABLE import_attempts; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.import_attempts TO memory_reader;
+GRANT INSERT,DELETE,UPDATE ON TABLE memory.import_attempts TO memory_writer;
+
+-- import_attempts import_attempts_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.import_attempts
+    ADD CONSTRAINT import_attempts_pkey PRIMARY KEY (tenant_id, attempt_id);
+
+-- import_attempts import_attempts_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.import_attempts
+    ADD CONSTRAINT import_attempts_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- import_attempts readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.import_attempts FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- import_attempts writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.import_attempts FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- import_attempts writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.import_attempts FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- import_attempts writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.import_attempts FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- import_attempts_simulation_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX import_attempts_simulation_idx ON memory.import_attempts USING btree (tenant_id, simulation_id, started_at);
+
+-- neighbors(uuid, uuid, text, integer, text[], text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text) RETURNS TABLE(node_id text, name text, type text, depth integer, path text[], edge_id text, edge_type text, fact text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'force_custom_plan'
+    SET enable_nestloop TO 'off'
+    AS $$
+-- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
+DECLARE
+    v_depth  integer := LEAST(GREATEST(COALESCE(p_depth, 1), 1), 20);
+    v_start  uuid := pg_catalog.md5(p_node_id)::uuid;
+    v_out    boolean;
+    v_in     boolean;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    IF p_node_id IS NULL THEN
+        RAISE EXCEPTION 'p_node_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the upstream id of the start node';
+    END IF;
+    IF p_direction IS NULL THEN
+        RAISE EXCEPTION 'p_direction must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass ''out'', ''in'' or ''both''';
+    END IF;
+    IF p_direction NOT IN ('out', 'in', 'both') THEN
+        RAISE EXCEPTION 'unknown direction %', pg_catalog.quote_literal(p_direction)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''out'', ''in'' or ''both''';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
+                    WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                      AND n.node_key = v_start) THEN
+        RAISE EXCEPTION 'unknown node % in simulation %', p_node_id, p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
+    END IF;
+    v_out := p_direction IN ('out', 'both');
+    v_in := p_direction IN ('in', 'both');
+
+    RETURN QUERY
+    WITH RECURSIVE walk (level, found, parents, edges, visited) AS (
+        SELECT 0, ARRAY[v_start], NULL::uuid[], NULL::uuid[], ARRAY[v_start]
+        UNION ALL
+        SELECT w.level + 1, step.found, step.parents, step.edges, w.visited || step.found
+          FROM walk AS w
+          CROSS JOIN LATERAL (
+              SELECT pg_catalog.array_agg(d.next_key) AS found,
+                     pg_catalog.array_agg(d.pick[2]) AS parents,
+                     pg_catalog.array_agg(d.pick[1]) AS edges
+                FROM (SELECT x.next_key,
+                             -- one edge per new node: the least edge key (then parent key)
+                             pg_catalog.min(ARRAY[x.edge_key, x.from_key]) AS pick
+                        FROM (SELECT e.target_key AS next_key, e.source_key AS from_key, e.edge_key
+                                FROM memory.edges AS e
+                               WHERE v_out
+                                 AND e.tenant_id = p_tenant_id
+                                 AND e.simulation_id = p_simulation_id
+                                 AND e.source_key = ANY (w.found)
+                                 AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))
+                              UNION ALL
+                              SELECT e.source_key, e.target_key, e.edge_key
+                                FROM memory.edges AS e
+                               WHERE v_in
+                                 AND e.tenant_id = p_tenant_id
+                                 AND e.simulation_id = p_simulation_id
+                                 AND e.target_key = ANY (w.found)
+                                 AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))) AS x
+                       WHERE NOT EXISTS (SELECT FROM pg_catalog.unnest(w.visited) AS v(node_key)
+                                          WHERE v.node_key = x.next_key)
+                       GROUP BY x.next_key) AS d
+          ) AS step
+         WHERE w.level < v_depth
+           AND step.found IS NOT NULL
+    ),
+    found AS MATERIALIZED (
+        SELECT w.level, f.node_key, f.parent_key, f.edge_key
+          FROM walk AS w
+         CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.found), pg_catalog.unnest(w.parents),
+                                       pg_catalog.unnest(w.edges)) AS f(node_key, parent_key, edge_key)
+         WHERE w.level > 0
+    ),
+    -- the nodes found, by one scan of the primary key (all their keys: the last visited set)
+    named AS MATERIALIZED (
+        SELECT f.level, f.node_key, f.parent_key, f.edge_key, n.node_id, n.name, n.type
+          FROM found AS f
+          JOIN memory.nodes AS n ON n.node_key = f.node_key
+         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+           AND n.node_key = ANY ((SELECT w.visited FROM walk AS w
+                                   ORDER BY w.level DESC LIMIT 1)::uuid[])
+    ),
+    -- each path is its parent's path and the node's id, one level per iteration
+    paths (level, node_key, path, node_id, name, type, edge_key) AS (
+        SELECT 0, v_start, ARRAY[p_node_id], NULL::text, NULL::text, NULL::text, NULL::uuid
+        UNION ALL
+        SELECT f.level, f.node_key, p.path || f.node_id, f.node_id, f.name, f.type, f.edge_key
+          FROM paths AS p
+          JOIN named AS f ON f.level = p.level + 1 AND f.parent_key = p.node_key
+    ),
+    -- the edges that reached them, likewise by one scan of the primary key
+    reached AS MATERIALIZED (
+        SELECT e.edge_key, e.edge_id, e.type, e.fact
+          FROM memory.edges AS e
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+           AND e.edge_key = ANY ((SELECT pg_catalog.array_agg(f.edge_key)
+                                    FROM found AS f)::uuid[])
+    )
+    SELECT p.node_id, p.name, p.type, p.level, p.path, e.edge_id, e.type, e.fact
+      FROM paths AS p
+      JOIN reached AS e ON e.edge_key = p.edge_key
+     WHERE p.level > 0
+     ORDER BY p.level, p.node_id;
+END
+$$;
+
+ALTER FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text) OWNER TO memory_owner;
+
+-- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text) IS 'Breadth-first neighbourhood of a node: each node once at its least depth (1..20), with path and edge';
+
+-- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text) TO memory_reader;
+
+-- nodes; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.nodes ENABLE ROW LEVEL SECURITY;
+
+-- nodes; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.nodes (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    node_id text NOT NULL,
+    node_key uuid GENERATED ALWAYS AS ((md5(node_id))::uuid) STORED NOT NULL,
+    name text NOT NULL,
+    type text NOT NULL,
+    labels text[] DEFAULT '{}'::text[] NOT NULL,
+    summary text,
+    attributes jsonb DEFAULT '{}'::jsonb NOT NULL,
+    embedding public.vector(384),
+    embedding_model text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    content_hash bytea,
+    CONSTRAINT nodes_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
+    CONSTRAINT nodes_type_length_check CHECK ((char_length(type) <= 200))
+);
+
+ALTER TABLE ONLY memory.nodes FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.nodes OWNER TO memory_owner;
+
+-- TABLE nodes; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.nodes IS 'Knowledge-graph entities of a simulation (upstream ids)';
+
+-- TABLE nodes; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.nodes TO memory_reader;
+GRANT INSERT,DELETE,UPDATE ON TABLE memory.nodes TO memory_writer;
+
+-- nodes nodes_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.nodes
+    ADD CONSTRAINT nodes_pkey PRIMARY KEY (tenant_id, simulation_id, node_key);
+
+-- nodes nodes_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.nodes
+    ADD CONSTRAINT nodes_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- nodes readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.nodes FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- nodes writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.nodes FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- nodes writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.nodes FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- nodes writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.nodes FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- nodes_by_type(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.nodes_by_type(p_tenant_id uuid, p_simulation_id uuid, p_type text, p_limit integer DEFAULT 100) RETURNS TABLE(node_id text, name text, type text, labels text[], summary text, attributes jsonb)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+-- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    RETURN QUERY
+    SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes
+      FROM memory.nodes AS n
+     WHERE n.tenant_id = p_tenant_id
+       AND n.simulation_id = p_simulation_id
+       AND (p_type IS NULL OR n.type = p_type)
+     ORDER BY n.type, n.name, n.node_id
+     LIMIT LEAST(GREATEST(COALESCE(p_limit, 100), 1), 1000);
+END
+$$;
+
+ALTER FUNCTION memory.nodes_by_type(p_tenant_id uuid, p_simulation_id uuid, p_type text, p_limit integer) OWNER TO memory_owner;
+
+-- FUNCTION nodes_by_type(p_tenant_id uuid, p_simulation_id uuid, p_type text, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.nodes_by_type(p_tenant_id uuid, p_simulation_id uuid, p_type text, p_limit integer) IS 'Entities of a simulation by type (NULL: all), ordered by name; limit clamped to 1..1000';
+
+-- FUNCTION nodes_by_type(p_tenant_id uuid, p_simulation_id uuid, p_type text, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.nodes_by_type(p_tenant_id uuid, p_simulation_id uuid, p_type text, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.nodes_by_type(p_tenant_id uuid, p_simulation_id uuid, p_type text, p_limit integer) TO memory_reader;
+
+-- nodes_simulation_stats; Type: STATISTICS; Schema: memory; Owner: memory_owner
+CREATE STATISTICS memory.nodes_simulation_stats (dependencies) ON tenant_id, simulation_id FROM memory.nodes;
+
+ALTER STATISTICS memory.nodes_simulation_stats OWNER TO memory_owner;
+
+-- nodes_type_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX nodes_type_idx ON memory.nodes USING btree (tenant_id, simulation_id, type);
+
+-- open_staging(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.open_staging() RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    IF pg_catalog.to_regclass('pg_temp.stage_nodes') IS NULL THEN
+        CREATE TEMPORARY TABLE stage_nodes (
+            node_id text, position integer, name text, type text, labels text[], summary text,
+            attributes jsonb, embedding public.vector(384), embedding_model text, content_hash bytea
+        ) ON COMMIT DELETE ROWS;
+    END IF;
+    IF pg_catalog.to_regclass('pg_temp.stage_edges') IS NULL THEN
+        CREATE TEMPORARY TABLE stage_edges (
+            edge_id text, position integer, type text, source_id text, target_id text, fact text,
+            attributes jsonb, valid_at timestamptz, invalid_at timestamptz,
+            embedding public.vector(384), embedding_model text, content_hash bytea
+        ) ON COMMIT DELETE ROWS;
+    END IF;
+    IF pg_catalog.to_regclass('pg_temp.stage_episodes') IS NULL THEN
+        CREATE TEMPORARY TABLE stage_episodes (
+            episode_id text, position integer, agent_id integer, agent_name text, platform text,
+            round integer, action_type text, content text, metadata jsonb, occurred_at timestamptz,
+            embedding public.vector(384), embedding_model text, content_hash bytea
+        ) ON COMMIT DELETE ROWS;
+    END IF;
+    IF pg_catalog.to_regclass('pg_temp.stage_profiles') IS NULL THEN
+        CREATE TEMPORARY TABLE stage_profiles (
+            platform text, agent_id integer, position integer, name text, username text, bio text,
+            persona text, attributes jsonb
+        ) ON COMMIT DELETE ROWS;
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory.open_staging() OWNER TO memory_owner;
+
+-- FUNCTION open_staging(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.open_staging() IS 'Create the session''s temporary staging tables (pg_temp.stage_*) that bulk loaders COPY into';
+
+-- FUNCTION open_staging(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.open_staging() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.open_staging() TO memory_writer;
+
+-- profiles; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.profiles ENABLE ROW LEVEL SECURITY;
+
+-- profiles; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.profiles (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    platform text NOT NULL,
+    agent_id integer NOT NULL,
+    name text,
+    username text,
+    bio text,
+    persona text,
+    attributes jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY memory.profiles FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.profiles OWNER TO memory_owner;
+
+-- TABLE profiles; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.profiles IS 'Agent profiles of a simulation, one per platform and agent';
+
+-- TABLE profiles; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.profiles TO memory_reader;
+GRANT INSERT,DELETE,UPDATE ON TABLE memory.profiles TO memory_writer;
+
+-- profiles profiles_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.profiles
+    ADD CONSTRAINT profiles_pkey PRIMARY KEY (tenant_id, simulation_id, platform, agent_id);
+
+-- profiles profiles_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.profiles
+    ADD CONSTRAINT profiles_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- profiles readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.profiles FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- profiles writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.profiles FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- profiles writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.profiles FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- profiles writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.profiles FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- profiles_simulation_stats; Type: STATISTICS; Schema: memory; Owner: memory_owner
+CREATE STATISTICS memory.profiles_simulation_stats (dependencies) ON tenant_id, simulation_id FROM memory.profiles;
+
+ALTER STATISTICS memory.profiles_simulation_stats OWNER TO memory_owner;
+
+-- revoke_tenant(name, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_role IS NULL OR p_tenant_id IS NULL THEN
+        RAISE EXCEPTION 'p_role and p_tenant_id must not be NULL (got %, %)', p_role, p_tenant_id
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'name the role and tenant of the grant';
+    END IF;
+    DELETE FROM memory.tenant_grants AS g
+     WHERE g.tenant_id = p_tenant_id AND g.role_name = p_role;
+END
+$$;
+
+ALTER FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION revoke_tenant(p_role name, p_tenant_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) IS 'Take a role''s grant for a tenant away; memory_admin only';
+
+-- FUNCTION revoke_tenant(p_role name, p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) TO memory_admin;
+
+-- rls_audit(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.rls_audit() RETURNS TABLE(table_name text, rls_enabled boolean, rls_forced boolean, policies text[], ok boolean, problem text)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    WITH t AS (
+        SELECT c.oid, c.relname::text AS table_name, c.relrowsecurity, c.relforcerowsecurity
+          FROM pg_catalog.pg_class AS c
+          JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+         WHERE n.nspname = 'memory' AND c.relkind IN ('r', 'p')
+    ), p AS (
+        SELECT t.oid,
+               pg_catalog.array_agg(pol.polname::text ORDER BY pol.polname)
+                   FILTER (WHERE pol.polname IS NOT NULL) AS policies,
+               pg_catalog.array_agg(pol.polname::text ORDER BY pol.polname)
+                   FILTER (WHERE pol.polpermissive
+                             AND (pg_catalog.pg_get_expr(pol.polqual, pol.polrelid) = 'true'
+                                  OR pg_catalog.pg_get_expr(pol.polwithcheck, pol.polrelid) = 'true'))
+                   AS true_policies
+          FROM t LEFT JOIN pg_catalog.pg_policy AS pol ON pol.polrelid = t.oid
+         GROUP BY t.oid
+    ), b AS (
+        SELECT t.oid, pg_catalog.array_agg(r.rolname::text ORDER BY r.rolname) AS bypass_roles
+          FROM t
+          JOIN pg_catalog.pg_roles AS r
+            ON r.rolbypassrls AND NOT r.rolsuper
+           AND pg_catalog.has_table_privilege(r.oid, t.oid, 'SELECT, INSERT, UPDATE, DELETE')
+         GROUP BY t.oid
+    ), checks AS (
+        SELECT t.table_name, t.relrowsecurity, t.relforcerowsecurity,
+               COALESCE(p.policies, '{}') AS policies,
+               pg_catalog.array_remove(ARRAY[
+                   CASE WHEN NOT t.relrowsecurity THEN 'row level security is disabled' END,
+                   CASE WHEN NOT t.relforcerowsecurity THEN 'row level security is not forced (the owner bypasses it)' END,
+                   CASE WHEN p.policies IS NULL THEN 'no policy' END,
+                   CASE WHEN p.true_policies IS NOT NULL
+                        THEN 'permissive policy with expression true: ' || pg_catalog.array_to_string(p.true_policies, ', ') END,
+                   CASE WHEN b.bypass_roles IS NOT NULL
+                        THEN 'roles with BYPASSRLS can reach it: ' || pg_catalog.array_to_string(b.bypass_roles, ', ') END
+               ], NULL) AS problems
+          FROM t
+          JOIN p ON p.oid = t.oid
+          LEFT JOIN b ON b.oid = t.oid
+    )
+    SELECT c.table_name, c.relrowsecurity, c.relforcerowsecurity, c.policies,
+           pg_catalog.cardinality(c.problems) = 0,
+           NULLIF(pg_catalog.array_to_string(c.problems, '; '), '')
+      FROM checks AS c
+     ORDER BY c.table_name
+$$;
+
+ALTER FUNCTION memory.rls_audit() OWNER TO memory_owner;
+
+-- FUNCTION rls_audit(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.rls_audit() IS 'Every table of schema memory with its RLS state, policies and problems, in one query; memory_admin';
+
+-- FUNCTION rls_audit(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.rls_audit() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.rls_audit() TO memory_admin;
+
+-- search_episodes(uuid, uuid, public.vector, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_agent_id integer DEFAULT NULL::integer) RETURNS TABLE(episode_id text, agent_id integer, agent_name text, platform text, round integer, action_type text, content text, occurred_at timestamp with time zone, similarity double precision)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+-- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
+DECLARE
+    v_k          integer;
+    v_hits       memory.episode_hit[];
+    v_index_rows real;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_query_vector(p_query);
+    v_k := LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+    SELECT c.reltuples INTO v_index_rows FROM pg_catalog.pg_class AS c
+     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(p_tenant_id, p_simulation_id));
+    IF FOUND THEN
+        v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(p_tenant_id, p_simulation_id,
+                                                                   p_query, v_k, p_agent_id,
+                                                                   v_index_rows) AS h);
+        IF pg_catalog.cardinality(v_hits) = v_k THEN
+            RETURN QUERY SELECT * FROM pg_catalog.unnest(v_hits);
+            RETURN;
+        END IF;
+        -- Fewer than asked for (a rare agent, or an index still building): the exact
+        -- search below is the authority.
+    END IF;
+    RETURN QUERY
+    SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
+           e.occurred_at, 1 - (e.embedding OPERATOR(public.<=>) p_query::public.vector(384))
+      FROM memory.episodes AS e
+     WHERE e.tenant_id = p_tenant_id
+       AND e.simulation_id = p_simulation_id
+       AND e.embedding IS NOT NULL
+       AND (p_agent_id IS NULL OR e.agent_id = p_agent_id)
+     ORDER BY e.embedding OPERATOR(public.<=>) p_query::public.vector(384), e.episode_id
+     LIMIT v_k;
+END
+$$;
+
+ALTER FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer) OWNER TO memory_owner;
+
+-- FUNCTION search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer) IS 'Semantic search over a simulation''s episodes (cosine), best first; top_k clamped to 1..100';
+
+-- FUNCTION search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer) TO memory_reader;
+
+-- search_nodes(uuid, uuid, public.vector, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_type text DEFAULT NULL::text) RETURNS TABLE(node_id text, name text, type text, summary text, similarity double precision)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+-- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_query_vector(p_query);
+    RETURN QUERY
+    SELECT n.node_id, n.name, n.type, n.summary,
+           1 - (n.embedding OPERATOR(public.<=>) p_query::public.vector(384))
+      FROM memory.nodes AS n
+     WHERE n.tenant_id = p_tenant_id
+       AND n.simulation_id = p_simulation_id
+       AND n.embedding IS NOT NULL
+       AND (p_type IS NULL OR n.type = p_type)
+     ORDER BY n.embedding OPERATOR(public.<=>) p_query::public.vector(384), n.node_id
+     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+END
+$$;
+
+ALTER FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text) OWNER TO memory_owner;
+
+-- FUNCTION search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text) IS 'Semantic search over a simulation''s entities (cosine), best first; top_k clamped to 1..100';
+
+-- FUNCTION search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text) TO memory_reader;
+
+-- simulation_stats(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.simulation_stats(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(simulation_id uuid, name text, metadata jsonb, nodes bigint, edges bigint, episodes bigint, profiles bigint, node_types jsonb, edge_types jsonb, platforms jsonb, agents bigint, rounds integer, first_at timestamp with time zone, last_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+-- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    RETURN QUERY
+    SELECT s.simulation_id, s.name, s.metadata,
+           (SELECT pg_catalog.count(*) FROM memory.nodes AS n
+             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id),
+           (SELECT pg_catalog.count(*) FROM memory.edges AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id),
+           (SELECT pg_catalog.count(*) FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id),
+           (SELECT pg_catalog.count(*) FROM memory.profiles AS p
+             WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id),
+           COALESCE((SELECT pg_catalog.jsonb_object_agg(t.type, t.n ORDER BY t.type)
+                       FROM (SELECT n.type, pg_catalog.count(*) AS n FROM memory.nodes AS n
+                              WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                              GROUP BY n.type) AS t), '{}'::jsonb),
+           COALESCE((SELECT pg_catalog.jsonb_object_agg(t.type, t.n ORDER BY t.type)
+                       FROM (SELECT e.type, pg_catalog.count(*) AS n FROM memory.edges AS e
+                              WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                              GROUP BY e.type) AS t), '{}'::jsonb),
+           COALESCE((SELECT pg_catalog.jsonb_object_agg(COALESCE(t.platform, ''), t.n ORDER BY t.platform)
+                       FROM (SELECT e.platform, pg_catalog.count(*) AS n FROM memory.episodes AS e
+                              WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                              GROUP BY e.platform) AS t), '{}'::jsonb),
+           (SELECT pg_catalog.count(DISTINCT e.agent_id) FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id),
+           (SELECT pg_catalog.max(e.round) FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id),
+           (SELECT pg_catalog.min(e.occurred_at) FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id),
+           (SELECT pg_catalog.max(e.occurred_at) FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id)
+      FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+END
+$$;
+
+ALTER FUNCTION memory.simulation_stats(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION simulation_stats(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.simulation_stats(p_tenant_id uuid, p_simulation_id uuid) IS 'Counts and shape of a simulation: nodes, edges, episodes, profiles, types, platforms, agents, rounds';
+
+-- FUNCTION simulation_stats(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.simulation_stats(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.simulation_stats(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
+
+-- simulations; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.simulations ENABLE ROW LEVEL SECURITY;
+
+-- simulations; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.simulations (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    name text,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    published boolean DEFAULT true NOT NULL,
+    CONSTRAINT simulations_metadata_check CHECK ((jsonb_typeof(metadata) = 'object'::text))
+);
+
+ALTER TABLE ONLY memory.simulations FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.simulations OWNER TO memory_owner;
+
+-- TABLE simulations; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.simulations IS 'One row per mirrored simulation run';
+
+-- TABLE simulations; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.simulations TO memory_reader;
+GRANT INSERT,DELETE,UPDATE ON TABLE memory.simulations TO memory_writer;
+
+-- simulations readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.simulations FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- simulations simulations_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.simulations
+    ADD CONSTRAINT simulations_pkey PRIMARY KEY (tenant_id, simulation_id);
+
+-- simulations simulations_tenant_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.simulations
+    ADD CONSTRAINT simulations_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES memory.tenants(tenant_id) ON DELETE CASCADE;
+
+-- simulations writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.simulations FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- simulations writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.simulations FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- simulations writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.simulations FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- stage_rows(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.stage_rows(p_tenant_id uuid, p_attempt_id uuid) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET enable_nestloop TO 'off'
+    AS $$
+DECLARE
+    v_attempt  memory.import_attempts;
+    v_kind     text;
+    v_key      text;
+    v_first    integer;
+    v_second   integer;
+    v_problem  text;
+    v_nodes    bigint;
+    v_edges    bigint;
+    v_episodes bigint;
+    v_profiles bigint;
+BEGIN
+    v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
+    IF pg_catalog.to_regclass('pg_temp.stage_nodes') IS NULL THEN
+        RAISE EXCEPTION 'this session has no staging tables'
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'call memory.open_staging() and fill pg_temp.stage_* first';
+    END IF;
+
+    -- Required fields and vectors, first problem by kind and position.
+    SELECT p.kind, p.position, p.problem INTO v_kind, v_first, v_problem
+      FROM (SELECT 'node' AS kind, s.position,
+                   CASE WHEN s.node_id IS NULL OR s.node_id = '' THEN 'node_id is missing'
+                        WHEN s.name IS NULL THEN 'name is missing'
+                        WHEN s.type IS NULL THEN 'type is missing'
+                        WHEN pg_catalog.length(s.type) > 200 THEN 'type is longer than 200 characters'
+                        WHEN public.vector_norm(s.embedding) = 0 THEN 'embedding is the zero vector' END AS problem
+              FROM pg_temp.stage_nodes AS s
+            UNION ALL
+            SELECT 'edge', s.position,
+                   CASE WHEN s.edge_id IS NULL OR s.edge_id = '' THEN 'edge_id is missing'
+                        WHEN s.type IS NULL THEN 'type is missing'
+                        WHEN pg_catalog.length(s.type) > 200 THEN 'type is longer than 200 characters'
+                        WHEN s.source_id IS NULL THEN 'source_id is missing'
+                        WHEN s.target_id IS NULL THEN 'target_id is missing'
+                        WHEN public.vector_norm(s.embedding) = 0 THEN 'embedding is the zero vector' END
+              FROM pg_temp.stage_edges AS s
+            UNION ALL
+            SELECT 'episode', s.position,
+                   CASE WHEN s.episode_id IS NULL OR s.episode_id = '' THEN 'episode_id is missing'
+                        WHEN s.action_type IS NULL THEN 'action_type is missing'
+                        WHEN public.vector_norm(s.embedding) = 0 THEN 'embedding is the zero vector' END
+              FROM pg_temp.stage_episodes AS s
+            UNION ALL
+            SELECT 'profile', s.position,
+                   CASE WHEN s.platform IS NULL THEN 'platform is missing'
+                        WHEN pg_catalog.length(s.platform) > 200 THEN 'platform is longer than 200 characters'
+                        WHEN s.agent_id IS NULL THEN 'agent_id is missing' END
+              FROM pg_temp.stage_profiles AS s) AS p
+     WHERE p.problem IS NOT NULL OR p.position IS NULL
+     ORDER BY p.kind, p.position
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% at position %: %', v_kind, v_first, COALESCE(v_problem, 'position is missing')
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'nothing of this batch was staged; fix the row and stage the batch again';
+    END IF;
+
+    -- A key staged twice, in this batch or across batches of the attempt.
+    SELECT d.kind, d.key, d.first_position, d.second_position
+      INTO v_kind, v_key, v_first, v_second
+      FROM (SELECT 'node' AS kind, k.key, pg_catalog.min(k.position) AS first_position,
+                   (pg_catalog.array_agg(k.position ORDER BY k.position))[2] AS second_position
+              FROM (SELECT s.node_id AS key, s.position FROM pg_temp.stage_nodes AS s
+                    UNION ALL
+                    SELECT st.node_id, st.position FROM memory.staged_nodes AS st
+                      JOIN pg_temp.stage_nodes AS s ON st.node_key = pg_catalog.md5(s.node_id)::uuid
+                     WHERE st.tenant_id = p_tenant_id AND st.attempt_id = p_attempt_id) AS k
+             GROUP BY k.key HAVING pg_catalog.count(*) > 1
+            UNION ALL
+            SELECT 'edge', k.key, pg_catalog.min(k.position),
+                   (pg_catalog.array_agg(k.position ORDER BY k.position))[2]
+              FROM (SELECT s.edge_id AS key, s.position FROM pg_temp.stage_edges AS s
+                    UNION ALL
+                    SELECT st.edge_id, st.position FROM memory.staged_edges AS st
+                      JOIN pg_temp.stage_edges AS s ON st.edge_key = pg_catalog.md5(s.edge_id)::uuid
+                     WHERE st.tenant_id = p_tenant_id AND st.attempt_id = p_attempt_id) AS k
+             GROUP BY k.key HAVING pg_catalog.count(*) > 1
+            UNION ALL
+            SELECT 'episode', k.key, pg_catalog.min(k.position),
+                   (pg_catalog.array_agg(k.position ORDER BY k.position))[2]
+              FROM (SELECT s.episode_id AS key, s.position FROM pg_temp.stage_episodes AS s
+                    UNION ALL
+                    SELECT st.episode_id, st.position FROM memory.staged_episodes AS st
+                      JOIN pg_temp.stage_episodes AS s ON st.episode_key = pg_catalog.md5(s.episode_id)::uuid
+                     WHERE st.tenant_id = p_tenant_id AND st.attempt_id = p_attempt_id) AS k
+             GROUP BY k.key HAVING pg_catalog.count(*) > 1
+            UNION ALL
+            SELECT 'profile', k.key, pg_catalog.min(k.position),
+                   (pg_catalog.array_agg(k.position ORDER BY k.position))[2]
+              FROM (SELECT s.platform || '/' || s.agent_id AS key, s.position
+                      FROM pg_temp.stage_profiles AS s
+                    UNION ALL
+                    SELECT st.platform || '/' || st.agent_id, st.position
+                      FROM memory.staged_profiles AS st
+                      JOIN pg_temp.stage_profiles AS s
+                        ON s.platform = st.platform AND s.agent_id = st.agent_id
+                     WHERE st.tenant_id = p_tenant_id AND st.attempt_id = p_attempt_id) AS k
+             GROUP BY k.key HAVING pg_catalog.count(*) > 1) AS d
+     ORDER BY d.kind, d.first_position
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% id % appears twice, at positions % and %', v_kind, v_key, v_first, v_second
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'each row of an import needs its own id; nothing of this batch was staged';
+    END IF;
+
+    INSERT INTO memory.staged_nodes
+           (tenant_id, attempt_id, node_id, position, name, type, labels, summary, attributes,
+            embedding, embedding_model, content_hash)
+    SELECT p_tenant_id, p_attempt_id, s.node_id, s.position, s.name, s.type,
+           COALESCE(s.labels, '{}'), s.summary, COALESCE(s.attributes, '{}'), s.embedding,
+           CASE WHEN s.embedding IS NOT NULL
+                THEN COALESCE(s.embedding_model, 'sentence-transformers/all-MiniLM-L6-v2') END,
+           s.content_hash
+      FROM pg_temp.stage_nodes AS s;
+    GET DIAGNOSTICS v_nodes = ROW_COUNT;
+
+    INSERT INTO memory.staged_edges
+           (tenant_id, attempt_id, edge_id, position, type, source_id, target_id, fact,
+            attributes, valid_at, invalid_at, embedding, embedding_model, content_hash)
+    SELECT p_tenant_id, p_attempt_id, s.edge_id, s.position, s.type, s.source_id, s.target_id,
+           s.fact, COALESCE(s.attributes, '{}'), s.valid_at, s.invalid_at, s.embedding,
+           CASE WHEN s.embedding IS NOT NULL
+                THEN COALESCE(s.embedding_model, 'sentence-transformers/all-MiniLM-L6-v2') END,
+           s.content_hash
+      FROM pg_temp.stage_edges AS s;
+    GET DIAGNOSTICS v_edges = ROW_COUNT;
+
+    INSERT INTO memory.staged_episodes
+           (tenant_id, attempt_id, episode_id, position, agent_id, agent_name, platform, round,
+            action_type, content, metadata, occurred_at, embedding, embedding_model, content_hash)
+    SELECT p_tenant_id, p_attempt_id, s.episode_id, s.position, s.agent_id, s.agent_name,
+           s.platform, s.round, s.action_type, s.content, COALESCE(s.metadata, '{}'),
+           s.occurred_at, s.embedding,
+           CASE WHEN s.embedding IS NOT NULL
+                THEN COALESCE(s.embedding_model, 'sentence-transformers/all-MiniLM-L6-v2') END,
+           s.content_hash
+      FROM pg_temp.stage_episodes AS s;
+    GET DIAGNOSTICS v_episodes = ROW_COUNT;
+
+    INSERT INTO memory.staged_profiles
+           (tenant_id, attempt_id, platform, agent_id, position, name, username, bio, persona,
+            attributes)
+    SELECT p_tenant_id, p_attempt_id, s.platform, s.agent_id, s.position, s.name, s.username,
+           s.bio, s.persona, COALESCE(s.attributes, '{}')
+      FROM pg_temp.stage_profiles AS s;
+    GET DIAGNOSTICS v_profiles = ROW_COUNT;
+
+    TRUNCATE pg_temp.stage_nodes, pg_temp.stage_edges, pg_temp.stage_episodes,
+             pg_temp.stage_profiles;
+    RETURN QUERY SELECT v_nodes, v_edges, v_episodes, v_profiles;
+END
+$$;
+
+ALTER FUNCTION memory.stage_rows(p_tenant_id uuid, p_attempt_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION stage_rows(p_tenant_id uuid, p_attempt_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.stage_rows(p_tenant_id uuid, p_attempt_id uuid) IS 'Check the session''s staging tables and move their rows into an import attempt; returns counts';
+
+-- FUNCTION stage_rows(p_tenant_id uuid, p_attempt_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.stage_rows(p_tenant_id uuid, p_attempt_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.stage_rows(p_tenant_id uuid, p_attempt_id uuid) TO memory_writer;
+
+-- staged_edges; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.staged_edges ENABLE ROW LEVEL SECURITY;
+
+-- staged_edges; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE UNLOGGED TABLE memory.staged_edges (
+    tenant_id uuid NOT NULL,
+    attempt_id uuid NOT NULL,
+    edge_id text NOT NULL,
+    edge_key uuid GENERATED ALWAYS AS ((md5(edge_id))::uuid) STORED NOT NULL,
+    "position" integer NOT NULL,
+    type text NOT NULL,
+    source_id text NOT NULL,
+    target_id text NOT NULL,
+    fact text,
+    attributes jsonb DEFAULT '{}'::jsonb NOT NULL,
+    valid_at timestamp with time zone,
+    invalid_at timestamp with time zone,
+    embedding public.vector(384),
+    embedding_model text,
+    content_hash bytea
+);
+
+ALTER TABLE ONLY memory.staged_edges FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.staged_edges OWNER TO memory_owner;
+
+-- TABLE staged_edges; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.staged_edges TO memory_reader;
+GRANT INSERT,DELETE,UPDATE ON TABLE memory.staged_edges TO memory_writer;
+
+-- staged_edges readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_edges FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_edges staged_edges_attempt_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_edges
+    ADD CONSTRAINT staged_edges_attempt_fkey FOREIGN KEY (tenant_id, attempt_id) REFERENCES memory.import_attempts(tenant_id, attempt_id) ON DELETE CASCADE;
+
+-- staged_edges staged_edges_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_edges
+    ADD CONSTRAINT staged_edges_pkey PRIMARY KEY (tenant_id, attempt_id, edge_key);
+
+-- staged_edges writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.staged_edges FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_edges writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.staged_edges FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_edges writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.staged_edges FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_episodes; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.staged_episodes ENABLE ROW LEVEL SECURITY;
+
+-- staged_episodes; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE UNLOGGED TABLE memory.staged_episodes (
+    tenant_id uuid NOT NULL,
+    attempt_id uuid NOT NULL,
+    episode_id text NOT NULL,
+    episode_key uuid GENERATED ALWAYS AS ((md5(episode_id))::uuid) STORED NOT NULL,
+    "position" integer NOT NULL,
+    agent_id integer,
+    agent_name text,
+    platform text,
+    round integer,
+    action_type text NOT NULL,
+    content text,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    occurred_at timestamp with time zone,
+    embedding public.vector(384),
+    embedding_model text,
+    content_hash bytea
+);
+
+ALTER TABLE ONLY memory.staged_episodes FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.staged_episodes OWNER TO memory_owner;
+
+-- TABLE staged_episodes; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.staged_episodes TO memory_reader;
+GRANT INSERT,DELETE,UPDATE ON TABLE memory.staged_episodes TO memory_writer;
+
+-- staged_episodes readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_episodes FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_episodes staged_episodes_attempt_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_episodes
+    ADD CONSTRAINT staged_episodes_attempt_fkey FOREIGN KEY (tenant_id, attempt_id) REFERENCES memory.import_attempts(tenant_id, attempt_id) ON DELETE CASCADE;
+
+-- staged_episodes staged_episodes_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_episodes
+    ADD CONSTRAINT staged_episodes_pkey PRIMARY KEY (tenant_id, attempt_id, episode_key);
+
+-- staged_episodes writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.staged_episodes FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_episodes writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.staged_episodes FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_episodes writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.staged_episodes FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_nodes; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.staged_nodes ENABLE ROW LEVEL SECURITY;
+
+-- staged_nodes; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE UNLOGGED TABLE memory.staged_nodes (
+    tenant_id uuid NOT NULL,
+    attempt_id uuid NOT NULL,
+    node_id text NOT NULL,
+    node_key uuid GENERATED ALWAYS AS ((md5(node_id))::uuid) STORED NOT NULL,
+    "position" integer NOT NULL,
+    name text NOT NULL,
+    type text NOT NULL,
+    labels text[] DEFAULT '{}'::text[] NOT NULL,
+    summary text,
+    attributes jsonb DEFAULT '{}'::jsonb NOT NULL,
+    embedding public.vector(384),
+    embedding_model text,
+    content_hash bytea
+);
+
+ALTER TABLE ONLY memory.staged_nodes FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.staged_nodes OWNER TO memory_owner;
+
+-- TABLE staged_nodes; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.staged_nodes TO memory_reader;
+GRANT INSERT,DELETE,UPDATE ON TABLE memory.staged_nodes TO memory_writer;
+
+-- staged_nodes readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_nodes FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_nodes staged_nodes_attempt_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_nodes
+    ADD CONSTRAINT staged_nodes_attempt_fkey FOREIGN KEY (tenant_id, attempt_id) REFERENCES memory.import_attempts(tenant_id, attempt_id) ON DELETE CASCADE;
+
+-- staged_nodes staged_nodes_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_nodes
+    ADD CONSTRAINT staged_nodes_pkey PRIMARY KEY (tenant_id, attempt_id, node_key);
+
+-- staged_nodes writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.staged_nodes FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_nodes writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.staged_nodes FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_nodes writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.staged_nodes FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_profiles; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.staged_profiles ENABLE ROW LEVEL SECURITY;
+
+-- staged_profiles; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE UNLOGGED TABLE memory.staged_profiles (
+    tenant_id uuid NOT NULL,
+    attempt_id uuid NOT NULL,
+    platform text NOT NULL,
+    agent_id integer NOT NULL,
+    "position" integer NOT NULL,
+    name text,
+    username text,
+    bio text,
+    persona text,
+    attributes jsonb DEFAULT '{}'::jsonb NOT NULL
+);
+
+ALTER TABLE ONLY memory.staged_profiles FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.staged_profiles OWNER TO memory_owner;
+
+-- TABLE staged_profiles; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.staged_profiles TO memory_reader;
+GRANT INSERT,DELETE,UPDATE ON TABLE memory.staged_profiles TO memory_writer;
+
+-- staged_profiles readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_profiles FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_profiles staged_profiles_attempt_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_profiles
+    ADD CONSTRAINT staged_profiles_attempt_fkey FOREIGN KEY (tenant_id, attempt_id) REFERENCES memory.import_attempts(tenant_id, attempt_id) ON DELETE CASCADE;
+
+-- staged_profiles staged_profiles_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_profiles
+    ADD CONSTRAINT staged_profiles_pkey PRIMARY KEY (tenant_id, attempt_id, platform, agent_id);
+
+-- staged_profiles writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.staged_profiles FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_profiles writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.staged_profiles FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_profiles writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.staged_profiles FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- tenant_grants; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.tenant_grants ENABLE ROW LEVEL SECURITY;
+
+-- tenant_grants; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.tenant_grants (
+    tenant_id uuid NOT NULL,
+    role_name name NOT NULL,
+    granted_by name DEFAULT CURRENT_USER NOT NULL,
+    granted_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY memory.tenant_grants FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.tenant_grants OWNER TO memory_owner;
+
+-- TABLE tenant_grants; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.tenant_grants IS 'Which database roles may act for which tenant (a grant to a group role covers its members)';
+
+-- TABLE tenant_grants; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.tenant_grants TO memory_reader;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE memory.tenant_grants TO memory_admin;
+
+-- tenant_grants admins_manage_all_grants; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY admins_manage_all_grants ON memory.tenant_grants TO memory_admin USING (pg_has_role(CURRENT_USER, 'memory_admin'::name, 'MEMBER'::text)) WITH CHECK (pg_has_role(CURRENT_USER, 'memory_admin'::name, 'MEMBER'::text));
+
+-- tenant_grants roles_see_their_own_grants; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY roles_see_their_own_grants ON memory.tenant_grants FOR SELECT TO memory_reader USING ((EXISTS ( SELECT 1
+   FROM pg_roles r
+  WHERE ((r.rolname = tenant_grants.role_name) AND pg_has_role(CURRENT_USER, r.oid, 'MEMBER'::text)))));
+
+-- tenant_grants tenant_grants_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.tenant_grants
+    ADD CONSTRAINT tenant_grants_pkey PRIMARY KEY (tenant_id, role_name);
+
+-- tenant_grants tenant_grants_tenant_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.tenant_grants
+    ADD CONSTRAINT tenant_grants_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES memory.tenants(tenant_id) ON DELETE CASCADE;
+
+-- tenant_grants_role_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX tenant_grants_role_idx ON memory.tenant_grants USING btree (role_name);
+
+-- tenants; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.tenants ENABLE ROW LEVEL SECURITY;
+
+-- tenants; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.tenants (
+    tenant_id uuid NOT NULL,
+    name text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT tenants_name_check CHECK ((name <> ''::text))
+);
+
+ALTER TABLE ONLY memory.tenants FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.tenants OWNER TO memory_owner;
+
+-- TABLE tenants; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.tenants IS 'Tenants: the unit of ownership and isolation';
+
+-- TABLE tenants; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.tenants TO memory_reader;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE memory.tenants TO memory_admin;
+
+-- tenants admins_manage_all_tenants; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY admins_manage_all_tenants ON memory.tenants TO memory_admin USING (pg_has_role(CURRENT_USER, 'memory_admin'::name, 'MEMBER'::text)) WITH CHECK (pg_has_role(CURRENT_USER, 'memory_admin'::name, 'MEMBER'::text));
+
+-- tenants readers_see_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_the_granted_call_tenant ON memory.tenants FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- tenants tenants_name_key; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.tenants
+    ADD CONSTRAINT tenants_name_key UNIQUE (name);
+
+-- tenants tenants_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.tenants
+    ADD CONSTRAINT tenants_pkey PRIMARY KEY (tenant_id);
+
+-- upsert_edges(uuid, uuid, jsonb, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.upsert_edges(p_tenant_id uuid, p_simulation_id uuid, p_edges jsonb, p_skip_dangling boolean DEFAULT false) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint, skipped bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_index   bigint;
+    v_edge_id text;
+    v_node_id text;
+    v_skipped bigint;
+    v_dangling boolean;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_batch('p_edges', p_edges,
+        '{"id": "id", "type": "label!", "source_id": "id", "target_id": "id", "fact": "text",
+          "attributes": "object", "valid_at": "timestamp", "invalid_at": "timestamp",
+          "embedding": "vector", "embedding_model": "text"}'::jsonb,
+        ARRAY['id']);
+    IF p_skip_dangling IS NULL THEN
+        RAISE EXCEPTION 'p_skip_dangling must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass true or false';
+    END IF;
+
+    SELECT d.ord - 1, d.edge_id, d.node_id, pg_catalog.count(*) OVER ()
+      INTO v_index, v_edge_id, v_node_id, v_skipped
+      FROM (SELECT t.ord, t.item ->> 'id' AS edge_id, e.node_id
+              FROM pg_catalog.jsonb_array_elements(p_edges) WITH ORDINALITY AS t(item, ord)
+             CROSS JOIN LATERAL (VALUES (t.item ->> 'source_id', 1), (t.item ->> 'target_id', 2))
+                   AS e(node_id, side)
+             WHERE NOT EXISTS (SELECT 1 FROM memory.nodes AS n
+                                WHERE n.tenant_id = p_tenant_id
+                                  AND n.simulation_id = p_simulation_id
+                                  AND n.node_key = pg_catalog.md5(e.node_id)::uuid)
+             ORDER BY t.ord, e.side) AS d
+     LIMIT 1;
+    v_dangling := FOUND;
+    IF v_dangling AND NOT p_skip_dangling THEN
+        RAISE EXCEPTION 'p_edges[%]: edge % refers to unknown node %', v_index, v_edge_id, v_node_id
+            USING ERRCODE = 'foreign_key_violation',
+                  HINT = 'upsert the node first, or pass p_skip_dangling => true to leave such edges out';
+    END IF;
+
+    RETURN QUERY
+    WITH src AS (
+        SELECT i.item ->> 'id' AS edge_id,
+               i.item ->> 'type' AS type,
+               i.item ->> 'source_id' AS source_id,
+               i.item ->> 'target_id' AS target_id,
+               i.item ->> 'fact' AS fact,
+               memory._object(i.item -> 'attributes') AS attributes,
+               (i.item ->> 'valid_at')::timestamptz AS valid_at,
+               (i.item ->> 'invalid_at')::timestamptz AS invalid_at,
+               memory._embedding(i.item) AS embedding,
+               memory._embedding_model(i.item) AS embedding_model
+          FROM pg_catalog.jsonb_array_elements(p_edges) AS i(item)
+    ), kept AS (
+        -- Only when some edge dangles (and is to be skipped) are endpoints probed again.
+        SELECT src.*
+          FROM src
+         WHERE NOT v_dangling
+            OR (EXISTS (SELECT 1 FROM memory.nodes AS n
+                         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                           AND n.node_key = pg_catalog.md5(src.source_id)::uuid)
+                AND EXISTS (SELECT 1 FROM memory.nodes AS n
+                             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                               AND n.node_key = pg_catalog.md5(src.target_id)::uuid))
+    ), written AS (
+        INSERT INTO memory.edges AS e
+               (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes,
+                valid_at, invalid_at, embedding, embedding_model)
+        SELECT p_tenant_id, p_simulation_id, k.edge_id, k.type, k.source_id, k.target_id, k.fact,
+               k.attributes, k.valid_at, k.invalid_at, k.embedding, k.embedding_model
+          FROM kept AS k
+        ON CONFLICT (tenant_id, simulation_id, edge_key) DO UPDATE
+           SET type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id,
+               fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at,
+               invalid_at = excluded.invalid_at, embedding = excluded.embedding,
+               embedding_model = excluded.embedding_model, updated_at = pg_catalog.now()
+         WHERE (e.type, e.source_id, e.target_id, e.fact, e.attributes, e.valid_at, e.invalid_at,
+                e.embedding::real[], e.embedding_model)
+               IS DISTINCT FROM
+               (excluded.type, excluded.source_id, excluded.target_id, excluded.fact,
+                excluded.attributes, excluded.valid_at, excluded.invalid_at, excluded.embedding::real[],
+                excluded.embedding_model)
+        RETURNING (e.xmax = 0) AS was_inserted
+    )
+    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
+           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),
+           (SELECT pg_catalog.count(*) FROM kept) - pg_catalog.count(*),
+           pg_catalog.jsonb_array_length(p_edges) - (SELECT pg_catalog.count(*) FROM kept)
+      FROM written AS w;
+END
+$$;
+
+ALTER FUNCTION memory.upsert_edges(p_tenant_id uuid, p_simulation_id uuid, p_edges jsonb, p_skip_dangling boolean) OWNER TO memory_owner;
+
+-- FUNCTION upsert_edges(p_tenant_id uuid, p_simulation_id uuid, p_edges jsonb, p_skip_dangling boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.upsert_edges(p_tenant_id uuid, p_simulation_id uuid, p_edges jsonb, p_skip_dangling boolean) IS 'Insert or update graph edges of a simulation; an unknown endpoint fails with 23503 unless skipped';
+
+-- FUNCTION upsert_edges(p_tenant_id uuid, p_simulation_id uuid, p_edges jsonb, p_skip_dangling boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.upsert_edges(p_tenant_id uuid, p_simulation_id uuid, p_edges jsonb, p_skip_dangling boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.upsert_edges(p_tenant_id uuid, p_simulation_id uuid, p_edges jsonb, p_skip_dangling boolean) TO memory_writer;
+
+-- upsert_episodes(uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episodes jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_batch('p_episodes', p_episodes,
+        '{"id": "id", "agent_id": "int", "agent_name": "text", "platform": "text", "round": "int",
+          "action_type": "text!", "content": "text", "metadata": "object", "occurred_at": "timestamp",
+          "embedding": "vector", "embedding_model": "text"}'::jsonb,
+        ARRAY['id']);
+
+    RETURN QUERY
+    WITH src AS (
+        SELECT i.item ->> 'id' AS episode_id,
+               (i.item ->> 'agent_id')::integer AS agent_id,
+               i.item ->> 'agent_name' AS agent_name,
+               i.item ->> 'platform' AS platform,
+               (i.item ->> 'round')::integer AS round,
+               i.item ->> 'action_type' AS action_type,
+               i.item ->> 'content' AS content,
+               memory._object(i.item -> 'metadata') AS metadata,
+               (i.item ->> 'occurred_at')::timestamptz AS occurred_at,
+               memory._embedding(i.item) AS embedding,
+               memory._embedding_model(i.item) AS embedding_model
+          FROM pg_catalog.jsonb_array_elements(p_episodes) AS i(item)
+    ), written AS (
+        INSERT INTO memory.episodes AS e
+               (tenant_id, simulation_id, episode_id, agent_id, agent_name, platform, round,
+                action_type, content, metadata, occurred_at, embedding, embedding_model)
+        SELECT p_tenant_id, p_simulation_id, src.episode_id, src.agent_id, src.agent_name,
+               src.platform, src.round, src.action_type, src.content, src.metadata,
+               src.occurred_at, src.embedding, src.embedding_model
+          FROM src
+        ON CONFLICT (tenant_id, simulation_id, episode_key) DO UPDATE
+           SET agent_id = excluded.agent_id, agent_name = excluded.agent_name,
+               platform = excluded.platform, round = excluded.round,
+               action_type = excluded.action_type, content = excluded.content,
+               metadata = excluded.metadata, occurred_at = excluded.occurred_at,
+               embedding = excluded.embedding, embedding_model = excluded.embedding_model,
+               updated_at = pg_catalog.now()
+         WHERE (e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
+                e.metadata, e.occurred_at, e.embedding::real[], e.embedding_model)
+               IS DISTINCT FROM
+               (excluded.agent_id, excluded.agent_name, excluded.platform, excluded.round,
+                excluded.action_type, excluded.content, excluded.metadata, excluded.occurred_at,
+                excluded.embedding::real[], excluded.embedding_model)
+        RETURNING (e.xmax = 0) AS was_inserted
+    )
+    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
+           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),
+           pg_catalog.jsonb_array_length(p_episodes) - pg_catalog.count(*)
+      FROM written AS w;
+END
+$$;
+
+ALTER FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episodes jsonb) OWNER TO memory_owner;
+
+-- FUNCTION upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episodes jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episodes jsonb) IS 'Insert or update agent episodes of a simulation from a jsonb array; atomic and idempotent';
+
+-- FUNCTION upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episodes jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episodes jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episodes jsonb) TO memory_writer;
+
+-- upsert_nodes(uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_batch('p_nodes', p_nodes,
+        '{"id": "id", "name": "text!", "type": "label", "labels": "text[]", "summary": "text",
+          "attributes": "object", "embedding": "vector", "embedding_model": "text"}'::jsonb,
+        ARRAY['id']);
+
+    RETURN QUERY
+    WITH src AS (
+        SELECT i.item ->> 'id' AS node_id,
+               i.item ->> 'name' AS name,
+               COALESCE(i.item ->> 'type', 'Entity') AS type,
+               COALESCE(ARRAY(SELECT pg_catalog.jsonb_array_elements_text(i.item -> 'labels')),
+                        '{}'::text[]) AS labels,
+               i.item ->> 'summary' AS summary,
+               memory._object(i.item -> 'attributes') AS attributes,
+               memory._embedding(i.item) AS embedding,
+               memory._embedding_model(i.item) AS embedding_model
+          FROM pg_catalog.jsonb_array_elements(p_nodes) AS i(item)
+    ), written AS (
+        INSERT INTO memory.nodes AS n
+               (tenant_id, simulation_id, node_id, name, type, labels, summary, attributes,
+                embedding, embedding_model)
+        SELECT p_tenant_id, p_simulation_id, src.node_id, src.name, src.type, src.labels,
+               src.summary, src.attributes, src.embedding, src.embedding_model
+          FROM src
+        ON CONFLICT (tenant_id, simulation_id, node_key) DO UPDATE
+           SET name = excluded.name, type = excluded.type, labels = excluded.labels,
+               summary = excluded.summary, attributes = excluded.attributes,
+               embedding = excluded.embedding, embedding_model = excluded.embedding_model,
+               updated_at = pg_catalog.now()
+         WHERE (n.name, n.type, n.labels, n.summary, n.attributes, n.embedding::real[], n.embedding_model)
+               IS DISTINCT FROM
+               (excluded.name, excluded.type, excluded.labels, excluded.summary,
+                excluded.attributes, excluded.embedding::real[], excluded.embedding_model)
+        RETURNING (n.xmax = 0) AS was_inserted
+    )
+    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
+           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),
+           pg_catalog.jsonb_array_length(p_nodes) - pg_catalog.count(*)
+      FROM written AS w;
+END
+$$;
+
+ALTER FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb) OWNER TO memory_owner;
+
+-- FUNCTION upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb) IS 'Insert or update graph nodes of a simulation from a jsonb array; atomic and idempotent';
+
+-- FUNCTION upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb) TO memory_writer;
+
+-- upsert_profiles(uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p_profiles jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_batch('p_profiles', p_profiles,
+        '{"agent_id": "int!", "platform": "label!", "name": "text", "username": "text",
+          "bio": "text", "persona": "text", "attributes": "object"}'::jsonb,
+        ARRAY['platform', 'agent_id']);
+
+    RETURN QUERY
+    WITH src AS (
+        SELECT i.item ->> 'platform' AS platform,
+               (i.item ->> 'agent_id')::integer AS agent_id,
+               i.item ->> 'name' AS name,
+               i.item ->> 'username' AS username,
+               i.item ->> 'bio' AS bio,
+               i.item ->> 'persona' AS persona,
+               memory._object(i.item -> 'attributes') AS attributes
+          FROM pg_catalog.jsonb_array_elements(p_profiles) AS i(item)
+    ), written AS (
+        INSERT INTO memory.profiles AS p
+               (tenant_id, simulation_id, platform, agent_id, name, username, bio, persona, attributes)
+        SELECT p_tenant_id, p_simulation_id, src.platform, src.agent_id, src.name, src.username,
+               src.bio, src.persona, src.attributes
+          FROM src
+        ON CONFLICT (tenant_id, simulation_id, platform, agent_id) DO UPDATE
+           SET name = excluded.name, username = excluded.username, bio = excluded.bio,
+               persona = excluded.persona, attributes = excluded.attributes,
+               updated_at = pg_catalog.now()
+         WHERE (p.name, p.username, p.bio, p.persona, p.attributes)
+               IS DISTINCT FROM
+               (excluded.name, excluded.username, excluded.bio, excluded.persona, excluded.attributes)
+        RETURNING (p.xmax = 0) AS was_inserted
+    )
+    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
+           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),
+           pg_catalog.jsonb_array_length(p_profiles) - pg_catalog.count(*)
+      FROM written AS w;
+END
+$$;
+
+ALTER FUNCTION memory.upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p_profiles jsonb) OWNER TO memory_owner;
+
+-- FUNCTION upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p_profiles jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p_profiles jsonb) IS 'Insert or update agent profiles (key: platform, agent_id) of a simulation; atomic and idempotent';
+
+-- FUNCTION upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p_profiles jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p_profiles jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p_profiles jsonb) TO memory_writer;
+
+-- upsert_simulation(uuid, uuid, text, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.upsert_simulation(p_tenant_id uuid, p_simulation_id uuid, p_name text DEFAULT NULL::text, p_metadata jsonb DEFAULT '{}'::jsonb) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_simulation_id IS NULL THEN
+        RAISE EXCEPTION 'p_simulation_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
+    END IF;
+    IF p_metadata IS NOT NULL AND pg_catalog.jsonb_typeof(p_metadata) <> 'object' THEN
+        RAISE EXCEPTION 'p_metadata must be a JSON object, not %', pg_catalog.jsonb_typeof(p_metadata)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a JSON object such as {"rounds": 8}';
+    END IF;
+
+    INSERT INTO memory.simulations AS s (tenant_id, simulation_id, name, metadata)
+    VALUES (p_tenant_id, p_simulation_id, p_name, COALESCE(p_metadata, '{}'::jsonb))
+    ON CONFLICT (tenant_id, simulation_id) DO UPDATE
+       SET name = COALESCE(excluded.name, s.name),
+           metadata = s.metadata || excluded.metadata,
+           published = true,
+           updated_at = pg_catalog.now()
+     WHERE (s.name, s.metadata, s.published) IS DISTINCT FROM
+           (COALESCE(excluded.name, s.name), s.metadata || excluded.metadata, true);
+END
+$$;
+
+ALTER FUNCTION memory.upsert_simulation(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_metadata jsonb) OWNER TO memory_owner;
+
+-- FUNCTION upsert_simulation(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_metadata jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.upsert_simulation(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_metadata jsonb) IS 'Create or update a simulation (NULL name keeps the stored one, metadata is merged); idempotent';
+
+-- FUNCTION upsert_simulation(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_metadata jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.upsert_simulation(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_metadata jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.upsert_simulation(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_metadata jsonb) TO memory_writer;
+
+-- validate_import(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.validate_import(p_tenant_id uuid, p_attempt_id uuid) RETURNS TABLE(problem text, kind text, item_id text, detail text)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET enable_nestloop TO 'off'
+    AS $$
+DECLARE
+    v_attempt memory.import_attempts;
+BEGIN
+    v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
+    RETURN QUERY
+    WITH staged AS (
+        SELECT 'nodes' AS kind, (SELECT pg_catalog.count(*) FROM memory.staged_nodes AS s
+                                  WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id) AS n
+        UNION ALL
+        SELECT 'edges', (SELECT pg_catalog.count(*) FROM memory.staged_edges AS s
+                          WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id)
+        UNION ALL
+        SELECT 'episodes', (SELECT pg_catalog.count(*) FROM memory.staged_episodes AS s
+                             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id)
+        UNION ALL
+        SELECT 'profiles', (SELECT pg_catalog.count(*) FROM memory.staged_profiles AS s
+                             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id)
+    )
+    SELECT 'count_mismatch', st.kind, NULL::text,
+           pg_catalog.format('declared %s, staged %s', v_attempt.declared ->> st.kind, st.n)
+      FROM staged AS st
+     WHERE v_attempt.declared ? st.kind AND (v_attempt.declared ->> st.kind)::bigint <> st.n
+    UNION ALL
+    SELECT CASE WHEN v_attempt.skip_dangling THEN 'skipped_edge' ELSE 'dangling_edge' END,
+           'edges', e.edge_id,
+           pg_catalog.format('%s node %s is not in the import',
+                             CASE WHEN sn.node_id IS NULL THEN 'source' ELSE 'target' END,
+                             CASE WHEN sn.node_id IS NULL THEN e.source_id ELSE e.target_id END)
+      FROM memory.staged_edges AS e
+      LEFT JOIN memory.staged_nodes AS sn
+        ON sn.tenant_id = p_tenant_id AND sn.attempt_id = p_attempt_id
+       AND sn.node_key = pg_catalog.md5(e.source_id)::uuid
+      LEFT JOIN memory.staged_nodes AS tn
+        ON tn.tenant_id = p_tenant_id AND tn.attempt_id = p_attempt_id
+       AND tn.node_key = pg_catalog.md5(e.target_id)::uuid
+     WHERE e.tenant_id = p_tenant_id AND e.attempt_id = p_attempt_id
+       AND (sn.node_id IS NULL OR tn.node_id IS NULL)
+    UNION ALL
+    SELECT 'missing_embedding', m.kind, m.id, 'staged without embedding; no committed row has its content hash'
+      FROM (SELECT 'nodes' AS kind, s.node_id AS id FROM memory.staged_nodes AS s
+             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+               AND s.embedding IS NULL AND s.content_hash IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM memory.nodes AS l
+                                WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_attempt.simulation_id
+                                  AND l.node_key = s.node_key AND l.content_hash = s.content_hash
+                                  AND l.embedding IS NOT NULL)
+            UNION ALL
+            SELECT 'edges', s.edge_id FROM memory.staged_edges AS s
+             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+               AND s.embedding IS NULL AND s.content_hash IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM memory.edges AS l
+                                WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_attempt.simulation_id
+                                  AND l.edge_key = s.edge_key AND l.content_hash = s.content_hash
+                                  AND l.embedding IS NOT NULL)
+            UNION ALL
+            SELECT 'episodes', s.episode_id FROM memory.staged_episodes AS s
+             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
+               AND s.embedding IS NULL AND s.content_hash IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM memory.episodes AS l
+                                WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_attempt.simulation_id
+                                  AND l.episode_key = s.episode_key AND l.content_hash = s.content_hash
+                                  AND l.embedding IS NOT NULL)) AS m
+     ORDER BY 1, 2, 3;
+END
+$$;
+
+ALTER FUNCTION memory.validate_import(p_tenant_id uuid, p_attempt_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION validate_import(p_tenant_id uuid, p_attempt_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.validate_import(p_tenant_id uuid, p_attempt_id uuid) IS 'Problems that stop an import attempt from committing: count mismatches, dangling edges, missing embeddings';
+
+-- FUNCTION validate_import(p_tenant_id uuid, p_attempt_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.validate_import(p_tenant_id uuid, p_attempt_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.validate_import(p_tenant_id uuid, p_attempt_id uuid) TO memory_writer;
