@@ -1,15 +1,20 @@
 -- 006_walk: memory.neighbors() as DESIGN.md specifies it: breadth-first, each node once at
 -- its least depth, cycle-safe, self-loops harmless, the start node never returned, the path
 -- of node ids from the start, edge-type and direction filters, depth clamped to 1..20 (NULL
--- means 1), and a dense graph costs what its edges cost.
+-- means 1), ties between shortest paths to the edge of the least key, the walk kept to its
+-- simulation and tenant, and a dense graph costs what its edges cost.
 BEGIN;
-SELECT plan(30);
+SELECT plan(40);
 \ir _fixtures.psql
 
 CREATE FUNCTION fx.sim_chain() RETURNS uuid LANGUAGE sql IMMUTABLE
     AS $$ SELECT 'aaaaaaaa-5151-4000-8000-0000000000c1'::uuid $$;
 CREATE FUNCTION fx.sim_k15() RETURNS uuid LANGUAGE sql IMMUTABLE
     AS $$ SELECT 'aaaaaaaa-5151-4000-8000-0000000000c2'::uuid $$;
+CREATE FUNCTION fx.sim_other() RETURNS uuid LANGUAGE sql IMMUTABLE
+    AS $$ SELECT 'aaaaaaaa-5151-4000-8000-0000000000c3'::uuid $$;
+CREATE FUNCTION fx.sim_ties() RETURNS uuid LANGUAGE sql IMMUTABLE
+    AS $$ SELECT 'aaaaaaaa-5151-4000-8000-0000000000c4'::uuid $$;
 
 -- Graph of sim_a:
 --   s -> a -> b -> s (KNOWS: a cycle)      s -> s (KNOWS: a self-loop)
@@ -24,7 +29,8 @@ BEGIN
         '[{"id": "s", "name": "start", "type": "Person"}, {"id": "a", "name": "A", "type": "Person"},
           {"id": "b", "name": "B", "type": "Person"}, {"id": "c", "name": "C", "type": "Org"},
           {"id": "d", "name": "D", "type": "Org"}, {"id": "x", "name": "X", "type": "Topic"},
-          {"id": "y", "name": "Y", "type": "Person"}, {"id": "lonely", "name": "Lonely", "type": "Person"}]');
+          {"id": "y", "name": "Y", "type": "Person"}, {"id": "lonely", "name": "Lonely", "type": "Person"},
+          {"id": "iso", "name": "Isolated", "type": "Person"}]');
     PERFORM memory.upsert_edges(fx.tenant_a(), fx.sim_a(),
         '[{"id": "e1", "type": "KNOWS", "source_id": "s", "target_id": "a", "fact": "s knows a"},
           {"id": "e2", "type": "KNOWS", "source_id": "a", "target_id": "b", "fact": "a knows b"},
@@ -58,6 +64,22 @@ BEGIN
                                              'source_id', format('k%s', lpad(i::text, 2, '0')),
                                              'target_id', format('k%s', lpad(j::text, 2, '0'))))
            FROM generate_series(1, 15) AS i, generate_series(1, 15) AS j WHERE i <> j));
+
+    -- Another simulation of A with the same ids s and a, and an edge s -> q of its own.
+    PERFORM memory.upsert_simulation(fx.tenant_a(), fx.sim_other(), 'other');
+    PERFORM memory.upsert_nodes(fx.tenant_a(), fx.sim_other(),
+        '[{"id": "s", "name": "other s"}, {"id": "a", "name": "other a"}, {"id": "q", "name": "Q"}]');
+    PERFORM memory.upsert_edges(fx.tenant_a(), fx.sim_other(), '[{"id": "e1", "type": "KNOWS", "source_id": "s", "target_id": "q"}]');
+
+    -- Ties: d is two steps from s along four paths (through a, b, c, and c's parallel edge).
+    PERFORM memory.upsert_simulation(fx.tenant_a(), fx.sim_ties(), 'ties');
+    PERFORM memory.upsert_nodes(fx.tenant_a(), fx.sim_ties(),
+        '[{"id": "s", "name": "s"}, {"id": "a", "name": "a"}, {"id": "b", "name": "b"}, {"id": "c", "name": "c"}, {"id": "d", "name": "d"}]');
+    PERFORM memory.upsert_edges(fx.tenant_a(), fx.sim_ties(),
+        '[{"id": "sa", "type": "KNOWS", "source_id": "s", "target_id": "a"}, {"id": "sb", "type": "KNOWS", "source_id": "s", "target_id": "b"},
+          {"id": "sc", "type": "KNOWS", "source_id": "s", "target_id": "c"}, {"id": "ad", "type": "KNOWS", "source_id": "a", "target_id": "d"},
+          {"id": "bd", "type": "KNOWS", "source_id": "b", "target_id": "d"}, {"id": "cd", "type": "KNOWS", "source_id": "c", "target_id": "d"},
+          {"id": "cd-again", "type": "KNOWS", "source_id": "c", "target_id": "d"}]');
 END
 $$;
 RESET ROLE;
@@ -173,6 +195,31 @@ SELECT results_eq($$SELECT count(*), min(depth), max(depth) FROM memory.neighbor
 SELECT is_empty($$SELECT * FROM memory.neighbors(fx.tenant_a(), fx.sim_k15(), 'k01', 20)
                    WHERE node_id = 'k01' OR cardinality(path) <> 2 OR path[1] <> 'k01' OR path[2] <> node_id$$,
                 'K15: each path is the start and the node, and the start is not returned');
+
+-- More filters, depths and graphs (10)
+SELECT is_empty($$SELECT * FROM memory.neighbors(fx.tenant_a(), fx.sim_a(), 's', 5, '{}'::text[])$$,
+                'an empty array of edge types: no edge allowed, nothing');
+SELECT results_eq($$SELECT count(*), min(depth), max(depth) FROM memory.neighbors(fx.tenant_a(), fx.sim_k15(), 'k09', 20, NULL, 'in')$$,
+                  $$VALUES (14::bigint, 1, 1)$$, 'K15 at depth 20, direction in: exactly 14 rows, all at depth 1');
+SELECT results_eq($$SELECT node_id, depth FROM memory.neighbors(fx.tenant_a(), fx.sim_chain(), 'c00', -2147483648, NULL, 'out')$$,
+                  $$VALUES ('c01', 1)$$, 'the least integer depth behaves as 1');
+SELECT results_eq($$SELECT count(*), max(depth) FROM memory.neighbors(fx.tenant_a(), fx.sim_chain(), 'c00', 2, NULL, 'out')$$,
+                  $$VALUES (2::bigint, 2)$$, 'depth 2 reaches 2 nodes of the chain');
+SELECT results_eq($$SELECT count(*), max(depth) FROM memory.neighbors(fx.tenant_a(), fx.sim_chain(), 'c00', 19, NULL, 'out')$$,
+                  $$VALUES (19::bigint, 19)$$, 'depth 19 reaches 19 nodes of the chain');
+SELECT is_empty($$SELECT * FROM memory.neighbors(fx.tenant_a(), fx.sim_a(), 'iso', 20)$$,
+                'a node without any edge has no neighbours');
+SELECT set_eq($$SELECT node_id FROM memory.neighbors(fx.tenant_a(), fx.sim_a(), 's', 20)$$, ARRAY['a', 'b', 'c', 'd', 'x', 'y'],
+              'the walk stays in its simulation: the other simulation''s edge s -> q is not followed');
+SELECT results_eq($$SELECT node_id, path FROM memory.neighbors(fx.tenant_a(), fx.sim_other(), 's', 20)$$,
+                  $$VALUES ('q', ARRAY['s', 'q'])$$, 'the other simulation''s walk from its own s sees only its own edge');
+SELECT results_eq($$SELECT edge_id, path, depth FROM memory.neighbors(fx.tenant_a(), fx.sim_ties(), 's', 2, NULL, 'out') WHERE node_id = 'd'$$,
+                  $$SELECT e, ARRAY['s', left(e, 1), 'd'], 2 FROM unnest(ARRAY['ad', 'bd', 'cd', 'cd-again']) AS e
+                     ORDER BY md5(e)::uuid LIMIT 1$$,
+                  'four shortest paths to d: the walk takes the edge with the least key (md5 of its id)');
+SELECT results_eq($$SELECT edge_id FROM memory.neighbors(fx.tenant_a(), fx.sim_ties(), 'd', 1, NULL, 'in') ORDER BY node_id$$,
+                  $$VALUES ('ad'), ('bd'), (CASE WHEN md5('cd')::uuid < md5('cd-again')::uuid THEN 'cd' ELSE 'cd-again' END)$$,
+                  'two parallel edges between the same nodes: the one with the least key');
 
 -- Tenant boundary (1)
 RESET ROLE;
