@@ -2,7 +2,7 @@
 -- changed items, dangling edges, delete_simulation, simulation_stats), and the clamps and
 -- ordering of the reads (nodes_by_type limit, search top_k, similarity best first).
 BEGIN;
-SELECT plan(75);
+SELECT plan(78);
 \ir _fixtures.psql
 
 CREATE FUNCTION fx.sim_3() RETURNS uuid LANGUAGE sql IMMUTABLE
@@ -198,7 +198,7 @@ SELECT lives_ok($$SELECT memory.upsert_simulation(fx.tenant_a(), fx.sim_doomed()
 SELECT results_eq($$SELECT nodes::int, edges::int, episodes::int, profiles::int FROM memory.delete_simulation(fx.tenant_a(), fx.sim_doomed())$$,
                   $$VALUES (0, 0, 0, 0)$$, 'deleting an empty simulation reports zeros');
 
--- nodes_by_type: order, type filter and limit clamp (10)
+-- nodes_by_type: order, type filter and limit clamp (13)
 DO $$
 BEGIN
     PERFORM memory.upsert_simulation(fx.tenant_a(), fx.sim_bulk(), 'bulk');
@@ -215,6 +215,9 @@ SELECT is((SELECT count(*) FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_bulk(
 SELECT is((SELECT count(*) FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_bulk(), 'Bulk', NULL)), 100::bigint, 'nodes_by_type limit NULL behaves as 100');
 SELECT is((SELECT count(*) FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_bulk(), 'Bulk')), 100::bigint, 'nodes_by_type default limit is 100');
 SELECT is((SELECT count(*) FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_bulk(), 'Bulk', 1)), 1::bigint, 'nodes_by_type limit 1 returns 1');
+SELECT is((SELECT count(*) FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_bulk(), 'Bulk', -2147483648)), 1::bigint, 'nodes_by_type with the least integer limit returns 1');
+SELECT is((SELECT count(*) FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_bulk(), 'Bulk', 2147483647)), 1000::bigint, 'nodes_by_type with the largest integer limit returns 1000');
+SELECT is((SELECT count(*) FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_bulk(), 'Bulk', 999)), 999::bigint, 'nodes_by_type limit 999 returns 999');
 SELECT results_eq($$SELECT node_id FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_bulk(), 'Other')$$, ARRAY['o2', 'o1'],
                   'nodes_by_type: one type, ordered by name');
 SELECT results_eq($$SELECT name FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_bulk(), 'Bulk', 3)$$,

@@ -1,9 +1,9 @@
--- 008_exotic_values: ids, names, types, facts and contents with quotes, semicolons,
+-- 008_exotic_values: ids, names, types, facts, contents and profiles with quotes, semicolons,
 -- backslashes, emoji, whitespace and 10 kB strings are stored and returned exactly by the
--- reads (get_node, nodes_by_type, neighbors, search_episodes, search_nodes), and a replay of
--- them changes nothing. This file is ASCII: the emoji come from chr() and U&'' escapes.
+-- reads (get_node, nodes_by_type, neighbors, search_episodes, search_nodes, simulation_stats),
+-- and a replay of them changes nothing. This file is ASCII: the emoji come from chr() and U&'' escapes.
 BEGIN;
-SELECT plan(35);
+SELECT plan(40);
 \ir _fixtures.psql
 
 -- The exotic values. k orders them along a chain of edges; each also gets an embedding.
@@ -128,6 +128,32 @@ SELECT is((SELECT metadata FROM memory.episodes WHERE tenant_id = fx.tenant_a() 
           jsonb_build_object((SELECT val FROM fx.exotic WHERE k = 3), jsonb_build_array((SELECT val FROM fx.exotic WHERE k = 3))),
           'metadata with backslashes in its keys and values is stored exactly');
 SET LOCAL ROLE app_a;
+
+-- Profiles, edge types and platforms (3): profiles have no read function yet, so they are
+-- read as the superuser.
+SET LOCAL ROLE app_a;
+SELECT results_eq($$SELECT inserted::int, updated::int, unchanged::int FROM memory.upsert_profiles(fx.tenant_a(), fx.sim_a(),
+                      (SELECT jsonb_agg(jsonb_build_object('agent_id', k, 'platform', val, 'name', val, 'bio', val || fx.ten_kb(label),
+                                                           'persona', fx.ten_kb(val)) ORDER BY k) FROM fx.exotic))$$,
+                  $$VALUES (7, 0, 0)$$, 'exotic profiles with 10 kB bios and personas are written');
+SELECT results_eq($$SELECT edge_types -> ('REL ' || (SELECT val FROM fx.exotic WHERE k = 1)), platforms -> (SELECT val FROM fx.exotic WHERE k = 5)
+                      FROM memory.simulation_stats(fx.tenant_a(), fx.sim_a())$$,
+                  $$VALUES ('1'::jsonb, '1'::jsonb)$$,
+                  'simulation_stats counts an edge type with quotes and a platform with whitespace under their exact names');
+RESET ROLE;
+SELECT set_eq($$SELECT agent_id, platform, name, bio, persona FROM memory.profiles WHERE tenant_id = fx.tenant_a()$$,
+              $$SELECT k AS agent_id, val AS platform, val AS name, val || fx.ten_kb(label) AS bio, fx.ten_kb(val) AS persona FROM fx.exotic$$,
+              'every exotic profile is stored exactly');
+
+-- A 10 kB simulation name and metadata (2)
+SET LOCAL ROLE app_a;
+SELECT lives_ok($$SELECT memory.upsert_simulation(fx.tenant_a(), fx.sim_a(), fx.ten_kb('sim name') || chr(128512),
+                                                  jsonb_build_object('notes', fx.ten_kb('notes') || chr(27700)))$$,
+                'a simulation with a 10 kB name and metadata can be written');
+SELECT results_eq($$SELECT name, metadata -> 'notes' FROM memory.simulation_stats(fx.tenant_a(), fx.sim_a())$$,
+                  $$SELECT fx.ten_kb('sim name') || chr(128512), to_jsonb(fx.ten_kb('notes') || chr(27700))$$,
+                  'simulation_stats returns the 10 kB name and metadata exactly');
+RESET ROLE;
 
 -- Replays change nothing (3)
 SELECT results_eq($$SELECT inserted::int, updated::int, unchanged::int FROM memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), fx.exotic_nodes())$$,
