@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import psycopg
-from psycopg.types.json import Jsonb
+from swarm_memory.client import Memory
 from swarm_memory.embed import MODEL_NAME
 from swarm_memory.importer import stage
 
@@ -94,36 +94,31 @@ def graph_rows(sim: Sim, rng: np.random.Generator) -> tuple[list[dict], list[dic
 
 
 def staged_import(
-    conn: psycopg.Connection, sim: Sim, rows: dict[str, list[dict]], batch_size: int = 20000
+    mem: Memory,
+    conn: psycopg.Connection,
+    sim: Sim,
+    rows: dict[str, list[dict]],
+    batch_size: int = 20000,
 ) -> float:
-    """One attempt for a simulation through the bulk path; returns seconds."""
+    """One attempt for a simulation through the bulk path, on an autocommit session from
+    `mem.connect()` (a transaction per call and per staged batch); returns seconds."""
     start = time.perf_counter()
     declared = {k: len(v) for k, v in rows.items()}
-    attempt = conn.execute(
-        "SELECT memory.begin_import(%s, %s, %s)",
-        (sim.tenant_id, sim.simulation_id, Jsonb(declared)),
-    ).fetchone()[0]
-    conn.commit()
-    stage(conn, sim.tenant_id, attempt, rows, batch_size)
-    conn.execute("SELECT * FROM memory.commit_import(%s, %s)", (sim.tenant_id, attempt))
-    conn.commit()
+    attempt = mem.begin_import(sim.tenant_id, sim.simulation_id, declared, conn=conn)
+    stage(mem, conn, sim.tenant_id, attempt, rows, batch_size)
+    mem.commit_import(sim.tenant_id, attempt, conn=conn)
     return time.perf_counter() - start
 
 
-def record_by_record(conn: psycopg.Connection, sim: Sim, rows: list[dict]) -> float:
-    """The same episodes, one upsert_episodes call (and transaction) per row."""
-    conn.execute(
-        "SELECT memory.upsert_simulation(%s, %s, 'record-by-record')",
-        (sim.tenant_id, sim.simulation_id),
-    )
+def record_by_record(mem: Memory, conn: psycopg.Connection, sim: Sim, rows: list[dict]) -> float:
+    """The same episodes, one upsert_episodes call (and transaction) per row, on a
+    connection that is not in autocommit (each row committed by hand)."""
+    mem.upsert_simulation(sim.tenant_id, sim.simulation_id, "record-by-record", conn=conn)
     conn.commit()
     start = time.perf_counter()
     for row in rows:
         item = {k: v for k, v in row.items() if k not in ("position", "content_hash")}
         item["embedding"] = [float(x) for x in row["embedding"]]
-        conn.execute(
-            "SELECT * FROM memory.upsert_episodes(%s, %s, %s)",
-            (sim.tenant_id, sim.simulation_id, Jsonb([item])),
-        )
+        mem.upsert_episodes(sim.tenant_id, sim.simulation_id, [item], conn=conn)
         conn.commit()
     return time.perf_counter() - start

@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 import psycopg
 from swarm_memory import ann
-from swarm_memory.client import Memory, vector_literal
+from swarm_memory.client import Memory, configure
+from swarm_memory.server import as_role
 
 from bench import data, load, pgbench_mixed
 from bench import server as bserver
@@ -80,7 +81,9 @@ def timed(conn: psycopg.Connection, sql: str, params: tuple) -> tuple[float, lis
     return time.perf_counter() - start, rows
 
 
-SEARCH_SQL = "SELECT episode_id FROM memory.search_episodes(%s, %s, %s::public.vector, 10)"
+# Raw SQL, to measure the functions themselves (RLS overhead, driver overhead); the query
+# vector goes binary through pgvector's adapter, as the driver sends it (configure()).
+SEARCH_SQL = "SELECT episode_id FROM memory.search_episodes(%s, %s, %s, 10)"
 WALK_SQL = "SELECT node_id, depth FROM memory.neighbors(%s, %s, %s, %s)"
 
 
@@ -116,7 +119,7 @@ def load_all(
 ) -> dict:
     totals = {"episodes": 0, "nodes": 0, "edges": 0}
     seconds = 0.0
-    with psycopg.connect(app_dsn) as conn:
+    with Memory(app_dsn) as mem, mem.connect() as conn:
         for i, sim in enumerate(sims):
             episodes = load.episode_rows(sim, base, rng)
             nodes, edges = load.graph_rows(sim, rng)
@@ -124,7 +127,7 @@ def load_all(
                 sim.vectors = None
                 sim.texts = None
             seconds += load.staged_import(
-                conn, sim, {"nodes": nodes, "edges": edges, "episodes": episodes}
+                mem, conn, sim, {"nodes": nodes, "edges": edges, "episodes": episodes}
             )
             totals["episodes"] += len(episodes)
             totals["nodes"] += len(nodes)
@@ -147,22 +150,27 @@ def bulk_vs_record(
 ) -> dict:
     """The same n episodes with precomputed vectors: staged bulk import versus one
     upsert_episodes call per row, in the same run; and the bulk path per kind."""
-    with psycopg.connect(app_dsn) as conn:
+    with (
+        Memory(app_dsn) as mem,
+        mem.connect() as conn,
+        mem.connect(autocommit=False) as by_hand,
+    ):
         bulk = load.Sim(tenant, uuid.uuid4(), n, [0, 1, 2])
         rows = load.episode_rows(bulk, base, rng)
-        bulk_s = load.staged_import(conn, bulk, {"episodes": rows})
+        bulk_s = load.staged_import(mem, conn, bulk, {"episodes": rows})
         # the same path for a simulation ten times that size: what the fixed cost of an
         # attempt (begin, staging tables, validation, commits) weighs on a larger import
         large = load.Sim(tenant, uuid.uuid4(), n * 10, [0, 1, 2])
-        large_s = load.staged_import(conn, large, {"episodes": load.episode_rows(large, base, rng)})
+        large_rows = load.episode_rows(large, base, rng)
+        large_s = load.staged_import(mem, conn, large, {"episodes": large_rows})
         rbr = load.Sim(tenant, uuid.uuid4(), n, [0, 1, 2])
-        rbr_s = load.record_by_record(conn, rbr, rows)
+        rbr_s = load.record_by_record(mem, by_hand, rbr, rows)
         # nodes and edges alone
         graph = load.Sim(
             tenant, uuid.uuid4(), 0, [0], n_nodes=max(100, n // 5), n_edges=max(100, n // 5) * 5
         )
         nodes, edges = load.graph_rows(graph, rng)
-        graph_s = load.staged_import(conn, graph, {"nodes": nodes, "edges": edges})
+        graph_s = load.staged_import(mem, conn, graph, {"nodes": nodes, "edges": edges})
     return {
         "episodes": n,
         "bulk_seconds": bulk_s,
@@ -183,13 +191,12 @@ def measure_search(
 ) -> list[dict]:
     out = []
     with psycopg.connect(app_dsn, autocommit=True) as conn:
+        configure(conn)
         for sim in sims:
             lat, recalls, short = [], [], 0
             for qi in range(queries):
                 q = base.question_vectors[qi % len(base.question_vectors)]
-                s, rows = timed(
-                    conn, SEARCH_SQL, (sim.tenant_id, sim.simulation_id, vector_literal(q))
-                )
+                s, rows = timed(conn, SEARCH_SQL, (sim.tenant_id, sim.simulation_id, q))
                 lat.append(s)
                 want = min(10, sim.size)
                 short += len(rows) != want
@@ -275,15 +282,13 @@ def measure_rls(
         psycopg.connect(app_dsn, autocommit=True) as app,
         psycopg.connect(su_dsn, autocommit=True) as su,
     ):
+        configure(app)
+        configure(su)
         for name, sql, make in (
             (
                 "search",
                 SEARCH_SQL,
-                lambda i: (
-                    sim.tenant_id,
-                    sim.simulation_id,
-                    vector_literal(base.question_vectors[i % 300]),
-                ),
+                lambda i: (sim.tenant_id, sim.simulation_id, base.question_vectors[i % 300]),
             ),
             (
                 "walk_depth_2",
@@ -307,8 +312,9 @@ def measure_rls(
 def measure_driver(app_dsn: str, sim: load.Sim, base: data.Base, queries: int) -> dict:
     mem = Memory(app_dsn, min_size=1, max_size=1)
     raw = psycopg.connect(app_dsn, autocommit=True)
+    configure(raw)
     try:
-        sql = "SELECT * FROM memory.search_episodes(%s, %s, %s::public.vector, %s, %s)"
+        sql = "SELECT * FROM memory.search_episodes(%s, %s, %s, %s, %s)"
         client, direct = [], []
         for i in range(queries):
             q = base.question_vectors[i % len(base.question_vectors)]
@@ -316,9 +322,7 @@ def measure_driver(app_dsn: str, sim: load.Sim, base: data.Base, queries: int) -
             mem.search_episodes(sim.tenant_id, sim.simulation_id, q, 10)
             client.append(time.perf_counter() - s)
             s = time.perf_counter()
-            raw.execute(
-                sql, (sim.tenant_id, sim.simulation_id, vector_literal(q), 10, None)
-            ).fetchall()
+            raw.execute(sql, (sim.tenant_id, sim.simulation_id, q, 10, None)).fetchall()
             direct.append(time.perf_counter() - s)
     finally:
         mem.close()
@@ -353,7 +357,7 @@ def run(
     results: dict = {"scale": scale, "started": datetime.now(UTC).isoformat(timespec="seconds")}
     log("bench: fresh server")
     su = bserver.fresh(settings)
-    app_dsn = bserver.as_role(su, APP)
+    app_dsn = as_role(su, APP)
     results["machine"] = machine(su)
     n_tenants = max(2, int(50 * scale))
     with psycopg.connect(su, autocommit=True) as conn:

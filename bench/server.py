@@ -8,7 +8,6 @@ from pathlib import Path
 
 import psycopg
 from swarm_memory import migrate, server
-from swarm_memory.server import as_role  # noqa: F401  (bench modules use bserver.as_role)
 
 DATADIR = Path(
     os.environ.get(

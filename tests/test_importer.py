@@ -13,7 +13,14 @@ from typing import Any
 
 import psycopg
 import pytest
-from swarm_memory import Memory, NotFound, TenantAccessDenied
+from swarm_memory import (
+    CountMismatch,
+    InvalidInput,
+    Memory,
+    NotFound,
+    StateError,
+    TenantAccessDenied,
+)
 from swarm_memory.embed import Embedder
 from swarm_memory.importer import ImportFailed, import_run, parse_run, stage
 from swarm_memory.mirofish import BadInput
@@ -150,7 +157,7 @@ def test_readers_see_the_last_committed_state_while_an_attempt_loads(world, conn
         with pytest.raises(NotFound) as exc:
             reader.nodes_by_type(world.tenant_a, sim, None)
         assert "committed" in str(exc.value) and exc.value.hint
-        stage(writer, world.tenant_a, attempt, {"nodes": [node]}, 100)
+        stage(mem, writer, world.tenant_a, attempt, {"nodes": [node]}, 100)
         mem.commit_import(world.tenant_a, attempt, conn=writer)
         writer.commit()
         assert [n.name for n in reader.nodes_by_type(world.tenant_a, sim, None)] == ["Old"]
@@ -159,6 +166,7 @@ def test_readers_see_the_last_committed_state_while_an_attempt_loads(world, conn
         attempt2 = mem.begin_import(world.tenant_a, sim, {"nodes": 2}, conn=writer)
         writer.commit()
         stage(
+            mem,
             writer,
             world.tenant_a,
             attempt2,
@@ -170,13 +178,14 @@ def test_readers_see_the_last_committed_state_while_an_attempt_loads(world, conn
             },
             1,
         )
+        writer.commit()
         assert [n.name for n in reader.nodes_by_type(world.tenant_a, sim, None)] == ["Old"]
         listed = reader.import_attempts(world.tenant_a, sim)
         assert listed[0].state == "loading" and listed[0].staged["nodes"] == 2
         result = mem.commit_import(world.tenant_a, attempt2, conn=writer)
         assert [n.name for n in reader.nodes_by_type(world.tenant_a, sim, None)] == ["Old"]
         writer.commit()
-        assert result["nodes"][:2] == (1, 1)  # one inserted, one updated
+        assert (result["nodes"].inserted, result["nodes"].updated) == (1, 1)
         assert sorted(n.name for n in reader.nodes_by_type(world.tenant_a, sim, None)) == [
             "New",
             "Second",
@@ -184,7 +193,7 @@ def test_readers_see_the_last_committed_state_while_an_attempt_loads(world, conn
 
         # An aborted attempt leaves the committed state alone.
         attempt3 = mem.begin_import(world.tenant_a, sim, None, conn=writer)
-        stage(writer, world.tenant_a, attempt3, {"nodes": [{**node, "name": "Never"}]}, 10)
+        stage(mem, writer, world.tenant_a, attempt3, {"nodes": [{**node, "name": "Never"}]}, 10)
         mem.abort_import(world.tenant_a, attempt3, conn=writer)
         writer.commit()
         mem.abort_import(world.tenant_a, attempt3, conn=writer)  # idempotent
@@ -194,8 +203,9 @@ def test_readers_see_the_last_committed_state_while_an_attempt_loads(world, conn
             "New",
             "Second",
         ]
-        with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState):
-            writer.execute("SELECT memory.abort_import(%s, %s)", (world.tenant_a, attempt2))
+        with pytest.raises(StateError) as exc:  # a committed attempt cannot be aborted
+            mem.abort_import(world.tenant_a, attempt2, conn=writer)
+        assert exc.value.sqlstate == "55000" and str(attempt2) in str(exc.value)
         writer.rollback()
         mem.close()
         del vec
@@ -208,14 +218,16 @@ def test_declared_counts_must_match(world, connect):
     mem = Memory(world.dsn("app_a"))
     attempt = mem.begin_import(world.tenant_a, world.sim_a, {"nodes": 2}, conn=conn)
     stage(
+        mem,
         conn,
         world.tenant_a,
         attempt,
         {"nodes": [{"id": "a", "position": 0, "name": "A", "type": "T"}]},
         10,
     )
-    with pytest.raises(psycopg.errors.CardinalityViolation) as exc:
-        conn.execute("SELECT * FROM memory.commit_import(%s, %s)", (world.tenant_a, attempt))
+    with pytest.raises(CountMismatch) as exc:
+        mem.commit_import(world.tenant_a, attempt, conn=conn)
+    assert exc.value.sqlstate == "21000" and isinstance(exc.value, StateError)
     assert "declared 2, staged 1" in str(exc.value)
     conn.rollback()
     mem.close()
@@ -319,9 +331,10 @@ def test_stage_rows_refuses_a_key_twice_naming_both_positions(world, connect):
     attempt = mem.begin_import(world.tenant_a, world.sim_a, conn=conn)
     conn.commit()
     node = {"id": "dup", "position": 4, "name": "A", "type": "T"}
-    stage(conn, world.tenant_a, attempt, {"nodes": [node]}, 10)
-    with pytest.raises(psycopg.errors.InvalidParameterValue) as exc:
-        stage(conn, world.tenant_a, attempt, {"nodes": [{**node, "position": 9}]}, 10)
+    stage(mem, conn, world.tenant_a, attempt, {"nodes": [node]}, 10)
+    with pytest.raises(InvalidInput) as exc:
+        stage(mem, conn, world.tenant_a, attempt, {"nodes": [{**node, "position": 9}]}, 10)
+    assert exc.value.sqlstate == "22023"
     assert "dup" in str(exc.value) and "4" in str(exc.value) and "9" in str(exc.value)
     conn.rollback()
     mem.close()

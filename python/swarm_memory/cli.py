@@ -13,10 +13,11 @@ import sys
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from swarm_memory import server
+from swarm_memory.client import Memory
 from swarm_memory.errors import SwarmMemoryError
+from swarm_memory.render import audit_table, print_import_report, table
 
 
 def _uuid(text: str) -> uuid.UUID:
@@ -33,23 +34,7 @@ def resolve_dsn(args: argparse.Namespace) -> str:
     return server.as_role(dsn, args.user) if args.user else dsn
 
 
-def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], width: int = 70) -> str:
-    def cell(v: Any) -> str:
-        text = "" if v is None else (", ".join(map(str, v)) if isinstance(v, list) else str(v))
-        text = " ".join(text.split())
-        return text if len(text) <= width else text[: width - 3] + "..."
-
-    cells = [[cell(v) for v in r] for r in rows]
-    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))
-    out = [line, "  ".join("-" * w for w in widths)]
-    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in cells]
-    return "\n".join(out)
-
-
-def _memory(args: argparse.Namespace):
-    from swarm_memory.client import Memory
-
+def _memory(args: argparse.Namespace) -> Memory:
     return Memory(resolve_dsn(args))
 
 
@@ -105,26 +90,6 @@ def cmd_import(args: argparse.Namespace) -> int:
     )
     print_import_report(report)
     return 0
-
-
-def print_import_report(report) -> None:
-    rows = [
-        (kind, r.inserted, r.updated, r.unchanged, r.deleted, r.skipped)
-        for kind, r in report.results.items()
-    ]
-    print(table(rows, ["kind", "inserted", "updated", "unchanged", "deleted", "skipped"]))
-    print(
-        f"attempt {report.attempt_id} committed; {report.events} event lines kept as "
-        f"simulation metadata; {report.skipped_lines} bad lines skipped; "
-        f"{report.embedded} texts embedded, {report.reused} unchanged texts reused; "
-        f"{report.seconds:.1f} s"
-    )
-    if report.skipped_edges:
-        print(
-            f"{len(report.skipped_edges)} dangling edges left out: "
-            + ", ".join(report.skipped_edges[:10])
-            + (" ..." if len(report.skipped_edges) > 10 else "")
-        )
 
 
 def cmd_attempts(args: argparse.Namespace) -> int:
@@ -233,24 +198,6 @@ def cmd_stats(args: argparse.Namespace) -> int:
     ):
         print(f"{key:>14}: {getattr(s, key)}")
     return 0
-
-
-def audit_table(rows) -> str:
-    """The rls_audit() rows as a table a DBA reads at a glance."""
-    return table(
-        [
-            (
-                r.table_name,
-                r.rls_enabled,
-                r.rls_forced,
-                len(r.policies),
-                "ok" if r.ok else r.problem,
-            )
-            for r in rows
-        ],
-        ["table", "rls", "forced", "policies", "verdict"],
-        width=90,
-    )
 
 
 def cmd_audit(args: argparse.Namespace) -> int:

@@ -3,28 +3,48 @@
 Every method takes the tenant explicitly and sends one `SELECT memory.fn(...)`; the database
 does the checking. Pass `conn=` to run a call on your own connection (and so inside your
 transaction); otherwise the call takes a connection from the pool, in autocommit.
+
+Vectors travel one way: as pgvector's binary type, through the adapter that `configure()`
+registers on every connection the client makes (the pool's, and `connect()`'s) and, on first
+use, on a caller's connection. A query vector may be a numpy array, a `pgvector.Vector` or a
+sequence of floats; inside the JSON items of the upserts an embedding may be a numpy array
+too. Every database error leaves a method as one of `swarm_memory.errors` (see translate()).
 """
 
 from __future__ import annotations
 
+import json
+import threading
 import uuid
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
+import numpy as np
 import psycopg
+from pgvector import Vector
+from pgvector.psycopg import register_vector
+from psycopg import sql
+from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from swarm_memory.errors import translate
+from swarm_memory.errors import InvalidInput, translate
 
 UUIDLike = uuid.UUID | str
+Connection = psycopg.Connection[Any]
+T = TypeVar("T")
+
+
+# -- what the SQL functions return, one dataclass per row shape ----------------------------
 
 
 @dataclass(frozen=True)
 class UpsertCounts:
+    """upsert_nodes / _edges / _episodes / _profiles; `skipped` only from upsert_edges."""
+
     inserted: int
     updated: int
     unchanged: int
@@ -33,6 +53,8 @@ class UpsertCounts:
 
 @dataclass(frozen=True)
 class DeleteCounts:
+    """delete_simulation: rows deleted by kind."""
+
     nodes: int
     edges: int
     episodes: int
@@ -41,6 +63,8 @@ class DeleteCounts:
 
 @dataclass(frozen=True)
 class Node:
+    """A row of nodes_by_type."""
+
     node_id: str
     name: str
     type: str
@@ -50,7 +74,18 @@ class Node:
 
 
 @dataclass(frozen=True)
+class NodeDetail(Node):
+    """The row of get_node: a Node with the model of its vector and its timestamps."""
+
+    embedding_model: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
 class Neighbor:
+    """A row of neighbors."""
+
     node_id: str
     name: str
     type: str
@@ -63,6 +98,8 @@ class Neighbor:
 
 @dataclass(frozen=True)
 class EpisodeHit:
+    """A row of search_episodes."""
+
     episode_id: str
     agent_id: int | None
     agent_name: str | None
@@ -76,6 +113,8 @@ class EpisodeHit:
 
 @dataclass(frozen=True)
 class NodeHit:
+    """A row of search_nodes."""
+
     node_id: str
     name: str
     type: str
@@ -85,6 +124,8 @@ class NodeHit:
 
 @dataclass(frozen=True)
 class SimulationStats:
+    """The row of simulation_stats."""
+
     simulation_id: uuid.UUID
     name: str | None
     metadata: dict[str, Any]
@@ -103,6 +144,8 @@ class SimulationStats:
 
 @dataclass(frozen=True)
 class ImportAttempt:
+    """A row of import_attempts."""
+
     attempt_id: uuid.UUID
     state: str
     declared: dict[str, int] | None
@@ -116,7 +159,51 @@ class ImportAttempt:
 
 
 @dataclass(frozen=True)
+class StagedCounts:
+    """stage_rows: rows the attempt holds by kind after the call."""
+
+    nodes: int
+    edges: int
+    episodes: int
+    profiles: int
+
+
+@dataclass(frozen=True)
+class ImportProblem:
+    """A row of validate_import: what is wrong (dangling_edge, count_mismatch, ...; a
+    skipped_edge is not a problem but a dangling edge the attempt leaves out)."""
+
+    problem: str
+    kind: str
+    item_id: str | None
+    detail: str
+
+
+@dataclass(frozen=True)
+class PromoteCounts:
+    """A row of commit_import: what the promote did to one kind."""
+
+    kind: str
+    inserted: int
+    updated: int
+    unchanged: int
+    deleted: int
+    skipped: int
+
+
+@dataclass(frozen=True)
+class CommittedHash:
+    """A row of committed_hashes: the content hash of a committed row's embedded text."""
+
+    kind: str
+    item_id: str
+    content_hash: bytes
+
+
+@dataclass(frozen=True)
 class AuditRow:
+    """A row of rls_audit."""
+
     table_name: str
     rls_enabled: bool
     rls_forced: bool
@@ -125,28 +212,166 @@ class AuditRow:
     problem: str | None
 
 
-def vector_literal(vec: Sequence[float]) -> str:
-    """A vector as pgvector's text form; sent as a parameter, never pasted into SQL."""
-    return "[" + ",".join(repr(float(x)) for x in vec) + "]"
+@dataclass(frozen=True)
+class StagingColumn:
+    """A column of a staging table as the database defines it."""
+
+    name: str
+    type: str  # format_type(): 'text', 'integer', 'jsonb', 'text[]', 'vector', ...
+    type_oid: int
+
+
+@dataclass(frozen=True)
+class StagingTable:
+    """One of the session's staging tables (pg_temp.stage_<kind>), read from the catalog
+    after memory.open_staging(): the columns a loader writes (generated ones fill
+    themselves), in table order. The importer restates none of them."""
+
+    kind: str
+    name: str
+    columns: tuple[StagingColumn, ...]
+
+    def copy_statement(self) -> sql.Composed:
+        return sql.SQL("COPY {} ({}) FROM STDIN (FORMAT BINARY)").format(
+            sql.Identifier("pg_temp", self.name),
+            sql.SQL(", ").join(sql.Identifier(c.name) for c in self.columns),
+        )
+
+
+# The session's staging tables and the columns a loader writes, in column order, each with
+# its type or, for a domain (memory.label) or an array of one, the domain's base type: a
+# binary COPY sends the base type's form, and the server checks the domain.
+_STAGING_COLUMNS = """
+WITH RECURSIVE col (relname, attname, attnum, typ) AS (
+    SELECT c.relname, a.attname, a.attnum, a.atttypid
+      FROM pg_catalog.pg_class AS c
+      JOIN pg_catalog.pg_attribute AS a ON a.attrelid = c.oid
+     WHERE c.relnamespace = pg_catalog.pg_my_temp_schema()
+       AND c.relkind = 'r'
+       AND c.relname LIKE 'stage\\_%'
+       AND a.attnum > 0 AND NOT a.attisdropped
+       AND a.attgenerated = ''
+    UNION ALL
+    SELECT col.relname, col.attname, col.attnum,
+           CASE WHEN t.typtype = 'd' THEN t.typbasetype
+                ELSE (SELECT b.typarray FROM pg_catalog.pg_type AS b WHERE b.oid = e.typbasetype)
+           END
+      FROM col
+      JOIN pg_catalog.pg_type AS t ON t.oid = col.typ
+      LEFT JOIN pg_catalog.pg_type AS e ON e.oid = t.typelem AND t.typcategory = 'A'
+     WHERE t.typtype = 'd' OR e.typtype = 'd'
+)
+SELECT col.relname, col.attname, pg_catalog.format_type(col.typ, NULL), col.typ::integer
+  FROM col
+  JOIN pg_catalog.pg_type AS t ON t.oid = col.typ
+  LEFT JOIN pg_catalog.pg_type AS e ON e.oid = t.typelem AND t.typcategory = 'A'
+ WHERE t.typtype <> 'd' AND e.typtype IS DISTINCT FROM 'd'
+ ORDER BY col.relname, col.attnum
+"""
+
+
+# -- adapters --------------------------------------------------------------------------------
+
+
+def configure(conn: psycopg.Connection) -> None:
+    """Register pgvector's adapter on a connection: numpy arrays and `Vector`s go as the
+    binary `vector` type. A database without pgvector gets nothing registered."""
+    with suppress(psycopg.ProgrammingError):  # no vector type (a database not migrated yet)
+        register_vector(conn)
+
+
+def _ensure_vector(conn: psycopg.Connection) -> None:
+    if conn.adapters.types.get("vector") is None:
+        configure(conn)
+
+
+def _vector(value: Any) -> Any:
+    """A query vector as something the adapter sends binary; None stays NULL."""
+    if value is None or isinstance(value, Vector):
+        return value
+    try:
+        array = np.asarray(value, dtype=np.float32)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"a query vector must be a sequence of numbers: {exc}") from None
+    if array.ndim != 1:
+        raise InvalidInput(f"a query vector must be one-dimensional, not of shape {array.shape}")
+    return array
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, Vector):
+        return value.to_list()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, default=_plain)
+
+
+def _json(value: Any) -> Jsonb:
+    """A jsonb parameter; numpy arrays inside (embeddings) become JSON arrays."""
+    return Jsonb(value, dumps=_dumps)
+
+
+@contextmanager
+def _translated() -> Iterator[None]:
+    try:
+        yield
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
 
 
 class Memory:
-    """Client of the swarm-memory SQL API over a psycopg connection pool."""
+    """Client of the swarm-memory SQL API over a psycopg connection pool.
+
+    The pool opens on the first call that needs it: a client used only with `conn=` (the
+    importer) opens none.
+    """
 
     def __init__(self, dsn: str, *, min_size: int = 1, max_size: int = 4) -> None:
         self.dsn = dsn
-        self.pool = ConnectionPool(
-            dsn, min_size=min_size, max_size=max_size, kwargs={"autocommit": True}, open=True
-        )
+        self._min_size = min_size
+        self._max_size = max_size
+        self._pool: ConnectionPool | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def pool(self) -> ConnectionPool:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ConnectionPool(
+                    self.dsn,
+                    min_size=self._min_size,
+                    max_size=self._max_size,
+                    kwargs={"autocommit": True},
+                    configure=configure,
+                    open=True,
+                )
+            return self._pool
 
     def close(self) -> None:
-        self.pool.close()
+        with self._lock:
+            if self._pool is not None:
+                self._pool.close()
+                self._pool = None
 
     def __enter__(self) -> Memory:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def connect(self, *, autocommit: bool = True) -> psycopg.Connection:
+        """A connection of its own, set up like the pool's, for a session that outlives one
+        call: a staged import lives as long as the session that began it."""
+        with _translated():
+            conn = psycopg.connect(self.dsn, autocommit=autocommit)
+            configure(conn)
+            return conn
 
     @contextmanager
     def _conn(self, conn: psycopg.Connection | None) -> Iterator[psycopg.Connection]:
@@ -158,32 +383,49 @@ class Memory:
 
     def _rows(
         self, query: str, params: Sequence[Any], conn: psycopg.Connection | None
-    ) -> list[tuple]:
-        try:
-            with self._conn(conn) as c:
-                return c.execute(query, params).fetchall()
-        except psycopg.Error as exc:
-            err = translate(exc)
-            if err is exc:
-                raise
-            raise err from exc
+    ) -> list[tuple[Any, ...]]:
+        with _translated(), self._conn(conn) as c:
+            return c.execute(query, params).fetchall()
+
+    def _records(
+        self,
+        cls: type[T],
+        query: str,
+        params: Sequence[Any],
+        conn: psycopg.Connection | None,
+        *,
+        vectors: bool = False,
+    ) -> list[T]:
+        """The rows of `query` as `cls`, built by column name: a column the dataclass lacks
+        (or a field the function does not return) fails the call."""
+        with _translated(), self._conn(conn) as c:
+            if vectors:
+                _ensure_vector(c)
+            with c.cursor(row_factory=class_row(cls)) as cur:
+                return cur.execute(query, params).fetchall()
+
+    def _one(self, cls: type[T], query: str, params: Sequence[Any], conn: Connection | None) -> T:
+        return self._records(cls, query, params, conn)[0]
 
     # -- admin ------------------------------------------------------------------------
 
     def create_tenant(
-        self, name: str, tenant_id: UUIDLike | None = None, *, conn=None
+        self, name: str, tenant_id: UUIDLike | None = None, *, conn: Connection | None = None
     ) -> uuid.UUID:
         return self._rows("SELECT memory.create_tenant(%s, %s)", (name, tenant_id), conn)[0][0]
 
-    def grant_tenant(self, role: str, tenant_id: UUIDLike, *, conn=None) -> None:
+    def grant_tenant(
+        self, role: str, tenant_id: UUIDLike, *, conn: Connection | None = None
+    ) -> None:
         self._rows("SELECT memory.grant_tenant(%s, %s)", (role, tenant_id), conn)
 
-    def revoke_tenant(self, role: str, tenant_id: UUIDLike, *, conn=None) -> None:
+    def revoke_tenant(
+        self, role: str, tenant_id: UUIDLike, *, conn: Connection | None = None
+    ) -> None:
         self._rows("SELECT memory.revoke_tenant(%s, %s)", (role, tenant_id), conn)
 
-    def rls_audit(self, *, conn=None) -> list[AuditRow]:
-        rows = self._rows("SELECT * FROM memory.rls_audit()", (), conn)
-        return [AuditRow(*r) for r in rows]
+    def rls_audit(self, *, conn: Connection | None = None) -> list[AuditRow]:
+        return self._records(AuditRow, "SELECT * FROM memory.rls_audit()", (), conn)
 
     # -- writes -----------------------------------------------------------------------
 
@@ -194,11 +436,11 @@ class Memory:
         name: str | None = None,
         metadata: dict[str, Any] | None = None,
         *,
-        conn=None,
+        conn: Connection | None = None,
     ) -> None:
         self._rows(
             "SELECT memory.upsert_simulation(%s, %s, %s, %s)",
-            (tenant_id, simulation_id, name, Jsonb(metadata or {})),
+            (tenant_id, simulation_id, name, _json(metadata or {})),
             conn,
         )
 
@@ -208,14 +450,14 @@ class Memory:
         simulation_id: UUIDLike,
         nodes: Sequence[dict[str, Any]],
         *,
-        conn=None,
+        conn: Connection | None = None,
     ) -> UpsertCounts:
-        row = self._rows(
+        return self._one(
+            UpsertCounts,
             "SELECT * FROM memory.upsert_nodes(%s, %s, %s)",
-            (tenant_id, simulation_id, Jsonb(list(nodes))),
+            (tenant_id, simulation_id, _json(list(nodes))),
             conn,
-        )[0]
-        return UpsertCounts(*row)
+        )
 
     def upsert_edges(
         self,
@@ -224,14 +466,14 @@ class Memory:
         edges: Sequence[dict[str, Any]],
         skip_dangling: bool = False,
         *,
-        conn=None,
+        conn: Connection | None = None,
     ) -> UpsertCounts:
-        row = self._rows(
+        return self._one(
+            UpsertCounts,
             "SELECT * FROM memory.upsert_edges(%s, %s, %s, %s)",
-            (tenant_id, simulation_id, Jsonb(list(edges)), skip_dangling),
+            (tenant_id, simulation_id, _json(list(edges)), skip_dangling),
             conn,
-        )[0]
-        return UpsertCounts(*row)
+        )
 
     def upsert_episodes(
         self,
@@ -239,14 +481,14 @@ class Memory:
         simulation_id: UUIDLike,
         episodes: Sequence[dict[str, Any]],
         *,
-        conn=None,
+        conn: Connection | None = None,
     ) -> UpsertCounts:
-        row = self._rows(
+        return self._one(
+            UpsertCounts,
             "SELECT * FROM memory.upsert_episodes(%s, %s, %s)",
-            (tenant_id, simulation_id, Jsonb(list(episodes))),
+            (tenant_id, simulation_id, _json(list(episodes))),
             conn,
-        )[0]
-        return UpsertCounts(*row)
+        )
 
     def upsert_profiles(
         self,
@@ -254,22 +496,24 @@ class Memory:
         simulation_id: UUIDLike,
         profiles: Sequence[dict[str, Any]],
         *,
-        conn=None,
+        conn: Connection | None = None,
     ) -> UpsertCounts:
-        row = self._rows(
+        return self._one(
+            UpsertCounts,
             "SELECT * FROM memory.upsert_profiles(%s, %s, %s)",
-            (tenant_id, simulation_id, Jsonb(list(profiles))),
+            (tenant_id, simulation_id, _json(list(profiles))),
             conn,
-        )[0]
-        return UpsertCounts(*row)
+        )
 
     def delete_simulation(
-        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn=None
+        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn: Connection | None = None
     ) -> DeleteCounts:
-        row = self._rows(
-            "SELECT * FROM memory.delete_simulation(%s, %s)", (tenant_id, simulation_id), conn
-        )[0]
-        return DeleteCounts(*row)
+        return self._one(
+            DeleteCounts,
+            "SELECT * FROM memory.delete_simulation(%s, %s)",
+            (tenant_id, simulation_id),
+            conn,
+        )
 
     # -- reads ------------------------------------------------------------------------
 
@@ -280,25 +524,29 @@ class Memory:
         type: str | None,
         limit: int = 100,
         *,
-        conn=None,
+        conn: Connection | None = None,
     ) -> list[Node]:
-        rows = self._rows(
+        return self._records(
+            Node,
             "SELECT * FROM memory.nodes_by_type(%s, %s, %s, %s)",
             (tenant_id, simulation_id, type, limit),
             conn,
         )
-        return [Node(*r) for r in rows]
 
     def get_node(
-        self, tenant_id: UUIDLike, simulation_id: UUIDLike, node_id: str, *, conn=None
-    ) -> Node:
-        r = self._rows(
-            "SELECT node_id, name, type, labels, summary, attributes"
-            " FROM memory.get_node(%s, %s, %s)",
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        node_id: str,
+        *,
+        conn: Connection | None = None,
+    ) -> NodeDetail:
+        return self._one(
+            NodeDetail,
+            "SELECT * FROM memory.get_node(%s, %s, %s)",
             (tenant_id, simulation_id, node_id),
             conn,
-        )[0]
-        return Node(*r)
+        )
 
     def neighbors(
         self,
@@ -309,9 +557,10 @@ class Memory:
         edge_types: Sequence[str] | None = None,
         direction: str = "both",
         *,
-        conn=None,
+        conn: Connection | None = None,
     ) -> list[Neighbor]:
-        rows = self._rows(
+        return self._records(
+            Neighbor,
             "SELECT * FROM memory.neighbors(%s, %s, %s, %s, %s, %s)",
             (
                 tenant_id,
@@ -323,51 +572,56 @@ class Memory:
             ),
             conn,
         )
-        return [Neighbor(*r) for r in rows]
 
     def search_episodes(
         self,
         tenant_id: UUIDLike,
         simulation_id: UUIDLike,
-        query: Sequence[float],
+        query: Any,
         top_k: int | None = 10,
         agent_id: int | None = None,
         *,
-        conn=None,
+        conn: Connection | None = None,
     ) -> list[EpisodeHit]:
-        rows = self._rows(
-            "SELECT * FROM memory.search_episodes(%s, %s, %s::public.vector, %s, %s)",
-            (tenant_id, simulation_id, vector_literal(query), top_k, agent_id),
+        """Episodes nearest `query` (a 384-dimensional vector: numpy array or floats)."""
+        return self._records(
+            EpisodeHit,
+            "SELECT * FROM memory.search_episodes(%s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, _vector(query), top_k, agent_id),
             conn,
+            vectors=True,
         )
-        return [EpisodeHit(*r) for r in rows]
 
     def search_nodes(
         self,
         tenant_id: UUIDLike,
         simulation_id: UUIDLike,
-        query: Sequence[float],
+        query: Any,
         top_k: int | None = 10,
         type: str | None = None,
         *,
-        conn=None,
+        conn: Connection | None = None,
     ) -> list[NodeHit]:
-        rows = self._rows(
-            "SELECT * FROM memory.search_nodes(%s, %s, %s::public.vector, %s, %s)",
-            (tenant_id, simulation_id, vector_literal(query), top_k, type),
+        """Nodes nearest `query` (a 384-dimensional vector: numpy array or floats)."""
+        return self._records(
+            NodeHit,
+            "SELECT * FROM memory.search_nodes(%s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, _vector(query), top_k, type),
             conn,
+            vectors=True,
         )
-        return [NodeHit(*r) for r in rows]
 
     def simulation_stats(
-        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn=None
+        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn: Connection | None = None
     ) -> SimulationStats:
-        r = self._rows(
-            "SELECT * FROM memory.simulation_stats(%s, %s)", (tenant_id, simulation_id), conn
-        )[0]
-        return SimulationStats(*r)
+        return self._one(
+            SimulationStats,
+            "SELECT * FROM memory.simulation_stats(%s, %s)",
+            (tenant_id, simulation_id),
+            conn,
+        )
 
-    # -- staged imports (see swarm_memory.importer for the bulk loader) -----------------
+    # -- staged imports (swarm_memory.importer drives them) ---------------------------------
 
     def begin_import(
         self,
@@ -387,45 +641,104 @@ class Memory:
             (
                 tenant_id,
                 simulation_id,
-                Jsonb(declared) if declared is not None else None,
+                _json(declared) if declared is not None else None,
                 skip_dangling,
-                Jsonb(metadata or {}),
+                _json(metadata or {}),
                 name,
             ),
             conn,
         )[0][0]
 
+    def open_staging(self, *, conn: psycopg.Connection) -> dict[str, StagingTable]:
+        """Create the session's staging tables (memory.open_staging) and return them by kind,
+        with their columns as the database defines them. In `conn`'s transaction: commit it
+        (or use an autocommit connection) for the tables to outlive it."""
+        with _translated():
+            conn.execute("SELECT memory.open_staging()")
+            found: dict[str, list[StagingColumn]] = {}
+            for table, column, type_name, oid in conn.execute(_STAGING_COLUMNS).fetchall():
+                found.setdefault(table, []).append(StagingColumn(column, type_name, oid))
+        return {
+            table.removeprefix("stage_"): StagingTable(
+                table.removeprefix("stage_"), table, tuple(cols)
+            )
+            for table, cols in found.items()
+        }
+
+    def stage_rows(
+        self,
+        tenant_id: UUIDLike,
+        attempt_id: UUIDLike,
+        rows: Mapping[StagingTable, Iterable[Sequence[Any]]] | None = None,
+        *,
+        conn: psycopg.Connection,
+    ) -> StagedCounts:
+        """COPY `rows` (tuples in the table's column order; vectors as numpy arrays) into the
+        session's staging tables, binary, then move them into the attempt with
+        memory.stage_rows(), in one transaction (a savepoint inside the caller's)."""
+        with _translated():
+            _ensure_vector(conn)
+            with conn.transaction():
+                for table, items in (rows or {}).items():
+                    with conn.cursor().copy(table.copy_statement()) as copy:
+                        copy.set_types([c.type_oid for c in table.columns])
+                        for row in items:
+                            copy.write_row(row)
+                with conn.cursor(row_factory=class_row(StagedCounts)) as cur:
+                    counts = cur.execute(
+                        "SELECT * FROM memory.stage_rows(%s, %s)", (tenant_id, attempt_id)
+                    ).fetchone()
+        assert counts is not None
+        return counts
+
     def validate_import(
-        self, tenant_id: UUIDLike, attempt_id: UUIDLike, *, conn=None
-    ) -> list[tuple[str, str, str | None, str]]:
-        return self._rows(
-            "SELECT * FROM memory.validate_import(%s, %s)", (tenant_id, attempt_id), conn
+        self, tenant_id: UUIDLike, attempt_id: UUIDLike, *, conn: Connection | None = None
+    ) -> list[ImportProblem]:
+        return self._records(
+            ImportProblem,
+            "SELECT * FROM memory.validate_import(%s, %s)",
+            (tenant_id, attempt_id),
+            conn,
         )
 
     def commit_import(
-        self, tenant_id: UUIDLike, attempt_id: UUIDLike, *, conn=None
-    ) -> dict[str, tuple[int, int, int, int, int]]:
-        rows = self._rows(
-            "SELECT * FROM memory.commit_import(%s, %s)", (tenant_id, attempt_id), conn
+        self, tenant_id: UUIDLike, attempt_id: UUIDLike, *, conn: Connection | None = None
+    ) -> dict[str, PromoteCounts]:
+        """Promote the attempt whole; what it did, by kind."""
+        rows = self._records(
+            PromoteCounts,
+            "SELECT * FROM memory.commit_import(%s, %s)",
+            (tenant_id, attempt_id),
+            conn,
         )
-        return {r[0]: tuple(r[1:]) for r in rows}
+        return {r.kind: r for r in rows}
 
     def abort_import(
-        self, tenant_id: UUIDLike, attempt_id: UUIDLike, reason: str | None = None, *, conn=None
+        self,
+        tenant_id: UUIDLike,
+        attempt_id: UUIDLike,
+        reason: str | None = None,
+        *,
+        conn: Connection | None = None,
     ) -> None:
         self._rows("SELECT memory.abort_import(%s, %s, %s)", (tenant_id, attempt_id, reason), conn)
 
     def import_attempts(
-        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn=None
+        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn: Connection | None = None
     ) -> list[ImportAttempt]:
-        rows = self._rows(
-            "SELECT * FROM memory.import_attempts(%s, %s)", (tenant_id, simulation_id), conn
+        return self._records(
+            ImportAttempt,
+            "SELECT * FROM memory.import_attempts(%s, %s)",
+            (tenant_id, simulation_id),
+            conn,
         )
-        return [ImportAttempt(*r) for r in rows]
 
     def committed_hashes(
-        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn=None
-    ) -> list[tuple[str, str, bytes]]:
-        return self._rows(
-            "SELECT * FROM memory.committed_hashes(%s, %s)", (tenant_id, simulation_id), conn
+        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn: Connection | None = None
+    ) -> list[CommittedHash]:
+        return self._records(
+            CommittedHash,
+            "SELECT * FROM memory.committed_hashes(%s, %s)",
+            (tenant_id, simulation_id),
+            conn,
         )

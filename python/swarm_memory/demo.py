@@ -9,13 +9,13 @@ from pathlib import Path
 
 import psycopg
 
-from swarm_memory.cli import audit_table, print_import_report, table
 from swarm_memory.client import Memory
 from swarm_memory.embed import Embedder
 from swarm_memory.errors import NotFound, TenantAccessDenied
 from swarm_memory.importer import import_run
 from swarm_memory.migrate import migrate
 from swarm_memory.progress import Progress
+from swarm_memory.render import audit_table, print_import_report, table
 from swarm_memory.server import as_role
 
 ROLES = {

@@ -1,11 +1,21 @@
 """Import a MiroFish run directory as one staged attempt.
 
-Phases: parse (read every file), embed (only texts whose content hash is not committed
-yet, all files in one pass over the model), load (COPY into the session's temporary
-staging tables, then memory.stage_rows() in batches), validate (memory.validate_import),
-promote (memory.commit_import: the whole attempt at once). Readers see the previous
-committed state until the promote commits. A killed importer leaves its attempt to be
-reported failed, and a rerun produces the same rows as one clean import.
+The data path, one function per phase, each SQL call a method of `Memory` on the import's
+own connection (the attempt lives as long as that session):
+
+    parse     parse_run()            the graph export, the action logs, the profiles
+    embed     embed()                only texts whose content hash is not committed yet
+                                     (Memory.committed_hashes), all files in one model pass
+    load      load() / stage()       Memory.begin_import, then Memory.open_staging and
+                                     Memory.stage_rows: binary COPY into the session's
+                                     staging tables, moved into the attempt, a batch per
+                                     transaction
+    validate  validate()             Memory.validate_import; refused -> Memory.abort_import
+    promote   promote()              Memory.commit_import: the whole attempt at once
+
+Readers see the previous committed state until the promote commits. A killed importer
+leaves its attempt to be reported failed, and a rerun produces the same rows as one clean
+import.
 """
 
 from __future__ import annotations
@@ -15,7 +25,7 @@ import os
 import sys
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -23,133 +33,36 @@ from typing import Any
 
 import numpy as np
 import psycopg
-from pgvector.psycopg import register_vector
-from psycopg.types.json import Jsonb
 
 from swarm_memory import mirofish
-from swarm_memory.client import UUIDLike
+from swarm_memory.client import Memory, PromoteCounts, StagingColumn, StagingTable, UUIDLike
 from swarm_memory.embed import Embedder, node_text
-from swarm_memory.errors import SwarmMemoryError, translate
+from swarm_memory.errors import ImportFailed, SwarmMemoryError
 from swarm_memory.progress import Progress
 
+__all__ = [
+    "ImportFailed",
+    "ImportReport",
+    "Parsed",
+    "content_hash",
+    "begin",
+    "embed",
+    "import_run",
+    "load",
+    "parse",
+    "parse_run",
+    "promote",
+    "stage",
+    "validate",
+]
+
 PAUSE_ENV = "SWARM_MEMORY_IMPORT_PAUSE"
-
-COLUMNS = {
-    "nodes": (
-        "node_id",
-        "position",
-        "name",
-        "type",
-        "labels",
-        "summary",
-        "attributes",
-        "embedding",
-        "embedding_model",
-        "content_hash",
-    ),
-    "edges": (
-        "edge_id",
-        "position",
-        "type",
-        "source_id",
-        "target_id",
-        "fact",
-        "attributes",
-        "valid_at",
-        "invalid_at",
-        "embedding",
-        "embedding_model",
-        "content_hash",
-    ),
-    "episodes": (
-        "episode_id",
-        "position",
-        "agent_id",
-        "agent_name",
-        "platform",
-        "round",
-        "action_type",
-        "content",
-        "metadata",
-        "occurred_at",
-        "embedding",
-        "embedding_model",
-        "content_hash",
-    ),
-    "profiles": (
-        "platform",
-        "agent_id",
-        "position",
-        "name",
-        "username",
-        "bio",
-        "persona",
-        "attributes",
-    ),
-}
-TYPES = {
-    "nodes": ("text", "int4", "text", "text", "text[]", "text", "jsonb", "vector", "text", "bytea"),
-    "edges": (
-        "text",
-        "int4",
-        "text",
-        "text",
-        "text",
-        "text",
-        "jsonb",
-        "timestamptz",
-        "timestamptz",
-        "vector",
-        "text",
-        "bytea",
-    ),
-    "episodes": (
-        "text",
-        "int4",
-        "int4",
-        "text",
-        "text",
-        "int4",
-        "text",
-        "text",
-        "jsonb",
-        "timestamptz",
-        "vector",
-        "text",
-        "bytea",
-    ),
-    "profiles": ("text", "int4", "int4", "text", "text", "text", "text", "jsonb"),
-}
-ID_FIELD = {"nodes": "node_id", "edges": "edge_id", "episodes": "episode_id"}
-
-
-class ImportFailed(SwarmMemoryError):
-    """The attempt did not commit; the committed state is unchanged."""
-
-    def __init__(
-        self,
-        message: str,
-        problems: Sequence[tuple] = (),
-        sqlstate: str | None = None,
-        hint: str | None = None,
-    ):
-        super().__init__(message, sqlstate, hint)
-        self.problems = list(problems)
-
-
-@dataclass
-class KindResult:
-    inserted: int = 0
-    updated: int = 0
-    unchanged: int = 0
-    deleted: int = 0
-    skipped: int = 0
 
 
 @dataclass
 class ImportReport:
     attempt_id: uuid.UUID | None = None
-    results: dict[str, KindResult] = field(default_factory=dict)
+    results: dict[str, PromoteCounts] = field(default_factory=dict)
     parsed: dict[str, int] = field(default_factory=dict)
     events: int = 0
     skipped_lines: int = 0
@@ -175,6 +88,14 @@ def _pause(phase: str) -> None:
         time.sleep(600)
 
 
+def _batches(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+# -- parse -------------------------------------------------------------------------------
+
+
 @dataclass
 class Parsed:
     graph: mirofish.Graph
@@ -183,6 +104,20 @@ class Parsed:
     profiles: list[dict[str, Any]]
     skipped_lines: int
     files: list[str]
+
+    @property
+    def rows(self) -> dict[str, list[dict[str, Any]]]:
+        """The items of the import by kind."""
+        return {
+            "nodes": self.graph.nodes,
+            "edges": self.graph.edges,
+            "episodes": self.episodes,
+            "profiles": self.profiles,
+        }
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {kind: len(items) for kind, items in self.rows.items()}
 
 
 def find_graph(run_dir: Path) -> Path | None:
@@ -212,23 +147,25 @@ def parse_run(run_dir: Path, graph_path: Path | None, skip_bad_lines: bool) -> P
     if not files:
         raise mirofish.BadInput(f"{run_dir}: no graph export and no <platform>/actions.jsonl")
     profiles = mirofish.read_profiles(run_dir)
-    for i, item in enumerate(graph.nodes):
-        item["position"] = i
-    for i, item in enumerate(graph.edges):
-        item["position"] = i
-    for i, item in enumerate(episodes):
-        item["position"] = i
-    for i, item in enumerate(profiles):
-        item["position"] = i
+    for items in (graph.nodes, graph.edges, episodes, profiles):
+        for i, item in enumerate(items):
+            item["position"] = i
     return Parsed(graph, episodes, events, profiles, skipped, files)
 
 
-def _texts(parsed: Parsed) -> list[tuple[str, dict[str, Any], str]]:
-    """(kind, item, text to embed) for every row that has a text."""
-    out = [("nodes", n, node_text(n["type"], n["name"])) for n in parsed.graph.nodes]
-    out += [("edges", e, e["fact"]) for e in parsed.graph.edges if e.get("fact")]
-    out += [("episodes", e, e["content"]) for e in parsed.episodes if e.get("content")]
-    return out
+def parse(
+    run_dir: Path, graph_path: Path | None, skip_bad_lines: bool, progress: Progress
+) -> Parsed:
+    """Phase parse: read every file of the run."""
+    _pause("parse")
+    progress.start("parse", 1, "run")
+    parsed = parse_run(run_dir, graph_path, skip_bad_lines)
+    progress.advance(1)
+    progress.finish(
+        ", ".join(f"{v} {k}" for k, v in parsed.counts.items())
+        + (f", {parsed.skipped_lines} bad lines skipped" if parsed.skipped_lines else "")
+    )
+    return parsed
 
 
 def _metadata(parsed: Parsed) -> dict[str, Any]:
@@ -247,59 +184,236 @@ def _metadata(parsed: Parsed) -> dict[str, Any]:
     return meta
 
 
-def _row(kind: str, item: dict[str, Any]) -> tuple:
-    def get(col: str) -> Any:
-        if col == ID_FIELD.get(kind):
-            return item["id"]
-        value = item.get(col)
-        if col in ("attributes", "metadata"):
-            return Jsonb(value or {})
-        if col == "labels":
-            return value or []
-        if col in ("valid_at", "invalid_at", "occurred_at") and value is not None:
-            try:
-                return datetime.fromisoformat(value)
-            except ValueError:
-                raise mirofish.BadInput(
-                    f"{kind} {item['id']}: {col} is not an ISO 8601 timestamp: {value!r}"
-                ) from None
-        return value
-
-    return tuple(get(c) for c in COLUMNS[kind])
+# -- embed -------------------------------------------------------------------------------
 
 
-def _batches(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
+def _texts(parsed: Parsed) -> list[tuple[str, dict[str, Any], str]]:
+    """(kind, item, text to embed) for every row that has a text."""
+    out = [("nodes", n, node_text(n["type"], n["name"])) for n in parsed.graph.nodes]
+    out += [("edges", e, e["fact"]) for e in parsed.graph.edges if e.get("fact")]
+    out += [("episodes", e, e["content"]) for e in parsed.episodes if e.get("content")]
+    return out
+
+
+def embed(
+    mem: Memory,
+    conn: psycopg.Connection,
+    tenant_id: UUIDLike,
+    simulation_id: UUIDLike,
+    parsed: Parsed,
+    embedder: Embedder,
+    progress: Progress,
+) -> tuple[int, int]:
+    """Phase embed: set each item's content hash, model and vector; a text whose hash is
+    committed already gets no vector (the promote keeps the committed one). Returns
+    (texts embedded, texts reused)."""
+    _pause("embed")
+    known = {
+        (h.kind, h.item_id): h.content_hash
+        for h in mem.committed_hashes(tenant_id, simulation_id, conn=conn)
+    }
+    todo = []
+    reused = 0
+    for kind, item, text in _texts(parsed):
+        item["content_hash"] = content_hash(embedder.model_name, text)
+        item["embedding_model"] = embedder.model_name
+        if known.get((kind, item["id"])) == item["content_hash"]:
+            item["embedding"] = None  # commit keeps the committed vector
+            reused += 1
+        else:
+            todo.append((item, text))
+    progress.start("embed", len(todo), "texts")
+    for chunk in _batches(todo, 1024):
+        vectors = embedder.encode([t for _, t in chunk])
+        for (item, _), vec in zip(chunk, vectors, strict=True):
+            item["embedding"] = np.asarray(vec, dtype=np.float32)
+        progress.advance(len(chunk))
+    progress.finish(f"{reused} unchanged texts reused")
+    return len(todo), reused
+
+
+# -- load --------------------------------------------------------------------------------
+
+
+def _timestamp(kind: str, key: str) -> Callable[[dict[str, Any]], Any]:
+    def get(item: dict[str, Any]) -> Any:
+        value = item.get(key)
+        if not isinstance(value, str):
+            return value
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError:
+            raise mirofish.BadInput(
+                f"{kind} {item['id']}: {key} is not an ISO 8601 timestamp: {value!r}"
+            ) from None
+
+    return get
+
+
+def _cell(kind: str, column: StagingColumn) -> Callable[[dict[str, Any]], Any]:
+    """How an item gives a staging column its value, by the column's name and type: the
+    kind's key column (node_id, edge_id, episode_id) is the item's id; an absent JSON
+    object or array is empty; a timestamp is parsed from its ISO 8601 text."""
+    key = "id" if column.name == f"{kind.removesuffix('s')}_id" else column.name
+    if column.type == "jsonb":
+        return lambda item: item.get(key) or {}
+    if column.type.endswith("[]"):
+        return lambda item: item.get(key) or []
+    if column.type == "timestamp with time zone":
+        return _timestamp(kind, key)
+    return lambda item: item.get(key)
+
+
+def _row_maker(table: StagingTable) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    cells = [_cell(table.kind, c) for c in table.columns]
+    return lambda item: tuple(cell(item) for cell in cells)
 
 
 def stage(
+    mem: Memory,
     conn: psycopg.Connection,
     tenant_id: UUIDLike,
     attempt_id: uuid.UUID,
-    rows: dict[str, Sequence[dict[str, Any]]],
+    rows: Mapping[str, Sequence[dict[str, Any]]],
     batch_size: int,
     progress: Progress | None = None,
 ) -> None:
-    """COPY rows into the session's staging tables and move them into the attempt, a batch
-    per transaction."""
-    if conn.adapters.types.get("vector") is None:
-        register_vector(conn)
-    conn.execute("SELECT memory.open_staging()")
-    conn.commit()
-    for kind in ("nodes", "edges", "episodes", "profiles"):
-        for batch in _batches(rows.get(kind) or [], batch_size):
-            with conn.transaction():
-                cols = ", ".join(COLUMNS[kind])
-                with conn.cursor().copy(
-                    f"COPY pg_temp.stage_{kind} ({cols}) FROM STDIN (FORMAT BINARY)"
-                ) as copy:
-                    copy.set_types(TYPES[kind])
-                    for item in batch:
-                        copy.write_row(_row(kind, item))
-                conn.execute("SELECT * FROM memory.stage_rows(%s, %s)", (tenant_id, attempt_id))
+    """Stage items (by kind) into the attempt: the session's staging tables as the database
+    defines them, then a batch per transaction (a savepoint inside the caller's, when the
+    connection is not in autocommit)."""
+    tables = mem.open_staging(conn=conn)
+    for kind, items in rows.items():
+        if not items:
+            continue
+        table = tables[kind]
+        make = _row_maker(table)
+        for batch in _batches(items, batch_size):
+            mem.stage_rows(tenant_id, attempt_id, {table: map(make, batch)}, conn=conn)
             if progress:
                 progress.advance(len(batch))
+
+
+def begin(
+    mem: Memory,
+    conn: psycopg.Connection,
+    tenant_id: UUIDLike,
+    simulation_id: UUIDLike,
+    parsed: Parsed,
+    *,
+    name: str,
+    skip_dangling: bool,
+) -> uuid.UUID:
+    """Begin the attempt on the import's session, declaring its counts and metadata."""
+    return mem.begin_import(
+        tenant_id, simulation_id, parsed.counts, skip_dangling, _metadata(parsed), name, conn=conn
+    )
+
+
+def load(
+    mem: Memory,
+    conn: psycopg.Connection,
+    tenant_id: UUIDLike,
+    attempt_id: uuid.UUID,
+    parsed: Parsed,
+    batch_size: int,
+    progress: Progress,
+) -> None:
+    """Phase load: stage every row into the attempt (the first row of each kind alone
+    first: the failure drills pause after it)."""
+    rows = parsed.rows
+    progress.start("load", sum(parsed.counts.values()))
+    first = {k: v[:1] for k, v in rows.items()}
+    stage(mem, conn, tenant_id, attempt_id, first, batch_size, progress)
+    _pause("load")
+    rest = {k: v[1:] for k, v in rows.items()}
+    stage(mem, conn, tenant_id, attempt_id, rest, batch_size, progress)
+    progress.finish()
+
+
+# -- validate and promote ---------------------------------------------------------------
+
+
+def validate(
+    mem: Memory,
+    conn: psycopg.Connection,
+    tenant_id: UUIDLike,
+    attempt_id: uuid.UUID,
+    progress: Progress,
+) -> list[str]:
+    """Phase validate: the ids of the dangling edges the attempt skips; ImportFailed when
+    anything blocks the promote."""
+    _pause("validate")
+    progress.start("validate", 1, "check")
+    problems = mem.validate_import(tenant_id, attempt_id, conn=conn)
+    progress.advance(1)
+    blocking = [p for p in problems if p.problem != "skipped_edge"]
+    skipped = [p.item_id or "" for p in problems if p.problem == "skipped_edge"]
+    progress.finish(
+        f"{len(blocking)} problems, {len(skipped)} dangling edges skipped"
+        if problems
+        else "no problems"
+    )
+    if blocking:
+        lines = [
+            f"{p.problem}: {p.kind} {p.item_id or ''} {p.detail}".replace("  ", " ")
+            for p in blocking
+        ]
+        shown = "\n  ".join(lines[:20]) + (
+            f"\n  ... {len(lines) - 20} more" if len(lines) > 20 else ""
+        )
+        hint = (
+            "edges refer to nodes that are not in the import; import with "
+            "--skip-dangling to leave them out"
+            if any(p.problem == "dangling_edge" for p in blocking)
+            else None
+        )
+        raise ImportFailed(
+            f"import refused, nothing promoted:\n  {shown}",
+            blocking,
+            hint=hint,
+            reason=f"{len(blocking)} problems: " + "; ".join(lines[:5]),
+        )
+    return skipped
+
+
+def promote(
+    mem: Memory,
+    conn: psycopg.Connection,
+    tenant_id: UUIDLike,
+    attempt_id: uuid.UUID,
+    total: int,
+    progress: Progress,
+) -> dict[str, PromoteCounts]:
+    """Phase promote: commit the attempt whole; what it did by kind."""
+    _pause("promote")
+    progress.start("promote", total)
+    results = mem.commit_import(tenant_id, attempt_id, conn=conn)
+    progress.advance(total)
+    progress.finish()
+    return results
+
+
+def _abandon(
+    mem: Memory,
+    conn: psycopg.Connection,
+    tenant_id: UUIDLike,
+    attempt_id: uuid.UUID,
+    exc: Exception,
+) -> None:
+    """Record on the attempt why it failed; the committed state is untouched either way,
+    and an attempt whose session died is reported failed by the next begin_import."""
+    if conn.closed or conn.broken:
+        return
+    reason = exc.reason if isinstance(exc, ImportFailed) and exc.reason else str(exc)[:2000]
+    try:
+        if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            conn.rollback()
+        mem.abort_import(tenant_id, attempt_id, reason, conn=conn)
+    except (SwarmMemoryError, psycopg.Error):
+        pass  # the original error says more
+
+
+# -- the whole import --------------------------------------------------------------------
 
 
 def import_run(
@@ -320,143 +434,38 @@ def import_run(
     started = time.perf_counter()
     progress = progress or Progress(quiet=True)
     embedder = embedder or Embedder()
-    report = ImportReport()
     run = Path(run_dir)
-
-    _pause("parse")
-    progress.start("parse", 1, "run")
-    parsed = parse_run(run, Path(graph_path) if graph_path else None, skip_bad_lines)
-    progress.advance(1)
-    report.files = parsed.files
-    report.events = len(parsed.events)
-    report.skipped_lines = parsed.skipped_lines
-    report.parsed = {
-        "nodes": len(parsed.graph.nodes),
-        "edges": len(parsed.graph.edges),
-        "episodes": len(parsed.episodes),
-        "profiles": len(parsed.profiles),
-    }
-    progress.finish(
-        ", ".join(f"{v} {k}" for k, v in report.parsed.items())
-        + (f", {report.skipped_lines} bad lines skipped" if report.skipped_lines else "")
+    parsed = parse(run, Path(graph_path) if graph_path else None, skip_bad_lines, progress)
+    report = ImportReport(
+        parsed=parsed.counts,
+        events=len(parsed.events),
+        skipped_lines=parsed.skipped_lines,
+        files=parsed.files,
     )
-
-    with psycopg.connect(dsn) as conn:
+    with Memory(dsn) as mem, mem.connect() as conn:
         try:
-            register_vector(conn)
-            conn.commit()
-            _pause("embed")
-            texts = _texts(parsed)
-            known = {
-                (k, i): h
-                for k, i, h in conn.execute(
-                    "SELECT kind, item_id, content_hash FROM memory.committed_hashes(%s, %s)",
-                    (tenant_id, simulation_id),
-                ).fetchall()
-            }
-            conn.commit()
-            todo = []
-            for kind, item, text in texts:
-                item["content_hash"] = content_hash(embedder.model_name, text)
-                item["embedding_model"] = embedder.model_name
-                if known.get((kind, item["id"])) == item["content_hash"]:
-                    item["embedding"] = None  # commit keeps the committed vector
-                    report.reused += 1
-                else:
-                    todo.append((item, text))
-            progress.start("embed", len(todo), "texts")
-            for chunk in _batches(todo, 1024):
-                vectors = embedder.encode([t for _, t in chunk])
-                for (item, _), vec in zip(chunk, vectors, strict=True):
-                    item["embedding"] = np.asarray(vec, dtype=np.float32)
-                progress.advance(len(chunk))
-            report.embedded = len(todo)
-            report.embed_rate = embedder.rate
-            progress.finish(f"{report.reused} unchanged texts reused")
-
-            rows = {
-                "nodes": parsed.graph.nodes,
-                "edges": parsed.graph.edges,
-                "episodes": parsed.episodes,
-                "profiles": parsed.profiles,
-            }
-            attempt = conn.execute(
-                "SELECT memory.begin_import(%s, %s, %s, %s, %s, %s)",
-                (
-                    tenant_id,
-                    simulation_id,
-                    Jsonb(report.parsed),
-                    skip_dangling,
-                    Jsonb(_metadata(parsed)),
-                    name or run.name,
-                ),
-            ).fetchone()[0]
-            conn.commit()
-            report.attempt_id = attempt
-            progress.start("load", sum(report.parsed.values()))
-            first = {k: v[:1] for k, v in rows.items()}
-            rest = {k: v[1:] for k, v in rows.items()}
-            stage(conn, tenant_id, attempt, first, batch_size, progress)
-            _pause("load")
-            stage(conn, tenant_id, attempt, rest, batch_size, progress)
-            progress.finish()
-
-            _pause("validate")
-            progress.start("validate", 1, "check")
-            problems = conn.execute(
-                "SELECT * FROM memory.validate_import(%s, %s)", (tenant_id, attempt)
-            ).fetchall()
-            conn.commit()
-            progress.advance(1)
-            blocking = [p for p in problems if p[0] != "skipped_edge"]
-            report.skipped_edges = [p[2] for p in problems if p[0] == "skipped_edge"]
-            progress.finish(
-                f"{len(blocking)} problems, {len(report.skipped_edges)} dangling edges skipped"
-                if problems
-                else "no problems"
+            report.embedded, report.reused = embed(
+                mem, conn, tenant_id, simulation_id, parsed, embedder, progress
             )
-            if blocking:
-                lines = [f"{p[0]}: {p[1]} {p[2] or ''} {p[3]}".replace("  ", " ") for p in blocking]
-                shown = "\n  ".join(lines[:20]) + (
-                    f"\n  ... {len(lines) - 20} more" if len(lines) > 20 else ""
-                )
-                reason = f"{len(blocking)} problems: " + "; ".join(lines[:5])
-                conn.execute("SELECT memory.abort_import(%s, %s, %s)", (tenant_id, attempt, reason))
-                conn.commit()
-                hint = (
-                    "edges refer to nodes that are not in the import; import with "
-                    "--skip-dangling to leave them out"
-                    if any(p[0] == "dangling_edge" for p in blocking)
-                    else None
-                )
-                raise ImportFailed(
-                    f"import refused, nothing promoted:\n  {shown}", blocking, hint=hint
-                )
-
-            _pause("promote")
-            progress.start("promote", sum(report.parsed.values()))
-            for kind, ins, upd, same, deleted, skipped in conn.execute(
-                "SELECT * FROM memory.commit_import(%s, %s)", (tenant_id, attempt)
-            ):
-                report.results[kind] = KindResult(ins, upd, same, deleted, skipped)
-            conn.commit()
-            progress.advance(sum(report.parsed.values()))
-            progress.finish()
-        except (psycopg.Error, mirofish.BadInput) as exc:
-            if report.attempt_id is not None and not conn.closed:
-                # Record why on the attempt; the committed state is untouched either way.
-                conn.rollback()
-                conn.execute(
-                    "SELECT memory.abort_import(%s, %s, %s)",
-                    (tenant_id, report.attempt_id, str(exc)[:2000]),
-                )
-                conn.commit()
-            if isinstance(exc, mirofish.BadInput):
-                raise
-            err = translate(exc)
-            if err is exc:
-                raise
-            raise err from exc
+            report.embed_rate = embedder.rate
+            report.attempt_id = begin(
+                mem,
+                conn,
+                tenant_id,
+                simulation_id,
+                parsed,
+                name=name or run.name,
+                skip_dangling=skip_dangling,
+            )
+            load(mem, conn, tenant_id, report.attempt_id, parsed, batch_size, progress)
+            report.skipped_edges = validate(mem, conn, tenant_id, report.attempt_id, progress)
+            report.results = promote(
+                mem, conn, tenant_id, report.attempt_id, sum(parsed.counts.values()), progress
+            )
+        except (SwarmMemoryError, mirofish.BadInput) as exc:
+            if report.attempt_id is not None:
+                _abandon(mem, conn, tenant_id, report.attempt_id, exc)
+            raise
     report.timings = dict(progress.timings)
     report.seconds = time.perf_counter() - started
     return report

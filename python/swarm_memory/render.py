@@ -1,0 +1,63 @@
+"""Plain-text output shared by the command line and the demo: tables, the import report,
+the row-level security audit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from swarm_memory.client import AuditRow
+    from swarm_memory.importer import ImportReport
+
+
+def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], width: int = 70) -> str:
+    def cell(v: Any) -> str:
+        text = "" if v is None else (", ".join(map(str, v)) if isinstance(v, list) else str(v))
+        text = " ".join(text.split())
+        return text if len(text) <= width else text[: width - 3] + "..."
+
+    cells = [[cell(v) for v in r] for r in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))
+    out = [line, "  ".join("-" * w for w in widths)]
+    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in cells]
+    return "\n".join(out)
+
+
+def print_import_report(report: ImportReport) -> None:
+    rows = [
+        (kind, r.inserted, r.updated, r.unchanged, r.deleted, r.skipped)
+        for kind, r in report.results.items()
+    ]
+    print(table(rows, ["kind", "inserted", "updated", "unchanged", "deleted", "skipped"]))
+    print(
+        f"attempt {report.attempt_id} committed; {report.events} event lines kept as "
+        f"simulation metadata; {report.skipped_lines} bad lines skipped; "
+        f"{report.embedded} texts embedded, {report.reused} unchanged texts reused; "
+        f"{report.seconds:.1f} s"
+    )
+    if report.skipped_edges:
+        print(
+            f"{len(report.skipped_edges)} dangling edges left out: "
+            + ", ".join(report.skipped_edges[:10])
+            + (" ..." if len(report.skipped_edges) > 10 else "")
+        )
+
+
+def audit_table(rows: Sequence[AuditRow]) -> str:
+    """The rls_audit() rows as a table a DBA reads at a glance."""
+    return table(
+        [
+            (
+                r.table_name,
+                r.rls_enabled,
+                r.rls_forced,
+                len(r.policies),
+                "ok" if r.ok else r.problem,
+            )
+            for r in rows
+        ],
+        ["table", "rls", "forced", "policies", "verdict"],
+        width=90,
+    )
