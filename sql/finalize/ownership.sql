@@ -24,11 +24,6 @@ BEGIN
           FROM pg_catalog.pg_proc AS p
          WHERE p.pronamespace = 'memory'::regnamespace AND p.proowner <> 'memory_owner'::regrole
         UNION ALL
-        SELECT 'DOMAIN', t.oid::regtype::text
-          FROM pg_catalog.pg_type AS t
-         WHERE t.typnamespace = 'memory'::regnamespace AND t.typtype = 'd'
-           AND t.typowner <> 'memory_owner'::regrole
-        UNION ALL
         SELECT 'STATISTICS', pg_catalog.format('memory.%I', s.stxname)
           FROM pg_catalog.pg_statistic_ext AS s
          WHERE s.stxnamespace = 'memory'::regnamespace AND s.stxowner <> 'memory_owner'::regrole

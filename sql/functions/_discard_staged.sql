@@ -6,15 +6,14 @@ VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    v_kind memory.record_kind;
 BEGIN
-    DELETE FROM memory.staged_edges AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = ANY (p_attempt_ids);
-    DELETE FROM memory.staged_nodes AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = ANY (p_attempt_ids);
-    DELETE FROM memory.staged_episodes AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = ANY (p_attempt_ids);
-    DELETE FROM memory.staged_profiles AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = ANY (p_attempt_ids);
+    FOR v_kind IN SELECT * FROM memory._record_kinds() LOOP
+        EXECUTE pg_catalog.format('DELETE FROM %s AS s WHERE s.tenant_id = $1 AND s.attempt_id = ANY ($2)',
+                                  v_kind.staged)
+        USING p_tenant_id, p_attempt_ids;
+    END LOOP;
 END
 $fn$;
 

@@ -1,6 +1,6 @@
 -- What is wrong with one field of a batch item, or NULL when nothing is.
 -- Kinds: id (required non-empty string), text! (required string), text, label! and label
--- (a string of at most 200 characters: types and platforms, which are indexed), text[],
+-- (a string of at most memory._label_max() characters: types and platforms, which are indexed), text[],
 -- object, int! (required integer), int, timestamp (ISO 8601), vector (384 numbers, not all
 -- zero).
 -- A timestamp may not be one of PostgreSQL's relative words (now, today, tomorrow,
@@ -20,8 +20,9 @@ AS $fn$
         WHEN p_kind IN ('id', 'text!', 'text', 'label!', 'label')
                 AND pg_catalog.jsonb_typeof(p_value) <> 'string' THEN
             'must be a string, not ' || pg_catalog.jsonb_typeof(p_value)
-        WHEN p_kind IN ('label!', 'label') AND pg_catalog.length(p_value #>> '{}') > 200 THEN
-            pg_catalog.format('must be at most 200 characters, not %s', pg_catalog.length(p_value #>> '{}'))
+        WHEN p_kind IN ('label!', 'label') AND pg_catalog.length(p_value #>> '{}') > memory._label_max() THEN
+            pg_catalog.format('must be at most %s characters, not %s', memory._label_max(),
+                              pg_catalog.length(p_value #>> '{}'))
         WHEN p_kind = 'id' AND (p_value #>> '{}') = '' THEN
             'must not be empty'
         WHEN p_kind IN ('int', 'int!') AND (pg_catalog.jsonb_typeof(p_value) <> 'number'

@@ -9,9 +9,9 @@ AS $fn$
 BEGIN
     IF EXISTS (SELECT 1 FROM pg_catalog.pg_locks AS l
                 WHERE l.locktype = 'advisory' AND l.pid = pg_catalog.pg_backend_pid()
-                  AND l.classid = 1398230321::oid AND l.objid = p_lock_key::oid
+                  AND l.classid = memory._attempt_lock_class()::oid AND l.objid = p_lock_key::oid
                   AND l.objsubid = 2 AND l.granted) THEN
-        PERFORM pg_catalog.pg_advisory_unlock(1398230321, p_lock_key);
+        PERFORM pg_catalog.pg_advisory_unlock(memory._attempt_lock_class(), p_lock_key);
     END IF;
 END
 $fn$;

@@ -14,7 +14,6 @@
 -- anything but a uuid; every other argument is passed with USING.
 -- p_index_rows: the index's row count as the catalog holds it (pg_class.reltuples), which
 -- the caller has just read to learn that the index exists.
-DROP FUNCTION IF EXISTS memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer);
 CREATE OR REPLACE FUNCTION memory._search_episodes_ann(
     p_tenant_id uuid,
     p_simulation_id uuid,

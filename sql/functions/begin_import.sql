@@ -56,7 +56,7 @@ BEGIN
     VALUES (p_tenant_id, p_simulation_id, v_attempt_id, v_lock_key, p_skip_dangling, p_declared,
             p_metadata || CASE WHEN p_name IS NULL THEN '{}'::jsonb
                                ELSE pg_catalog.jsonb_build_object('_name', p_name) END);
-    PERFORM pg_catalog.pg_advisory_lock(1398230321, v_lock_key);
+    PERFORM pg_catalog.pg_advisory_lock(memory._attempt_lock_class(), v_lock_key);
     RETURN v_attempt_id;
 END
 $fn$;

@@ -20,24 +20,14 @@ AS $fn$
 DECLARE
     v_attempt  memory.import_attempts;
     v_sim      uuid;
+    v_kind     memory.record_kind;
     v_problems jsonb;
     v_problem  jsonb;
     v_list     text;
     v_count    bigint;
     v_skipped  text[];
+    v_held     jsonb := '{}'::jsonb;
     v_result   jsonb := '{}'::jsonb;
-    v_ins      bigint;
-    v_upd      bigint;
-    v_same     bigint;
-    v_del      bigint;
-    -- Which kinds the simulation held before this promote: where it held none, every row
-    -- afterwards is the attempt's, and the pass that drops rows absent from it is skipped.
-    -- Read under the simulation's row lock, which every other write to its rows waits for
-    -- (their foreign-key checks take KEY SHARE on it).
-    v_had_nodes    boolean;
-    v_had_edges    boolean;
-    v_had_episodes boolean;
-    v_had_profiles boolean;
 BEGIN
     v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
     v_sim := v_attempt.simulation_id;
@@ -45,14 +35,12 @@ BEGIN
     PERFORM 1 FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim FOR UPDATE;
     v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
-    v_had_nodes := EXISTS (SELECT 1 FROM memory.nodes AS l
-                            WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
-    v_had_edges := EXISTS (SELECT 1 FROM memory.edges AS l
-                            WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
-    v_had_episodes := EXISTS (SELECT 1 FROM memory.episodes AS l
-                               WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
-    v_had_profiles := EXISTS (SELECT 1 FROM memory.profiles AS l
-                               WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
+    -- Which kinds the simulation held before this promote: where it held none, every row
+    -- afterwards is the attempt's, and the pass that drops rows absent from it is skipped.
+    -- Read under the simulation's row lock, which every other write to its rows waits for
+    -- (their foreign-key checks take KEY SHARE on it).
+    SELECT pg_catalog.jsonb_object_agg(k.kind, memory._kind_held(k.kind, p_tenant_id, v_sim))
+      INTO v_held FROM memory._record_kinds() AS k;
 
     SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v) ORDER BY v.problem, v.item_id), '[]')
       INTO v_problems
@@ -103,201 +91,23 @@ BEGIN
         RETURNING e.edge_id)
     SELECT pg_catalog.array_agg(gone.edge_id ORDER BY gone.edge_id) INTO v_skipped FROM gone;
 
-    -- Nodes: upsert (before edges, which reference them).
-    WITH src AS (
-        SELECT s.node_id, s.name, s.type, s.labels, s.summary, s.attributes,
-               COALESCE(s.embedding, l.embedding) AS embedding,
-               CASE WHEN s.embedding IS NOT NULL THEN s.embedding_model ELSE l.embedding_model END
-                   AS embedding_model,
-               s.content_hash
-          FROM memory.staged_nodes AS s
-          LEFT JOIN memory.nodes AS l
-            ON s.embedding IS NULL AND s.content_hash IS NOT NULL
-           AND l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND l.node_key = s.node_key AND l.content_hash = s.content_hash
-         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-    ), written AS (
-        INSERT INTO memory.nodes AS n
-               (tenant_id, simulation_id, node_id, name, type, labels, summary, attributes,
-                embedding, embedding_model, content_hash)
-        SELECT p_tenant_id, v_sim, src.node_id, src.name, src.type, src.labels, src.summary,
-               src.attributes, src.embedding, src.embedding_model, src.content_hash
-          FROM src
-        ON CONFLICT (tenant_id, simulation_id, node_key) DO UPDATE
-           SET name = excluded.name, type = excluded.type, labels = excluded.labels,
-               summary = excluded.summary, attributes = excluded.attributes,
-               embedding = excluded.embedding, embedding_model = excluded.embedding_model,
-               content_hash = excluded.content_hash, updated_at = pg_catalog.now()
-         WHERE (n.name, n.type, n.labels, n.summary, n.attributes, n.embedding::real[],
-                n.embedding_model, n.content_hash)
-               IS DISTINCT FROM
-               (excluded.name, excluded.type, excluded.labels, excluded.summary,
-                excluded.attributes, excluded.embedding::real[], excluded.embedding_model,
-                excluded.content_hash)
-        RETURNING (n.xmax = 0) AS was_inserted
-    )
-    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
-           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted)
-      INTO v_ins, v_upd FROM written AS w;
-    SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_nodes AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
-    v_result := v_result || pg_catalog.jsonb_build_object('nodes', pg_catalog.jsonb_build_object(
-        'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same));
-
-    -- Edges: upsert, then drop those the attempt does not have.
-    WITH src AS (
-        SELECT s.edge_id, s.type, s.source_id, s.target_id, s.fact, s.attributes, s.valid_at,
-               s.invalid_at, COALESCE(s.embedding, l.embedding) AS embedding,
-               CASE WHEN s.embedding IS NOT NULL THEN s.embedding_model ELSE l.embedding_model END
-                   AS embedding_model,
-               s.content_hash
-          FROM memory.staged_edges AS s
-          LEFT JOIN memory.edges AS l
-            ON s.embedding IS NULL AND s.content_hash IS NOT NULL
-           AND l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND l.edge_key = s.edge_key AND l.content_hash = s.content_hash
-         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-    ), written AS (
-        INSERT INTO memory.edges AS e
-               (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes,
-                valid_at, invalid_at, embedding, embedding_model, content_hash)
-        SELECT p_tenant_id, v_sim, src.edge_id, src.type, src.source_id, src.target_id, src.fact,
-               src.attributes, src.valid_at, src.invalid_at, src.embedding, src.embedding_model,
-               src.content_hash
-          FROM src
-        ON CONFLICT (tenant_id, simulation_id, edge_key) DO UPDATE
-           SET type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id,
-               fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at,
-               invalid_at = excluded.invalid_at, embedding = excluded.embedding,
-               embedding_model = excluded.embedding_model, content_hash = excluded.content_hash,
-               updated_at = pg_catalog.now()
-         WHERE (e.type, e.source_id, e.target_id, e.fact, e.attributes, e.valid_at, e.invalid_at,
-                e.embedding::real[], e.embedding_model, e.content_hash)
-               IS DISTINCT FROM
-               (excluded.type, excluded.source_id, excluded.target_id, excluded.fact,
-                excluded.attributes, excluded.valid_at, excluded.invalid_at,
-                excluded.embedding::real[], excluded.embedding_model, excluded.content_hash)
-        RETURNING (e.xmax = 0) AS was_inserted
-    )
-    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
-           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted)
-      INTO v_ins, v_upd FROM written AS w;
-    SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_edges AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
-    v_del := 0;
-    IF v_had_edges THEN
-        DELETE FROM memory.edges AS l
-         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND NOT EXISTS (SELECT 1 FROM memory.staged_edges AS s
-                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                              AND s.edge_key = l.edge_key);
-        GET DIAGNOSTICS v_del = ROW_COUNT;
-    END IF;
-    v_result := v_result || pg_catalog.jsonb_build_object('edges', pg_catalog.jsonb_build_object(
-        'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same, 'deleted', v_del,
-        'skipped', COALESCE(pg_catalog.cardinality(v_skipped), 0)));
+    -- Every kind merged in order (nodes before the edges that reference them), then the rows
+    -- the attempt does not have deleted in reverse order (edges before their nodes, so that
+    -- no edge goes by cascade uncounted).
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
+        SELECT v_result || pg_catalog.jsonb_build_object(v_kind.kind, pg_catalog.to_jsonb(m))
+          INTO v_result FROM memory._merge(v_kind.kind, p_tenant_id, v_sim, p_attempt_id) AS m;
+    END LOOP;
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord DESC LOOP
+        v_result := pg_catalog.jsonb_set(v_result, ARRAY[v_kind.kind, 'deleted'], pg_catalog.to_jsonb(
+            CASE WHEN (v_held ->> v_kind.kind)::boolean
+                 THEN memory._prune(v_kind.kind, p_tenant_id, v_sim, p_attempt_id) ELSE 0 END));
+    END LOOP;
+    v_result := pg_catalog.jsonb_set(v_result, '{edges,skipped}',
+                                     pg_catalog.to_jsonb(COALESCE(pg_catalog.cardinality(v_skipped), 0)));
     IF v_skipped IS NOT NULL THEN
         v_result := v_result || pg_catalog.jsonb_build_object('skipped_edges', pg_catalog.to_jsonb(v_skipped));
     END IF;
-
-    v_del := 0;
-    IF v_had_nodes THEN
-        DELETE FROM memory.nodes AS l
-         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS s
-                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                              AND s.node_key = l.node_key);
-        GET DIAGNOSTICS v_del = ROW_COUNT;
-    END IF;
-    v_result := pg_catalog.jsonb_set(v_result, '{nodes,deleted}', pg_catalog.to_jsonb(v_del));
-
-    -- Episodes.
-    WITH src AS (
-        SELECT s.episode_id, s.agent_id, s.agent_name, s.platform, s.round, s.action_type,
-               s.content, s.metadata, s.occurred_at, COALESCE(s.embedding, l.embedding) AS embedding,
-               CASE WHEN s.embedding IS NOT NULL THEN s.embedding_model ELSE l.embedding_model END
-                   AS embedding_model,
-               s.content_hash
-          FROM memory.staged_episodes AS s
-          LEFT JOIN memory.episodes AS l
-            ON s.embedding IS NULL AND s.content_hash IS NOT NULL
-           AND l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND l.episode_key = s.episode_key AND l.content_hash = s.content_hash
-         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-    ), written AS (
-        INSERT INTO memory.episodes AS e
-               (tenant_id, simulation_id, episode_id, agent_id, agent_name, platform, round,
-                action_type, content, metadata, occurred_at, embedding, embedding_model,
-                content_hash)
-        SELECT p_tenant_id, v_sim, src.episode_id, src.agent_id, src.agent_name, src.platform,
-               src.round, src.action_type, src.content, src.metadata, src.occurred_at,
-               src.embedding, src.embedding_model, src.content_hash
-          FROM src
-        ON CONFLICT (tenant_id, simulation_id, episode_key) DO UPDATE
-           SET agent_id = excluded.agent_id, agent_name = excluded.agent_name,
-               platform = excluded.platform, round = excluded.round,
-               action_type = excluded.action_type, content = excluded.content,
-               metadata = excluded.metadata, occurred_at = excluded.occurred_at,
-               embedding = excluded.embedding, embedding_model = excluded.embedding_model,
-               content_hash = excluded.content_hash, updated_at = pg_catalog.now()
-         WHERE (e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
-                e.metadata, e.occurred_at, e.embedding::real[], e.embedding_model, e.content_hash)
-               IS DISTINCT FROM
-               (excluded.agent_id, excluded.agent_name, excluded.platform, excluded.round,
-                excluded.action_type, excluded.content, excluded.metadata, excluded.occurred_at,
-                excluded.embedding::real[], excluded.embedding_model, excluded.content_hash)
-        RETURNING (e.xmax = 0) AS was_inserted
-    )
-    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
-           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted)
-      INTO v_ins, v_upd FROM written AS w;
-    SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_episodes AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
-    v_del := 0;
-    IF v_had_episodes THEN
-        DELETE FROM memory.episodes AS l
-         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND NOT EXISTS (SELECT 1 FROM memory.staged_episodes AS s
-                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                              AND s.episode_key = l.episode_key);
-        GET DIAGNOSTICS v_del = ROW_COUNT;
-    END IF;
-    v_result := v_result || pg_catalog.jsonb_build_object('episodes', pg_catalog.jsonb_build_object(
-        'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same, 'deleted', v_del));
-
-    -- Profiles.
-    WITH written AS (
-        INSERT INTO memory.profiles AS p
-               (tenant_id, simulation_id, platform, agent_id, name, username, bio, persona, attributes)
-        SELECT p_tenant_id, v_sim, s.platform, s.agent_id, s.name, s.username, s.bio, s.persona,
-               s.attributes
-          FROM memory.staged_profiles AS s
-         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-        ON CONFLICT (tenant_id, simulation_id, platform, agent_id) DO UPDATE
-           SET name = excluded.name, username = excluded.username, bio = excluded.bio,
-               persona = excluded.persona, attributes = excluded.attributes,
-               updated_at = pg_catalog.now()
-         WHERE (p.name, p.username, p.bio, p.persona, p.attributes)
-               IS DISTINCT FROM
-               (excluded.name, excluded.username, excluded.bio, excluded.persona, excluded.attributes)
-        RETURNING (p.xmax = 0) AS was_inserted
-    )
-    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
-           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted)
-      INTO v_ins, v_upd FROM written AS w;
-    SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_profiles AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
-    v_del := 0;
-    IF v_had_profiles THEN
-        DELETE FROM memory.profiles AS l
-         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND NOT EXISTS (SELECT 1 FROM memory.staged_profiles AS s
-                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                              AND s.platform = l.platform AND s.agent_id = l.agent_id);
-        GET DIAGNOSTICS v_del = ROW_COUNT;
-    END IF;
-    v_result := v_result || pg_catalog.jsonb_build_object('profiles', pg_catalog.jsonb_build_object(
-        'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same, 'deleted', v_del));
 
     UPDATE memory.simulations AS s
        SET published = true,
@@ -320,7 +130,8 @@ BEGIN
            (v_result #>> ARRAY[k.kind, 'unchanged'])::bigint,
            (v_result #>> ARRAY[k.kind, 'deleted'])::bigint,
            COALESCE((v_result #>> ARRAY[k.kind, 'skipped'])::bigint, 0)
-      FROM pg_catalog.unnest(ARRAY['nodes', 'edges', 'episodes', 'profiles']) AS k(kind);
+      FROM memory._record_kinds() AS k
+     ORDER BY k.ord;
 END
 $fn$;
 

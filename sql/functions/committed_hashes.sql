@@ -9,24 +9,24 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 -- STABLE: reads only; _enter_tenant sets a transaction-local setting (the call's tenant).
+DECLARE
+    v_kind memory.record_kind;
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
     IF p_simulation_id IS NULL THEN
         RAISE EXCEPTION 'p_simulation_id must not be NULL'
             USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
     END IF;
-    RETURN QUERY
-    SELECT 'nodes'::text, n.node_id, n.content_hash FROM memory.nodes AS n
-     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-       AND n.content_hash IS NOT NULL AND n.embedding IS NOT NULL
-    UNION ALL
-    SELECT 'edges', e.edge_id, e.content_hash FROM memory.edges AS e
-     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-       AND e.content_hash IS NOT NULL AND e.embedding IS NOT NULL
-    UNION ALL
-    SELECT 'episodes', e.episode_id, e.content_hash FROM memory.episodes AS e
-     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-       AND e.content_hash IS NOT NULL AND e.embedding IS NOT NULL;
+    FOR v_kind IN SELECT k.* FROM memory._record_kinds() AS k
+                   WHERE EXISTS (SELECT 1 FROM memory._kind_columns(k.kind) AS c WHERE c.col = 'content_hash')
+                   ORDER BY k.ord LOOP
+        RETURN QUERY EXECUTE pg_catalog.format(
+            'SELECT %L::text, l.%I, l.content_hash FROM %s AS l'
+            ' WHERE l.tenant_id = $1 AND l.simulation_id = $2'
+            '   AND l.content_hash IS NOT NULL AND l.embedding IS NOT NULL',
+            v_kind.kind, v_kind.id_column, v_kind.live)
+        USING p_tenant_id, p_simulation_id;
+    END LOOP;
 END
 $fn$;
 

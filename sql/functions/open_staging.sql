@@ -3,8 +3,11 @@
 -- COPY is refused on tables under row-level security, so a bulk loader COPYs into these
 -- (no RLS on a session's own temporary tables) and then calls memory.stage_rows(), which
 -- validates the rows and moves them into the attempt under the policies' WITH CHECK.
--- The columns mirror the upsert items; position is the row's place in its source, named
--- in errors. Rows are deleted at commit. Reads no data, so takes no tenant.
+-- Their columns are those of the staged tables (memory.staged_*) without tenant and attempt:
+-- position is the row's place in its source, named in errors, and generated keys (node_key)
+-- fill themselves, so a loader lists the columns it writes (attgenerated = ''). Every
+-- column takes NULL here, so that a missing value is reported with its position. Rows are
+-- deleted at commit. Reads no data, so takes no tenant.
 CREATE OR REPLACE FUNCTION memory.open_staging()
 RETURNS void
 LANGUAGE plpgsql
@@ -12,33 +15,25 @@ VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    v_kind memory.record_kind;
+    v_cols text;
 BEGIN
-    IF pg_catalog.to_regclass('pg_temp.stage_nodes') IS NULL THEN
-        CREATE TEMPORARY TABLE stage_nodes (
-            node_id text, position integer, name text, type text, labels text[], summary text,
-            attributes jsonb, embedding public.vector(384), embedding_model text, content_hash bytea
-        ) ON COMMIT DELETE ROWS;
-    END IF;
-    IF pg_catalog.to_regclass('pg_temp.stage_edges') IS NULL THEN
-        CREATE TEMPORARY TABLE stage_edges (
-            edge_id text, position integer, type text, source_id text, target_id text, fact text,
-            attributes jsonb, valid_at timestamptz, invalid_at timestamptz,
-            embedding public.vector(384), embedding_model text, content_hash bytea
-        ) ON COMMIT DELETE ROWS;
-    END IF;
-    IF pg_catalog.to_regclass('pg_temp.stage_episodes') IS NULL THEN
-        CREATE TEMPORARY TABLE stage_episodes (
-            episode_id text, position integer, agent_id integer, agent_name text, platform text,
-            round integer, action_type text, content text, metadata jsonb, occurred_at timestamptz,
-            embedding public.vector(384), embedding_model text, content_hash bytea
-        ) ON COMMIT DELETE ROWS;
-    END IF;
-    IF pg_catalog.to_regclass('pg_temp.stage_profiles') IS NULL THEN
-        CREATE TEMPORARY TABLE stage_profiles (
-            platform text, agent_id integer, position integer, name text, username text, bio text,
-            persona text, attributes jsonb
-        ) ON COMMIT DELETE ROWS;
-    END IF;
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
+        CONTINUE WHEN pg_catalog.to_regclass('pg_temp.stage_' || v_kind.kind) IS NOT NULL;
+        SELECT pg_catalog.string_agg(pg_catalog.format('%I %s', a.attname,
+                   pg_catalog.format_type(a.atttypid, a.atttypmod))
+                   || CASE WHEN a.attgenerated = 's' THEN pg_catalog.format(' GENERATED ALWAYS AS (%s) STORED',
+                                                         pg_catalog.pg_get_expr(d.adbin, d.adrelid)) ELSE '' END,
+                   ', ' ORDER BY a.attnum)
+          INTO v_cols
+          FROM pg_catalog.pg_attribute AS a
+          LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+         WHERE a.attrelid = v_kind.staged AND a.attnum > 0 AND NOT a.attisdropped
+           AND a.attname NOT IN ('tenant_id', 'attempt_id');
+        EXECUTE pg_catalog.format('CREATE TEMPORARY TABLE %I (%s) ON COMMIT DELETE ROWS',
+                                  'stage_' || v_kind.kind, v_cols);
+    END LOOP;
 END
 $fn$;
 

@@ -20,13 +20,11 @@ DECLARE
     v_node_id text;
     v_skipped bigint;
     v_dangling boolean;
+    v_kept    jsonb := p_edges;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._check_batch('p_edges', p_edges,
-        '{"id": "id", "type": "label!", "source_id": "id", "target_id": "id", "fact": "text",
-          "attributes": "object", "valid_at": "timestamp", "invalid_at": "timestamp",
-          "embedding": "vector", "embedding_model": "text"}'::jsonb,
-        ARRAY['id']);
+    PERFORM memory._check_batch(k.batch_arg, p_edges, k.batch_spec, k.batch_key)
+       FROM memory._kind('edges') AS k;
     IF p_skip_dangling IS NULL THEN
         RAISE EXCEPTION 'p_skip_dangling must not be NULL'
             USING ERRCODE = 'null_value_not_allowed', HINT = 'pass true or false';
@@ -51,55 +49,22 @@ BEGIN
                   HINT = 'upsert the node first, or pass p_skip_dangling => true to leave such edges out';
     END IF;
 
+    IF v_dangling THEN
+        -- Leave the edges with an unknown endpoint out, and count them.
+        SELECT COALESCE(pg_catalog.jsonb_agg(t.item ORDER BY t.ord), '[]'::jsonb)
+          INTO v_kept
+          FROM pg_catalog.jsonb_array_elements(p_edges) WITH ORDINALITY AS t(item, ord)
+         WHERE EXISTS (SELECT 1 FROM memory.nodes AS n
+                        WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                          AND n.node_key = pg_catalog.md5(t.item ->> 'source_id')::uuid)
+           AND EXISTS (SELECT 1 FROM memory.nodes AS n
+                        WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                          AND n.node_key = pg_catalog.md5(t.item ->> 'target_id')::uuid);
+    END IF;
     RETURN QUERY
-    WITH src AS (
-        SELECT i.item ->> 'id' AS edge_id,
-               i.item ->> 'type' AS type,
-               i.item ->> 'source_id' AS source_id,
-               i.item ->> 'target_id' AS target_id,
-               i.item ->> 'fact' AS fact,
-               memory._object(i.item -> 'attributes') AS attributes,
-               (i.item ->> 'valid_at')::timestamptz AS valid_at,
-               (i.item ->> 'invalid_at')::timestamptz AS invalid_at,
-               memory._embedding(i.item) AS embedding,
-               memory._embedding_model(i.item) AS embedding_model
-          FROM pg_catalog.jsonb_array_elements(p_edges) AS i(item)
-    ), kept AS (
-        -- Only when some edge dangles (and is to be skipped) are endpoints probed again.
-        SELECT src.*
-          FROM src
-         WHERE NOT v_dangling
-            OR (EXISTS (SELECT 1 FROM memory.nodes AS n
-                         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                           AND n.node_key = pg_catalog.md5(src.source_id)::uuid)
-                AND EXISTS (SELECT 1 FROM memory.nodes AS n
-                             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                               AND n.node_key = pg_catalog.md5(src.target_id)::uuid))
-    ), written AS (
-        INSERT INTO memory.edges AS e
-               (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes,
-                valid_at, invalid_at, embedding, embedding_model)
-        SELECT p_tenant_id, p_simulation_id, k.edge_id, k.type, k.source_id, k.target_id, k.fact,
-               k.attributes, k.valid_at, k.invalid_at, k.embedding, k.embedding_model
-          FROM kept AS k
-        ON CONFLICT (tenant_id, simulation_id, edge_key) DO UPDATE
-           SET type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id,
-               fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at,
-               invalid_at = excluded.invalid_at, embedding = excluded.embedding,
-               embedding_model = excluded.embedding_model, updated_at = pg_catalog.now()
-         WHERE (e.type, e.source_id, e.target_id, e.fact, e.attributes, e.valid_at, e.invalid_at,
-                e.embedding::real[], e.embedding_model)
-               IS DISTINCT FROM
-               (excluded.type, excluded.source_id, excluded.target_id, excluded.fact,
-                excluded.attributes, excluded.valid_at, excluded.invalid_at, excluded.embedding::real[],
-                excluded.embedding_model)
-        RETURNING (e.xmax = 0) AS was_inserted
-    )
-    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
-           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),
-           (SELECT pg_catalog.count(*) FROM kept) - pg_catalog.count(*),
-           pg_catalog.jsonb_array_length(p_edges) - (SELECT pg_catalog.count(*) FROM kept)
-      FROM written AS w;
+    SELECT m.inserted, m.updated, m.unchanged,
+           (pg_catalog.jsonb_array_length(p_edges) - pg_catalog.jsonb_array_length(v_kept))::bigint
+      FROM memory._merge('edges', p_tenant_id, p_simulation_id, NULL, v_kept) AS m;
 END
 $fn$;
 

@@ -11,46 +11,7 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._check_batch('p_nodes', p_nodes,
-        '{"id": "id", "name": "text!", "type": "label", "labels": "text[]", "summary": "text",
-          "attributes": "object", "embedding": "vector", "embedding_model": "text"}'::jsonb,
-        ARRAY['id']);
-
-    RETURN QUERY
-    WITH src AS (
-        SELECT i.item ->> 'id' AS node_id,
-               i.item ->> 'name' AS name,
-               COALESCE(i.item ->> 'type', 'Entity') AS type,
-               COALESCE(ARRAY(SELECT pg_catalog.jsonb_array_elements_text(i.item -> 'labels')),
-                        '{}'::text[]) AS labels,
-               i.item ->> 'summary' AS summary,
-               memory._object(i.item -> 'attributes') AS attributes,
-               memory._embedding(i.item) AS embedding,
-               memory._embedding_model(i.item) AS embedding_model
-          FROM pg_catalog.jsonb_array_elements(p_nodes) AS i(item)
-    ), written AS (
-        INSERT INTO memory.nodes AS n
-               (tenant_id, simulation_id, node_id, name, type, labels, summary, attributes,
-                embedding, embedding_model)
-        SELECT p_tenant_id, p_simulation_id, src.node_id, src.name, src.type, src.labels,
-               src.summary, src.attributes, src.embedding, src.embedding_model
-          FROM src
-        ON CONFLICT (tenant_id, simulation_id, node_key) DO UPDATE
-           SET name = excluded.name, type = excluded.type, labels = excluded.labels,
-               summary = excluded.summary, attributes = excluded.attributes,
-               embedding = excluded.embedding, embedding_model = excluded.embedding_model,
-               updated_at = pg_catalog.now()
-         WHERE (n.name, n.type, n.labels, n.summary, n.attributes, n.embedding::real[], n.embedding_model)
-               IS DISTINCT FROM
-               (excluded.name, excluded.type, excluded.labels, excluded.summary,
-                excluded.attributes, excluded.embedding::real[], excluded.embedding_model)
-        RETURNING (n.xmax = 0) AS was_inserted
-    )
-    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
-           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),
-           pg_catalog.jsonb_array_length(p_nodes) - pg_catalog.count(*)
-      FROM written AS w;
+    RETURN QUERY SELECT * FROM memory._upsert('nodes', p_tenant_id, p_simulation_id, p_nodes);
 END
 $fn$;
 

@@ -18,23 +18,9 @@ DECLARE
 BEGIN
     v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
     RETURN QUERY
-    WITH staged AS (
-        SELECT 'nodes' AS kind, (SELECT pg_catalog.count(*) FROM memory.staged_nodes AS s
-                                  WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id) AS n
-        UNION ALL
-        SELECT 'edges', (SELECT pg_catalog.count(*) FROM memory.staged_edges AS s
-                          WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id)
-        UNION ALL
-        SELECT 'episodes', (SELECT pg_catalog.count(*) FROM memory.staged_episodes AS s
-                             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id)
-        UNION ALL
-        SELECT 'profiles', (SELECT pg_catalog.count(*) FROM memory.staged_profiles AS s
-                             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id)
-    )
-    SELECT 'count_mismatch', st.kind, NULL::text,
-           pg_catalog.format('declared %s, staged %s', v_attempt.declared ->> st.kind, st.n)
-      FROM staged AS st
-     WHERE v_attempt.declared ? st.kind AND (v_attempt.declared ->> st.kind)::bigint <> st.n
+    SELECT p.problem, k.kind, p.item_id, p.detail
+      FROM memory._record_kinds() AS k
+     CROSS JOIN LATERAL memory._kind_problems(k.kind, v_attempt) AS p
     UNION ALL
     SELECT CASE WHEN v_attempt.skip_dangling THEN 'skipped_edge' ELSE 'dangling_edge' END,
            'edges', e.edge_id,
@@ -50,31 +36,6 @@ BEGIN
        AND tn.node_key = pg_catalog.md5(e.target_id)::uuid
      WHERE e.tenant_id = p_tenant_id AND e.attempt_id = p_attempt_id
        AND (sn.node_id IS NULL OR tn.node_id IS NULL)
-    UNION ALL
-    SELECT 'missing_embedding', m.kind, m.id, 'staged without embedding; no committed row has its content hash'
-      FROM (SELECT 'nodes' AS kind, s.node_id AS id FROM memory.staged_nodes AS s
-             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-               AND s.embedding IS NULL AND s.content_hash IS NOT NULL
-               AND NOT EXISTS (SELECT 1 FROM memory.nodes AS l
-                                WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_attempt.simulation_id
-                                  AND l.node_key = s.node_key AND l.content_hash = s.content_hash
-                                  AND l.embedding IS NOT NULL)
-            UNION ALL
-            SELECT 'edges', s.edge_id FROM memory.staged_edges AS s
-             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-               AND s.embedding IS NULL AND s.content_hash IS NOT NULL
-               AND NOT EXISTS (SELECT 1 FROM memory.edges AS l
-                                WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_attempt.simulation_id
-                                  AND l.edge_key = s.edge_key AND l.content_hash = s.content_hash
-                                  AND l.embedding IS NOT NULL)
-            UNION ALL
-            SELECT 'episodes', s.episode_id FROM memory.staged_episodes AS s
-             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-               AND s.embedding IS NULL AND s.content_hash IS NOT NULL
-               AND NOT EXISTS (SELECT 1 FROM memory.episodes AS l
-                                WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_attempt.simulation_id
-                                  AND l.episode_key = s.episode_key AND l.content_hash = s.content_hash
-                                  AND l.embedding IS NOT NULL)) AS m
      ORDER BY 1, 2, 3;
 END
 $fn$;

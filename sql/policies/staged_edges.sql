@@ -1,6 +1,5 @@
 -- memory.staged_edges: staging rows of import attempts. Readers of the granted call tenant may
 -- count them (memory.import_attempts); only its writers stage, promote or discard them.
-DROP POLICY IF EXISTS writers_manage_rows_of_the_granted_call_tenant ON memory.staged_edges;
 DROP POLICY IF EXISTS readers_see_rows_of_the_granted_call_tenant ON memory.staged_edges;
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_edges
     AS PERMISSIVE FOR SELECT TO memory_reader

@@ -3,7 +3,7 @@
 -- INVOKER with a pinned search_path, the group roles, the 384-dimensional vector columns, and
 -- tenant_id leading every primary key.
 BEGIN;
-SELECT plan(221);
+SELECT plan(260);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -19,16 +19,28 @@ INSERT INTO fx_functions VALUES
     ('_check_query_vector', '{vector}'),
     ('_current_tenant_id',  '{}'),
     ('_discard_staged',     '{uuid,uuid[]}'),
-    ('_embedding',          '{jsonb}'),
-    ('_embedding_model',    '{jsonb}'),
     ('_enter_tenant',       '{uuid}'),
     ('_fail_dead_attempts', '{uuid,uuid}'),
     ('_field_problem',      '{jsonb,text}'),
-    ('_object',             '{jsonb}'),
     ('_release_attempt_lock', '{integer}'),
     ('_require_attempt',    '{uuid,uuid,boolean}'),
     ('_require_simulation', '{uuid,uuid}'),
     ('_search_episodes_ann', '{uuid,uuid,vector,integer,integer,real}'),
+    ('_attempt_lock_class', '{}'),
+    ('_default_model', '{}'),
+    ('_kind', '{text}'),
+    ('_kind_columns', '{text}'),
+    ('_kind_held', '{text,uuid,uuid}'),
+    ('_kind_key', '{text,text,text}'),
+    ('_kind_problems', '{text,memory.import_attempts}'),
+    ('_label_max', '{}'),
+    ('_merge', '{text,uuid,uuid,uuid,jsonb}'),
+    ('_prune', '{text,uuid,uuid,uuid}'),
+    ('_record_kinds', '{}'),
+    ('_stage_kind', '{text,uuid,uuid}'),
+    ('_staging_duplicate', '{text,uuid,uuid}'),
+    ('_staging_problem', '{text}'),
+    ('_upsert', '{text,uuid,uuid,jsonb}'),
     ('abort_import',        '{uuid,uuid,text}'),
     ('begin_import',        '{uuid,uuid,jsonb,boolean,jsonb,text}'),
     ('commit_import',       '{uuid,uuid}'),
@@ -130,10 +142,10 @@ SELECT is_empty($$
        AND a.atttypid = 'public.vector'::regtype AND a.atttypmod <> 384
 $$, 'no vector column of schema memory has a dimension other than 384');
 
--- The walk's indexes and the planner's statistics (8): the walk reads edges from covering
+-- The walk's indexes, the planner's statistics and the label checks (11): the walk reads edges from covering
 -- indexes alone; (tenant_id, simulation_id) carry functional-dependency statistics; the
 -- statistics objects and the row type of a search hit belong to memory_owner; a type label
--- longer than the indexes' 200 characters is refused even without the API.
+-- longer than memory._label_max() characters is refused even without the API.
 SELECT is(pg_catalog.pg_get_indexdef('memory.edges_out_idx'::regclass),
           'CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type)',
           'edges_out_idx covers the outgoing step of the walk');
@@ -157,10 +169,19 @@ SELECT is_empty($$
      WHERE s.stxnamespace = 'memory'::regnamespace AND s.stxowner <> 'memory_owner'::regrole
 $$, 'every statistics object of schema memory belongs to memory_owner');
 SELECT type_owner_is('memory', 'episode_hit', 'memory_owner', 'memory.episode_hit belongs to memory_owner');
-SELECT col_has_check('memory', 'nodes', 'type', 'memory.nodes.type has a check (at most 200 characters)');
-SELECT col_has_check('memory', 'edges', 'type', 'memory.edges.type has a check (at most 200 characters)');
+SELECT col_has_check('memory', 'nodes', 'type', 'memory.nodes.type has a check (at most memory._label_max() characters)');
+SELECT col_has_check('memory', 'edges', 'type', 'memory.edges.type has a check (at most memory._label_max() characters)');
+SELECT col_has_check('memory', 'profiles', 'platform', 'memory.profiles.platform has a check (at most memory._label_max() characters)');
+SELECT set_eq($$
+    SELECT c.conrelid::regclass::text, pg_catalog.pg_get_constraintdef(c.oid) FROM pg_catalog.pg_constraint AS c
+     WHERE c.conname IN ('nodes_type_length_check', 'edges_type_length_check', 'profiles_platform_length_check')
+$$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max()))'),
+             ('memory.edges', 'CHECK ((char_length(type) <= memory._label_max()))'),
+             ('memory.profiles', 'CHECK ((char_length(platform) <= memory._label_max()))')$$,
+    'the label checks read the one limit, memory._label_max()');
+SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
 
--- Functions (1 + 38 x 3 = 115)
+-- Functions (1 + 52 x 3 = 157)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 

@@ -1,0 +1,95 @@
+-- Write rows of a record kind into its committed table: the one merge that both the
+-- staged import (rows of an attempt, p_attempt_id) and the kind's upsert function (a
+-- validated jsonb batch, p_items) go through. A row is inserted, or replaces the stored
+-- row with the same key, or, when nothing would change, is not written at all (the
+-- updated_at of an unchanged row does not move). Values are filled as staging fills them
+-- (memory._kind_columns.value_sql). A staged row without a vector whose content hash equals
+-- the committed row's keeps the committed vector (the importer embeds only what changed).
+-- The statement is built from the catalog (memory._kind_columns, memory._kind_key) for the
+-- kind, which memory._kind has checked: a column added to a kind's tables is merged
+-- without another change here.
+CREATE OR REPLACE FUNCTION memory._merge(
+    p_kind text,
+    p_tenant_id uuid,
+    p_simulation_id uuid,
+    p_attempt_id uuid,
+    p_items jsonb DEFAULT NULL)
+RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    v_kind   memory.record_kind := memory._kind(p_kind);
+    v_vector boolean;
+    v_cols   text;
+    v_src    text;
+    v_set    text;
+    v_old    text;
+    v_new    text;
+    v_from   text;
+    v_total  bigint;
+    v_pkey   name;
+BEGIN
+    SELECT pg_catalog.bool_or(c.col = 'embedding'),
+           pg_catalog.string_agg(pg_catalog.format('%I', c.col), ', '),
+           pg_catalog.string_agg(CASE WHEN c.col IN ('embedding', 'embedding_model')
+                                      THEN pg_catalog.format('COALESCE(%s, l.%I)', c.value_sql, c.col)
+                                      ELSE c.value_sql END, ', '),
+           pg_catalog.string_agg(pg_catalog.format('%I = excluded.%I', c.col, c.col), ', '),
+           pg_catalog.string_agg(pg_catalog.format(
+               CASE WHEN c.check_kind = 'vector' THEN 't.%I::real[]' ELSE 't.%I' END, c.col), ', '),
+           pg_catalog.string_agg(pg_catalog.format(
+               CASE WHEN c.check_kind = 'vector' THEN 'excluded.%I::real[]' ELSE 'excluded.%I' END, c.col), ', ')
+      INTO v_vector, v_cols, v_src, v_set, v_old, v_new
+      FROM memory._kind_columns(p_kind) AS c
+     WHERE c.committed;
+    SELECT c.conname INTO v_pkey FROM pg_catalog.pg_constraint AS c
+     WHERE c.conrelid = v_kind.live AND c.contype = 'p';
+
+    IF p_attempt_id IS NOT NULL THEN
+        v_from := pg_catalog.format('%s AS s', v_kind.staged)
+            || CASE WHEN v_vector THEN pg_catalog.format(
+                   ' LEFT JOIN %s AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL'
+                   ' AND l.tenant_id = $1 AND l.simulation_id = $2 AND %s AND l.content_hash = s.content_hash',
+                   v_kind.live, memory._kind_key(p_kind, 'l', 's')) ELSE '' END
+            || ' WHERE s.tenant_id = $1 AND s.attempt_id = $3';
+        EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s AS s WHERE s.tenant_id = $1 AND s.attempt_id = $2',
+                                  v_kind.staged)
+           INTO v_total USING p_tenant_id, p_attempt_id;
+    ELSE
+        -- Items: their fields renamed to the columns (id to the kind's id column), JSON
+        -- nulls dropped so that defaults apply, each read as the staged row type.
+        SELECT pg_catalog.jsonb_agg(v_kind.item_defaults || (
+                   SELECT COALESCE(pg_catalog.jsonb_object_agg(
+                              CASE WHEN f.key = 'id' THEN v_kind.id_column::text ELSE f.key END, f.value), '{}')
+                     FROM pg_catalog.jsonb_each(i.item) AS f
+                    WHERE v_kind.batch_spec ? f.key AND f.value <> 'null'::jsonb) ORDER BY i.ord),
+               pg_catalog.count(*)
+          INTO p_items, v_total
+          FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS i(item, ord);
+        v_from := pg_catalog.format('pg_catalog.jsonb_populate_recordset(NULL::%s, $4) AS s', v_kind.staged)
+            || CASE WHEN v_vector THEN pg_catalog.format(' LEFT JOIN %s AS l ON false', v_kind.live) ELSE '' END;
+    END IF;
+
+    RETURN QUERY EXECUTE pg_catalog.format(
+        'WITH written AS ('
+        ' INSERT INTO %1$s AS t (tenant_id, simulation_id, %2$s)'
+        ' SELECT $1, $2, %3$s FROM %4$s'
+        ' ON CONFLICT ON CONSTRAINT %5$I DO UPDATE SET %6$s, updated_at = pg_catalog.now()'
+        ' WHERE (%7$s) IS DISTINCT FROM (%8$s)'
+        ' RETURNING (t.xmax = 0) AS was_inserted)'
+        ' SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),'
+        '        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),'
+        '        $5 - pg_catalog.count(*)'
+        '   FROM written AS w',
+        v_kind.live, v_cols, v_src, v_from, v_pkey, v_set, v_old, v_new)
+    USING p_tenant_id, p_simulation_id, p_attempt_id, p_items, COALESCE(v_total, 0);
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._merge(text, uuid, uuid, uuid, jsonb) IS
+    'Internal: insert or update rows of a record kind from an import attempt or a jsonb batch';
+REVOKE ALL ON FUNCTION memory._merge(text, uuid, uuid, uuid, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._merge(text, uuid, uuid, uuid, jsonb) TO memory_writer;

@@ -1,0 +1,23 @@
+-- The body of a kind's upsert function: refuse an unknown simulation (P0002) and a bad
+-- batch (22004/22023 naming the item, memory._check_batch against the kind's fields), then
+-- merge the batch in one statement (memory._merge): all of it or nothing.
+CREATE OR REPLACE FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb)
+RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    v_kind memory.record_kind := memory._kind(p_kind);
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_batch(v_kind.batch_arg, p_items, v_kind.batch_spec, v_kind.batch_key);
+    RETURN QUERY SELECT * FROM memory._merge(p_kind, p_tenant_id, p_simulation_id, NULL, p_items);
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._upsert(text, uuid, uuid, jsonb) IS
+    'Internal: check a jsonb batch of a record kind and merge it (the body of upsert_nodes and its kin)';
+REVOKE ALL ON FUNCTION memory._upsert(text, uuid, uuid, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._upsert(text, uuid, uuid, jsonb) TO memory_writer;
