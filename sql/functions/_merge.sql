@@ -59,18 +59,20 @@ BEGIN
                                   v_kind.staged)
            INTO v_total USING p_tenant_id, p_attempt_id;
     ELSE
-        -- Items: their fields renamed to the columns (id to the kind's id column), JSON
-        -- nulls dropped so that defaults apply, each read as the staged row type.
-        SELECT pg_catalog.jsonb_agg(v_kind.item_defaults || (
-                   SELECT COALESCE(pg_catalog.jsonb_object_agg(
-                              CASE WHEN f.key = 'id' THEN v_kind.id_column::text ELSE f.key END, f.value), '{}')
-                     FROM pg_catalog.jsonb_each(i.item) AS f
-                    WHERE v_kind.batch_spec ? f.key AND f.value <> 'null'::jsonb) ORDER BY i.ord),
-               pg_catalog.count(*)
-          INTO p_items, v_total
-          FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS i(item, ord);
-        v_from := pg_catalog.format('pg_catalog.jsonb_populate_recordset(NULL::%s, $4) AS s', v_kind.staged)
+        -- Items: each read as the staged row type, with the id in the kind's id column,
+        -- JSON nulls dropped so that defaults apply, and no field the batch does not accept.
+        v_from := pg_catalog.format(
+            'pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record('
+            'NULL::%s, %L::jsonb || (i.item - %L::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f'
+            ' WHERE f.value = %L::jsonb))%s) AS s',
+            v_kind.staged, v_kind.item_defaults,
+            ARRAY(SELECT c.col::text FROM memory._kind_columns(p_kind) AS c WHERE NOT v_kind.batch_spec ? c.col),
+            'null',
+            CASE WHEN v_kind.id_column IS NOT NULL
+                 THEN pg_catalog.format(' || pg_catalog.jsonb_build_object(%L, i.item -> %L)', v_kind.id_column, 'id')
+                 ELSE '' END)
             || CASE WHEN v_vector THEN pg_catalog.format(' LEFT JOIN %s AS l ON false', v_kind.live) ELSE '' END;
+        v_total := pg_catalog.jsonb_array_length(p_items);
     END IF;
 
     RETURN QUERY EXECUTE pg_catalog.format(
