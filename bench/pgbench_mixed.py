@@ -14,6 +14,7 @@ import numpy as np
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 from swarm_memory import server
+from swarm_memory.client import configure
 
 SCRIPTS = {
     "search": (
@@ -51,6 +52,7 @@ SCRIPTS = {
 def prepare(dsn: str, targets: list[tuple]) -> int:
     """targets: (tenant_id, simulation_id, node_id, node_type, query vector as list)."""
     with psycopg.connect(dsn, autocommit=True) as conn:
+        configure(conn)  # query vectors go through pgvector's adapter, as in the driver
         conn.execute("DROP SCHEMA IF EXISTS bench CASCADE")
         conn.execute("CREATE SCHEMA bench")
         conn.execute(
@@ -66,7 +68,7 @@ def prepare(dsn: str, targets: list[tuple]) -> int:
                         s,
                         node,
                         kind,
-                        "[" + ",".join(map(str, q)) + "]",
+                        np.asarray(q, dtype=np.float32),
                         json.dumps([float(x) for x in q]),
                     )
                 )
