@@ -1,11 +1,8 @@
 -- Validate a jsonb batch before anything of it is written: NULL (22004), not an array, an
 -- item that is not an object, a field of the wrong kind, or the same key twice (22023), each
 -- naming the argument and the 0-based index of the item.
-CREATE OR REPLACE FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[])
-RETURNS void
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) RETURNS void
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -73,7 +70,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._check_batch(text, jsonb, jsonb, text[]) IS
-    'Internal: validate a jsonb batch (22004, 22023 naming the item index) before any write';
+COMMENT ON FUNCTION memory._check_batch(text, jsonb, jsonb, text[]) IS 'Internal: validate a jsonb batch (22004, 22023 naming the item index) before any write';
 REVOKE ALL ON FUNCTION memory._check_batch(text, jsonb, jsonb, text[]) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._check_batch(text, jsonb, jsonb, text[]) TO memory_writer;

@@ -1,10 +1,7 @@
 -- Refuse a query vector that cannot be compared: NULL (22004), a dimension other than 384
 -- or the zero vector (22023). pgvector itself refuses NaN and infinity on input.
-CREATE OR REPLACE FUNCTION memory._check_query_vector(p_query public.vector)
-RETURNS void
-LANGUAGE plpgsql
-IMMUTABLE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._check_query_vector(p_query public.vector) RETURNS void
+LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
@@ -23,7 +20,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._check_query_vector(public.vector) IS
-    'Internal: refuse a NULL, wrong-dimension or zero query vector';
+COMMENT ON FUNCTION memory._check_query_vector(public.vector) IS 'Internal: refuse a NULL, wrong-dimension or zero query vector';
 REVOKE ALL ON FUNCTION memory._check_query_vector(public.vector) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._check_query_vector(public.vector) TO memory_reader;

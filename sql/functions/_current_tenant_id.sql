@@ -3,12 +3,8 @@
 -- subquery so that it is evaluated once per statement). API functions set the call's tenant
 -- with memory._enter_tenant(); a role that sets memory.tenant_id by hand gains nothing,
 -- since the grant is checked here as well.
-CREATE OR REPLACE FUNCTION memory._current_tenant_id()
-RETURNS uuid
-LANGUAGE sql
-STABLE
-PARALLEL SAFE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._current_tenant_id() RETURNS uuid
+LANGUAGE sql STABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
     SELECT g.tenant_id
@@ -19,7 +15,6 @@ AS $fn$
      LIMIT 1
 $fn$;
 
-COMMENT ON FUNCTION memory._current_tenant_id() IS
-    'Internal: tenant of the current call when the current role is granted it, else NULL (used by RLS policies)';
+COMMENT ON FUNCTION memory._current_tenant_id() IS 'Internal: tenant of the current call when the current role is granted it, else NULL (used by RLS policies)';
 REVOKE ALL ON FUNCTION memory._current_tenant_id() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._current_tenant_id() TO memory_reader, memory_writer, memory_admin;

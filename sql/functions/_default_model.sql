@@ -1,17 +1,12 @@
 -- The model of a vector that names none: all-MiniLM-L6-v2, the one model of dimension 384
 -- that swarm-memory computes with (swarm_memory.embed.MODEL_NAME on the Python side).
-CREATE OR REPLACE FUNCTION memory._default_model()
-RETURNS text
-LANGUAGE sql
-IMMUTABLE
-PARALLEL SAFE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._default_model() RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
     SELECT 'sentence-transformers/all-MiniLM-L6-v2'::text
 $fn$;
 
-COMMENT ON FUNCTION memory._default_model() IS
-    'Internal: the embedding model recorded for a vector that names none';
+COMMENT ON FUNCTION memory._default_model() IS 'Internal: the embedding model recorded for a vector that names none';
 REVOKE ALL ON FUNCTION memory._default_model() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._default_model() TO memory_writer;

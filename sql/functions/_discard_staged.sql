@@ -1,9 +1,6 @@
 -- Drop the staged rows of the given attempts.
-CREATE OR REPLACE FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[])
-RETURNS void
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) RETURNS void
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE

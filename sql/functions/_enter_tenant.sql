@@ -1,11 +1,8 @@
 -- Every API function calls this first: it refuses a NULL tenant (22004) and a tenant the
 -- current role holds no grant for (42501, the same whether the tenant exists or not), and
 -- then makes p_tenant_id the tenant of the current transaction for the RLS policies.
-CREATE OR REPLACE FUNCTION memory._enter_tenant(p_tenant_id uuid)
-RETURNS void
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._enter_tenant(p_tenant_id uuid) RETURNS void
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
@@ -29,7 +26,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._enter_tenant(uuid) IS
-    'Internal: check the caller''s grant for a tenant (42501) and make it the tenant of the transaction';
+COMMENT ON FUNCTION memory._enter_tenant(uuid) IS 'Internal: check the caller''s grant for a tenant (42501) and make it the tenant of the transaction';
 REVOKE ALL ON FUNCTION memory._enter_tenant(uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._enter_tenant(uuid) TO memory_reader, memory_writer, memory_admin;

@@ -1,11 +1,8 @@
 -- Mark the loading attempts of a simulation whose session has gone as failed, and drop
 -- their staged rows. Called by begin_import and commit_import; p_tenant_id must already be
 -- the call's tenant.
-CREATE OR REPLACE FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid)
-RETURNS integer
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS integer
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -29,7 +26,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._fail_dead_attempts(uuid, uuid) IS
-    'Internal: fail the loading attempts of a simulation whose session has ended, dropping their staged rows';
+COMMENT ON FUNCTION memory._fail_dead_attempts(uuid, uuid) IS 'Internal: fail the loading attempts of a simulation whose session has ended, dropping their staged rows';
 REVOKE ALL ON FUNCTION memory._fail_dead_attempts(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._fail_dead_attempts(uuid, uuid) TO memory_writer;

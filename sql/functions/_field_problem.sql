@@ -6,12 +6,8 @@
 -- A timestamp may not be one of PostgreSQL's relative words (now, today, tomorrow,
 -- yesterday): their value depends on when the call runs, so replaying a batch would change
 -- it. A vector element must fit in a real (pgvector stores 4-byte floats).
-CREATE OR REPLACE FUNCTION memory._field_problem(p_value jsonb, p_kind text)
-RETURNS text
-LANGUAGE sql
-STABLE
-PARALLEL SAFE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._field_problem(p_value jsonb, p_kind text) RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
     SELECT CASE
@@ -51,7 +47,6 @@ AS $fn$
     END
 $fn$;
 
-COMMENT ON FUNCTION memory._field_problem(jsonb, text) IS
-    'Internal: the problem with one field of a batch item for a kind (id, text!, text, int, vector...), or NULL';
+COMMENT ON FUNCTION memory._field_problem(jsonb, text) IS 'Internal: the problem with one field of a batch item for a kind (id, text!, text, int, vector...), or NULL';
 REVOKE ALL ON FUNCTION memory._field_problem(jsonb, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._field_problem(jsonb, text) TO memory_writer;

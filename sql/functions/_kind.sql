@@ -1,11 +1,8 @@
 -- One record kind by name (memory._record_kinds), or 22023 for a name that is none: the
 -- write path's functions take the kind as an argument and build their statements from
 -- the catalog, so the name is checked before anything is built from it.
-CREATE OR REPLACE FUNCTION memory._kind(p_kind text)
-RETURNS memory.record_kind
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._kind(p_kind text) RETURNS memory.record_kind
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE

@@ -10,9 +10,7 @@
 CREATE OR REPLACE FUNCTION memory._kind_columns(p_kind text)
 RETURNS TABLE (col name, type_sql text, required boolean, default_sql text, committed boolean,
                check_kind text, value_sql text)
-LANGUAGE sql
-STABLE
-SECURITY INVOKER
+LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
     SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod),
@@ -34,7 +32,6 @@ AS $fn$
      ORDER BY a.attnum
 $fn$;
 
-COMMENT ON FUNCTION memory._kind_columns(text) IS
-    'Internal: the data columns of a record kind, from its staged table, with what the write path needs';
+COMMENT ON FUNCTION memory._kind_columns(text) IS 'Internal: the data columns of a record kind, from its staged table, with what the write path needs';
 REVOKE ALL ON FUNCTION memory._kind_columns(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._kind_columns(text) TO memory_writer;

@@ -1,9 +1,6 @@
 -- Whether a simulation holds any committed row of a record kind.
-CREATE OR REPLACE FUNCTION memory._kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid)
-RETURNS boolean
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -17,7 +14,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._kind_held(text, uuid, uuid) IS
-    'Internal: whether a simulation holds any committed row of a record kind';
+COMMENT ON FUNCTION memory._kind_held(text, uuid, uuid) IS 'Internal: whether a simulation holds any committed row of a record kind';
 REVOKE ALL ON FUNCTION memory._kind_held(text, uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._kind_held(text, uuid, uuid) TO memory_writer;

@@ -3,11 +3,8 @@
 -- simulation (a generated surrogate such as node_key, or platform and agent_id), which the
 -- staged table and the session's staging table have too. p_left and p_right are the
 -- aliases the caller's statement gives the two tables.
-CREATE OR REPLACE FUNCTION memory._kind_key(p_kind text, p_left text, p_right text)
-RETURNS text
-LANGUAGE sql
-STABLE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._kind_key(p_kind text, p_left text, p_right text) RETURNS text
+LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
     SELECT pg_catalog.string_agg(pg_catalog.format('%I.%I = %I.%I', p_left, a.attname, p_right, a.attname),
@@ -19,7 +16,6 @@ AS $fn$
      WHERE a.attname NOT IN ('tenant_id', 'simulation_id')
 $fn$;
 
-COMMENT ON FUNCTION memory._kind_key(text, text, text) IS
-    'Internal: the join condition on a record kind''s key between two aliases';
+COMMENT ON FUNCTION memory._kind_key(text, text, text) IS 'Internal: the join condition on a record kind''s key between two aliases';
 REVOKE ALL ON FUNCTION memory._kind_key(text, text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._kind_key(text, text, text) TO memory_writer;

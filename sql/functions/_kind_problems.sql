@@ -3,9 +3,7 @@
 -- whose content hash matches no committed row of the simulation ('missing_embedding').
 CREATE OR REPLACE FUNCTION memory._kind_problems(p_kind text, p_attempt memory.import_attempts)
 RETURNS TABLE (problem text, item_id text, detail text)
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -34,7 +32,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._kind_problems(text, memory.import_attempts) IS
-    'Internal: count mismatches and missing embeddings of one record kind of an import attempt';
+COMMENT ON FUNCTION memory._kind_problems(text, memory.import_attempts) IS 'Internal: count mismatches and missing embeddings of one record kind of an import attempt';
 REVOKE ALL ON FUNCTION memory._kind_problems(text, memory.import_attempts) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._kind_problems(text, memory.import_attempts) TO memory_writer;

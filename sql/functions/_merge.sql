@@ -15,9 +15,7 @@ CREATE OR REPLACE FUNCTION memory._merge(
     p_attempt_id uuid,
     p_items jsonb DEFAULT NULL)
 RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -91,7 +89,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._merge(text, uuid, uuid, uuid, jsonb) IS
-    'Internal: insert or update rows of a record kind from an import attempt or a jsonb batch';
+COMMENT ON FUNCTION memory._merge(text, uuid, uuid, uuid, jsonb) IS 'Internal: insert or update rows of a record kind from an import attempt or a jsonb batch';
 REVOKE ALL ON FUNCTION memory._merge(text, uuid, uuid, uuid, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._merge(text, uuid, uuid, uuid, jsonb) TO memory_writer;

@@ -4,9 +4,7 @@
 CREATE OR REPLACE FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid,
                                          p_attempt_id uuid)
 RETURNS bigint
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -23,7 +21,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._prune(text, uuid, uuid, uuid) IS
-    'Internal: delete a simulation''s rows of a record kind that an import attempt does not have';
+COMMENT ON FUNCTION memory._prune(text, uuid, uuid, uuid) IS 'Internal: delete a simulation''s rows of a record kind that an import attempt does not have';
 REVOKE ALL ON FUNCTION memory._prune(text, uuid, uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._prune(text, uuid, uuid, uuid) TO memory_writer;

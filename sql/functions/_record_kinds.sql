@@ -6,12 +6,8 @@
 -- the defaults of item fields. Columns, types, NOT NULL, keys and column defaults are read
 -- from the tables themselves (memory._kind_columns): a column added to a kind's table and
 -- its staged table is written by every path without another change.
-CREATE OR REPLACE FUNCTION memory._record_kinds()
-RETURNS SETOF memory.record_kind
-LANGUAGE sql
-STABLE
-PARALLEL SAFE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._record_kinds() RETURNS SETOF memory.record_kind
+LANGUAGE sql STABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
     SELECT k.kind, k.item, k.ord, pg_catalog.to_regclass('memory.' || k.kind),
@@ -40,7 +36,6 @@ AS $fn$
      ORDER BY k.ord
 $fn$;
 
-COMMENT ON FUNCTION memory._record_kinds() IS
-    'Internal: the record kinds (nodes, edges, episodes, profiles) and what their write path needs';
+COMMENT ON FUNCTION memory._record_kinds() IS 'Internal: the record kinds (nodes, edges, episodes, profiles) and what their write path needs';
 REVOKE ALL ON FUNCTION memory._record_kinds() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._record_kinds() TO memory_reader, memory_writer;

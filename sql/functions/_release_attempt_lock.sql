@@ -1,9 +1,6 @@
 -- Release an attempt's advisory lock if this session holds it (no warning otherwise).
-CREATE OR REPLACE FUNCTION memory._release_attempt_lock(p_lock_key integer)
-RETURNS void
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._release_attempt_lock(p_lock_key integer) RETURNS void
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
@@ -16,7 +13,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._release_attempt_lock(integer) IS
-    'Internal: release an import attempt''s advisory lock when this session holds it';
+COMMENT ON FUNCTION memory._release_attempt_lock(integer) IS 'Internal: release an import attempt''s advisory lock when this session holds it';
 REVOKE ALL ON FUNCTION memory._release_attempt_lock(integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._release_attempt_lock(integer) TO memory_writer;

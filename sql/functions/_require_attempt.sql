@@ -2,9 +2,7 @@
 -- the same for another tenant's) and, when p_loading, one that is no longer loading (55000).
 CREATE OR REPLACE FUNCTION memory._require_attempt(p_tenant_id uuid, p_attempt_id uuid, p_loading boolean)
 RETURNS memory.import_attempts
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -30,7 +28,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._require_attempt(uuid, uuid, boolean) IS
-    'Internal: enter the tenant and fetch an import attempt (P0002 unknown, 55000 not loading)';
+COMMENT ON FUNCTION memory._require_attempt(uuid, uuid, boolean) IS 'Internal: enter the tenant and fetch an import attempt (P0002 unknown, 55000 not loading)';
 REVOKE ALL ON FUNCTION memory._require_attempt(uuid, uuid, boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._require_attempt(uuid, uuid, boolean) TO memory_reader;

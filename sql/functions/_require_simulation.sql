@@ -1,11 +1,8 @@
 -- Enter the tenant, then refuse a NULL simulation (22004) and one the tenant does not have
 -- (P0002, the same whether it does not exist or belongs to another tenant), and one whose
 -- first staged import has not committed yet (P0002 too, with a hint).
-CREATE OR REPLACE FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid)
-RETURNS void
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS void
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -32,7 +29,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._require_simulation(uuid, uuid) IS
-    'Internal: enter the tenant and check that the simulation is one of its own (P0002)';
+COMMENT ON FUNCTION memory._require_simulation(uuid, uuid) IS 'Internal: enter the tenant and check that the simulation is one of its own (P0002)';
 REVOKE ALL ON FUNCTION memory._require_simulation(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._require_simulation(uuid, uuid) TO memory_reader, memory_writer;

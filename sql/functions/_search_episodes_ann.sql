@@ -22,9 +22,7 @@ CREATE OR REPLACE FUNCTION memory._search_episodes_ann(
     p_agent_id integer,
     p_index_rows real)
 RETURNS SETOF memory.episode_hit
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 SET hnsw.ef_search = 400
 SET hnsw.iterative_scan = 'relaxed_order'
@@ -55,7 +53,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer, real) IS
-    'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
+COMMENT ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer, real) IS 'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
 REVOKE ALL ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer, real) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer, real) TO memory_reader;

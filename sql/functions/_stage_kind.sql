@@ -1,11 +1,8 @@
 -- Move the rows of the session's staging table of a record kind into an import attempt
 -- (checked before by memory._staging_problem and memory._staging_duplicate), filling
 -- defaults as the merge does; returns how many moved.
-CREATE OR REPLACE FUNCTION memory._stage_kind(p_kind text, p_tenant_id uuid, p_attempt_id uuid)
-RETURNS bigint
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._stage_kind(p_kind text, p_tenant_id uuid, p_attempt_id uuid) RETURNS bigint
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -28,7 +25,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._stage_kind(text, uuid, uuid) IS
-    'Internal: move a session staging table''s rows of a record kind into an import attempt';
+COMMENT ON FUNCTION memory._stage_kind(text, uuid, uuid) IS 'Internal: move a session staging table''s rows of a record kind into an import attempt';
 REVOKE ALL ON FUNCTION memory._stage_kind(text, uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._stage_kind(text, uuid, uuid) TO memory_writer;

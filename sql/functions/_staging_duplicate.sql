@@ -3,9 +3,7 @@
 -- positions that hold it. No row when every key is staged once.
 CREATE OR REPLACE FUNCTION memory._staging_duplicate(p_kind text, p_tenant_id uuid, p_attempt_id uuid)
 RETURNS TABLE (key text, first_position integer, second_position integer)
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -33,7 +31,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._staging_duplicate(text, uuid, uuid) IS
-    'Internal: the first key of a record kind staged twice for an import attempt';
+COMMENT ON FUNCTION memory._staging_duplicate(text, uuid, uuid) IS 'Internal: the first key of a record kind staged twice for an import attempt';
 REVOKE ALL ON FUNCTION memory._staging_duplicate(text, uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._staging_duplicate(text, uuid, uuid) TO memory_writer;

@@ -3,11 +3,8 @@
 -- a value the kind requires is missing (NOT NULL without default in its staged table; an
 -- id may not be empty either), a label longer than memory._label_max(), a zero vector.
 -- No row when every row can be staged.
-CREATE OR REPLACE FUNCTION memory._staging_problem(p_kind text)
-RETURNS TABLE (row_position integer, problem text)
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory._staging_problem(p_kind text) RETURNS TABLE (row_position integer, problem text)
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -37,7 +34,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._staging_problem(text) IS
-    'Internal: the first row of a session staging table that cannot be staged, and why';
+COMMENT ON FUNCTION memory._staging_problem(text) IS 'Internal: the first row of a session staging table that cannot be staged, and why';
 REVOKE ALL ON FUNCTION memory._staging_problem(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._staging_problem(text) TO memory_writer;

@@ -3,9 +3,7 @@
 -- merge the batch in one statement (memory._merge): all of it or nothing.
 CREATE OR REPLACE FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb)
 RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -17,7 +15,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._upsert(text, uuid, uuid, jsonb) IS
-    'Internal: check a jsonb batch of a record kind and merge it (the body of upsert_nodes and its kin)';
+COMMENT ON FUNCTION memory._upsert(text, uuid, uuid, jsonb) IS 'Internal: check a jsonb batch of a record kind and merge it (the body of upsert_nodes and its kin)';
 REVOKE ALL ON FUNCTION memory._upsert(text, uuid, uuid, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._upsert(text, uuid, uuid, jsonb) TO memory_writer;

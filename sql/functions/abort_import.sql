@@ -3,9 +3,7 @@
 -- Aborting an attempt that already ended changes nothing; a committed one cannot be (55000).
 CREATE OR REPLACE FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text DEFAULT NULL)
 RETURNS void
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -30,7 +28,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.abort_import(uuid, uuid, text) IS
-    'End an import attempt without promoting it (failed with a reason, else aborted); idempotent';
+COMMENT ON FUNCTION memory.abort_import(uuid, uuid, text) IS 'End an import attempt without promoting it (failed with a reason, else aborted); idempotent';
 REVOKE ALL ON FUNCTION memory.abort_import(uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.abort_import(uuid, uuid, text) TO memory_writer;

@@ -16,9 +16,7 @@ CREATE OR REPLACE FUNCTION memory.begin_import(
     p_metadata jsonb DEFAULT '{}'::jsonb,
     p_name text DEFAULT NULL)
 RETURNS uuid
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -61,7 +59,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.begin_import(uuid, uuid, jsonb, boolean, jsonb, text) IS
-    'Begin a staged import attempt of a simulation (created unpublished if new); returns the attempt id';
+COMMENT ON FUNCTION memory.begin_import(uuid, uuid, jsonb, boolean, jsonb, text) IS 'Begin a staged import attempt of a simulation (created unpublished if new); returns the attempt id';
 REVOKE ALL ON FUNCTION memory.begin_import(uuid, uuid, jsonb, boolean, jsonb, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.begin_import(uuid, uuid, jsonb, boolean, jsonb, text) TO memory_writer;

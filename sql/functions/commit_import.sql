@@ -9,9 +9,7 @@
 CREATE OR REPLACE FUNCTION memory.commit_import(p_tenant_id uuid, p_attempt_id uuid)
 RETURNS TABLE (kind text, inserted bigint, updated bigint, unchanged bigint, deleted bigint,
                skipped bigint)
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 -- Bulk, set-based work on rows the planner has no statistics for yet (a new attempt's):
 -- a nested loop chosen on a guess of one row turns quadratic, hash joins never do.
@@ -135,7 +133,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.commit_import(uuid, uuid) IS
-    'Validate an import attempt and promote it whole, atomically (21000 counts, 23503 dangling edges)';
+COMMENT ON FUNCTION memory.commit_import(uuid, uuid) IS 'Validate an import attempt and promote it whole, atomically (21000 counts, 23503 dangling edges)';
 REVOKE ALL ON FUNCTION memory.commit_import(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.commit_import(uuid, uuid) TO memory_writer;

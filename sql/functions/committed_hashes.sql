@@ -3,9 +3,7 @@
 -- the stored one, so unchanged texts are never embedded again.
 CREATE OR REPLACE FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id uuid)
 RETURNS TABLE (kind text, item_id text, content_hash bytea)
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 -- STABLE: reads only; _enter_tenant sets a transaction-local setting (the call's tenant).
@@ -30,7 +28,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.committed_hashes(uuid, uuid) IS
-    'Content hashes of a simulation''s committed, embedded rows (for embedding only what changed)';
+COMMENT ON FUNCTION memory.committed_hashes(uuid, uuid) IS 'Content hashes of a simulation''s committed, embedded rows (for embedding only what changed)';
 REVOKE ALL ON FUNCTION memory.committed_hashes(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.committed_hashes(uuid, uuid) TO memory_writer;

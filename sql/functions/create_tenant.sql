@@ -1,11 +1,8 @@
 -- Create a tenant, or return the existing one: a tenant name is unique, so repeating a call
 -- changes nothing. An explicit id already used under another name (or a name already used
 -- under another id) is a conflict (23505).
-CREATE OR REPLACE FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid DEFAULT NULL)
-RETURNS uuid
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid DEFAULT NULL) RETURNS uuid
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -41,7 +38,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.create_tenant(text, uuid) IS
-    'Create a tenant (or return the one of that name); memory_admin only';
+COMMENT ON FUNCTION memory.create_tenant(text, uuid) IS 'Create a tenant (or return the one of that name); memory_admin only';
 REVOKE ALL ON FUNCTION memory.create_tenant(text, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.create_tenant(text, uuid) TO memory_admin;

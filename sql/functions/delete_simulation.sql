@@ -2,9 +2,7 @@
 -- An unknown simulation (or another tenant's) is P0002.
 CREATE OR REPLACE FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid)
 RETURNS TABLE (nodes bigint, edges bigint, episodes bigint, profiles bigint)
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -27,7 +25,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.delete_simulation(uuid, uuid) IS
-    'Delete a simulation with its nodes, edges, episodes and profiles; returns the counts';
+COMMENT ON FUNCTION memory.delete_simulation(uuid, uuid) IS 'Delete a simulation with its nodes, edges, episodes and profiles; returns the counts';
 REVOKE ALL ON FUNCTION memory.delete_simulation(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.delete_simulation(uuid, uuid) TO memory_writer;

@@ -2,9 +2,7 @@
 CREATE OR REPLACE FUNCTION memory.get_node(p_tenant_id uuid, p_simulation_id uuid, p_node_id text)
 RETURNS TABLE (node_id text, name text, type text, labels text[], summary text, attributes jsonb,
                embedding_model text, created_at timestamptz, updated_at timestamptz)
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
@@ -26,7 +24,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.get_node(uuid, uuid, text) IS
-    'One entity of a simulation by its upstream id (P0002 when unknown)';
+COMMENT ON FUNCTION memory.get_node(uuid, uuid, text) IS 'One entity of a simulation by its upstream id (P0002 when unknown)';
 REVOKE ALL ON FUNCTION memory.get_node(uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.get_node(uuid, uuid, text) TO memory_reader;

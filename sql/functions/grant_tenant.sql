@@ -1,9 +1,6 @@
 -- Let a role (and, for a group role, its members) act for a tenant. Idempotent.
-CREATE OR REPLACE FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid)
-RETURNS void
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) RETURNS void
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
@@ -25,7 +22,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.grant_tenant(name, uuid) IS
-    'Let a role (and the members of a group role) act for a tenant; memory_admin only';
+COMMENT ON FUNCTION memory.grant_tenant(name, uuid) IS 'Let a role (and the members of a group role) act for a tenant; memory_admin only';
 REVOKE ALL ON FUNCTION memory.grant_tenant(name, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.grant_tenant(name, uuid) TO memory_admin;

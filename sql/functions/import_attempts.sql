@@ -5,9 +5,7 @@ CREATE OR REPLACE FUNCTION memory.import_attempts(p_tenant_id uuid, p_simulation
 RETURNS TABLE (attempt_id uuid, state text, declared jsonb, staged jsonb, result jsonb,
                skip_dangling boolean, error text, started_at timestamptz,
                finished_at timestamptz, seconds double precision)
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 -- STABLE: reads only; _enter_tenant sets a transaction-local setting (the call's tenant).
@@ -50,7 +48,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.import_attempts(uuid, uuid) IS
-    'Import attempts of a simulation, newest first: state, counts, result, timings, error';
+COMMENT ON FUNCTION memory.import_attempts(uuid, uuid) IS 'Import attempts of a simulation, newest first: state, counts, result, timings, error';
 REVOKE ALL ON FUNCTION memory.import_attempts(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.import_attempts(uuid, uuid) TO memory_reader;

@@ -25,9 +25,7 @@ CREATE OR REPLACE FUNCTION memory.neighbors(
     p_direction text DEFAULT 'both')
 RETURNS TABLE (node_id text, name text, type text, depth integer, path text[],
                edge_id text, edge_type text, fact text)
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 SET plan_cache_mode = force_custom_plan
 SET enable_nestloop = off
@@ -136,7 +134,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.neighbors(uuid, uuid, text, integer, text[], text) IS
-    'Breadth-first neighbourhood of a node: each node once at its least depth (1..20), with path and edge';
+COMMENT ON FUNCTION memory.neighbors(uuid, uuid, text, integer, text[], text) IS 'Breadth-first neighbourhood of a node: each node once at its least depth (1..20), with path and edge';
 REVOKE ALL ON FUNCTION memory.neighbors(uuid, uuid, text, integer, text[], text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.neighbors(uuid, uuid, text, integer, text[], text) TO memory_reader;

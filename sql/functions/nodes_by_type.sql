@@ -6,9 +6,7 @@ CREATE OR REPLACE FUNCTION memory.nodes_by_type(
     p_type text,
     p_limit integer DEFAULT 100)
 RETURNS TABLE (node_id text, name text, type text, labels text[], summary text, attributes jsonb)
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
@@ -25,7 +23,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.nodes_by_type(uuid, uuid, text, integer) IS
-    'Entities of a simulation by type (NULL: all), ordered by name; limit clamped to 1..1000';
+COMMENT ON FUNCTION memory.nodes_by_type(uuid, uuid, text, integer) IS 'Entities of a simulation by type (NULL: all), ordered by name; limit clamped to 1..1000';
 REVOKE ALL ON FUNCTION memory.nodes_by_type(uuid, uuid, text, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.nodes_by_type(uuid, uuid, text, integer) TO memory_reader;

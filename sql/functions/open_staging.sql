@@ -8,11 +8,8 @@
 -- fill themselves, so a loader lists the columns it writes (attgenerated = ''). Every
 -- column takes NULL here, so that a missing value is reported with its position. Rows are
 -- deleted at commit. Reads no data, so takes no tenant.
-CREATE OR REPLACE FUNCTION memory.open_staging()
-RETURNS void
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory.open_staging() RETURNS void
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -37,7 +34,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.open_staging() IS
-    'Create the session''s temporary staging tables (pg_temp.stage_*) that bulk loaders COPY into';
+COMMENT ON FUNCTION memory.open_staging() IS 'Create the session''s temporary staging tables (pg_temp.stage_*) that bulk loaders COPY into';
 REVOKE ALL ON FUNCTION memory.open_staging() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.open_staging() TO memory_writer;

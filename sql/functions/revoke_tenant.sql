@@ -1,9 +1,6 @@
 -- Take a role's grant for a tenant away. Idempotent: revoking an absent grant changes nothing.
-CREATE OR REPLACE FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid)
-RETURNS void
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+CREATE OR REPLACE FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) RETURNS void
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
@@ -16,7 +13,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.revoke_tenant(name, uuid) IS
-    'Take a role''s grant for a tenant away; memory_admin only';
+COMMENT ON FUNCTION memory.revoke_tenant(name, uuid) IS 'Take a role''s grant for a tenant away; memory_admin only';
 REVOKE ALL ON FUNCTION memory.revoke_tenant(name, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.revoke_tenant(name, uuid) TO memory_admin;

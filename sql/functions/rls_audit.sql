@@ -5,9 +5,7 @@
 CREATE OR REPLACE FUNCTION memory.rls_audit()
 RETURNS TABLE (table_name text, rls_enabled boolean, rls_forced boolean, policies text[],
                ok boolean, problem text)
-LANGUAGE sql
-STABLE
-SECURITY INVOKER
+LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
     WITH t AS (
@@ -56,7 +54,6 @@ AS $fn$
      ORDER BY c.table_name
 $fn$;
 
-COMMENT ON FUNCTION memory.rls_audit() IS
-    'Every table of schema memory with its RLS state, policies and problems, in one query; memory_admin';
+COMMENT ON FUNCTION memory.rls_audit() IS 'Every table of schema memory with its RLS state, policies and problems, in one query; memory_admin';
 REVOKE ALL ON FUNCTION memory.rls_audit() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.rls_audit() TO memory_admin;

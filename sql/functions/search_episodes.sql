@@ -16,9 +16,7 @@ CREATE OR REPLACE FUNCTION memory.search_episodes(
     p_agent_id integer DEFAULT NULL)
 RETURNS TABLE (episode_id text, agent_id integer, agent_name text, platform text, round integer,
                action_type text, content text, occurred_at timestamptz, similarity double precision)
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
@@ -56,7 +54,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer) IS
-    'Semantic search over a simulation''s episodes (cosine), best first; top_k clamped to 1..100';
+COMMENT ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer) IS 'Semantic search over a simulation''s episodes (cosine), best first; top_k clamped to 1..100';
 REVOKE ALL ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer) TO memory_reader;

@@ -7,9 +7,7 @@ CREATE OR REPLACE FUNCTION memory.search_nodes(
     p_top_k integer DEFAULT 10,
     p_type text DEFAULT NULL)
 RETURNS TABLE (node_id text, name text, type text, summary text, similarity double precision)
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
@@ -29,7 +27,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text) IS
-    'Semantic search over a simulation''s entities (cosine), best first; top_k clamped to 1..100';
+COMMENT ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text) IS 'Semantic search over a simulation''s entities (cosine), best first; top_k clamped to 1..100';
 REVOKE ALL ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text) TO memory_reader;

@@ -5,9 +5,7 @@ RETURNS TABLE (simulation_id uuid, name text, metadata jsonb, nodes bigint, edge
                episodes bigint, profiles bigint, node_types jsonb, edge_types jsonb,
                platforms jsonb, agents bigint, rounds integer, first_at timestamptz,
                last_at timestamptz)
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
@@ -48,7 +46,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.simulation_stats(uuid, uuid) IS
-    'Counts and shape of a simulation: nodes, edges, episodes, profiles, types, platforms, agents, rounds';
+COMMENT ON FUNCTION memory.simulation_stats(uuid, uuid) IS 'Counts and shape of a simulation: nodes, edges, episodes, profiles, types, platforms, agents, rounds';
 REVOKE ALL ON FUNCTION memory.simulation_stats(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.simulation_stats(uuid, uuid) TO memory_reader;

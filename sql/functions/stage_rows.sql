@@ -4,9 +4,7 @@
 -- nothing of the call is kept then. Returns how many rows of each kind moved.
 CREATE OR REPLACE FUNCTION memory.stage_rows(p_tenant_id uuid, p_attempt_id uuid)
 RETURNS TABLE (nodes bigint, edges bigint, episodes bigint, profiles bigint)
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 -- Bulk, set-based work on rows the planner has no statistics for yet (a new attempt's):
 -- a nested loop chosen on a guess of one row turns quadratic, hash joins never do.
@@ -56,7 +54,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.stage_rows(uuid, uuid) IS
-    'Check the session''s staging tables and move their rows into an import attempt; returns counts';
+COMMENT ON FUNCTION memory.stage_rows(uuid, uuid) IS 'Check the session''s staging tables and move their rows into an import attempt; returns counts';
 REVOKE ALL ON FUNCTION memory.stage_rows(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.stage_rows(uuid, uuid) TO memory_writer;

@@ -9,9 +9,7 @@ CREATE OR REPLACE FUNCTION memory.upsert_edges(
     p_edges jsonb,
     p_skip_dangling boolean DEFAULT false)
 RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint, skipped bigint)
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
@@ -68,7 +66,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.upsert_edges(uuid, uuid, jsonb, boolean) IS
-    'Insert or update graph edges of a simulation; an unknown endpoint fails with 23503 unless skipped';
+COMMENT ON FUNCTION memory.upsert_edges(uuid, uuid, jsonb, boolean) IS 'Insert or update graph edges of a simulation; an unknown endpoint fails with 23503 unless skipped';
 REVOKE ALL ON FUNCTION memory.upsert_edges(uuid, uuid, jsonb, boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.upsert_edges(uuid, uuid, jsonb, boolean) TO memory_writer;

@@ -4,9 +4,7 @@
 -- id and action_type are required. Atomic and idempotent like upsert_nodes.
 CREATE OR REPLACE FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episodes jsonb)
 RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
@@ -14,7 +12,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.upsert_episodes(uuid, uuid, jsonb) IS
-    'Insert or update agent episodes of a simulation from a jsonb array; atomic and idempotent';
+COMMENT ON FUNCTION memory.upsert_episodes(uuid, uuid, jsonb) IS 'Insert or update agent episodes of a simulation from a jsonb array; atomic and idempotent';
 REVOKE ALL ON FUNCTION memory.upsert_episodes(uuid, uuid, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.upsert_episodes(uuid, uuid, jsonb) TO memory_writer;

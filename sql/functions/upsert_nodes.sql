@@ -5,9 +5,7 @@
 -- statement: all of it or nothing. Rows that would not change are not written.
 CREATE OR REPLACE FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb)
 RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
@@ -15,7 +13,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.upsert_nodes(uuid, uuid, jsonb) IS
-    'Insert or update graph nodes of a simulation from a jsonb array; atomic and idempotent';
+COMMENT ON FUNCTION memory.upsert_nodes(uuid, uuid, jsonb) IS 'Insert or update graph nodes of a simulation from a jsonb array; atomic and idempotent';
 REVOKE ALL ON FUNCTION memory.upsert_nodes(uuid, uuid, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.upsert_nodes(uuid, uuid, jsonb) TO memory_writer;

@@ -3,9 +3,7 @@
 -- agent_id and platform are required and together form the key.
 CREATE OR REPLACE FUNCTION memory.upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p_profiles jsonb)
 RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
@@ -13,7 +11,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.upsert_profiles(uuid, uuid, jsonb) IS
-    'Insert or update agent profiles (key: platform, agent_id) of a simulation; atomic and idempotent';
+COMMENT ON FUNCTION memory.upsert_profiles(uuid, uuid, jsonb) IS 'Insert or update agent profiles (key: platform, agent_id) of a simulation; atomic and idempotent';
 REVOKE ALL ON FUNCTION memory.upsert_profiles(uuid, uuid, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.upsert_profiles(uuid, uuid, jsonb) TO memory_writer;

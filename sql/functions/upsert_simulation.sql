@@ -8,9 +8,7 @@ CREATE OR REPLACE FUNCTION memory.upsert_simulation(
     p_name text DEFAULT NULL,
     p_metadata jsonb DEFAULT '{}'::jsonb)
 RETURNS void
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
@@ -36,7 +34,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.upsert_simulation(uuid, uuid, text, jsonb) IS
-    'Create or update a simulation (NULL name keeps the stored one, metadata is merged); idempotent';
+COMMENT ON FUNCTION memory.upsert_simulation(uuid, uuid, text, jsonb) IS 'Create or update a simulation (NULL name keeps the stored one, metadata is merged); idempotent';
 REVOKE ALL ON FUNCTION memory.upsert_simulation(uuid, uuid, text, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.upsert_simulation(uuid, uuid, text, jsonb) TO memory_writer;

@@ -5,9 +5,7 @@
 -- matches no committed row ('missing_embedding').
 CREATE OR REPLACE FUNCTION memory.validate_import(p_tenant_id uuid, p_attempt_id uuid)
 RETURNS TABLE (problem text, kind text, item_id text, detail text)
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 -- Bulk, set-based work on rows the planner has no statistics for yet (a new attempt's):
 -- a nested loop chosen on a guess of one row turns quadratic, hash joins never do.
@@ -40,7 +38,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.validate_import(uuid, uuid) IS
-    'Problems that stop an import attempt from committing: count mismatches, dangling edges, missing embeddings';
+COMMENT ON FUNCTION memory.validate_import(uuid, uuid) IS 'Problems that stop an import attempt from committing: count mismatches, dangling edges, missing embeddings';
 REVOKE ALL ON FUNCTION memory.validate_import(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.validate_import(uuid, uuid) TO memory_writer;
