@@ -8,13 +8,12 @@ LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    v_kind    memory.record_kind := memory._kind(p_kind);
     v_deleted bigint;
 BEGIN
     EXECUTE pg_catalog.format(
         'DELETE FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2'
         ' AND NOT EXISTS (SELECT 1 FROM %s AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 AND %s)',
-        v_kind.live, v_kind.staged, memory._kind_key(p_kind, 's', 'l'))
+        (memory._kind(p_kind)).live, (memory._kind(p_kind)).staged, memory._kind_key(p_kind, 's', 'l'))
     USING p_tenant_id, p_simulation_id, p_attempt_id;
     GET DIAGNOSTICS v_deleted = ROW_COUNT;
     RETURN v_deleted;

@@ -6,7 +6,6 @@ LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    v_kind  memory.record_kind := memory._kind(p_kind);
     v_cols  text;
     v_vals  text;
     v_moved bigint;
@@ -17,7 +16,7 @@ BEGIN
       FROM memory._kind_columns(p_kind) AS c;
     EXECUTE pg_catalog.format(
         'INSERT INTO %s (tenant_id, attempt_id, %s) SELECT $1, $2, %s FROM pg_temp.%I AS s',
-        v_kind.staged, v_cols, v_vals, 'stage_' || p_kind)
+        (memory._kind(p_kind)).staged, v_cols, v_vals, 'stage_' || p_kind)
     USING p_tenant_id, p_attempt_id;
     GET DIAGNOSTICS v_moved = ROW_COUNT;
     EXECUTE pg_catalog.format('TRUNCATE pg_temp.%I', 'stage_' || p_kind);

@@ -8,11 +8,10 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    v_kind   memory.record_kind := memory._kind(p_kind);
     v_checks text;
 BEGIN
     SELECT pg_catalog.string_agg(
-               CASE WHEN c.required AND c.col = v_kind.id_column
+               CASE WHEN c.required AND c.col = k.id_column
                     THEN pg_catalog.format(' WHEN s.%I IS NULL OR s.%I = %L THEN %L', c.col, c.col, '', c.col || ' is missing')
                     WHEN c.required
                     THEN pg_catalog.format(' WHEN s.%I IS NULL THEN %L', c.col, c.col || ' is missing')
@@ -25,7 +24,8 @@ BEGIN
                         ' WHEN public.vector_norm(s.%I) = 0 THEN %L', c.col, c.col || ' is the zero vector')
                     ELSE '' END, '')
       INTO v_checks
-      FROM memory._kind_columns(p_kind) AS c;
+      FROM memory._kind_columns(p_kind) AS c
+     CROSS JOIN memory._kind(p_kind) AS k;
     RETURN QUERY EXECUTE pg_catalog.format(
         'SELECT p.position, p.problem'
         '  FROM (SELECT s.position, CASE %s END AS problem FROM pg_temp.%I AS s) AS p'

@@ -6,11 +6,10 @@ RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    v_kind memory.record_kind := memory._kind(p_kind);
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._check_batch(v_kind.batch_arg, p_items, v_kind.batch_spec, v_kind.batch_key);
+    PERFORM memory._check_batch(k.batch_arg, p_items, k.batch_spec, k.batch_key)
+       FROM memory._kind(p_kind) AS k;
     RETURN QUERY SELECT * FROM memory._merge(p_kind, p_tenant_id, p_simulation_id, NULL, p_items);
 END
 $fn$;

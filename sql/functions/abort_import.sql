@@ -7,9 +7,8 @@ LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    v_attempt memory.import_attempts;
+    v_attempt memory.import_attempts := memory._require_attempt(p_tenant_id, p_attempt_id, false);
 BEGIN
-    v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, false);
     IF v_attempt.state = 'committed' THEN
         RAISE EXCEPTION 'import attempt % is committed and cannot be aborted', p_attempt_id
             USING ERRCODE = 'object_not_in_prerequisite_state',

@@ -23,11 +23,7 @@ DECLARE
     v_attempt_id uuid := pg_catalog.gen_random_uuid();
     v_lock_key   integer := pg_catalog.hashtext(v_attempt_id::text);
 BEGIN
-    PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_simulation_id IS NULL THEN
-        RAISE EXCEPTION 'p_simulation_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
-    END IF;
+    PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
     IF p_skip_dangling IS NULL THEN
         RAISE EXCEPTION 'p_skip_dangling must not be NULL'
             USING ERRCODE = 'null_value_not_allowed', HINT = 'pass true or false';

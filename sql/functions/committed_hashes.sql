@@ -6,15 +6,11 @@ RETURNS TABLE (kind text, item_id text, content_hash bytea)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
--- STABLE: reads only; _enter_tenant sets a transaction-local setting (the call's tenant).
+-- STABLE: reads only; _enter_simulation sets a transaction-local setting (the call's tenant).
 DECLARE
     v_kind memory.record_kind;
 BEGIN
-    PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_simulation_id IS NULL THEN
-        RAISE EXCEPTION 'p_simulation_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
-    END IF;
+    PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
     FOR v_kind IN SELECT k.* FROM memory._record_kinds() AS k
                    WHERE EXISTS (SELECT 1 FROM memory._kind_columns(k.kind) AS c WHERE c.col = 'content_hash')
                    ORDER BY k.ord LOOP

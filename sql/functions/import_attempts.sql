@@ -8,13 +8,9 @@ RETURNS TABLE (attempt_id uuid, state text, declared jsonb, staged jsonb, result
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
--- STABLE: reads only; _enter_tenant sets a transaction-local setting (the call's tenant).
+-- STABLE: reads only; _enter_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
-    PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_simulation_id IS NULL THEN
-        RAISE EXCEPTION 'p_simulation_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
-    END IF;
+    PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
     IF NOT EXISTS (SELECT 1 FROM memory.simulations AS s
                     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id) THEN
         RAISE EXCEPTION 'unknown simulation % for tenant %', p_simulation_id, p_tenant_id

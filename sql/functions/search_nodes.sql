@@ -18,8 +18,7 @@ BEGIN
     SELECT n.node_id, n.name, n.type, n.summary,
            1 - (n.embedding OPERATOR(public.<=>) p_query::public.vector(384))
       FROM memory.nodes AS n
-     WHERE n.tenant_id = p_tenant_id
-       AND n.simulation_id = p_simulation_id
+     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
        AND n.embedding IS NOT NULL
        AND (p_type IS NULL OR n.type = p_type)
      ORDER BY n.embedding OPERATOR(public.<=>) p_query::public.vector(384), n.node_id

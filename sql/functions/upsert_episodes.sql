@@ -4,12 +4,10 @@
 -- id and action_type are required. Atomic and idempotent like upsert_nodes.
 CREATE OR REPLACE FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episodes jsonb)
 RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
-LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+LANGUAGE sql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    RETURN QUERY SELECT * FROM memory._upsert('episodes', p_tenant_id, p_simulation_id, p_episodes);
-END
+    SELECT * FROM memory._upsert('episodes', p_tenant_id, p_simulation_id, p_episodes)
 $fn$;
 
 COMMENT ON FUNCTION memory.upsert_episodes(uuid, uuid, jsonb) IS 'Insert or update agent episodes of a simulation from a jsonb array; atomic and idempotent';

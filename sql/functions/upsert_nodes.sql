@@ -5,12 +5,10 @@
 -- statement: all of it or nothing. Rows that would not change are not written.
 CREATE OR REPLACE FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb)
 RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
-LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+LANGUAGE sql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    RETURN QUERY SELECT * FROM memory._upsert('nodes', p_tenant_id, p_simulation_id, p_nodes);
-END
+    SELECT * FROM memory._upsert('nodes', p_tenant_id, p_simulation_id, p_nodes)
 $fn$;
 
 COMMENT ON FUNCTION memory.upsert_nodes(uuid, uuid, jsonb) IS 'Insert or update graph nodes of a simulation from a jsonb array; atomic and idempotent';

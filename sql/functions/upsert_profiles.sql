@@ -3,12 +3,10 @@
 -- agent_id and platform are required and together form the key.
 CREATE OR REPLACE FUNCTION memory.upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p_profiles jsonb)
 RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
-LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+LANGUAGE sql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    RETURN QUERY SELECT * FROM memory._upsert('profiles', p_tenant_id, p_simulation_id, p_profiles);
-END
+    SELECT * FROM memory._upsert('profiles', p_tenant_id, p_simulation_id, p_profiles)
 $fn$;
 
 COMMENT ON FUNCTION memory.upsert_profiles(uuid, uuid, jsonb) IS 'Insert or update agent profiles (key: platform, agent_id) of a simulation; atomic and idempotent';

@@ -12,11 +12,7 @@ LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_simulation_id IS NULL THEN
-        RAISE EXCEPTION 'p_simulation_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
-    END IF;
+    PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
     IF p_metadata IS NOT NULL AND pg_catalog.jsonb_typeof(p_metadata) <> 'object' THEN
         RAISE EXCEPTION 'p_metadata must be a JSON object, not %', pg_catalog.jsonb_typeof(p_metadata)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a JSON object such as {"rounds": 8}';

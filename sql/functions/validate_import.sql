@@ -12,9 +12,8 @@ SET search_path = pg_catalog, pg_temp
 SET enable_nestloop = off
 AS $fn$
 DECLARE
-    v_attempt memory.import_attempts;
+    v_attempt memory.import_attempts := memory._require_attempt(p_tenant_id, p_attempt_id, true);
 BEGIN
-    v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
     RETURN QUERY
     SELECT p.problem, k.kind, p.item_id, p.detail
       FROM memory._record_kinds() AS k

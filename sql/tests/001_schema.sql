@@ -3,7 +3,7 @@
 -- INVOKER with a pinned search_path, the group roles, the 384-dimensional vector columns, and
 -- tenant_id leading every primary key.
 BEGIN;
-SELECT plan(260);
+SELECT plan(263);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -19,6 +19,7 @@ INSERT INTO fx_functions VALUES
     ('_check_query_vector', '{vector}'),
     ('_current_tenant_id',  '{}'),
     ('_discard_staged',     '{uuid,uuid[]}'),
+    ('_enter_simulation',   '{uuid,uuid}'),
     ('_enter_tenant',       '{uuid}'),
     ('_fail_dead_attempts', '{uuid,uuid}'),
     ('_field_problem',      '{jsonb,text}'),
@@ -181,7 +182,7 @@ $$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max())
     'the label checks read the one limit, memory._label_max()');
 SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
 
--- Functions (1 + 52 x 3 = 157)
+-- Functions (1 + 53 x 3 = 160)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 
