@@ -12,8 +12,7 @@ AS $fn$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    RETURN QUERY
-    SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes
+    RETURN QUERY SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes
       FROM memory.nodes AS n
      WHERE n.tenant_id = p_tenant_id
        AND n.simulation_id = p_simulation_id
