@@ -50,7 +50,7 @@ CREATE FUNCTION memory._attempt_alive(p_lock_key integer) RETURNS boolean
          WHERE l.locktype = 'advisory'
            AND l.database = (SELECT d.oid FROM pg_catalog.pg_database AS d
                               WHERE d.datname = pg_catalog.current_database())
-           AND l.classid = 1398230321::oid
+           AND l.classid = memory._attempt_lock_class()::oid
            AND l.objid = p_lock_key::oid
            AND l.objsubid = 2
            AND l.granted)
@@ -64,6 +64,24 @@ COMMENT ON FUNCTION memory._attempt_alive(p_lock_key integer) IS 'Internal: whet
 -- FUNCTION _attempt_alive(p_lock_key integer); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._attempt_alive(p_lock_key integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._attempt_alive(p_lock_key integer) TO memory_reader;
+
+-- _attempt_lock_class(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._attempt_lock_class() RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT 1398230321
+$$;
+
+ALTER FUNCTION memory._attempt_lock_class() OWNER TO memory_owner;
+
+-- FUNCTION _attempt_lock_class(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._attempt_lock_class() IS 'Internal: the advisory-lock class of import attempts';
+
+-- FUNCTION _attempt_lock_class(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._attempt_lock_class() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._attempt_lock_class() TO memory_reader;
+GRANT ALL ON FUNCTION memory._attempt_lock_class() TO memory_writer;
 
 -- _check_batch(text, jsonb, jsonb, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) RETURNS void
@@ -198,22 +216,38 @@ GRANT ALL ON FUNCTION memory._current_tenant_id() TO memory_reader;
 GRANT ALL ON FUNCTION memory._current_tenant_id() TO memory_writer;
 GRANT ALL ON FUNCTION memory._current_tenant_id() TO memory_admin;
 
+-- _default_model(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._default_model() RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT 'sentence-transformers/all-MiniLM-L6-v2'::text
+$$;
+
+ALTER FUNCTION memory._default_model() OWNER TO memory_owner;
+
+-- FUNCTION _default_model(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._default_model() IS 'Internal: the embedding model recorded for a vector that names none';
+
+-- FUNCTION _default_model(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._default_model() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._default_model() TO memory_writer;
+
 -- _discard_staged(uuid, uuid[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) RETURNS void
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    AS $_$
+DECLARE
+    v_kind memory.record_kind;
 BEGIN
-    DELETE FROM memory.staged_edges AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = ANY (p_attempt_ids);
-    DELETE FROM memory.staged_nodes AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = ANY (p_attempt_ids);
-    DELETE FROM memory.staged_episodes AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = ANY (p_attempt_ids);
-    DELETE FROM memory.staged_profiles AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = ANY (p_attempt_ids);
+    FOR v_kind IN SELECT * FROM memory._record_kinds() LOOP
+        EXECUTE pg_catalog.format('DELETE FROM %s AS s WHERE s.tenant_id = $1 AND s.attempt_id = ANY ($2)',
+                                  v_kind.staged)
+        USING p_tenant_id, p_attempt_ids;
+    END LOOP;
 END
-$$;
+$_$;
 
 ALTER FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) OWNER TO memory_owner;
 
@@ -224,41 +258,29 @@ COMMENT ON FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[
 REVOKE ALL ON FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) TO memory_writer;
 
--- _embedding(jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._embedding(p_item jsonb) RETURNS public.vector
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+-- _enter_simulation(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._enter_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS void
+    LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-    SELECT CASE WHEN pg_catalog.jsonb_typeof(p_item -> 'embedding') = 'array'
-                THEN ((p_item -> 'embedding')::text)::public.vector(384) END
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_simulation_id IS NULL THEN
+        RAISE EXCEPTION 'p_simulation_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
+    END IF;
+END
 $$;
 
-ALTER FUNCTION memory._embedding(p_item jsonb) OWNER TO memory_owner;
+ALTER FUNCTION memory._enter_simulation(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
 
--- FUNCTION _embedding(p_item jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._embedding(p_item jsonb) IS 'Internal: the embedding of a validated batch item as vector(384), or NULL';
+-- FUNCTION _enter_simulation(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._enter_simulation(p_tenant_id uuid, p_simulation_id uuid) IS 'Internal: enter the tenant and refuse a NULL simulation id (22004)';
 
--- FUNCTION _embedding(p_item jsonb); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._embedding(p_item jsonb) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._embedding(p_item jsonb) TO memory_writer;
-
--- _embedding_model(jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._embedding_model(p_item jsonb) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
-    SELECT CASE WHEN pg_catalog.jsonb_typeof(p_item -> 'embedding') = 'array'
-                THEN COALESCE(p_item ->> 'embedding_model', 'sentence-transformers/all-MiniLM-L6-v2') END
-$$;
-
-ALTER FUNCTION memory._embedding_model(p_item jsonb) OWNER TO memory_owner;
-
--- FUNCTION _embedding_model(p_item jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._embedding_model(p_item jsonb) IS 'Internal: the model that made an item''s embedding (default all-MiniLM-L6-v2), or NULL';
-
--- FUNCTION _embedding_model(p_item jsonb); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._embedding_model(p_item jsonb) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._embedding_model(p_item jsonb) TO memory_writer;
+-- FUNCTION _enter_simulation(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._enter_simulation(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._enter_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
+GRANT ALL ON FUNCTION memory._enter_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
 
 -- _enter_tenant(uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._enter_tenant(p_tenant_id uuid) RETURNS void
@@ -343,8 +365,9 @@ CREATE FUNCTION memory._field_problem(p_value jsonb, p_kind text) RETURNS text
         WHEN p_kind IN ('id', 'text!', 'text', 'label!', 'label')
                 AND pg_catalog.jsonb_typeof(p_value) <> 'string' THEN
             'must be a string, not ' || pg_catalog.jsonb_typeof(p_value)
-        WHEN p_kind IN ('label!', 'label') AND pg_catalog.length(p_value #>> '{}') > 200 THEN
-            pg_catalog.format('must be at most 200 characters, not %s', pg_catalog.length(p_value #>> '{}'))
+        WHEN p_kind IN ('label!', 'label') AND pg_catalog.length(p_value #>> '{}') > memory._label_max() THEN
+            pg_catalog.format('must be at most %s characters, not %s', memory._label_max(),
+                              pg_catalog.length(p_value #>> '{}'))
         WHEN p_kind = 'id' AND (p_value #>> '{}') = '' THEN
             'must not be empty'
         WHEN p_kind IN ('int', 'int!') AND (pg_catalog.jsonb_typeof(p_value) <> 'number'
@@ -382,22 +405,326 @@ COMMENT ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) IS 'Intern
 REVOKE ALL ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) TO memory_writer;
 
--- _object(jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._object(p_value jsonb) RETURNS jsonb
+-- _kind(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._kind(p_kind text) RETURNS memory.record_kind
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_kind memory.record_kind;
+BEGIN
+    SELECT * INTO v_kind FROM memory._record_kinds() AS k WHERE k.kind = p_kind;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown record kind %', pg_catalog.left(p_kind, 40)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'one of nodes, edges, episodes, profiles';
+    END IF;
+    RETURN v_kind;
+END
+$$;
+
+ALTER FUNCTION memory._kind(p_kind text) OWNER TO memory_owner;
+
+-- FUNCTION _kind(p_kind text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._kind(p_kind text) IS 'Internal: a record kind by name (22023 for an unknown one)';
+
+-- FUNCTION _kind(p_kind text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._kind(p_kind text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._kind(p_kind text) TO memory_reader;
+GRANT ALL ON FUNCTION memory._kind(p_kind text) TO memory_writer;
+
+-- _kind_columns(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._kind_columns(p_kind text) RETURNS TABLE(col name, type_sql text, required boolean, default_sql text, committed boolean, check_kind text, value_sql text)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod),
+           a.attnotnull AND d.adbin IS NULL, pg_catalog.pg_get_expr(d.adbin, d.adrelid),
+           EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS l
+                    WHERE l.attrelid = k.live AND l.attname = a.attname AND NOT l.attisdropped),
+           CASE WHEN k.batch_spec ->> a.attname IN ('label', 'label!') THEN 'label'
+                WHEN a.atttypid = 'public.vector'::pg_catalog.regtype THEN 'vector' END,
+           CASE WHEN a.attname = 'embedding_model' THEN
+                    'CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END'
+                WHEN d.adbin IS NOT NULL THEN
+                    pg_catalog.format('COALESCE(s.%I, %s)', a.attname, pg_catalog.pg_get_expr(d.adbin, d.adrelid))
+                ELSE pg_catalog.format('s.%I', a.attname) END
+      FROM memory._kind(p_kind) AS k
+      JOIN pg_catalog.pg_attribute AS a
+        ON a.attrelid = k.staged AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
+      LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+     WHERE a.attname NOT IN ('tenant_id', 'attempt_id')
+     ORDER BY a.attnum
+$$;
+
+ALTER FUNCTION memory._kind_columns(p_kind text) OWNER TO memory_owner;
+
+-- FUNCTION _kind_columns(p_kind text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._kind_columns(p_kind text) IS 'Internal: the data columns of a record kind, from its staged table, with what the write path needs';
+
+-- FUNCTION _kind_columns(p_kind text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._kind_columns(p_kind text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._kind_columns(p_kind text) TO memory_writer;
+
+-- _kind_held(text, uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid) RETURNS boolean
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_held boolean;
+BEGIN
+    EXECUTE pg_catalog.format(
+        'SELECT EXISTS (SELECT 1 FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2)',
+        (memory._kind(p_kind)).live)
+    INTO v_held USING p_tenant_id, p_simulation_id;
+    RETURN v_held;
+END
+$_$;
+
+ALTER FUNCTION memory._kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid) IS 'Internal: whether a simulation holds any committed row of a record kind';
+
+-- FUNCTION _kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
+-- _kind_key(text, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._kind_key(p_kind text, p_left text, p_right text) RETURNS text
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.string_agg(pg_catalog.format('%I.%I = %I.%I', p_left, a.attname, p_right, a.attname),
+                                 ' AND ' ORDER BY c.ord)
+      FROM memory._kind(p_kind) AS k
+      JOIN pg_catalog.pg_index AS i ON i.indrelid = k.live AND i.indisprimary
+     CROSS JOIN LATERAL pg_catalog.unnest(i.indkey) WITH ORDINALITY AS c(attnum, ord)
+      JOIN pg_catalog.pg_attribute AS a ON a.attrelid = k.live AND a.attnum = c.attnum
+     WHERE a.attname NOT IN ('tenant_id', 'simulation_id')
+$$;
+
+ALTER FUNCTION memory._kind_key(p_kind text, p_left text, p_right text) OWNER TO memory_owner;
+
+-- FUNCTION _kind_key(p_kind text, p_left text, p_right text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._kind_key(p_kind text, p_left text, p_right text) IS 'Internal: the join condition on a record kind''s key between two aliases';
+
+-- FUNCTION _kind_key(p_kind text, p_left text, p_right text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._kind_key(p_kind text, p_left text, p_right text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._kind_key(p_kind text, p_left text, p_right text) TO memory_writer;
+
+-- _kind_problems(text, memory.import_attempts); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._kind_problems(p_kind text, p_attempt memory.import_attempts) RETURNS TABLE(problem text, item_id text, detail text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_kind   memory.record_kind := memory._kind(p_kind);
+    v_staged bigint;
+BEGIN
+    EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s AS s WHERE s.tenant_id = $1 AND s.attempt_id = $2',
+                              v_kind.staged)
+       INTO v_staged USING p_attempt.tenant_id, p_attempt.attempt_id;
+    IF p_attempt.declared ? p_kind AND (p_attempt.declared ->> p_kind)::bigint <> v_staged THEN
+        RETURN QUERY SELECT 'count_mismatch'::text, NULL::text,
+               pg_catalog.format('declared %s, staged %s', p_attempt.declared ->> p_kind, v_staged);
+    END IF;
+    IF EXISTS (SELECT 1 FROM memory._kind_columns(p_kind) AS c WHERE c.col = 'content_hash') THEN
+        RETURN QUERY EXECUTE pg_catalog.format(
+            'SELECT %L::text, s.%I, %L::text FROM %s AS s'
+            ' WHERE s.tenant_id = $1 AND s.attempt_id = $2'
+            '   AND s.embedding IS NULL AND s.content_hash IS NOT NULL'
+            '   AND NOT EXISTS (SELECT 1 FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $3'
+            '                      AND %s AND l.content_hash = s.content_hash AND l.embedding IS NOT NULL)',
+            'missing_embedding', v_kind.id_column,
+            'staged without embedding; no committed row has its content hash',
+            v_kind.staged, v_kind.live, memory._kind_key(p_kind, 'l', 's'))
+        USING p_attempt.tenant_id, p_attempt.attempt_id, p_attempt.simulation_id;
+    END IF;
+END
+$_$;
+
+ALTER FUNCTION memory._kind_problems(p_kind text, p_attempt memory.import_attempts) OWNER TO memory_owner;
+
+-- FUNCTION _kind_problems(p_kind text, p_attempt memory.import_attempts); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._kind_problems(p_kind text, p_attempt memory.import_attempts) IS 'Internal: count mismatches and missing embeddings of one record kind of an import attempt';
+
+-- FUNCTION _kind_problems(p_kind text, p_attempt memory.import_attempts); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._kind_problems(p_kind text, p_attempt memory.import_attempts) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._kind_problems(p_kind text, p_attempt memory.import_attempts) TO memory_writer;
+
+-- _label_max(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._label_max() RETURNS integer
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-    SELECT CASE WHEN pg_catalog.jsonb_typeof(p_value) = 'object' THEN p_value ELSE '{}'::jsonb END
+    SELECT 200
 $$;
 
-ALTER FUNCTION memory._object(p_value jsonb) OWNER TO memory_owner;
+ALTER FUNCTION memory._label_max() OWNER TO memory_owner;
 
--- FUNCTION _object(p_value jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._object(p_value jsonb) IS 'Internal: an object field of a batch item, or {}';
+-- FUNCTION _label_max(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._label_max() IS 'Internal: the most characters a label (a type or a platform) may have';
 
--- FUNCTION _object(p_value jsonb); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._object(p_value jsonb) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._object(p_value jsonb) TO memory_writer;
+-- FUNCTION _label_max(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._label_max() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._label_max() TO memory_reader;
+GRANT ALL ON FUNCTION memory._label_max() TO memory_writer;
+GRANT ALL ON FUNCTION memory._label_max() TO memory_admin;
+
+-- _merge(text, uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb DEFAULT NULL::jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_kind   memory.record_kind := memory._kind(p_kind);
+    v_vector boolean;
+    v_cols   text;
+    v_src    text;
+    v_set    text;
+    v_old    text;
+    v_new    text;
+    v_from   text;
+    v_total  bigint;
+    v_pkey   name;
+BEGIN
+    SELECT pg_catalog.bool_or(c.col = 'embedding'),
+           pg_catalog.string_agg(pg_catalog.format('%I', c.col), ', '),
+           pg_catalog.string_agg(CASE WHEN c.col IN ('embedding', 'embedding_model')
+                                      THEN pg_catalog.format('COALESCE(%s, l.%I)', c.value_sql, c.col)
+                                      ELSE c.value_sql END, ', '),
+           pg_catalog.string_agg(pg_catalog.format('%I = excluded.%I', c.col, c.col), ', '),
+           pg_catalog.string_agg(pg_catalog.format(
+               CASE WHEN c.check_kind = 'vector' THEN 't.%I::real[]' ELSE 't.%I' END, c.col), ', '),
+           pg_catalog.string_agg(pg_catalog.format(
+               CASE WHEN c.check_kind = 'vector' THEN 'excluded.%I::real[]' ELSE 'excluded.%I' END, c.col), ', ')
+      INTO v_vector, v_cols, v_src, v_set, v_old, v_new
+      FROM memory._kind_columns(p_kind) AS c
+     WHERE c.committed;
+    SELECT c.conname INTO v_pkey FROM pg_catalog.pg_constraint AS c
+     WHERE c.conrelid = v_kind.live AND c.contype = 'p';
+
+    IF p_attempt_id IS NOT NULL THEN
+        v_from := pg_catalog.format('%s AS s', v_kind.staged)
+            || CASE WHEN v_vector THEN pg_catalog.format(
+                   ' LEFT JOIN %s AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL'
+                   ' AND l.tenant_id = $1 AND l.simulation_id = $2 AND %s AND l.content_hash = s.content_hash',
+                   v_kind.live, memory._kind_key(p_kind, 'l', 's')) ELSE '' END
+            || ' WHERE s.tenant_id = $1 AND s.attempt_id = $3';
+        EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s AS s WHERE s.tenant_id = $1 AND s.attempt_id = $2',
+                                  v_kind.staged)
+           INTO v_total USING p_tenant_id, p_attempt_id;
+    ELSE
+        -- Items: each read as the staged row type, with the id in the kind's id column,
+        -- JSON nulls dropped so that defaults apply, and no field the batch does not accept.
+        v_from := pg_catalog.format(
+            'pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record('
+            'NULL::%s, %L::jsonb || (i.item - %L::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f'
+            ' WHERE f.value = %L::jsonb))%s) AS s',
+            v_kind.staged, v_kind.item_defaults,
+            ARRAY(SELECT c.col::text FROM memory._kind_columns(p_kind) AS c WHERE NOT v_kind.batch_spec ? c.col),
+            'null',
+            CASE WHEN v_kind.id_column IS NOT NULL
+                 THEN pg_catalog.format(' || pg_catalog.jsonb_build_object(%L, i.item -> %L)', v_kind.id_column, 'id')
+                 ELSE '' END)
+            || CASE WHEN v_vector THEN pg_catalog.format(' LEFT JOIN %s AS l ON false', v_kind.live) ELSE '' END;
+        v_total := pg_catalog.jsonb_array_length(p_items);
+    END IF;
+
+    RETURN QUERY EXECUTE pg_catalog.format(
+        'WITH written AS ('
+        ' INSERT INTO %1$s AS t (tenant_id, simulation_id, %2$s)'
+        ' SELECT $1, $2, %3$s FROM %4$s'
+        ' ON CONFLICT ON CONSTRAINT %5$I DO UPDATE SET %6$s, updated_at = pg_catalog.now()'
+        ' WHERE (%7$s) IS DISTINCT FROM (%8$s)'
+        ' RETURNING (t.xmax = 0) AS was_inserted)'
+        ' SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),'
+        '        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),'
+        '        $5 - pg_catalog.count(*)'
+        '   FROM written AS w',
+        v_kind.live, v_cols, v_src, v_from, v_pkey, v_set, v_old, v_new)
+    USING p_tenant_id, p_simulation_id, p_attempt_id, p_items, COALESCE(v_total, 0);
+END
+$_$;
+
+ALTER FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) IS 'Internal: insert or update rows of a record kind from an import attempt or a jsonb batch';
+
+-- FUNCTION _merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) TO memory_writer;
+
+-- _prune(text, uuid, uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_deleted bigint;
+BEGIN
+    EXECUTE pg_catalog.format(
+        'DELETE FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2'
+        ' AND NOT EXISTS (SELECT 1 FROM %s AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 AND %s)',
+        (memory._kind(p_kind)).live, (memory._kind(p_kind)).staged, memory._kind_key(p_kind, 's', 'l'))
+    USING p_tenant_id, p_simulation_id, p_attempt_id;
+    GET DIAGNOSTICS v_deleted = ROW_COUNT;
+    RETURN v_deleted;
+END
+$_$;
+
+ALTER FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid) IS 'Internal: delete a simulation''s rows of a record kind that an import attempt does not have';
+
+-- FUNCTION _prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid) TO memory_writer;
+
+-- _record_kinds(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._record_kinds() RETURNS SETOF memory.record_kind
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT k.kind, k.item, k.ord, pg_catalog.to_regclass('memory.' || k.kind),
+           pg_catalog.to_regclass('memory.staged_' || k.kind), 'p_' || k.kind, k.batch_spec,
+           k.id_column, k.batch_key, k.item_defaults
+      FROM (VALUES
+        ('nodes', 'node', 1,
+         '{"id": "id", "name": "text!", "type": "label", "labels": "text[]", "summary": "text",
+           "attributes": "object", "embedding": "vector", "embedding_model": "text"}'::jsonb,
+         'node_id'::name, ARRAY['id'], '{"type": "Entity"}'::jsonb),
+        ('edges', 'edge', 2,
+         '{"id": "id", "type": "label!", "source_id": "id", "target_id": "id", "fact": "text",
+           "attributes": "object", "valid_at": "timestamp", "invalid_at": "timestamp",
+           "embedding": "vector", "embedding_model": "text"}',
+         'edge_id', ARRAY['id'], '{}'),
+        ('episodes', 'episode', 3,
+         '{"id": "id", "agent_id": "int", "agent_name": "text", "platform": "text", "round": "int",
+           "action_type": "text!", "content": "text", "metadata": "object",
+           "occurred_at": "timestamp", "embedding": "vector", "embedding_model": "text"}',
+         'episode_id', ARRAY['id'], '{}'),
+        ('profiles', 'profile', 4,
+         '{"agent_id": "int!", "platform": "label!", "name": "text", "username": "text",
+           "bio": "text", "persona": "text", "attributes": "object"}',
+         NULL, ARRAY['platform', 'agent_id'], '{}'))
+        AS k(kind, item, ord, batch_spec, id_column, batch_key, item_defaults)
+     ORDER BY k.ord
+$$;
+
+ALTER FUNCTION memory._record_kinds() OWNER TO memory_owner;
+
+-- FUNCTION _record_kinds(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._record_kinds() IS 'Internal: the record kinds (nodes, edges, episodes, profiles) and what their write path needs';
+
+-- FUNCTION _record_kinds(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._record_kinds() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._record_kinds() TO memory_reader;
+GRANT ALL ON FUNCTION memory._record_kinds() TO memory_writer;
 
 -- _release_attempt_lock(integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._release_attempt_lock(p_lock_key integer) RETURNS void
@@ -407,9 +734,9 @@ CREATE FUNCTION memory._release_attempt_lock(p_lock_key integer) RETURNS void
 BEGIN
     IF EXISTS (SELECT 1 FROM pg_catalog.pg_locks AS l
                 WHERE l.locktype = 'advisory' AND l.pid = pg_catalog.pg_backend_pid()
-                  AND l.classid = 1398230321::oid AND l.objid = p_lock_key::oid
+                  AND l.classid = memory._attempt_lock_class()::oid AND l.objid = p_lock_key::oid
                   AND l.objsubid = 2 AND l.granted) THEN
-        PERFORM pg_catalog.pg_advisory_unlock(1398230321, p_lock_key);
+        PERFORM pg_catalog.pg_advisory_unlock(memory._attempt_lock_class(), p_lock_key);
     END IF;
 END
 $$;
@@ -539,15 +866,149 @@ COMMENT ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_i
 REVOKE ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) TO memory_reader;
 
+-- _stage_kind(text, uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._stage_kind(p_kind text, p_tenant_id uuid, p_attempt_id uuid) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_cols  text;
+    v_vals  text;
+    v_moved bigint;
+BEGIN
+    SELECT pg_catalog.string_agg(pg_catalog.format('%I', c.col), ', '),
+           pg_catalog.string_agg(c.value_sql, ', ')
+      INTO v_cols, v_vals
+      FROM memory._kind_columns(p_kind) AS c;
+    EXECUTE pg_catalog.format(
+        'INSERT INTO %s (tenant_id, attempt_id, %s) SELECT $1, $2, %s FROM pg_temp.%I AS s',
+        (memory._kind(p_kind)).staged, v_cols, v_vals, 'stage_' || p_kind)
+    USING p_tenant_id, p_attempt_id;
+    GET DIAGNOSTICS v_moved = ROW_COUNT;
+    EXECUTE pg_catalog.format('TRUNCATE pg_temp.%I', 'stage_' || p_kind);
+    RETURN v_moved;
+END
+$_$;
+
+ALTER FUNCTION memory._stage_kind(p_kind text, p_tenant_id uuid, p_attempt_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _stage_kind(p_kind text, p_tenant_id uuid, p_attempt_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._stage_kind(p_kind text, p_tenant_id uuid, p_attempt_id uuid) IS 'Internal: move a session staging table''s rows of a record kind into an import attempt';
+
+-- FUNCTION _stage_kind(p_kind text, p_tenant_id uuid, p_attempt_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._stage_kind(p_kind text, p_tenant_id uuid, p_attempt_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._stage_kind(p_kind text, p_tenant_id uuid, p_attempt_id uuid) TO memory_writer;
+
+-- _staging_duplicate(text, uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._staging_duplicate(p_kind text, p_tenant_id uuid, p_attempt_id uuid) RETURNS TABLE(key text, first_position integer, second_position integer)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_kind memory.record_kind := memory._kind(p_kind);
+    v_key  text;
+BEGIN
+    -- The key as a person names it: the id, or the key fields joined by '/'.
+    SELECT pg_catalog.string_agg(pg_catalog.format('%%1$I.%I',
+               CASE WHEN f.field = 'id' THEN v_kind.id_column::text ELSE f.field END), ', ' ORDER BY f.ord)
+      INTO v_key
+      FROM pg_catalog.unnest(v_kind.batch_key) WITH ORDINALITY AS f(field, ord);
+    v_key := 'pg_catalog.concat_ws(''/'', ' || v_key || ')';
+    RETURN QUERY EXECUTE pg_catalog.format(
+        'SELECT k.key, pg_catalog.min(k.position),'
+        '       (pg_catalog.array_agg(k.position ORDER BY k.position))[2]'
+        '  FROM (SELECT %1$s AS key, s.position FROM pg_temp.%2$I AS s'
+        '        UNION ALL'
+        '        SELECT %3$s, st.position FROM %4$s AS st JOIN pg_temp.%2$I AS s ON %5$s'
+        '         WHERE st.tenant_id = $1 AND st.attempt_id = $2) AS k'
+        ' GROUP BY k.key HAVING pg_catalog.count(*) > 1'
+        ' ORDER BY 2 LIMIT 1',
+        pg_catalog.format(v_key, 's'), 'stage_' || p_kind, pg_catalog.format(v_key, 'st'),
+        v_kind.staged, memory._kind_key(p_kind, 'st', 's'))
+    USING p_tenant_id, p_attempt_id;
+END
+$_$;
+
+ALTER FUNCTION memory._staging_duplicate(p_kind text, p_tenant_id uuid, p_attempt_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _staging_duplicate(p_kind text, p_tenant_id uuid, p_attempt_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._staging_duplicate(p_kind text, p_tenant_id uuid, p_attempt_id uuid) IS 'Internal: the first key of a record kind staged twice for an import attempt';
+
+-- FUNCTION _staging_duplicate(p_kind text, p_tenant_id uuid, p_attempt_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._staging_duplicate(p_kind text, p_tenant_id uuid, p_attempt_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._staging_duplicate(p_kind text, p_tenant_id uuid, p_attempt_id uuid) TO memory_writer;
+
+-- _staging_problem(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._staging_problem(p_kind text) RETURNS TABLE(row_position integer, problem text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_checks text;
+BEGIN
+    SELECT pg_catalog.string_agg(
+               CASE WHEN c.required AND c.col = k.id_column
+                    THEN pg_catalog.format(' WHEN s.%I IS NULL OR s.%I = %L THEN %L', c.col, c.col, '', c.col || ' is missing')
+                    WHEN c.required
+                    THEN pg_catalog.format(' WHEN s.%I IS NULL THEN %L', c.col, c.col || ' is missing')
+                    ELSE '' END
+               || CASE c.check_kind
+                    WHEN 'label' THEN pg_catalog.format(
+                        ' WHEN pg_catalog.char_length(s.%I) > memory._label_max() THEN %L', c.col,
+                        pg_catalog.format('%s is longer than %s characters', c.col, memory._label_max()))
+                    WHEN 'vector' THEN pg_catalog.format(
+                        ' WHEN public.vector_norm(s.%I) = 0 THEN %L', c.col, c.col || ' is the zero vector')
+                    ELSE '' END, '')
+      INTO v_checks
+      FROM memory._kind_columns(p_kind) AS c
+     CROSS JOIN memory._kind(p_kind) AS k;
+    RETURN QUERY EXECUTE pg_catalog.format(
+        'SELECT p.position, p.problem'
+        '  FROM (SELECT s.position, CASE %s END AS problem FROM pg_temp.%I AS s) AS p'
+        ' WHERE p.problem IS NOT NULL ORDER BY p.position LIMIT 1',
+        v_checks, 'stage_' || p_kind);
+END
+$$;
+
+ALTER FUNCTION memory._staging_problem(p_kind text) OWNER TO memory_owner;
+
+-- FUNCTION _staging_problem(p_kind text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._staging_problem(p_kind text) IS 'Internal: the first row of a session staging table that cannot be staged, and why';
+
+-- FUNCTION _staging_problem(p_kind text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._staging_problem(p_kind text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._staging_problem(p_kind text) TO memory_writer;
+
+-- _upsert(text, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_batch(k.batch_arg, p_items, k.batch_spec, k.batch_key)
+       FROM memory._kind(p_kind) AS k;
+    RETURN QUERY SELECT * FROM memory._merge(p_kind, p_tenant_id, p_simulation_id, NULL, p_items);
+END
+$$;
+
+ALTER FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb) IS 'Internal: check a jsonb batch of a record kind and merge it (the body of upsert_nodes and its kin)';
+
+-- FUNCTION _upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb) TO memory_writer;
+
 -- abort_import(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text DEFAULT NULL::text) RETURNS void
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 DECLARE
-    v_attempt memory.import_attempts;
+    v_attempt memory.import_attempts := memory._require_attempt(p_tenant_id, p_attempt_id, false);
 BEGIN
-    v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, false);
     IF v_attempt.state = 'committed' THEN
         RAISE EXCEPTION 'import attempt % is committed and cannot be aborted', p_attempt_id
             USING ERRCODE = 'object_not_in_prerequisite_state',
@@ -584,11 +1045,7 @@ DECLARE
     v_attempt_id uuid := pg_catalog.gen_random_uuid();
     v_lock_key   integer := pg_catalog.hashtext(v_attempt_id::text);
 BEGIN
-    PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_simulation_id IS NULL THEN
-        RAISE EXCEPTION 'p_simulation_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
-    END IF;
+    PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
     IF p_skip_dangling IS NULL THEN
         RAISE EXCEPTION 'p_skip_dangling must not be NULL'
             USING ERRCODE = 'null_value_not_allowed', HINT = 'pass true or false';
@@ -615,7 +1072,7 @@ BEGIN
     VALUES (p_tenant_id, p_simulation_id, v_attempt_id, v_lock_key, p_skip_dangling, p_declared,
             p_metadata || CASE WHEN p_name IS NULL THEN '{}'::jsonb
                                ELSE pg_catalog.jsonb_build_object('_name', p_name) END);
-    PERFORM pg_catalog.pg_advisory_lock(1398230321, v_lock_key);
+    PERFORM pg_catalog.pg_advisory_lock(memory._attempt_lock_class(), v_lock_key);
     RETURN v_attempt_id;
 END
 $_$;
@@ -638,24 +1095,14 @@ CREATE FUNCTION memory.commit_import(p_tenant_id uuid, p_attempt_id uuid) RETURN
 DECLARE
     v_attempt  memory.import_attempts;
     v_sim      uuid;
+    v_kind     memory.record_kind;
     v_problems jsonb;
     v_problem  jsonb;
     v_list     text;
     v_count    bigint;
     v_skipped  text[];
+    v_held     jsonb := '{}'::jsonb;
     v_result   jsonb := '{}'::jsonb;
-    v_ins      bigint;
-    v_upd      bigint;
-    v_same     bigint;
-    v_del      bigint;
-    -- Which kinds the simulation held before this promote: where it held none, every row
-    -- afterwards is the attempt's, and the pass that drops rows absent from it is skipped.
-    -- Read under the simulation's row lock, which every other write to its rows waits for
-    -- (their foreign-key checks take KEY SHARE on it).
-    v_had_nodes    boolean;
-    v_had_edges    boolean;
-    v_had_episodes boolean;
-    v_had_profiles boolean;
 BEGIN
     v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
     v_sim := v_attempt.simulation_id;
@@ -663,14 +1110,12 @@ BEGIN
     PERFORM 1 FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim FOR UPDATE;
     v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
-    v_had_nodes := EXISTS (SELECT 1 FROM memory.nodes AS l
-                            WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
-    v_had_edges := EXISTS (SELECT 1 FROM memory.edges AS l
-                            WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
-    v_had_episodes := EXISTS (SELECT 1 FROM memory.episodes AS l
-                               WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
-    v_had_profiles := EXISTS (SELECT 1 FROM memory.profiles AS l
-                               WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim);
+    -- Which kinds the simulation held before this promote: where it held none, every row
+    -- afterwards is the attempt's, and the pass that drops rows absent from it is skipped.
+    -- Read under the simulation's row lock, which every other write to its rows waits for
+    -- (their foreign-key checks take KEY SHARE on it).
+    SELECT pg_catalog.jsonb_object_agg(k.kind, memory._kind_held(k.kind, p_tenant_id, v_sim))
+      INTO v_held FROM memory._record_kinds() AS k;
 
     SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v) ORDER BY v.problem, v.item_id), '[]')
       INTO v_problems
@@ -721,201 +1166,23 @@ BEGIN
         RETURNING e.edge_id)
     SELECT pg_catalog.array_agg(gone.edge_id ORDER BY gone.edge_id) INTO v_skipped FROM gone;
 
-    -- Nodes: upsert (before edges, which reference them).
-    WITH src AS (
-        SELECT s.node_id, s.name, s.type, s.labels, s.summary, s.attributes,
-               COALESCE(s.embedding, l.embedding) AS embedding,
-               CASE WHEN s.embedding IS NOT NULL THEN s.embedding_model ELSE l.embedding_model END
-                   AS embedding_model,
-               s.content_hash
-          FROM memory.staged_nodes AS s
-          LEFT JOIN memory.nodes AS l
-            ON s.embedding IS NULL AND s.content_hash IS NOT NULL
-           AND l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND l.node_key = s.node_key AND l.content_hash = s.content_hash
-         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-    ), written AS (
-        INSERT INTO memory.nodes AS n
-               (tenant_id, simulation_id, node_id, name, type, labels, summary, attributes,
-                embedding, embedding_model, content_hash)
-        SELECT p_tenant_id, v_sim, src.node_id, src.name, src.type, src.labels, src.summary,
-               src.attributes, src.embedding, src.embedding_model, src.content_hash
-          FROM src
-        ON CONFLICT (tenant_id, simulation_id, node_key) DO UPDATE
-           SET name = excluded.name, type = excluded.type, labels = excluded.labels,
-               summary = excluded.summary, attributes = excluded.attributes,
-               embedding = excluded.embedding, embedding_model = excluded.embedding_model,
-               content_hash = excluded.content_hash, updated_at = pg_catalog.now()
-         WHERE (n.name, n.type, n.labels, n.summary, n.attributes, n.embedding::real[],
-                n.embedding_model, n.content_hash)
-               IS DISTINCT FROM
-               (excluded.name, excluded.type, excluded.labels, excluded.summary,
-                excluded.attributes, excluded.embedding::real[], excluded.embedding_model,
-                excluded.content_hash)
-        RETURNING (n.xmax = 0) AS was_inserted
-    )
-    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
-           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted)
-      INTO v_ins, v_upd FROM written AS w;
-    SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_nodes AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
-    v_result := v_result || pg_catalog.jsonb_build_object('nodes', pg_catalog.jsonb_build_object(
-        'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same));
-
-    -- Edges: upsert, then drop those the attempt does not have.
-    WITH src AS (
-        SELECT s.edge_id, s.type, s.source_id, s.target_id, s.fact, s.attributes, s.valid_at,
-               s.invalid_at, COALESCE(s.embedding, l.embedding) AS embedding,
-               CASE WHEN s.embedding IS NOT NULL THEN s.embedding_model ELSE l.embedding_model END
-                   AS embedding_model,
-               s.content_hash
-          FROM memory.staged_edges AS s
-          LEFT JOIN memory.edges AS l
-            ON s.embedding IS NULL AND s.content_hash IS NOT NULL
-           AND l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND l.edge_key = s.edge_key AND l.content_hash = s.content_hash
-         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-    ), written AS (
-        INSERT INTO memory.edges AS e
-               (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes,
-                valid_at, invalid_at, embedding, embedding_model, content_hash)
-        SELECT p_tenant_id, v_sim, src.edge_id, src.type, src.source_id, src.target_id, src.fact,
-               src.attributes, src.valid_at, src.invalid_at, src.embedding, src.embedding_model,
-               src.content_hash
-          FROM src
-        ON CONFLICT (tenant_id, simulation_id, edge_key) DO UPDATE
-           SET type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id,
-               fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at,
-               invalid_at = excluded.invalid_at, embedding = excluded.embedding,
-               embedding_model = excluded.embedding_model, content_hash = excluded.content_hash,
-               updated_at = pg_catalog.now()
-         WHERE (e.type, e.source_id, e.target_id, e.fact, e.attributes, e.valid_at, e.invalid_at,
-                e.embedding::real[], e.embedding_model, e.content_hash)
-               IS DISTINCT FROM
-               (excluded.type, excluded.source_id, excluded.target_id, excluded.fact,
-                excluded.attributes, excluded.valid_at, excluded.invalid_at,
-                excluded.embedding::real[], excluded.embedding_model, excluded.content_hash)
-        RETURNING (e.xmax = 0) AS was_inserted
-    )
-    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
-           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted)
-      INTO v_ins, v_upd FROM written AS w;
-    SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_edges AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
-    v_del := 0;
-    IF v_had_edges THEN
-        DELETE FROM memory.edges AS l
-         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND NOT EXISTS (SELECT 1 FROM memory.staged_edges AS s
-                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                              AND s.edge_key = l.edge_key);
-        GET DIAGNOSTICS v_del = ROW_COUNT;
-    END IF;
-    v_result := v_result || pg_catalog.jsonb_build_object('edges', pg_catalog.jsonb_build_object(
-        'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same, 'deleted', v_del,
-        'skipped', COALESCE(pg_catalog.cardinality(v_skipped), 0)));
+    -- Every kind merged in order (nodes before the edges that reference them), then the rows
+    -- the attempt does not have deleted in reverse order (edges before their nodes, so that
+    -- no edge goes by cascade uncounted).
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
+        SELECT v_result || pg_catalog.jsonb_build_object(v_kind.kind, pg_catalog.to_jsonb(m))
+          INTO v_result FROM memory._merge(v_kind.kind, p_tenant_id, v_sim, p_attempt_id) AS m;
+    END LOOP;
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord DESC LOOP
+        v_result := pg_catalog.jsonb_set(v_result, ARRAY[v_kind.kind, 'deleted'], pg_catalog.to_jsonb(
+            CASE WHEN (v_held ->> v_kind.kind)::boolean
+                 THEN memory._prune(v_kind.kind, p_tenant_id, v_sim, p_attempt_id) ELSE 0 END));
+    END LOOP;
+    v_result := pg_catalog.jsonb_set(v_result, '{edges,skipped}',
+                                     pg_catalog.to_jsonb(COALESCE(pg_catalog.cardinality(v_skipped), 0)));
     IF v_skipped IS NOT NULL THEN
         v_result := v_result || pg_catalog.jsonb_build_object('skipped_edges', pg_catalog.to_jsonb(v_skipped));
     END IF;
-
-    v_del := 0;
-    IF v_had_nodes THEN
-        DELETE FROM memory.nodes AS l
-         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS s
-                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                              AND s.node_key = l.node_key);
-        GET DIAGNOSTICS v_del = ROW_COUNT;
-    END IF;
-    v_result := pg_catalog.jsonb_set(v_result, '{nodes,deleted}', pg_catalog.to_jsonb(v_del));
-
-    -- Episodes.
-    WITH src AS (
-        SELECT s.episode_id, s.agent_id, s.agent_name, s.platform, s.round, s.action_type,
-               s.content, s.metadata, s.occurred_at, COALESCE(s.embedding, l.embedding) AS embedding,
-               CASE WHEN s.embedding IS NOT NULL THEN s.embedding_model ELSE l.embedding_model END
-                   AS embedding_model,
-               s.content_hash
-          FROM memory.staged_episodes AS s
-          LEFT JOIN memory.episodes AS l
-            ON s.embedding IS NULL AND s.content_hash IS NOT NULL
-           AND l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND l.episode_key = s.episode_key AND l.content_hash = s.content_hash
-         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-    ), written AS (
-        INSERT INTO memory.episodes AS e
-               (tenant_id, simulation_id, episode_id, agent_id, agent_name, platform, round,
-                action_type, content, metadata, occurred_at, embedding, embedding_model,
-                content_hash)
-        SELECT p_tenant_id, v_sim, src.episode_id, src.agent_id, src.agent_name, src.platform,
-               src.round, src.action_type, src.content, src.metadata, src.occurred_at,
-               src.embedding, src.embedding_model, src.content_hash
-          FROM src
-        ON CONFLICT (tenant_id, simulation_id, episode_key) DO UPDATE
-           SET agent_id = excluded.agent_id, agent_name = excluded.agent_name,
-               platform = excluded.platform, round = excluded.round,
-               action_type = excluded.action_type, content = excluded.content,
-               metadata = excluded.metadata, occurred_at = excluded.occurred_at,
-               embedding = excluded.embedding, embedding_model = excluded.embedding_model,
-               content_hash = excluded.content_hash, updated_at = pg_catalog.now()
-         WHERE (e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
-                e.metadata, e.occurred_at, e.embedding::real[], e.embedding_model, e.content_hash)
-               IS DISTINCT FROM
-               (excluded.agent_id, excluded.agent_name, excluded.platform, excluded.round,
-                excluded.action_type, excluded.content, excluded.metadata, excluded.occurred_at,
-                excluded.embedding::real[], excluded.embedding_model, excluded.content_hash)
-        RETURNING (e.xmax = 0) AS was_inserted
-    )
-    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
-           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted)
-      INTO v_ins, v_upd FROM written AS w;
-    SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_episodes AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
-    v_del := 0;
-    IF v_had_episodes THEN
-        DELETE FROM memory.episodes AS l
-         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND NOT EXISTS (SELECT 1 FROM memory.staged_episodes AS s
-                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                              AND s.episode_key = l.episode_key);
-        GET DIAGNOSTICS v_del = ROW_COUNT;
-    END IF;
-    v_result := v_result || pg_catalog.jsonb_build_object('episodes', pg_catalog.jsonb_build_object(
-        'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same, 'deleted', v_del));
-
-    -- Profiles.
-    WITH written AS (
-        INSERT INTO memory.profiles AS p
-               (tenant_id, simulation_id, platform, agent_id, name, username, bio, persona, attributes)
-        SELECT p_tenant_id, v_sim, s.platform, s.agent_id, s.name, s.username, s.bio, s.persona,
-               s.attributes
-          FROM memory.staged_profiles AS s
-         WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-        ON CONFLICT (tenant_id, simulation_id, platform, agent_id) DO UPDATE
-           SET name = excluded.name, username = excluded.username, bio = excluded.bio,
-               persona = excluded.persona, attributes = excluded.attributes,
-               updated_at = pg_catalog.now()
-         WHERE (p.name, p.username, p.bio, p.persona, p.attributes)
-               IS DISTINCT FROM
-               (excluded.name, excluded.username, excluded.bio, excluded.persona, excluded.attributes)
-        RETURNING (p.xmax = 0) AS was_inserted
-    )
-    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
-           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted)
-      INTO v_ins, v_upd FROM written AS w;
-    SELECT pg_catalog.count(*) - v_ins - v_upd INTO v_same FROM memory.staged_profiles AS s
-     WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id;
-    v_del := 0;
-    IF v_had_profiles THEN
-        DELETE FROM memory.profiles AS l
-         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_sim
-           AND NOT EXISTS (SELECT 1 FROM memory.staged_profiles AS s
-                            WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-                              AND s.platform = l.platform AND s.agent_id = l.agent_id);
-        GET DIAGNOSTICS v_del = ROW_COUNT;
-    END IF;
-    v_result := v_result || pg_catalog.jsonb_build_object('profiles', pg_catalog.jsonb_build_object(
-        'inserted', v_ins, 'updated', v_upd, 'unchanged', v_same, 'deleted', v_del));
 
     UPDATE memory.simulations AS s
        SET published = true,
@@ -938,7 +1205,8 @@ BEGIN
            (v_result #>> ARRAY[k.kind, 'unchanged'])::bigint,
            (v_result #>> ARRAY[k.kind, 'deleted'])::bigint,
            COALESCE((v_result #>> ARRAY[k.kind, 'skipped'])::bigint, 0)
-      FROM pg_catalog.unnest(ARRAY['nodes', 'edges', 'episodes', 'profiles']) AS k(kind);
+      FROM memory._record_kinds() AS k
+     ORDER BY k.ord;
 END
 $$;
 
@@ -955,28 +1223,24 @@ GRANT ALL ON FUNCTION memory.commit_import(p_tenant_id uuid, p_attempt_id uuid) 
 CREATE FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(kind text, item_id text, content_hash bytea)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
--- STABLE: reads only; _enter_tenant sets a transaction-local setting (the call's tenant).
+    AS $_$
+-- STABLE: reads only; _enter_simulation sets a transaction-local setting (the call's tenant).
+DECLARE
+    v_kind memory.record_kind;
 BEGIN
-    PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_simulation_id IS NULL THEN
-        RAISE EXCEPTION 'p_simulation_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
-    END IF;
-    RETURN QUERY
-    SELECT 'nodes'::text, n.node_id, n.content_hash FROM memory.nodes AS n
-     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-       AND n.content_hash IS NOT NULL AND n.embedding IS NOT NULL
-    UNION ALL
-    SELECT 'edges', e.edge_id, e.content_hash FROM memory.edges AS e
-     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-       AND e.content_hash IS NOT NULL AND e.embedding IS NOT NULL
-    UNION ALL
-    SELECT 'episodes', e.episode_id, e.content_hash FROM memory.episodes AS e
-     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-       AND e.content_hash IS NOT NULL AND e.embedding IS NOT NULL;
+    PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
+    FOR v_kind IN SELECT k.* FROM memory._record_kinds() AS k
+                   WHERE EXISTS (SELECT 1 FROM memory._kind_columns(k.kind) AS c WHERE c.col = 'content_hash')
+                   ORDER BY k.ord LOOP
+        RETURN QUERY EXECUTE pg_catalog.format(
+            'SELECT %L::text, l.%I, l.content_hash FROM %s AS l'
+            ' WHERE l.tenant_id = $1 AND l.simulation_id = $2'
+            '   AND l.content_hash IS NOT NULL AND l.embedding IS NOT NULL',
+            v_kind.kind, v_kind.id_column, v_kind.live)
+        USING p_tenant_id, p_simulation_id;
+    END LOOP;
 END
-$$;
+$_$;
 
 ALTER FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
 
@@ -1092,7 +1356,7 @@ CREATE TABLE memory.edges (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     content_hash bytea,
     CONSTRAINT edges_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
-    CONSTRAINT edges_type_length_check CHECK ((char_length(type) <= 200))
+    CONSTRAINT edges_type_length_check CHECK ((char_length(type) <= memory._label_max()))
 );
 
 ALTER TABLE ONLY memory.edges FORCE ROW LEVEL SECURITY;
@@ -1298,13 +1562,9 @@ CREATE FUNCTION memory.import_attempts(p_tenant_id uuid, p_simulation_id uuid) R
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
--- STABLE: reads only; _enter_tenant sets a transaction-local setting (the call's tenant).
+-- STABLE: reads only; _enter_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
-    PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_simulation_id IS NULL THEN
-        RAISE EXCEPTION 'p_simulation_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
-    END IF;
+    PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
     IF NOT EXISTS (SELECT 1 FROM memory.simulations AS s
                     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id) THEN
         RAISE EXCEPTION 'unknown simulation % for tenant %', p_simulation_id, p_tenant_id
@@ -1541,7 +1801,7 @@ CREATE TABLE memory.nodes (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     content_hash bytea,
     CONSTRAINT nodes_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
-    CONSTRAINT nodes_type_length_check CHECK ((char_length(type) <= 200))
+    CONSTRAINT nodes_type_length_check CHECK ((char_length(type) <= memory._label_max()))
 );
 
 ALTER TABLE ONLY memory.nodes FORCE ROW LEVEL SECURITY;
@@ -1583,8 +1843,7 @@ CREATE FUNCTION memory.nodes_by_type(p_tenant_id uuid, p_simulation_id uuid, p_t
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    RETURN QUERY
-    SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes
+    RETURN QUERY SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes
       FROM memory.nodes AS n
      WHERE n.tenant_id = p_tenant_id
        AND n.simulation_id = p_simulation_id
@@ -1616,33 +1875,25 @@ CREATE FUNCTION memory.open_staging() RETURNS void
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
+DECLARE
+    v_kind memory.record_kind;
+    v_cols text;
 BEGIN
-    IF pg_catalog.to_regclass('pg_temp.stage_nodes') IS NULL THEN
-        CREATE TEMPORARY TABLE stage_nodes (
-            node_id text, position integer, name text, type text, labels text[], summary text,
-            attributes jsonb, embedding public.vector(384), embedding_model text, content_hash bytea
-        ) ON COMMIT DELETE ROWS;
-    END IF;
-    IF pg_catalog.to_regclass('pg_temp.stage_edges') IS NULL THEN
-        CREATE TEMPORARY TABLE stage_edges (
-            edge_id text, position integer, type text, source_id text, target_id text, fact text,
-            attributes jsonb, valid_at timestamptz, invalid_at timestamptz,
-            embedding public.vector(384), embedding_model text, content_hash bytea
-        ) ON COMMIT DELETE ROWS;
-    END IF;
-    IF pg_catalog.to_regclass('pg_temp.stage_episodes') IS NULL THEN
-        CREATE TEMPORARY TABLE stage_episodes (
-            episode_id text, position integer, agent_id integer, agent_name text, platform text,
-            round integer, action_type text, content text, metadata jsonb, occurred_at timestamptz,
-            embedding public.vector(384), embedding_model text, content_hash bytea
-        ) ON COMMIT DELETE ROWS;
-    END IF;
-    IF pg_catalog.to_regclass('pg_temp.stage_profiles') IS NULL THEN
-        CREATE TEMPORARY TABLE stage_profiles (
-            platform text, agent_id integer, position integer, name text, username text, bio text,
-            persona text, attributes jsonb
-        ) ON COMMIT DELETE ROWS;
-    END IF;
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
+        CONTINUE WHEN pg_catalog.to_regclass('pg_temp.stage_' || v_kind.kind) IS NOT NULL;
+        SELECT pg_catalog.string_agg(pg_catalog.format('%I %s', a.attname,
+                   pg_catalog.format_type(a.atttypid, a.atttypmod))
+                   || CASE WHEN a.attgenerated = 's' THEN pg_catalog.format(' GENERATED ALWAYS AS (%s) STORED',
+                                                         pg_catalog.pg_get_expr(d.adbin, d.adrelid)) ELSE '' END,
+                   ', ' ORDER BY a.attnum)
+          INTO v_cols
+          FROM pg_catalog.pg_attribute AS a
+          LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+         WHERE a.attrelid = v_kind.staged AND a.attnum > 0 AND NOT a.attisdropped
+           AND a.attname NOT IN ('tenant_id', 'attempt_id');
+        EXECUTE pg_catalog.format('CREATE TEMPORARY TABLE %I (%s) ON COMMIT DELETE ROWS',
+                                  'stage_' || v_kind.kind, v_cols);
+    END LOOP;
 END
 $$;
 
@@ -1670,7 +1921,8 @@ CREATE TABLE memory.profiles (
     persona text,
     attributes jsonb DEFAULT '{}'::jsonb NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT profiles_platform_length_check CHECK ((char_length(platform) <= memory._label_max()))
 );
 
 ALTER TABLE ONLY memory.profiles FORCE ROW LEVEL SECURITY;
@@ -1708,6 +1960,25 @@ CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.profiles 
 CREATE STATISTICS memory.profiles_simulation_stats (dependencies) ON tenant_id, simulation_id FROM memory.profiles;
 
 ALTER STATISTICS memory.profiles_simulation_stats OWNER TO memory_owner;
+
+-- record_kind; Type: TYPE; Schema: memory; Owner: memory_owner
+CREATE TYPE memory.record_kind AS (
+	kind text,
+	item text,
+	ord integer,
+	live regclass,
+	staged regclass,
+	batch_arg text,
+	batch_spec jsonb,
+	id_column name,
+	batch_key text[],
+	item_defaults jsonb
+);
+
+ALTER TYPE memory.record_kind OWNER TO memory_owner;
+
+-- TYPE record_kind; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TYPE memory.record_kind IS 'A record kind (nodes, edges, episodes, profiles) as the write path sees it';
 
 -- revoke_tenant(name, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) RETURNS void
@@ -1855,8 +2126,7 @@ BEGIN
     SELECT n.node_id, n.name, n.type, n.summary,
            1 - (n.embedding OPERATOR(public.<=>) p_query::public.vector(384))
       FROM memory.nodes AS n
-     WHERE n.tenant_id = p_tenant_id
-       AND n.simulation_id = p_simulation_id
+     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
        AND n.embedding IS NOT NULL
        AND (p_type IS NULL OR n.type = p_type)
      ORDER BY n.embedding OPERATOR(public.<=>) p_query::public.vector(384), n.node_id
@@ -1978,157 +2248,46 @@ CREATE FUNCTION memory.stage_rows(p_tenant_id uuid, p_attempt_id uuid) RETURNS T
     SET enable_nestloop TO 'off'
     AS $$
 DECLARE
-    v_attempt  memory.import_attempts;
-    v_kind     text;
-    v_key      text;
-    v_first    integer;
+    v_kind     memory.record_kind;
+    v_position integer;
     v_second   integer;
     v_problem  text;
-    v_nodes    bigint;
-    v_edges    bigint;
-    v_episodes bigint;
-    v_profiles bigint;
+    v_moved    jsonb := '{}'::jsonb;
 BEGIN
-    v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
+    PERFORM memory._require_attempt(p_tenant_id, p_attempt_id, true);
     IF pg_catalog.to_regclass('pg_temp.stage_nodes') IS NULL THEN
         RAISE EXCEPTION 'this session has no staging tables'
             USING ERRCODE = 'object_not_in_prerequisite_state',
                   HINT = 'call memory.open_staging() and fill pg_temp.stage_* first';
     END IF;
 
-    -- Required fields and vectors, first problem by kind and position.
-    SELECT p.kind, p.position, p.problem INTO v_kind, v_first, v_problem
-      FROM (SELECT 'node' AS kind, s.position,
-                   CASE WHEN s.node_id IS NULL OR s.node_id = '' THEN 'node_id is missing'
-                        WHEN s.name IS NULL THEN 'name is missing'
-                        WHEN s.type IS NULL THEN 'type is missing'
-                        WHEN pg_catalog.length(s.type) > 200 THEN 'type is longer than 200 characters'
-                        WHEN public.vector_norm(s.embedding) = 0 THEN 'embedding is the zero vector' END AS problem
-              FROM pg_temp.stage_nodes AS s
-            UNION ALL
-            SELECT 'edge', s.position,
-                   CASE WHEN s.edge_id IS NULL OR s.edge_id = '' THEN 'edge_id is missing'
-                        WHEN s.type IS NULL THEN 'type is missing'
-                        WHEN pg_catalog.length(s.type) > 200 THEN 'type is longer than 200 characters'
-                        WHEN s.source_id IS NULL THEN 'source_id is missing'
-                        WHEN s.target_id IS NULL THEN 'target_id is missing'
-                        WHEN public.vector_norm(s.embedding) = 0 THEN 'embedding is the zero vector' END
-              FROM pg_temp.stage_edges AS s
-            UNION ALL
-            SELECT 'episode', s.position,
-                   CASE WHEN s.episode_id IS NULL OR s.episode_id = '' THEN 'episode_id is missing'
-                        WHEN s.action_type IS NULL THEN 'action_type is missing'
-                        WHEN public.vector_norm(s.embedding) = 0 THEN 'embedding is the zero vector' END
-              FROM pg_temp.stage_episodes AS s
-            UNION ALL
-            SELECT 'profile', s.position,
-                   CASE WHEN s.platform IS NULL THEN 'platform is missing'
-                        WHEN pg_catalog.length(s.platform) > 200 THEN 'platform is longer than 200 characters'
-                        WHEN s.agent_id IS NULL THEN 'agent_id is missing' END
-              FROM pg_temp.stage_profiles AS s) AS p
-     WHERE p.problem IS NOT NULL OR p.position IS NULL
-     ORDER BY p.kind, p.position
-     LIMIT 1;
-    IF FOUND THEN
-        RAISE EXCEPTION '% at position %: %', v_kind, v_first, COALESCE(v_problem, 'position is missing')
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'nothing of this batch was staged; fix the row and stage the batch again';
-    END IF;
+    -- Every row of every kind is checked before any moves: the first problem fails the call.
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.item LOOP
+        SELECT p.row_position, p.problem INTO v_position, v_problem
+          FROM memory._staging_problem(v_kind.kind) AS p;
+        IF FOUND THEN
+            RAISE EXCEPTION '% at position %: %', v_kind.item, v_position, v_problem
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'nothing of this batch was staged; fix the row and stage the batch again';
+        END IF;
+    END LOOP;
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.item LOOP
+        SELECT d.key, d.first_position, d.second_position INTO v_problem, v_position, v_second
+          FROM memory._staging_duplicate(v_kind.kind, p_tenant_id, p_attempt_id) AS d;
+        IF FOUND THEN
+            RAISE EXCEPTION '% id % appears twice, at positions % and %', v_kind.item, v_problem,
+                    v_position, v_second
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'each row of an import needs its own id; nothing of this batch was staged';
+        END IF;
+    END LOOP;
 
-    -- A key staged twice, in this batch or across batches of the attempt.
-    SELECT d.kind, d.key, d.first_position, d.second_position
-      INTO v_kind, v_key, v_first, v_second
-      FROM (SELECT 'node' AS kind, k.key, pg_catalog.min(k.position) AS first_position,
-                   (pg_catalog.array_agg(k.position ORDER BY k.position))[2] AS second_position
-              FROM (SELECT s.node_id AS key, s.position FROM pg_temp.stage_nodes AS s
-                    UNION ALL
-                    SELECT st.node_id, st.position FROM memory.staged_nodes AS st
-                      JOIN pg_temp.stage_nodes AS s ON st.node_key = pg_catalog.md5(s.node_id)::uuid
-                     WHERE st.tenant_id = p_tenant_id AND st.attempt_id = p_attempt_id) AS k
-             GROUP BY k.key HAVING pg_catalog.count(*) > 1
-            UNION ALL
-            SELECT 'edge', k.key, pg_catalog.min(k.position),
-                   (pg_catalog.array_agg(k.position ORDER BY k.position))[2]
-              FROM (SELECT s.edge_id AS key, s.position FROM pg_temp.stage_edges AS s
-                    UNION ALL
-                    SELECT st.edge_id, st.position FROM memory.staged_edges AS st
-                      JOIN pg_temp.stage_edges AS s ON st.edge_key = pg_catalog.md5(s.edge_id)::uuid
-                     WHERE st.tenant_id = p_tenant_id AND st.attempt_id = p_attempt_id) AS k
-             GROUP BY k.key HAVING pg_catalog.count(*) > 1
-            UNION ALL
-            SELECT 'episode', k.key, pg_catalog.min(k.position),
-                   (pg_catalog.array_agg(k.position ORDER BY k.position))[2]
-              FROM (SELECT s.episode_id AS key, s.position FROM pg_temp.stage_episodes AS s
-                    UNION ALL
-                    SELECT st.episode_id, st.position FROM memory.staged_episodes AS st
-                      JOIN pg_temp.stage_episodes AS s ON st.episode_key = pg_catalog.md5(s.episode_id)::uuid
-                     WHERE st.tenant_id = p_tenant_id AND st.attempt_id = p_attempt_id) AS k
-             GROUP BY k.key HAVING pg_catalog.count(*) > 1
-            UNION ALL
-            SELECT 'profile', k.key, pg_catalog.min(k.position),
-                   (pg_catalog.array_agg(k.position ORDER BY k.position))[2]
-              FROM (SELECT s.platform || '/' || s.agent_id AS key, s.position
-                      FROM pg_temp.stage_profiles AS s
-                    UNION ALL
-                    SELECT st.platform || '/' || st.agent_id, st.position
-                      FROM memory.staged_profiles AS st
-                      JOIN pg_temp.stage_profiles AS s
-                        ON s.platform = st.platform AND s.agent_id = st.agent_id
-                     WHERE st.tenant_id = p_tenant_id AND st.attempt_id = p_attempt_id) AS k
-             GROUP BY k.key HAVING pg_catalog.count(*) > 1) AS d
-     ORDER BY d.kind, d.first_position
-     LIMIT 1;
-    IF FOUND THEN
-        RAISE EXCEPTION '% id % appears twice, at positions % and %', v_kind, v_key, v_first, v_second
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'each row of an import needs its own id; nothing of this batch was staged';
-    END IF;
-
-    INSERT INTO memory.staged_nodes
-           (tenant_id, attempt_id, node_id, position, name, type, labels, summary, attributes,
-            embedding, embedding_model, content_hash)
-    SELECT p_tenant_id, p_attempt_id, s.node_id, s.position, s.name, s.type,
-           COALESCE(s.labels, '{}'), s.summary, COALESCE(s.attributes, '{}'), s.embedding,
-           CASE WHEN s.embedding IS NOT NULL
-                THEN COALESCE(s.embedding_model, 'sentence-transformers/all-MiniLM-L6-v2') END,
-           s.content_hash
-      FROM pg_temp.stage_nodes AS s;
-    GET DIAGNOSTICS v_nodes = ROW_COUNT;
-
-    INSERT INTO memory.staged_edges
-           (tenant_id, attempt_id, edge_id, position, type, source_id, target_id, fact,
-            attributes, valid_at, invalid_at, embedding, embedding_model, content_hash)
-    SELECT p_tenant_id, p_attempt_id, s.edge_id, s.position, s.type, s.source_id, s.target_id,
-           s.fact, COALESCE(s.attributes, '{}'), s.valid_at, s.invalid_at, s.embedding,
-           CASE WHEN s.embedding IS NOT NULL
-                THEN COALESCE(s.embedding_model, 'sentence-transformers/all-MiniLM-L6-v2') END,
-           s.content_hash
-      FROM pg_temp.stage_edges AS s;
-    GET DIAGNOSTICS v_edges = ROW_COUNT;
-
-    INSERT INTO memory.staged_episodes
-           (tenant_id, attempt_id, episode_id, position, agent_id, agent_name, platform, round,
-            action_type, content, metadata, occurred_at, embedding, embedding_model, content_hash)
-    SELECT p_tenant_id, p_attempt_id, s.episode_id, s.position, s.agent_id, s.agent_name,
-           s.platform, s.round, s.action_type, s.content, COALESCE(s.metadata, '{}'),
-           s.occurred_at, s.embedding,
-           CASE WHEN s.embedding IS NOT NULL
-                THEN COALESCE(s.embedding_model, 'sentence-transformers/all-MiniLM-L6-v2') END,
-           s.content_hash
-      FROM pg_temp.stage_episodes AS s;
-    GET DIAGNOSTICS v_episodes = ROW_COUNT;
-
-    INSERT INTO memory.staged_profiles
-           (tenant_id, attempt_id, platform, agent_id, position, name, username, bio, persona,
-            attributes)
-    SELECT p_tenant_id, p_attempt_id, s.platform, s.agent_id, s.position, s.name, s.username,
-           s.bio, s.persona, COALESCE(s.attributes, '{}')
-      FROM pg_temp.stage_profiles AS s;
-    GET DIAGNOSTICS v_profiles = ROW_COUNT;
-
-    TRUNCATE pg_temp.stage_nodes, pg_temp.stage_edges, pg_temp.stage_episodes,
-             pg_temp.stage_profiles;
-    RETURN QUERY SELECT v_nodes, v_edges, v_episodes, v_profiles;
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
+        v_moved := v_moved || pg_catalog.jsonb_build_object(
+            v_kind.kind, memory._stage_kind(v_kind.kind, p_tenant_id, p_attempt_id));
+    END LOOP;
+    RETURN QUERY SELECT (v_moved ->> 'nodes')::bigint, (v_moved ->> 'edges')::bigint,
+                        (v_moved ->> 'episodes')::bigint, (v_moved ->> 'profiles')::bigint;
 END
 $$;
 
@@ -2423,13 +2582,11 @@ DECLARE
     v_node_id text;
     v_skipped bigint;
     v_dangling boolean;
+    v_kept    jsonb := p_edges;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._check_batch('p_edges', p_edges,
-        '{"id": "id", "type": "label!", "source_id": "id", "target_id": "id", "fact": "text",
-          "attributes": "object", "valid_at": "timestamp", "invalid_at": "timestamp",
-          "embedding": "vector", "embedding_model": "text"}'::jsonb,
-        ARRAY['id']);
+    PERFORM memory._check_batch(k.batch_arg, p_edges, k.batch_spec, k.batch_key)
+       FROM memory._kind('edges') AS k;
     IF p_skip_dangling IS NULL THEN
         RAISE EXCEPTION 'p_skip_dangling must not be NULL'
             USING ERRCODE = 'null_value_not_allowed', HINT = 'pass true or false';
@@ -2454,55 +2611,22 @@ BEGIN
                   HINT = 'upsert the node first, or pass p_skip_dangling => true to leave such edges out';
     END IF;
 
+    IF v_dangling THEN
+        -- Leave the edges with an unknown endpoint out, and count them.
+        SELECT COALESCE(pg_catalog.jsonb_agg(t.item ORDER BY t.ord), '[]'::jsonb)
+          INTO v_kept
+          FROM pg_catalog.jsonb_array_elements(p_edges) WITH ORDINALITY AS t(item, ord)
+         WHERE EXISTS (SELECT 1 FROM memory.nodes AS n
+                        WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                          AND n.node_key = pg_catalog.md5(t.item ->> 'source_id')::uuid)
+           AND EXISTS (SELECT 1 FROM memory.nodes AS n
+                        WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                          AND n.node_key = pg_catalog.md5(t.item ->> 'target_id')::uuid);
+    END IF;
     RETURN QUERY
-    WITH src AS (
-        SELECT i.item ->> 'id' AS edge_id,
-               i.item ->> 'type' AS type,
-               i.item ->> 'source_id' AS source_id,
-               i.item ->> 'target_id' AS target_id,
-               i.item ->> 'fact' AS fact,
-               memory._object(i.item -> 'attributes') AS attributes,
-               (i.item ->> 'valid_at')::timestamptz AS valid_at,
-               (i.item ->> 'invalid_at')::timestamptz AS invalid_at,
-               memory._embedding(i.item) AS embedding,
-               memory._embedding_model(i.item) AS embedding_model
-          FROM pg_catalog.jsonb_array_elements(p_edges) AS i(item)
-    ), kept AS (
-        -- Only when some edge dangles (and is to be skipped) are endpoints probed again.
-        SELECT src.*
-          FROM src
-         WHERE NOT v_dangling
-            OR (EXISTS (SELECT 1 FROM memory.nodes AS n
-                         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                           AND n.node_key = pg_catalog.md5(src.source_id)::uuid)
-                AND EXISTS (SELECT 1 FROM memory.nodes AS n
-                             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                               AND n.node_key = pg_catalog.md5(src.target_id)::uuid))
-    ), written AS (
-        INSERT INTO memory.edges AS e
-               (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes,
-                valid_at, invalid_at, embedding, embedding_model)
-        SELECT p_tenant_id, p_simulation_id, k.edge_id, k.type, k.source_id, k.target_id, k.fact,
-               k.attributes, k.valid_at, k.invalid_at, k.embedding, k.embedding_model
-          FROM kept AS k
-        ON CONFLICT (tenant_id, simulation_id, edge_key) DO UPDATE
-           SET type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id,
-               fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at,
-               invalid_at = excluded.invalid_at, embedding = excluded.embedding,
-               embedding_model = excluded.embedding_model, updated_at = pg_catalog.now()
-         WHERE (e.type, e.source_id, e.target_id, e.fact, e.attributes, e.valid_at, e.invalid_at,
-                e.embedding::real[], e.embedding_model)
-               IS DISTINCT FROM
-               (excluded.type, excluded.source_id, excluded.target_id, excluded.fact,
-                excluded.attributes, excluded.valid_at, excluded.invalid_at, excluded.embedding::real[],
-                excluded.embedding_model)
-        RETURNING (e.xmax = 0) AS was_inserted
-    )
-    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
-           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),
-           (SELECT pg_catalog.count(*) FROM kept) - pg_catalog.count(*),
-           pg_catalog.jsonb_array_length(p_edges) - (SELECT pg_catalog.count(*) FROM kept)
-      FROM written AS w;
+    SELECT m.inserted, m.updated, m.unchanged,
+           (pg_catalog.jsonb_array_length(p_edges) - pg_catalog.jsonb_array_length(v_kept))::bigint
+      FROM memory._merge('edges', p_tenant_id, p_simulation_id, NULL, v_kept) AS m;
 END
 $$;
 
@@ -2517,59 +2641,10 @@ GRANT ALL ON FUNCTION memory.upsert_edges(p_tenant_id uuid, p_simulation_id uuid
 
 -- upsert_episodes(uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episodes jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
-    LANGUAGE plpgsql
+    LANGUAGE sql
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._check_batch('p_episodes', p_episodes,
-        '{"id": "id", "agent_id": "int", "agent_name": "text", "platform": "text", "round": "int",
-          "action_type": "text!", "content": "text", "metadata": "object", "occurred_at": "timestamp",
-          "embedding": "vector", "embedding_model": "text"}'::jsonb,
-        ARRAY['id']);
-
-    RETURN QUERY
-    WITH src AS (
-        SELECT i.item ->> 'id' AS episode_id,
-               (i.item ->> 'agent_id')::integer AS agent_id,
-               i.item ->> 'agent_name' AS agent_name,
-               i.item ->> 'platform' AS platform,
-               (i.item ->> 'round')::integer AS round,
-               i.item ->> 'action_type' AS action_type,
-               i.item ->> 'content' AS content,
-               memory._object(i.item -> 'metadata') AS metadata,
-               (i.item ->> 'occurred_at')::timestamptz AS occurred_at,
-               memory._embedding(i.item) AS embedding,
-               memory._embedding_model(i.item) AS embedding_model
-          FROM pg_catalog.jsonb_array_elements(p_episodes) AS i(item)
-    ), written AS (
-        INSERT INTO memory.episodes AS e
-               (tenant_id, simulation_id, episode_id, agent_id, agent_name, platform, round,
-                action_type, content, metadata, occurred_at, embedding, embedding_model)
-        SELECT p_tenant_id, p_simulation_id, src.episode_id, src.agent_id, src.agent_name,
-               src.platform, src.round, src.action_type, src.content, src.metadata,
-               src.occurred_at, src.embedding, src.embedding_model
-          FROM src
-        ON CONFLICT (tenant_id, simulation_id, episode_key) DO UPDATE
-           SET agent_id = excluded.agent_id, agent_name = excluded.agent_name,
-               platform = excluded.platform, round = excluded.round,
-               action_type = excluded.action_type, content = excluded.content,
-               metadata = excluded.metadata, occurred_at = excluded.occurred_at,
-               embedding = excluded.embedding, embedding_model = excluded.embedding_model,
-               updated_at = pg_catalog.now()
-         WHERE (e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
-                e.metadata, e.occurred_at, e.embedding::real[], e.embedding_model)
-               IS DISTINCT FROM
-               (excluded.agent_id, excluded.agent_name, excluded.platform, excluded.round,
-                excluded.action_type, excluded.content, excluded.metadata, excluded.occurred_at,
-                excluded.embedding::real[], excluded.embedding_model)
-        RETURNING (e.xmax = 0) AS was_inserted
-    )
-    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
-           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),
-           pg_catalog.jsonb_array_length(p_episodes) - pg_catalog.count(*)
-      FROM written AS w;
-END
+    SELECT * FROM memory._upsert('episodes', p_tenant_id, p_simulation_id, p_episodes)
 $$;
 
 ALTER FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episodes jsonb) OWNER TO memory_owner;
@@ -2583,51 +2658,10 @@ GRANT ALL ON FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id u
 
 -- upsert_nodes(uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
-    LANGUAGE plpgsql
+    LANGUAGE sql
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._check_batch('p_nodes', p_nodes,
-        '{"id": "id", "name": "text!", "type": "label", "labels": "text[]", "summary": "text",
-          "attributes": "object", "embedding": "vector", "embedding_model": "text"}'::jsonb,
-        ARRAY['id']);
-
-    RETURN QUERY
-    WITH src AS (
-        SELECT i.item ->> 'id' AS node_id,
-               i.item ->> 'name' AS name,
-               COALESCE(i.item ->> 'type', 'Entity') AS type,
-               COALESCE(ARRAY(SELECT pg_catalog.jsonb_array_elements_text(i.item -> 'labels')),
-                        '{}'::text[]) AS labels,
-               i.item ->> 'summary' AS summary,
-               memory._object(i.item -> 'attributes') AS attributes,
-               memory._embedding(i.item) AS embedding,
-               memory._embedding_model(i.item) AS embedding_model
-          FROM pg_catalog.jsonb_array_elements(p_nodes) AS i(item)
-    ), written AS (
-        INSERT INTO memory.nodes AS n
-               (tenant_id, simulation_id, node_id, name, type, labels, summary, attributes,
-                embedding, embedding_model)
-        SELECT p_tenant_id, p_simulation_id, src.node_id, src.name, src.type, src.labels,
-               src.summary, src.attributes, src.embedding, src.embedding_model
-          FROM src
-        ON CONFLICT (tenant_id, simulation_id, node_key) DO UPDATE
-           SET name = excluded.name, type = excluded.type, labels = excluded.labels,
-               summary = excluded.summary, attributes = excluded.attributes,
-               embedding = excluded.embedding, embedding_model = excluded.embedding_model,
-               updated_at = pg_catalog.now()
-         WHERE (n.name, n.type, n.labels, n.summary, n.attributes, n.embedding::real[], n.embedding_model)
-               IS DISTINCT FROM
-               (excluded.name, excluded.type, excluded.labels, excluded.summary,
-                excluded.attributes, excluded.embedding::real[], excluded.embedding_model)
-        RETURNING (n.xmax = 0) AS was_inserted
-    )
-    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
-           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),
-           pg_catalog.jsonb_array_length(p_nodes) - pg_catalog.count(*)
-      FROM written AS w;
-END
+    SELECT * FROM memory._upsert('nodes', p_tenant_id, p_simulation_id, p_nodes)
 $$;
 
 ALTER FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb) OWNER TO memory_owner;
@@ -2641,46 +2675,10 @@ GRANT ALL ON FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid
 
 -- upsert_profiles(uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p_profiles jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
-    LANGUAGE plpgsql
+    LANGUAGE sql
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._check_batch('p_profiles', p_profiles,
-        '{"agent_id": "int!", "platform": "label!", "name": "text", "username": "text",
-          "bio": "text", "persona": "text", "attributes": "object"}'::jsonb,
-        ARRAY['platform', 'agent_id']);
-
-    RETURN QUERY
-    WITH src AS (
-        SELECT i.item ->> 'platform' AS platform,
-               (i.item ->> 'agent_id')::integer AS agent_id,
-               i.item ->> 'name' AS name,
-               i.item ->> 'username' AS username,
-               i.item ->> 'bio' AS bio,
-               i.item ->> 'persona' AS persona,
-               memory._object(i.item -> 'attributes') AS attributes
-          FROM pg_catalog.jsonb_array_elements(p_profiles) AS i(item)
-    ), written AS (
-        INSERT INTO memory.profiles AS p
-               (tenant_id, simulation_id, platform, agent_id, name, username, bio, persona, attributes)
-        SELECT p_tenant_id, p_simulation_id, src.platform, src.agent_id, src.name, src.username,
-               src.bio, src.persona, src.attributes
-          FROM src
-        ON CONFLICT (tenant_id, simulation_id, platform, agent_id) DO UPDATE
-           SET name = excluded.name, username = excluded.username, bio = excluded.bio,
-               persona = excluded.persona, attributes = excluded.attributes,
-               updated_at = pg_catalog.now()
-         WHERE (p.name, p.username, p.bio, p.persona, p.attributes)
-               IS DISTINCT FROM
-               (excluded.name, excluded.username, excluded.bio, excluded.persona, excluded.attributes)
-        RETURNING (p.xmax = 0) AS was_inserted
-    )
-    SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),
-           pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),
-           pg_catalog.jsonb_array_length(p_profiles) - pg_catalog.count(*)
-      FROM written AS w;
-END
+    SELECT * FROM memory._upsert('profiles', p_tenant_id, p_simulation_id, p_profiles)
 $$;
 
 ALTER FUNCTION memory.upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p_profiles jsonb) OWNER TO memory_owner;
@@ -2698,11 +2696,7 @@ CREATE FUNCTION memory.upsert_simulation(p_tenant_id uuid, p_simulation_id uuid,
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 BEGIN
-    PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_simulation_id IS NULL THEN
-        RAISE EXCEPTION 'p_simulation_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
-    END IF;
+    PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
     IF p_metadata IS NOT NULL AND pg_catalog.jsonb_typeof(p_metadata) <> 'object' THEN
         RAISE EXCEPTION 'p_metadata must be a JSON object, not %', pg_catalog.jsonb_typeof(p_metadata)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a JSON object such as {"rounds": 8}';
@@ -2736,27 +2730,12 @@ CREATE FUNCTION memory.validate_import(p_tenant_id uuid, p_attempt_id uuid) RETU
     SET enable_nestloop TO 'off'
     AS $$
 DECLARE
-    v_attempt memory.import_attempts;
+    v_attempt memory.import_attempts := memory._require_attempt(p_tenant_id, p_attempt_id, true);
 BEGIN
-    v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
     RETURN QUERY
-    WITH staged AS (
-        SELECT 'nodes' AS kind, (SELECT pg_catalog.count(*) FROM memory.staged_nodes AS s
-                                  WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id) AS n
-        UNION ALL
-        SELECT 'edges', (SELECT pg_catalog.count(*) FROM memory.staged_edges AS s
-                          WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id)
-        UNION ALL
-        SELECT 'episodes', (SELECT pg_catalog.count(*) FROM memory.staged_episodes AS s
-                             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id)
-        UNION ALL
-        SELECT 'profiles', (SELECT pg_catalog.count(*) FROM memory.staged_profiles AS s
-                             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id)
-    )
-    SELECT 'count_mismatch', st.kind, NULL::text,
-           pg_catalog.format('declared %s, staged %s', v_attempt.declared ->> st.kind, st.n)
-      FROM staged AS st
-     WHERE v_attempt.declared ? st.kind AND (v_attempt.declared ->> st.kind)::bigint <> st.n
+    SELECT p.problem, k.kind, p.item_id, p.detail
+      FROM memory._record_kinds() AS k
+     CROSS JOIN LATERAL memory._kind_problems(k.kind, v_attempt) AS p
     UNION ALL
     SELECT CASE WHEN v_attempt.skip_dangling THEN 'skipped_edge' ELSE 'dangling_edge' END,
            'edges', e.edge_id,
@@ -2772,31 +2751,6 @@ BEGIN
        AND tn.node_key = pg_catalog.md5(e.target_id)::uuid
      WHERE e.tenant_id = p_tenant_id AND e.attempt_id = p_attempt_id
        AND (sn.node_id IS NULL OR tn.node_id IS NULL)
-    UNION ALL
-    SELECT 'missing_embedding', m.kind, m.id, 'staged without embedding; no committed row has its content hash'
-      FROM (SELECT 'nodes' AS kind, s.node_id AS id FROM memory.staged_nodes AS s
-             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-               AND s.embedding IS NULL AND s.content_hash IS NOT NULL
-               AND NOT EXISTS (SELECT 1 FROM memory.nodes AS l
-                                WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_attempt.simulation_id
-                                  AND l.node_key = s.node_key AND l.content_hash = s.content_hash
-                                  AND l.embedding IS NOT NULL)
-            UNION ALL
-            SELECT 'edges', s.edge_id FROM memory.staged_edges AS s
-             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-               AND s.embedding IS NULL AND s.content_hash IS NOT NULL
-               AND NOT EXISTS (SELECT 1 FROM memory.edges AS l
-                                WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_attempt.simulation_id
-                                  AND l.edge_key = s.edge_key AND l.content_hash = s.content_hash
-                                  AND l.embedding IS NOT NULL)
-            UNION ALL
-            SELECT 'episodes', s.episode_id FROM memory.staged_episodes AS s
-             WHERE s.tenant_id = p_tenant_id AND s.attempt_id = p_attempt_id
-               AND s.embedding IS NULL AND s.content_hash IS NOT NULL
-               AND NOT EXISTS (SELECT 1 FROM memory.episodes AS l
-                                WHERE l.tenant_id = p_tenant_id AND l.simulation_id = v_attempt.simulation_id
-                                  AND l.episode_key = s.episode_key AND l.content_hash = s.content_hash
-                                  AND l.embedding IS NOT NULL)) AS m
      ORDER BY 1, 2, 3;
 END
 $$;
