@@ -1,11 +1,14 @@
 -- Drop the staged rows of the given attempts.
+-- SECURITY DEFINER: tenant roles hold no DELETE (it would let them LOCK TABLE in modes that
+-- block every tenant); memory_owner does, under forced RLS, for the tenant entered first.
 CREATE OR REPLACE FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) RETURNS void
-LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     v_kind memory.record_kind;
 BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
     FOR v_kind IN SELECT * FROM memory._record_kinds() LOOP
         EXECUTE pg_catalog.format('DELETE FROM %s AS s WHERE s.tenant_id = $1 AND s.attempt_id = ANY ($2)',
                                   v_kind.staged)
@@ -14,6 +17,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._discard_staged(uuid, uuid[]) IS 'Internal: drop the staged rows of import attempts';
+COMMENT ON FUNCTION memory._discard_staged(uuid, uuid[]) IS 'Internal: drop the staged rows of import attempts (SECURITY DEFINER: tenant roles hold no DELETE)';
 REVOKE ALL ON FUNCTION memory._discard_staged(uuid, uuid[]) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._discard_staged(uuid, uuid[]) TO memory_writer;

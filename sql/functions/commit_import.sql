@@ -14,6 +14,8 @@ SET search_path = pg_catalog, pg_temp
 -- Bulk, set-based work on rows the planner has no statistics for yet (a new attempt's):
 -- a nested loop chosen on a guess of one row turns quadratic, hash joins never do.
 SET enable_nestloop = off
+-- Waits for another promote of the same simulation (its row lock), which may take a while.
+SET lock_timeout = '60s'
 AS $fn$
 DECLARE
     v_attempt  memory.import_attempts;
@@ -77,17 +79,7 @@ BEGIN
     END IF;
 
     -- Dangling edges of an attempt that skips them: leave them out, and say which.
-    WITH gone AS (
-        DELETE FROM memory.staged_edges AS e
-         WHERE e.tenant_id = p_tenant_id AND e.attempt_id = p_attempt_id
-           AND (NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS n
-                             WHERE n.tenant_id = p_tenant_id AND n.attempt_id = p_attempt_id
-                               AND n.node_key = pg_catalog.md5(e.source_id)::uuid)
-             OR NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS n
-                             WHERE n.tenant_id = p_tenant_id AND n.attempt_id = p_attempt_id
-                               AND n.node_key = pg_catalog.md5(e.target_id)::uuid))
-        RETURNING e.edge_id)
-    SELECT pg_catalog.array_agg(gone.edge_id ORDER BY gone.edge_id) INTO v_skipped FROM gone;
+    v_skipped := memory._skip_dangling(p_tenant_id, p_attempt_id);
 
     -- Every kind merged in order (nodes before the edges that reference them), then the rows
     -- the attempt does not have deleted in reverse order (edges before their nodes, so that

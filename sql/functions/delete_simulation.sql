@@ -1,9 +1,13 @@
 -- Delete a simulation and everything in it; returns how many rows of each kind went.
 -- An unknown simulation (or another tenant's) is P0002.
+-- SECURITY DEFINER because writers hold no DELETE on the tables (with it they could LOCK
+-- them in modes that stop every tenant); memory._require_simulation enters the tenant
+-- first, checking the session user's grant, and the owner's policies keep to its rows.
 CREATE OR REPLACE FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid)
 RETURNS TABLE (nodes bigint, edges bigint, episodes bigint, profiles bigint)
-LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
+SET lock_timeout = '30s'
 AS $fn$
 DECLARE
     v_nodes bigint;
@@ -25,6 +29,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.delete_simulation(uuid, uuid) IS 'Delete a simulation with its nodes, edges, episodes and profiles; returns the counts';
+COMMENT ON FUNCTION memory.delete_simulation(uuid, uuid) IS 'Delete a simulation with its nodes, edges, episodes and profiles; returns the counts (SECURITY DEFINER: writers hold no DELETE)';
 REVOKE ALL ON FUNCTION memory.delete_simulation(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.delete_simulation(uuid, uuid) TO memory_writer;

@@ -10,6 +10,7 @@ CREATE OR REPLACE FUNCTION memory.upsert_simulation(
 RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
+SET lock_timeout = '30s'
 AS $fn$
 BEGIN
     PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);

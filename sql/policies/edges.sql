@@ -21,3 +21,15 @@ DROP POLICY IF EXISTS writers_remove_rows_of_the_granted_call_tenant ON memory.e
 CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.edges
     AS PERMISSIVE FOR DELETE TO memory_writer
     USING (tenant_id = (SELECT memory._current_tenant_id()));
+
+-- memory_owner runs the SECURITY DEFINER functions that delete (no tenant role holds DELETE);
+-- they enter the call's tenant first, and see and remove only its rows.
+DROP POLICY IF EXISTS owner_sees_rows_of_the_entered_call_tenant ON memory.edges;
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.edges
+    AS PERMISSIVE FOR SELECT TO memory_owner
+    USING (tenant_id = (SELECT memory._current_tenant_id()));
+
+DROP POLICY IF EXISTS owner_removes_rows_of_the_entered_call_tenant ON memory.edges;
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.edges
+    AS PERMISSIVE FOR DELETE TO memory_owner
+    USING (tenant_id = (SELECT memory._current_tenant_id()));

@@ -12,3 +12,15 @@ CREATE POLICY roles_see_their_own_grants ON memory.tenant_grants
     USING (EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r
                     WHERE r.rolname = tenant_grants.role_name
                       AND pg_catalog.pg_has_role(CURRENT_USER, r.oid, 'MEMBER')));
+
+-- memory_owner runs the SECURITY DEFINER functions that delete (no tenant role holds DELETE);
+-- they enter the call's tenant first, and see and remove only its rows.
+DROP POLICY IF EXISTS owner_sees_rows_of_the_entered_call_tenant ON memory.tenant_grants;
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.tenant_grants
+    AS PERMISSIVE FOR SELECT TO memory_owner
+    USING (tenant_id = (SELECT memory._current_tenant_id()));
+
+DROP POLICY IF EXISTS owner_removes_rows_of_the_entered_call_tenant ON memory.tenant_grants;
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.tenant_grants
+    AS PERMISSIVE FOR DELETE TO memory_owner
+    USING (tenant_id = (SELECT memory._current_tenant_id()));

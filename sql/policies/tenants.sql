@@ -10,3 +10,15 @@ DROP POLICY IF EXISTS readers_see_the_granted_call_tenant ON memory.tenants;
 CREATE POLICY readers_see_the_granted_call_tenant ON memory.tenants
     AS PERMISSIVE FOR SELECT TO memory_reader
     USING (tenant_id = (SELECT memory._current_tenant_id()));
+
+-- memory_owner runs the SECURITY DEFINER functions that delete (no tenant role holds DELETE);
+-- they enter the call's tenant first, and see and remove only its rows.
+DROP POLICY IF EXISTS owner_sees_rows_of_the_entered_call_tenant ON memory.tenants;
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.tenants
+    AS PERMISSIVE FOR SELECT TO memory_owner
+    USING (tenant_id = (SELECT memory._current_tenant_id()));
+
+DROP POLICY IF EXISTS owner_removes_rows_of_the_entered_call_tenant ON memory.tenants;
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.tenants
+    AS PERMISSIVE FOR DELETE TO memory_owner
+    USING (tenant_id = (SELECT memory._current_tenant_id()));

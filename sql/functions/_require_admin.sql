@@ -1,0 +1,19 @@
+-- Refuse (42501) a session whose user does not have memory_admin's privileges. The
+-- SECURITY DEFINER functions of administrators call it first: inside them current_user is
+-- memory_owner, so the caller is the session user, which SET ROLE does not change.
+CREATE OR REPLACE FUNCTION memory._require_admin() RETURNS void
+LANGUAGE plpgsql STABLE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF NOT pg_catalog.pg_has_role(SESSION_USER, 'memory_admin', 'USAGE') THEN
+        RAISE EXCEPTION 'role % does not have the privileges of memory_admin', SESSION_USER
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'log in as a role granted memory_admin (with INHERIT)';
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._require_admin() IS 'Internal: refuse (42501) a session user without the privileges of memory_admin';
+REVOKE ALL ON FUNCTION memory._require_admin() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._require_admin() TO memory_admin;

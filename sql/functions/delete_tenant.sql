@@ -1,0 +1,60 @@
+-- Remove a tenant and everything it holds, from every table, atomically; returns how many
+-- simulations, nodes, edges, episodes, profiles and grants went (staged rows and import
+-- attempts go as well). An unknown tenant is P0002. The only way a tenant's rows leave
+-- memory.tenants: no role holds DELETE on it, so a foreign-key cascade cannot reach past
+-- row-level security.
+-- SECURITY DEFINER: administrators hold no DELETE (with it they could LOCK the tables in
+-- modes that stop every tenant). The caller is checked as the session user (SET ROLE does
+-- not change it); the call's tenant is set for the owner's policies, which keep every
+-- statement to its rows, and put back as it was at the end.
+CREATE OR REPLACE FUNCTION memory.delete_tenant(p_tenant_id uuid)
+RETURNS TABLE (simulations bigint, nodes bigint, edges bigint, episodes bigint, profiles bigint,
+               grants bigint)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+SET lock_timeout = '30s'
+AS $fn$
+DECLARE
+    v_previous    text := pg_catalog.current_setting('memory.tenant_id', true);
+    v_kind        memory.record_kind;
+    v_count       bigint;
+    v_counts      jsonb := '{}'::jsonb;
+    v_simulations bigint;
+    v_grants      bigint;
+BEGIN
+    PERFORM memory._require_admin();
+    IF p_tenant_id IS NULL THEN
+        RAISE EXCEPTION 'p_tenant_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the id of the tenant to delete';
+    END IF;
+    PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
+    PERFORM 1 FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown tenant %', p_tenant_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the tenants with SELECT * FROM memory.tenants';
+    END IF;
+
+    -- Edges before the nodes they reference, so that none goes by cascade uncounted.
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord DESC LOOP
+        EXECUTE pg_catalog.format('DELETE FROM %s AS s WHERE s.tenant_id = $1', v_kind.staged) USING p_tenant_id;
+        EXECUTE pg_catalog.format('DELETE FROM %s AS l WHERE l.tenant_id = $1', v_kind.live) USING p_tenant_id;
+        GET DIAGNOSTICS v_count = ROW_COUNT;
+        v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
+    END LOOP;
+    DELETE FROM memory.import_attempts AS a WHERE a.tenant_id = p_tenant_id;
+    DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id;
+    GET DIAGNOSTICS v_simulations = ROW_COUNT;
+    DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id;
+    GET DIAGNOSTICS v_grants = ROW_COUNT;
+    -- Last: a row added meanwhile (its foreign key holds this row) goes by the cascade.
+    DELETE FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
+
+    PERFORM pg_catalog.set_config('memory.tenant_id', COALESCE(v_previous, ''), true);
+    RETURN QUERY SELECT v_simulations, (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
+                        (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint, v_grants;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory.delete_tenant(uuid) IS 'Remove a tenant with all its rows and grants, atomically; returns the counts; memory_admin only (SECURITY DEFINER: admins hold no DELETE)';
+REVOKE ALL ON FUNCTION memory.delete_tenant(uuid) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.delete_tenant(uuid) TO memory_admin;
