@@ -1,20 +1,20 @@
--- The tenant of the current call, if the current role holds a grant for it; else NULL.
--- Row-level security policies compare tenant_id with this value (wrapped in a scalar
--- subquery so that it is evaluated once per statement). API functions set the call's tenant
--- with memory._enter_tenant(); a role that sets memory.tenant_id by hand gains nothing,
--- since the grant is checked here as well.
+-- The tenant of the current call (the memory.tenant_id setting), if the caller acts for it;
+-- else NULL. Row-level security policies compare tenant_id with this value (wrapped in a
+-- scalar subquery so that it is evaluated once per statement). API functions set the call's
+-- tenant with memory._enter_tenant(); a role that sets memory.tenant_id by hand gains
+-- nothing, since the grant is checked here as well (memory._holds_grant). For memory_owner
+-- the setting is returned unchecked: only memory_owner's SECURITY DEFINER functions run as
+-- it, and each sets the tenant itself after checking its caller (memory._enter_tenant, or
+-- memory._require_admin for the administrators' functions).
 CREATE OR REPLACE FUNCTION memory._current_tenant_id() RETURNS uuid
 LANGUAGE sql STABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT g.tenant_id
-      FROM memory.tenant_grants AS g
-      JOIN pg_catalog.pg_roles AS r ON r.rolname = g.role_name
-     WHERE g.tenant_id = NULLIF(pg_catalog.current_setting('memory.tenant_id', true), '')::uuid
-       AND pg_catalog.pg_has_role(CURRENT_USER, r.oid, 'MEMBER')
-     LIMIT 1
+    SELECT v.tenant_id
+      FROM (SELECT NULLIF(pg_catalog.current_setting('memory.tenant_id', true), '')::uuid AS tenant_id) AS v
+     WHERE CURRENT_USER = 'memory_owner' OR memory._holds_grant(v.tenant_id)
 $fn$;
 
-COMMENT ON FUNCTION memory._current_tenant_id() IS 'Internal: tenant of the current call when the current role is granted it, else NULL (used by RLS policies)';
+COMMENT ON FUNCTION memory._current_tenant_id() IS 'Internal: tenant of the current call when the caller holds a grant for it (memory_owner: unchecked), else NULL (used by RLS policies)';
 REVOKE ALL ON FUNCTION memory._current_tenant_id() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._current_tenant_id() TO memory_reader, memory_writer, memory_admin;

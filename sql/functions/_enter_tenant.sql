@@ -1,6 +1,10 @@
 -- Every API function calls this first: it refuses a NULL tenant (22004) and a tenant the
--- current role holds no grant for (42501, the same whether the tenant exists or not), and
--- then makes p_tenant_id the tenant of the current transaction for the RLS policies.
+-- caller holds no grant for (42501, the same whether the tenant exists or not), and makes
+-- p_tenant_id the tenant of the current transaction for the RLS policies. The caller is the
+-- current role, or the session user inside memory_owner's SECURITY DEFINER functions
+-- (memory._holds_grant). The tenant is set before the check because memory_owner's policy on
+-- memory.tenant_grants shows it the grants of the call's tenant only; a refusal rolls the
+-- setting back with the statement, and no tenant data is read before it.
 CREATE OR REPLACE FUNCTION memory._enter_tenant(p_tenant_id uuid) RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
@@ -11,18 +15,13 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'pass the id of the tenant the call acts for';
     END IF;
-    IF NOT EXISTS (
-        SELECT 1
-          FROM memory.tenant_grants AS g
-          JOIN pg_catalog.pg_roles AS r ON r.rolname = g.role_name
-         WHERE g.tenant_id = p_tenant_id
-           AND pg_catalog.pg_has_role(CURRENT_USER, r.oid, 'MEMBER'))
-    THEN
-        RAISE EXCEPTION 'role % holds no grant for tenant %', CURRENT_USER, p_tenant_id
-            USING ERRCODE = 'insufficient_privilege',
-                  HINT = 'an administrator grants it with memory.grant_tenant(role, tenant)';
-    END IF;
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
+    IF NOT memory._holds_grant(p_tenant_id) THEN
+        RAISE EXCEPTION 'role % holds no grant for tenant %',
+                        CASE WHEN CURRENT_USER = 'memory_owner' THEN SESSION_USER ELSE CURRENT_USER END, p_tenant_id
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'an administrator grants it with memory.grant_tenant(role, tenant); the grant counts for roles with the granted role''s privileges (INHERIT)';
+    END IF;
 END
 $fn$;
 

@@ -1,18 +1,25 @@
--- Take a role's grant for a tenant away. Idempotent: revoking an absent grant changes nothing.
+-- Take a role's grant for a tenant away: the role's name is resolved to its OID, and the
+-- grant of that OID goes (memory._delete_grant: administrators hold no DELETE). Idempotent:
+-- revoking an absent grant, or naming a role that does not exist, changes nothing (a dropped
+-- role's grants authorise nobody; memory.grant_tenant removes them).
 CREATE OR REPLACE FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    v_role_oid oid;
 BEGIN
     IF p_role IS NULL OR p_tenant_id IS NULL THEN
         RAISE EXCEPTION 'p_role and p_tenant_id must not be NULL (got %, %)', p_role, p_tenant_id
             USING ERRCODE = 'null_value_not_allowed', HINT = 'name the role and tenant of the grant';
     END IF;
-    DELETE FROM memory.tenant_grants AS g
-     WHERE g.tenant_id = p_tenant_id AND g.role_name = p_role;
+    SELECT r.oid INTO v_role_oid FROM pg_catalog.pg_roles AS r WHERE r.rolname = p_role;
+    IF FOUND THEN
+        PERFORM memory._delete_grant(p_tenant_id, v_role_oid);
+    END IF;
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.revoke_tenant(name, uuid) IS 'Take a role''s grant for a tenant away; memory_admin only';
+COMMENT ON FUNCTION memory.revoke_tenant(name, uuid) IS 'Take a role''s grant (by OID) for a tenant away; memory_admin only';
 REVOKE ALL ON FUNCTION memory.revoke_tenant(name, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.revoke_tenant(name, uuid) TO memory_admin;

@@ -1,7 +1,16 @@
--- One row per table of schema memory: is RLS enabled and forced, which policies guard it,
--- and what is wrong, if anything: RLS off or not forced, no policy, a permissive policy whose
--- expression is plain true, or a non-superuser role with BYPASSRLS that holds privileges on
--- the table. Reads the catalogs only.
+-- What a DBA checks, in one query; ok = false with a problem a DBA can act on for each of:
+--   one row per table of schema memory: RLS off or not forced, no policy, a policy that is
+--     not exactly one sql/policies installs (memory._installed_policies: name, command, roles,
+--     expressions) or an installed one missing, an owner other than memory_owner, table or
+--     column privileges held by PUBLIC or by a role outside the group roles, and BYPASSRLS
+--     roles (superusers aside) that are members, with or without INHERIT, of a role that
+--     holds privileges on the table;
+--   one row per view or materialized view, anywhere in the database, that reads a memory
+--     table ('view public.x'): it reads outside the API's grant check;
+--   one row per role that has memory_owner's privileges or may SET ROLE to it ('role x');
+--   one row per grant of a tenant to a shared group role, or to a role that was dropped
+--     ('grant of tenant ...').
+-- Reads the catalogs and memory.tenant_grants only.
 CREATE OR REPLACE FUNCTION memory.rls_audit()
 RETURNS TABLE (table_name text, rls_enabled boolean, rls_forced boolean, policies text[],
                ok boolean, problem text)
@@ -9,51 +18,151 @@ LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
     WITH t AS (
-        SELECT c.oid, c.relname::text AS table_name, c.relrowsecurity, c.relforcerowsecurity
+        SELECT c.oid, c.relname AS table_name, c.relrowsecurity, c.relforcerowsecurity, c.relowner, c.relacl
           FROM pg_catalog.pg_class AS c
           JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
          WHERE n.nspname = 'memory' AND c.relkind IN ('r', 'p')
-    ), p AS (
-        SELECT t.oid,
-               pg_catalog.array_agg(pol.polname::text ORDER BY pol.polname)
-                   FILTER (WHERE pol.polname IS NOT NULL) AS policies,
-               pg_catalog.array_agg(pol.polname::text ORDER BY pol.polname)
-                   FILTER (WHERE pol.polpermissive
-                             AND (pg_catalog.pg_get_expr(pol.polqual, pol.polrelid) = 'true'
-                                  OR pg_catalog.pg_get_expr(pol.polwithcheck, pol.polrelid) = 'true'))
-                   AS true_policies
-          FROM t LEFT JOIN pg_catalog.pg_policy AS pol ON pol.polrelid = t.oid
-         GROUP BY t.oid
-    ), b AS (
-        SELECT t.oid, pg_catalog.array_agg(r.rolname::text ORDER BY r.rolname) AS bypass_roles
+    ), actual AS (
+        SELECT p.tablename AS table_name, p.policyname AS policy_name, p.permissive = 'PERMISSIVE' AS permissive,
+               ARRAY(SELECT x FROM pg_catalog.unnest(p.roles) AS x ORDER BY x) AS roles,
+               p.cmd AS command, p.qual, p.with_check
+          FROM pg_catalog.pg_policies AS p
+         WHERE p.schemaname = 'memory'
+    ), expected AS (
+        SELECT e.table_name, e.policy_name, e.permissive,
+               ARRAY(SELECT x FROM pg_catalog.unnest(e.roles) AS x ORDER BY x) AS roles,
+               e.command, e.qual, e.with_check
+          FROM memory._installed_policies() AS e
+    ), policy_problems AS (
+        SELECT COALESCE(a.table_name, x.table_name) AS table_name,
+               pg_catalog.string_agg(CASE
+                   WHEN x.policy_name IS NULL THEN pg_catalog.format(
+                       'policy %s is not one the migrations install (%s FOR %s TO %s USING %s WITH CHECK %s): DROP POLICY %I ON memory.%I',
+                       a.policy_name, CASE WHEN a.permissive THEN 'PERMISSIVE' ELSE 'RESTRICTIVE' END, a.command,
+                       pg_catalog.array_to_string(a.roles, ', '), pg_catalog.left(COALESCE(a.qual, '-'), 200),
+                       pg_catalog.left(COALESCE(a.with_check, '-'), 200), a.policy_name, a.table_name)
+                   WHEN a.policy_name IS NULL THEN pg_catalog.format(
+                       'installed policy %s is missing: run migrate, which re-creates it', x.policy_name)
+                   ELSE pg_catalog.format(
+                       'policy %s differs from its installed form (%s FOR %s TO %s USING %s WITH CHECK %s): run migrate, which re-creates it',
+                       a.policy_name, CASE WHEN a.permissive THEN 'PERMISSIVE' ELSE 'RESTRICTIVE' END, a.command,
+                       pg_catalog.array_to_string(a.roles, ', '), pg_catalog.left(COALESCE(a.qual, '-'), 200),
+                       pg_catalog.left(COALESCE(a.with_check, '-'), 200))
+               END, '; ' ORDER BY COALESCE(a.policy_name, x.policy_name)) AS problems
+          FROM actual AS a
+          FULL JOIN expected AS x ON x.table_name = a.table_name AND x.policy_name = a.policy_name
+         WHERE (a.permissive, a.roles, a.command, a.qual, a.with_check)
+               IS DISTINCT FROM (x.permissive, x.roles, x.command, x.qual, x.with_check)
+         GROUP BY 1
+    ), acl AS (
+        SELECT t.oid, a.grantee, a.privilege_type AS privilege
+          FROM t CROSS JOIN LATERAL pg_catalog.aclexplode(t.relacl) AS a
+        UNION ALL
+        SELECT t.oid, a.grantee, a.privilege_type || ' (' || att.attname || ')'
           FROM t
+          JOIN pg_catalog.pg_attribute AS att
+            ON att.attrelid = t.oid AND att.attnum > 0 AND NOT att.attisdropped AND att.attacl IS NOT NULL
+          CROSS JOIN LATERAL pg_catalog.aclexplode(att.attacl) AS a
+    ), foreign_grantees AS (
+        SELECT acl.oid,
+               CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE pg_catalog.quote_ident(r.rolname) END AS grantee,
+               pg_catalog.string_agg(DISTINCT acl.privilege, ', ') AS privileges
+          FROM acl
+          JOIN t ON t.oid = acl.oid
+          LEFT JOIN pg_catalog.pg_roles AS r ON r.oid = acl.grantee
+         WHERE acl.grantee <> t.relowner
+           AND (acl.grantee = 0 OR r.rolname <> ALL (memory._group_roles()))
+         GROUP BY acl.oid, 2
+    ), foreign_privileges AS (
+        SELECT f.oid,
+               pg_catalog.string_agg(f.grantee || ' (' || f.privileges || ')', ', ' ORDER BY f.grantee) AS held,
+               pg_catalog.string_agg(f.grantee, ', ' ORDER BY f.grantee) AS grantees
+          FROM foreign_grantees AS f
+         GROUP BY f.oid
+    ), reach AS (
+        -- Every role whose privileges reach a table (0: PUBLIC, i.e. every role).
+        SELECT t.oid, t.relowner AS grantee FROM t
+        UNION
+        SELECT acl.oid, acl.grantee FROM acl
+    ), bypass AS (
+        SELECT reach.oid, pg_catalog.array_agg(DISTINCT r.rolname::text ORDER BY r.rolname::text) AS bypass_roles
+          FROM reach
           JOIN pg_catalog.pg_roles AS r
             ON r.rolbypassrls AND NOT r.rolsuper
-           AND pg_catalog.has_table_privilege(r.oid, t.oid, 'SELECT, INSERT, UPDATE, DELETE')
+           AND (reach.grantee = 0 OR pg_catalog.pg_has_role(r.oid, reach.grantee, 'MEMBER'))
+         GROUP BY reach.oid
+    ), p AS (
+        SELECT t.oid, pg_catalog.array_agg(pol.polname::text ORDER BY pol.polname)
+                          FILTER (WHERE pol.polname IS NOT NULL) AS policies
+          FROM t LEFT JOIN pg_catalog.pg_policy AS pol ON pol.polrelid = t.oid
          GROUP BY t.oid
-    ), checks AS (
-        SELECT t.table_name, t.relrowsecurity, t.relforcerowsecurity,
+    ), table_rows AS (
+        SELECT t.table_name::text AS table_name, t.relrowsecurity AS rls_enabled, t.relforcerowsecurity AS rls_forced,
                COALESCE(p.policies, '{}') AS policies,
                pg_catalog.array_remove(ARRAY[
                    CASE WHEN NOT t.relrowsecurity THEN 'row level security is disabled' END,
                    CASE WHEN NOT t.relforcerowsecurity THEN 'row level security is not forced (the owner bypasses it)' END,
                    CASE WHEN p.policies IS NULL THEN 'no policy' END,
-                   CASE WHEN p.true_policies IS NOT NULL
-                        THEN 'permissive policy with expression true: ' || pg_catalog.array_to_string(p.true_policies, ', ') END,
+                   pp.problems,
+                   CASE WHEN t.relowner <> 'memory_owner'::regrole
+                        THEN pg_catalog.format('belongs to %s instead of memory_owner: run migrate, which hands every memory object to memory_owner',
+                                               t.relowner::regrole) END,
+                   CASE WHEN fp.oid IS NOT NULL
+                        THEN pg_catalog.format('privileges held outside the memory group roles: %s: REVOKE ALL ON memory.%I FROM %s',
+                                               fp.held, t.table_name, fp.grantees) END,
                    CASE WHEN b.bypass_roles IS NOT NULL
-                        THEN 'roles with BYPASSRLS can reach it: ' || pg_catalog.array_to_string(b.bypass_roles, ', ') END
+                        THEN 'roles with BYPASSRLS can reach it: ' || pg_catalog.array_to_string(b.bypass_roles, ', ')
+                             || ': ALTER ROLE ... NOBYPASSRLS, or revoke their memory roles' END
                ], NULL) AS problems
           FROM t
           JOIN p ON p.oid = t.oid
-          LEFT JOIN b ON b.oid = t.oid
+          LEFT JOIN policy_problems AS pp ON pp.table_name = t.table_name
+          LEFT JOIN foreign_privileges AS fp ON fp.oid = t.oid
+          LEFT JOIN bypass AS b ON b.oid = t.oid
+    ), other_rows AS (
+        -- Views and materialized views over memory tables, anywhere in the database.
+        SELECT CASE v.relkind WHEN 'm' THEN 'materialized view ' ELSE 'view ' END || v.oid::regclass::text AS subject,
+               pg_catalog.format('%s reads memory tables (%s) outside the API''s grant check (a view with its owner''s rights, a materialized view from a copy): DROP %s %s',
+                                 CASE v.relkind WHEN 'm' THEN 'materialized view ' ELSE 'view ' END || v.oid::regclass::text,
+                                 pg_catalog.string_agg(DISTINCT t.table_name::text, ', '),
+                                 CASE v.relkind WHEN 'm' THEN 'MATERIALIZED VIEW' ELSE 'VIEW' END, v.oid::regclass::text) AS problem
+          FROM pg_catalog.pg_depend AS d
+          JOIN pg_catalog.pg_rewrite AS w ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND w.oid = d.objid
+          JOIN pg_catalog.pg_class AS v ON v.oid = w.ev_class
+          JOIN t ON d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid = t.oid
+         WHERE v.relkind IN ('v', 'm') AND v.oid <> t.oid
+         GROUP BY v.oid, v.relkind
+        UNION ALL
+        -- Roles that act as the owner of every memory table.
+        SELECT 'role ' || r.rolname,
+               pg_catalog.format('role %s has the privileges of memory_owner or may SET ROLE to it: as the owner of every memory table it can switch row level security off, change the policies and read any tenant: REVOKE memory_owner FROM %I',
+                                 r.rolname, r.rolname)
+          FROM pg_catalog.pg_roles AS r
+         WHERE NOT r.rolsuper AND r.rolname <> 'memory_owner'
+           AND (pg_catalog.pg_has_role(r.oid, 'memory_owner', 'USAGE') OR pg_catalog.pg_has_role(r.oid, 'memory_owner', 'SET'))
+        UNION ALL
+        -- Tenants granted to a shared group role, and grants whose role was dropped.
+        SELECT pg_catalog.format('grant of tenant %s to %s', g.tenant_id, COALESCE(r.rolname, g.role_name)),
+               CASE WHEN r.oid IS NULL
+                    THEN pg_catalog.format('the role granted tenant %s (%s, OID %s) was dropped: the grant authorises nobody; memory.grant_tenant() removes such grants',
+                                           g.tenant_id, g.role_name, g.role_oid)
+                    ELSE pg_catalog.format('tenant %s is granted to the shared group role %s, so every member of it acts for the tenant: SELECT memory.revoke_tenant(%L, %L), and grant the tenant to the application''s own role',
+                                           g.tenant_id, r.rolname, r.rolname, g.tenant_id) END
+          FROM memory.tenant_grants AS g
+          LEFT JOIN pg_catalog.pg_roles AS r ON r.oid = g.role_oid
+         WHERE r.oid IS NULL OR r.rolname = ANY (memory._group_roles())
     )
-    SELECT c.table_name, c.relrowsecurity, c.relforcerowsecurity, c.policies,
-           pg_catalog.cardinality(c.problems) = 0,
-           NULLIF(pg_catalog.array_to_string(c.problems, '; '), '')
-      FROM checks AS c
-     ORDER BY c.table_name
+    SELECT s.table_name, s.rls_enabled, s.rls_forced, s.policies, s.ok, s.problem
+      FROM (SELECT 0 AS section, r.table_name, r.rls_enabled, r.rls_forced, r.policies,
+                   pg_catalog.cardinality(r.problems) = 0 AS ok,
+                   NULLIF(pg_catalog.array_to_string(r.problems, '; '), '') AS problem
+              FROM table_rows AS r
+            UNION ALL
+            SELECT 1, o.subject, NULL, NULL, '{}', false, o.problem
+              FROM other_rows AS o) AS s
+     ORDER BY s.section, s.table_name
 $fn$;
 
-COMMENT ON FUNCTION memory.rls_audit() IS 'Every table of schema memory with its RLS state, policies and problems, in one query; memory_admin';
+COMMENT ON FUNCTION memory.rls_audit() IS 'Every table of schema memory with its RLS state, policies and problems, plus a row for each view over memory tables, role acting as memory_owner and grant to a group or dropped role; memory_admin';
 REVOKE ALL ON FUNCTION memory.rls_audit() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.rls_audit() TO memory_admin;

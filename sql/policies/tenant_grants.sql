@@ -1,5 +1,5 @@
 -- memory.tenant_grants: administrators manage every grant; any other role sees only the
--- grants held by itself or by a group role it belongs to.
+-- grants of roles whose privileges it has (itself, or a role it inherits from), by OID.
 DROP POLICY IF EXISTS admins_manage_all_grants ON memory.tenant_grants;
 CREATE POLICY admins_manage_all_grants ON memory.tenant_grants
     AS PERMISSIVE FOR ALL TO memory_admin
@@ -9,9 +9,7 @@ CREATE POLICY admins_manage_all_grants ON memory.tenant_grants
 DROP POLICY IF EXISTS roles_see_their_own_grants ON memory.tenant_grants;
 CREATE POLICY roles_see_their_own_grants ON memory.tenant_grants
     AS PERMISSIVE FOR SELECT TO memory_reader
-    USING (EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r
-                    WHERE r.rolname = tenant_grants.role_name
-                      AND pg_catalog.pg_has_role(CURRENT_USER, r.oid, 'MEMBER')));
+    USING (pg_catalog.pg_has_role(CURRENT_USER, role_oid, 'USAGE'));
 
 -- memory_owner runs the SECURITY DEFINER functions that delete (no tenant role holds DELETE);
 -- they enter the call's tenant first, and see and remove only its rows.

@@ -3,7 +3,7 @@
 -- INVOKER with a pinned search_path, the group roles, the 384-dimensional vector columns, and
 -- tenant_id leading every primary key.
 BEGIN;
-SELECT plan(263);
+SELECT plan(272);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -23,6 +23,9 @@ INSERT INTO fx_functions VALUES
     ('_enter_tenant',       '{uuid}'),
     ('_fail_dead_attempts', '{uuid,uuid}'),
     ('_field_problem',      '{jsonb,text}'),
+    ('_group_roles',        '{}'),
+    ('_holds_grant',        '{uuid}'),
+    ('_installed_policies', '{}'),
     ('_release_attempt_lock', '{integer}'),
     ('_require_attempt',    '{uuid,uuid,boolean}'),
     ('_require_simulation', '{uuid,uuid}'),
@@ -182,7 +185,7 @@ $$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max())
     'the label checks read the one limit, memory._label_max()');
 SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
 
--- Functions (1 + 53 x 3 = 160)
+-- Functions (1 + 56 x 3 = 169)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 

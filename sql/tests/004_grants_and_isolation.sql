@@ -12,7 +12,7 @@ SELECT plan(227);
 
 -- Data of both tenants, written through the API by their own writers. Both tenants use the
 -- same profile key and node id 'shared': keys are per tenant.
-SET LOCAL ROLE app_a;
+SET LOCAL SESSION AUTHORIZATION app_a;
 DO $$
 BEGIN
     PERFORM memory.upsert_nodes(fx.tenant_a(), fx.sim_a(),
@@ -29,8 +29,8 @@ BEGIN
         '[{"agent_id": 1, "platform": "twitter", "name": "agent of A"}]');
 END
 $$;
-RESET ROLE;
-SET LOCAL ROLE app_b;
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION app_b;
 DO $$
 BEGIN
     PERFORM memory.upsert_nodes(fx.tenant_b(), fx.sim_b(),
@@ -47,7 +47,7 @@ BEGIN
         '[{"agent_id": 1, "platform": "twitter", "name": "agent of B"}]');
 END
 $$;
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 
 -- Rows of B in the import tables, written directly by the superuser (the import API is
 -- not under test here): an attempt and one staged row of each kind.
@@ -102,6 +102,18 @@ BEGIN
 END
 $$;
 CREATE TABLE fx.b_before AS SELECT * FROM fx.rows_of(fx.tenant_b());
+-- What a statement run as the current role did: 'N rows', or the SQLSTATE it raised.
+CREATE FUNCTION fx.outcome(p_sql text) RETURNS text LANGUAGE plpgsql VOLATILE SECURITY INVOKER AS $$
+DECLARE
+    v_rows bigint;
+BEGIN
+    EXECUTE p_sql;
+    GET DIAGNOSTICS v_rows = ROW_COUNT;
+    RETURN v_rows || ' rows';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE;
+END
+$$;
 
 -- Positive controls (2): fx.tables lists every table of the schema, and B has rows in each,
 -- so "0 rows of B" below means something.
@@ -112,7 +124,7 @@ SELECT set_eq($$SELECT table_name FROM fx.tables$$,
 SELECT is_empty($$SELECT tbl FROM fx.b_before WHERE n = 0$$, 'fixture: tenant B has rows in every table');
 
 -- app_a calling every API function for tenant B (12), and for an unknown tenant (12)
-SET LOCAL ROLE app_a;
+SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT throws_ok(fx.sql(c.call, fx.tenant_b(), fx.sim_b()),
                  '42501', NULL, 'app_a calling ' || c.fn || ' for tenant B is refused')
   FROM fx.calls AS c ORDER BY c.ord;
@@ -124,7 +136,7 @@ SELECT ok(COALESCE((SELECT strpos(e.message, fx.tenant_b()::text) > 0 AND e.hint
                       FROM fx.error(fx.sql(c.call, fx.tenant_b(), fx.sim_b())) AS e), false),
           'app_a calling ' || c.fn || ' for tenant B: the refusal names the tenant and carries a hint')
   FROM fx.calls AS c ORDER BY c.ord;
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 
 -- The grant is checked before any argument (16 x 3): without a grant, calls with bad
 -- arguments fail with 42501 and reveal nothing of them; with the grant they fail with the
@@ -148,30 +160,30 @@ INSERT INTO fx.bad_calls VALUES
     (14, $q$SELECT * FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), NULL)$q$),
     (15, $q$SELECT * FROM memory.delete_simulation(fx.tenant_a(), fx.unknown())$q$),
     (16, $q$SELECT * FROM memory.simulation_stats(fx.tenant_a(), NULL)$q$);
-SET LOCAL ROLE nobody;
+SET LOCAL SESSION AUTHORIZATION nobody;
 SELECT throws_ok(b.call, '42501', NULL, 'nobody, bad call ' || b.ord || ': 42501 before the argument is looked at')
   FROM fx.bad_calls AS b ORDER BY b.ord;
-RESET ROLE;
-SET LOCAL ROLE app_b;
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION app_b;
 SELECT throws_ok(b.call, '42501', NULL, 'app_b, bad call ' || b.ord || ': 42501 before the argument is looked at')
   FROM fx.bad_calls AS b ORDER BY b.ord;
-RESET ROLE;
-SET LOCAL ROLE app_a;
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT ok(COALESCE((SELECT e.code <> '42501' FROM fx.error(b.call) AS e), false),
           'app_a (granted), bad call ' || b.ord || ': fails with the argument''s own error')
   FROM fx.bad_calls AS b ORDER BY b.ord;
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 
 -- nobody (a writer granted no tenant) calling every API function for tenant A (12)
-SET LOCAL ROLE nobody;
+SET LOCAL SESSION AUTHORIZATION nobody;
 SELECT throws_ok(fx.sql(c.call, fx.tenant_a(), fx.sim_a()),
                  '42501', NULL, 'nobody calling ' || c.fn || ' for tenant A is refused')
   FROM fx.calls AS c ORDER BY c.ord;
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 
 -- reader_a: the write functions for its own tenant (6), the read functions for B (6), and
 -- reading its own tenant (1)
-SET LOCAL ROLE reader_a;
+SET LOCAL SESSION AUTHORIZATION reader_a;
 SELECT throws_ok(fx.sql(c.call, fx.tenant_a(), fx.sim_a()),
                  '42501', NULL, 'reader_a may not call ' || c.fn || ', even for its own tenant')
   FROM fx.calls AS c WHERE c.kind = 'write' ORDER BY c.ord;
@@ -180,10 +192,10 @@ SELECT throws_ok(fx.sql(c.call, fx.tenant_b(), fx.sim_b()),
   FROM fx.calls AS c WHERE c.kind = 'read' ORDER BY c.ord;
 SELECT set_eq($$SELECT node_id FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)$$,
               ARRAY['a1', 'a2', 'shared'], 'reader_a reads the nodes of its own tenant');
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 
 -- app_a and the admin functions (5)
-SET LOCAL ROLE app_a;
+SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT throws_ok($$SELECT memory.create_tenant('pgtap-intruder')$$, '42501', NULL,
                  'app_a may not call create_tenant');
 SELECT throws_ok($$SELECT memory.grant_tenant('app_a', fx.tenant_b())$$, '42501', NULL,
@@ -191,34 +203,34 @@ SELECT throws_ok($$SELECT memory.grant_tenant('app_a', fx.tenant_b())$$, '42501'
 SELECT throws_ok($$SELECT memory.revoke_tenant('app_b', fx.tenant_b())$$, '42501', NULL,
                  'app_a may not call revoke_tenant');
 SELECT throws_ok($$SELECT * FROM memory.rls_audit()$$, '42501', NULL, 'app_a may not call rls_audit');
-SELECT throws_ok($$INSERT INTO memory.tenant_grants (tenant_id, role_name) VALUES (fx.tenant_b(), 'app_a')$$,
+SELECT throws_ok($$INSERT INTO memory.tenant_grants (tenant_id, role_oid, role_name) VALUES (fx.tenant_b(), 'app_a'::regrole, 'app_a')$$,
                  '42501', NULL, 'app_a may not write a grant into memory.tenant_grants directly');
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 -- reader_a and nobody and the admin functions (6)
-SET LOCAL ROLE reader_a;
+SET LOCAL SESSION AUTHORIZATION reader_a;
 SELECT throws_ok($$SELECT memory.create_tenant('pgtap-intruder')$$, '42501', NULL, 'reader_a may not call create_tenant');
 SELECT throws_ok($$SELECT memory.grant_tenant('reader_a', fx.tenant_b())$$, '42501', NULL, 'reader_a may not grant itself tenant B');
 SELECT throws_ok($$SELECT memory.revoke_tenant('app_a', fx.tenant_a())$$, '42501', NULL, 'reader_a may not call revoke_tenant');
-RESET ROLE;
-SET LOCAL ROLE nobody;
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION nobody;
 SELECT throws_ok($$SELECT memory.create_tenant('pgtap-intruder')$$, '42501', NULL, 'nobody may not call create_tenant');
 SELECT throws_ok($$SELECT memory.grant_tenant('nobody', fx.tenant_a())$$, '42501', NULL, 'nobody may not grant itself tenant A');
 SELECT throws_ok($$SELECT memory.revoke_tenant('app_a', fx.tenant_a())$$, '42501', NULL, 'nobody may not call revoke_tenant');
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 
 -- A legitimate call leaves the call's tenant set; another role gains nothing from it (2)
-SET LOCAL ROLE app_a;
+SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)), 3::bigint,
           'app_a reads the nodes of its own tenant through the API');
-RESET ROLE;
-SET LOCAL ROLE app_b;
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION app_b;
 SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes), 0::bigint,
           'app_b sees no row of A while the transaction''s call tenant is A');
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 
 -- After its own legitimate call a role sees its rows directly, and forging the setting to
 -- another tenant then gives nothing; the function that sets the call tenant is closed (3)
-SET LOCAL ROLE app_b;
+SET LOCAL SESSION AUTHORIZATION app_b;
 SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes_by_type(fx.tenant_b(), fx.sim_b(), NULL))
           + (SELECT pg_catalog.count(*) FROM memory.nodes WHERE tenant_id = fx.tenant_b()), 6::bigint,
           'after a call for B, app_b sees B''s 3 nodes through the API and directly');
@@ -227,10 +239,10 @@ SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes), 0::bigint,
           'then forging the call tenant to A: app_b sees no node at all');
 SELECT throws_ok($$SELECT memory._enter_tenant(fx.tenant_a())$$, '42501', NULL,
                  'app_b may not enter tenant A through memory._enter_tenant');
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 
 -- Direct SELECT as app_a with memory.tenant_id forged to B sees nothing of B (12)
-SET LOCAL ROLE app_a;
+SET LOCAL SESSION AUTHORIZATION app_a;
 DO $$ BEGIN PERFORM pg_catalog.set_config('memory.tenant_id', fx.tenant_b()::text, true); END $$;
 SELECT is(fx.visible_rows_of_b(t.table_name), 0::bigint, 'forged tenant B: app_a sees no row of B in memory.' || t.table_name)
   FROM fx.tables AS t ORDER BY t.ord;
@@ -246,7 +258,7 @@ SELECT is(fx.visible_rows_of_b('nodes') + fx.visible_rows_of_b('episodes'), 0::b
 -- are not writable at all, the data tables refuse it by RLS WITH CHECK.
 SELECT throws_ok($$INSERT INTO memory.tenants (tenant_id, name) VALUES (fx.unknown(), 'pgtap-forged')$$,
                  '42501', NULL, 'app_a may not insert into memory.tenants');
-SELECT throws_ok($$INSERT INTO memory.tenant_grants (tenant_id, role_name) VALUES (fx.tenant_b(), 'app_a')$$,
+SELECT throws_ok($$INSERT INTO memory.tenant_grants (tenant_id, role_oid, role_name) VALUES (fx.tenant_b(), 'app_a'::regrole, 'app_a')$$,
                  '42501', NULL, 'app_a may not insert a grant for B into memory.tenant_grants');
 SELECT throws_ok(t.forged_insert, '42501', NULL, 'app_a may not insert a row of B into memory.' || t.table_name || ' (RLS WITH CHECK)')
   FROM fx.tables AS t WHERE t.forged_insert IS NOT NULL ORDER BY t.ord;
@@ -256,15 +268,17 @@ SELECT throws_ok($$UPDATE memory.tenants SET name = 'pwned' WHERE tenant_id = fx
                  '42501', NULL, 'app_a may not update memory.tenants');
 SELECT throws_ok($$DELETE FROM memory.tenants WHERE tenant_id = fx.tenant_b()$$,
                  '42501', NULL, 'app_a may not delete from memory.tenants');
-SELECT throws_ok($$UPDATE memory.tenant_grants SET role_name = 'app_a' WHERE tenant_id = fx.tenant_b()$$,
+SELECT throws_ok($$UPDATE memory.tenant_grants SET role_oid = 'app_a'::regrole WHERE tenant_id = fx.tenant_b()$$,
                  '42501', NULL, 'app_a may not update memory.tenant_grants');
 SELECT throws_ok($$DELETE FROM memory.tenant_grants WHERE tenant_id = fx.tenant_b()$$,
                  '42501', NULL, 'app_a may not delete from memory.tenant_grants');
-SELECT is(fx.affected(format('UPDATE memory.%I SET %s WHERE tenant_id = fx.tenant_b()', t.table_name, t.forged_set)), 0::bigint,
-          'app_a updating B''s rows of memory.' || t.table_name || ' touches 0 rows')
+-- (Writers hold UPDATE on some columns only and no DELETE, V0006: the statement either
+-- touches no row of B or is refused outright.)
+SELECT ok(fx.outcome(format('UPDATE memory.%I SET %s WHERE tenant_id = fx.tenant_b()', t.table_name, t.forged_set)) IN ('0 rows', '42501'),
+          'app_a updating B''s rows of memory.' || t.table_name || ' touches 0 rows or is refused')
   FROM fx.tables AS t WHERE t.forged_set IS NOT NULL ORDER BY t.ord;
-SELECT is(fx.affected(format('DELETE FROM memory.%I WHERE tenant_id = fx.tenant_b()', t.table_name)), 0::bigint,
-          'app_a deleting B''s rows of memory.' || t.table_name || ' touches 0 rows')
+SELECT ok(fx.outcome(format('DELETE FROM memory.%I WHERE tenant_id = fx.tenant_b()', t.table_name)) IN ('0 rows', '42501'),
+          'app_a deleting B''s rows of memory.' || t.table_name || ' touches 0 rows or is refused')
   FROM fx.tables AS t WHERE t.forged_set IS NOT NULL ORDER BY t.ord;
 
 -- Forged to its own tenant A, app_a reaches A's rows but cannot move any into B (2 + 5)
@@ -277,26 +291,26 @@ SELECT throws_ok($$UPDATE memory.nodes SET tenant_id = fx.tenant_b(), simulation
 SELECT throws_ok(pg_catalog.format('UPDATE memory.%I SET tenant_id = fx.tenant_b() WHERE tenant_id = fx.tenant_a()', t),
                  '42501', NULL, 'app_a may not move its rows of memory.' || t || ' into tenant B')
   FROM unnest(ARRAY['simulations', 'nodes', 'edges', 'episodes', 'profiles']) AS t;
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 
 -- B is untouched (1)
 SELECT results_eq($$SELECT * FROM fx.rows_of(fx.tenant_b()) ORDER BY tbl$$, $$SELECT * FROM fx.b_before ORDER BY tbl$$,
                   'every row of tenant B is unchanged after app_a''s attempts');
 
 -- Reads return only the caller's rows where both tenants hold the same ids and vectors (3)
-SET LOCAL ROLE app_a;
+SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT results_eq($$SELECT episode_id, content FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 100)$$,
                   $$VALUES ('epa1', 'hello from A')$$, 'search_episodes returns only A''s episode, not B''s of the same vector');
 SELECT results_eq($$SELECT node_id, name FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 100)$$,
                   $$VALUES ('a1', 'alpha one')$$, 'search_nodes returns only A''s node, not B''s of the same vector');
 SELECT results_eq($$SELECT nodes::int, edges::int, episodes::int, profiles::int FROM memory.simulation_stats(fx.tenant_a(), fx.sim_a())$$,
                   $$VALUES (3, 1, 1, 1)$$, 'simulation_stats counts only A''s rows (B holds as many again)');
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 
 -- The same simulation id in two tenants is two simulations (4): B writes and deletes its own
 -- simulation under A's simulation id; A's rows stay as they were.
 CREATE TABLE fx.a_before AS SELECT * FROM fx.rows_of(fx.tenant_a());
-SET LOCAL ROLE app_b;
+SET LOCAL SESSION AUTHORIZATION app_b;
 DO $$
 BEGIN
     PERFORM memory.upsert_simulation(fx.tenant_b(), fx.sim_a(), 'B copy', '{"b": true}');
@@ -311,16 +325,16 @@ SELECT results_eq($$SELECT name, nodes::int FROM memory.simulation_stats(fx.tena
                   $$VALUES ('B copy', 3)$$, 'B''s simulation under A''s simulation id holds B''s rows');
 SELECT results_eq($$SELECT nodes::int, edges::int, episodes::int, profiles::int FROM memory.delete_simulation(fx.tenant_b(), fx.sim_a())$$,
                   $$VALUES (3, 1, 1, 1)$$, 'B deletes its simulation of that id: only its own rows');
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 SELECT results_eq($$SELECT * FROM fx.rows_of(fx.tenant_a()) ORDER BY tbl$$, $$SELECT * FROM fx.a_before ORDER BY tbl$$,
                   'every row of tenant A is unchanged after B wrote and deleted a simulation of the same id');
-SET LOCAL ROLE reader_a;
+SET LOCAL SESSION AUTHORIZATION reader_a;
 SELECT results_eq($$SELECT name, nodes::int FROM memory.simulation_stats(fx.tenant_a(), fx.sim_a())$$,
                   $$VALUES ('sim-a', 3)$$, 'A''s simulation of that id reads as before');
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 
 -- A direct INSERT of an edge cannot reference another tenant's rows (4)
-SET LOCAL ROLE app_b;
+SET LOCAL SESSION AUTHORIZATION app_b;
 DO $$ BEGIN PERFORM pg_catalog.set_config('memory.tenant_id', fx.tenant_b()::text, true); END $$;
 SELECT lives_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, edge_id, type, source_id, target_id)
                   VALUES (fx.tenant_b(), fx.sim_b(), 'direct', 'T', 'b1', 'b2')$$,
@@ -334,10 +348,10 @@ SELECT throws_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, edge_id, 
 SELECT throws_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, edge_id, type, source_id, target_id)
                    VALUES (fx.tenant_a(), fx.sim_a(), 'direct4', 'T', 'shared', 'a1')$$,
                  '42501', NULL, 'a direct edge with tenant A: 42501');
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 
 -- An edge from A's node to B's node id (3)
-SET LOCAL ROLE app_a;
+SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT throws_ok($$SELECT * FROM memory.upsert_edges(fx.tenant_a(), fx.sim_a(),
                      '[{"id": "xab", "type": "KNOWS", "source_id": "a1", "target_id": "b1"}]')$$,
                  '23503', NULL, 'an edge from A''s node to B''s node id fails as a dangling edge (23503)');
@@ -345,15 +359,15 @@ SELECT results_eq($$SELECT inserted, updated, unchanged, skipped FROM memory.ups
                      '[{"id": "xab", "type": "KNOWS", "source_id": "a1", "target_id": "b1"}]', true)$$,
                   $$VALUES (0::bigint, 0::bigint, 0::bigint, 1::bigint)$$,
                   'with p_skip_dangling the edge to B''s node is skipped, not written');
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 SELECT is((SELECT pg_catalog.count(*) FROM memory.edges WHERE edge_id = 'xab'), 0::bigint,
           'no edge between tenants exists');
 
 -- revoke_tenant removes access, grant_tenant restores it (6)
-SET LOCAL ROLE admin;
+SET LOCAL SESSION AUTHORIZATION admin;
 DO $$ BEGIN PERFORM memory.revoke_tenant('app_a', fx.tenant_a()); END $$;
-RESET ROLE;
-SET LOCAL ROLE app_a;
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT throws_ok($$SELECT * FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)$$, '42501', NULL,
                  'after revoke_tenant app_a may not read tenant A');
 SELECT throws_ok($$SELECT * FROM memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), '[{"id": "x", "name": "x"}]')$$,
@@ -361,19 +375,19 @@ SELECT throws_ok($$SELECT * FROM memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), 
 DO $$ BEGIN PERFORM pg_catalog.set_config('memory.tenant_id', fx.tenant_a()::text, true); END $$;
 SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes), 0::bigint,
           'after revoke_tenant app_a sees no row of A directly, even with A as call tenant');
-RESET ROLE;
-SET LOCAL ROLE reader_a;
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION reader_a;
 SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)), 3::bigint,
           'revoking app_a leaves reader_a''s grant for A in place');
-RESET ROLE;
-SET LOCAL ROLE admin;
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION admin;
 DO $$ BEGIN PERFORM memory.grant_tenant('app_a', fx.tenant_a()); END $$;
-RESET ROLE;
-SET LOCAL ROLE app_a;
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)), 3::bigint,
           'grant_tenant gives app_a tenant A back');
-RESET ROLE;
-SELECT is((SELECT pg_catalog.count(*) FROM memory.tenant_grants WHERE role_name = 'app_a'), 1::bigint,
+RESET SESSION AUTHORIZATION;
+SELECT is((SELECT pg_catalog.count(*) FROM memory.tenant_grants WHERE role_oid = 'app_a'::regrole), 1::bigint,
           'grant_tenant after revoke leaves one grant');
 
 -- A grant to a group role covers its members (5)
@@ -381,27 +395,27 @@ CREATE ROLE pgtap_team NOLOGIN IN ROLE memory_reader;
 CREATE ROLE pgtap_member LOGIN IN ROLE pgtap_team;
 CREATE ROLE pgtap_outsider LOGIN IN ROLE memory_reader;
 DO $$ BEGIN PERFORM memory.grant_tenant('pgtap_team', fx.tenant_a()); END $$;
-SET LOCAL ROLE pgtap_member;
+SET LOCAL SESSION AUTHORIZATION pgtap_member;
 SELECT set_eq($$SELECT node_id FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)$$,
               ARRAY['a1', 'a2', 'shared'], 'a member of a granted group role reads the group''s tenant');
 SELECT results_eq($$SELECT name FROM memory.get_node(fx.tenant_a(), fx.sim_a(), 'shared')$$,
                   ARRAY['shared of A'], 'the member reads the group tenant''s row, not B''s of the same id');
 SELECT throws_ok($$SELECT * FROM memory.nodes_by_type(fx.tenant_b(), fx.sim_b(), NULL)$$, '42501', NULL,
                  'the member may not read a tenant the group was not granted');
-RESET ROLE;
-SET LOCAL ROLE pgtap_outsider;
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION pgtap_outsider;
 SELECT throws_ok($$SELECT * FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)$$, '42501', NULL,
                  'a reader outside the group may not read the group''s tenant');
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 DO $$ BEGIN PERFORM memory.revoke_tenant('pgtap_team', fx.tenant_a()); END $$;
-SET LOCAL ROLE pgtap_member;
+SET LOCAL SESSION AUTHORIZATION pgtap_member;
 SELECT throws_ok($$SELECT * FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)$$, '42501', NULL,
                  'revoking the group''s grant removes its members'' access');
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 
 -- A role granted two tenants acts for one per call (4)
 DO $$ BEGIN PERFORM memory.grant_tenant('app_a', fx.tenant_b()); END $$;
-SET LOCAL ROLE app_a;
+SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT set_eq($$SELECT name FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)$$,
               ARRAY['alpha one', 'alpha two', 'shared of A'], 'app_a granted A and B reads A''s nodes for A');
 SELECT set_eq($$SELECT name FROM memory.nodes_by_type(fx.tenant_b(), fx.sim_b(), NULL)$$,
@@ -410,19 +424,19 @@ SELECT results_eq($$SELECT DISTINCT tenant_id FROM memory.nodes$$, ARRAY[fx.tena
                   'the later call''s tenant is the one in force for direct reads');
 SELECT throws_ok($$SELECT * FROM memory.get_node(fx.tenant_b(), fx.sim_a(), 'shared')$$, 'P0002', NULL,
                  'A''s simulation is unknown under tenant B');
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 DO $$ BEGIN PERFORM memory.revoke_tenant('app_a', fx.tenant_b()); END $$;
 
 -- Positive control (12): each call template runs for app_a's own tenant A (delete_simulation
 -- on a simulation of its own, last).
-SET LOCAL ROLE app_a;
+SET LOCAL SESSION AUTHORIZATION app_a;
 DO $$ BEGIN PERFORM memory.upsert_simulation(fx.tenant_a(), 'aaaaaaaa-5151-4000-8000-000000000002', 'doomed'); END $$;
 SELECT lives_ok(fx.sql(c.call, fx.tenant_a(), CASE WHEN c.fn = 'delete_simulation'
                                                    THEN 'aaaaaaaa-5151-4000-8000-000000000002'::uuid
                                                    ELSE fx.sim_a() END),
                 'control: app_a calling ' || c.fn || ' for its own tenant A works')
   FROM fx.calls AS c ORDER BY c.fn = 'delete_simulation', c.ord;
-RESET ROLE;
+RESET SESSION AUTHORIZATION;
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -1,0 +1,49 @@
+-- The policies sql/policies installs, one row each, with their expressions as pg_get_expr
+-- (and so pg_policies) prints them: memory.rls_audit flags every policy of a memory table
+-- that is not here or differs from its row, and every row that is missing. A change to a
+-- file of sql/policies changes this list in the same commit (003_rls_audit fails otherwise).
+CREATE OR REPLACE FUNCTION memory._installed_policies()
+RETURNS TABLE (table_name name, policy_name name, permissive boolean, roles name[], command text,
+               qual text, with_check text)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    WITH e AS (
+        SELECT '(tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))'::text AS call_tenant,
+               'pg_has_role(CURRENT_USER, ''memory_admin''::name, ''MEMBER''::text)'::text AS admin,
+               'pg_has_role(CURRENT_USER, role_oid, ''USAGE''::text)'::text AS own_grant
+    ), tables AS (
+        SELECT t::name AS table_name, t NOT IN ('tenants', 'tenant_grants') AS tenant_data
+          FROM pg_catalog.unnest(ARRAY['tenants', 'tenant_grants', 'simulations', 'nodes', 'edges', 'episodes',
+                                       'profiles', 'import_attempts', 'staged_nodes', 'staged_edges',
+                                       'staged_episodes', 'staged_profiles']) AS t
+    )
+    SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
+      FROM tables AS t CROSS JOIN e
+      CROSS JOIN LATERAL (VALUES
+          ('owner_sees_rows_of_the_entered_call_tenant', 'memory_owner', 'SELECT', e.call_tenant, NULL),
+          ('owner_removes_rows_of_the_entered_call_tenant', 'memory_owner', 'DELETE', e.call_tenant, NULL)
+      ) AS p (policy_name, role, command, qual, with_check)
+    UNION ALL
+    SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
+      FROM tables AS t CROSS JOIN e
+      CROSS JOIN LATERAL (VALUES
+          ('readers_see_rows_of_the_granted_call_tenant', 'memory_reader', 'SELECT', e.call_tenant, NULL),
+          ('writers_add_rows_to_the_granted_call_tenant', 'memory_writer', 'INSERT', NULL, e.call_tenant),
+          ('writers_change_rows_of_the_granted_call_tenant', 'memory_writer', 'UPDATE', e.call_tenant, e.call_tenant),
+          ('writers_remove_rows_of_the_granted_call_tenant', 'memory_writer', 'DELETE', e.call_tenant, NULL)
+      ) AS p (policy_name, role, command, qual, with_check)
+     WHERE t.tenant_data
+    UNION ALL
+    SELECT p.table_name::name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
+      FROM e CROSS JOIN LATERAL (VALUES
+          ('tenants', 'admins_manage_all_tenants', 'memory_admin', 'ALL', e.admin, e.admin),
+          ('tenants', 'readers_see_the_granted_call_tenant', 'memory_reader', 'SELECT', e.call_tenant, NULL),
+          ('tenant_grants', 'admins_manage_all_grants', 'memory_admin', 'ALL', e.admin, e.admin),
+          ('tenant_grants', 'roles_see_their_own_grants', 'memory_reader', 'SELECT', e.own_grant, NULL)
+      ) AS p (table_name, policy_name, role, command, qual, with_check)
+$fn$;
+
+COMMENT ON FUNCTION memory._installed_policies() IS 'Internal: every policy sql/policies installs, with its command, roles and expressions as pg_get_expr prints them (memory.rls_audit compares with it)';
+REVOKE ALL ON FUNCTION memory._installed_policies() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._installed_policies() TO memory_admin;
