@@ -73,6 +73,7 @@ class ImportReport:
     timings: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
     files: list[str] = field(default_factory=list)
+    naive_times: int = 0
 
 
 def content_hash(model: str, text: str) -> bytes:
@@ -104,6 +105,8 @@ class Parsed:
     profiles: list[dict[str, Any]]
     skipped_lines: int
     files: list[str]
+    naive_times: int = 0
+    simulation: dict[str, Any] = field(default_factory=dict)
 
     @property
     def rows(self) -> dict[str, list[dict[str, Any]]]:
@@ -127,10 +130,25 @@ def find_graph(run_dir: Path) -> Path | None:
     return None
 
 
-def parse_run(run_dir: Path, graph_path: Path | None, skip_bad_lines: bool) -> Parsed:
+def parse_run(
+    run_dir: Path,
+    graph_path: Path | None,
+    skip_bad_lines: bool,
+    *,
+    timezone: str | None = None,
+    allow_empty_graph: bool = False,
+) -> Parsed:
+    """Read every file of a run. Naive timestamps are read in `timezone` (UTC by default)."""
+    clock = mirofish.Clock(timezone)
     files: list[str] = []
     gpath = graph_path or find_graph(run_dir)
-    graph = mirofish.read_graph(gpath) if gpath else mirofish.Graph(None, [], [])
+    if graph_path and not graph_path.exists():
+        raise mirofish.BadInput(f"{graph_path}: no such file")
+    graph = (
+        mirofish.read_graph(gpath, clock, allow_empty=allow_empty_graph)
+        if gpath
+        else mirofish.Graph(None, [], [])
+    )
     if gpath:
         files.append(str(gpath))
     episodes: list[dict[str, Any]] = []
@@ -139,7 +157,7 @@ def parse_run(run_dir: Path, graph_path: Path | None, skip_bad_lines: bool) -> P
     for platform in mirofish.PLATFORMS:
         path = run_dir / platform / "actions.jsonl"
         if path.exists():
-            log = mirofish.read_actions(path, platform, skip_bad_lines=skip_bad_lines)
+            log = mirofish.read_actions(path, platform, skip_bad_lines=skip_bad_lines, clock=clock)
             episodes += log.episodes
             events += log.events
             skipped += len(log.skipped_lines)
@@ -150,26 +168,68 @@ def parse_run(run_dir: Path, graph_path: Path | None, skip_bad_lines: bool) -> P
     for items in (graph.nodes, graph.edges, episodes, profiles):
         for i, item in enumerate(items):
             item["position"] = i
-    return Parsed(graph, episodes, events, profiles, skipped, files)
+    return Parsed(
+        graph,
+        episodes,
+        events,
+        profiles,
+        skipped,
+        files,
+        naive_times=clock.naive,
+        simulation=mirofish.read_simulation(run_dir),
+    )
+
+
+def dangling_edges(parsed: Parsed) -> list[str]:
+    """Edges of the graph export whose endpoint is not among its nodes, as 'edge (node)'."""
+    nodes = {n["id"] for n in parsed.graph.nodes}
+    return [
+        f"{e['id']} ({e['source_id'] if e['source_id'] not in nodes else e['target_id']})"
+        for e in parsed.graph.edges
+        if e["source_id"] not in nodes or e["target_id"] not in nodes
+    ]
 
 
 def parse(
-    run_dir: Path, graph_path: Path | None, skip_bad_lines: bool, progress: Progress
+    run_dir: Path,
+    graph_path: Path | None,
+    skip_bad_lines: bool,
+    progress: Progress,
+    *,
+    timezone: str | None = None,
+    allow_empty_graph: bool = False,
+    skip_dangling: bool = False,
 ) -> Parsed:
-    """Phase parse: read every file of the run."""
+    """Phase parse: read every file of the run and make every check that needs no vector
+    (bad lines, duplicate ids, dangling edges), so that a run that cannot commit is refused
+    before anything is embedded."""
     _pause("parse")
     progress.start("parse", 1, "run")
-    parsed = parse_run(run_dir, graph_path, skip_bad_lines)
+    parsed = parse_run(
+        run_dir, graph_path, skip_bad_lines, timezone=timezone, allow_empty_graph=allow_empty_graph
+    )
+    dangling = [] if skip_dangling else dangling_edges(parsed)
+    if dangling:
+        more = ", ..." if len(dangling) > 10 else ""
+        raise mirofish.BadInput(
+            f"{parsed.files[0]}: {len(dangling)} edges refer to nodes not in the export: "
+            f"{', '.join(dangling[:10])}{more}; import the missing nodes, or pass --skip-dangling"
+        )
     progress.advance(1)
     progress.finish(
         ", ".join(f"{v} {k}" for k, v in parsed.counts.items())
         + (f", {parsed.skipped_lines} bad lines skipped" if parsed.skipped_lines else "")
+        + (
+            f", {parsed.naive_times} naive times read as {timezone or 'UTC'}"
+            if parsed.naive_times
+            else ""
+        )
     )
     return parsed
 
 
 def _metadata(parsed: Parsed) -> dict[str, Any]:
-    meta: dict[str, Any] = {"source": "mirofish"}
+    meta: dict[str, Any] = {"source": "mirofish", **parsed.simulation}
     if parsed.graph.graph_id:
         meta["graph_id"] = parsed.graph.graph_id
     if parsed.events:
@@ -187,11 +247,20 @@ def _metadata(parsed: Parsed) -> dict[str, Any]:
 # -- embed -------------------------------------------------------------------------------
 
 
-def _texts(parsed: Parsed) -> list[tuple[str, dict[str, Any], str]]:
-    """(kind, item, text to embed) for every row that has a text."""
+def _texts(
+    parsed: Parsed, embed_all_actions: bool = False
+) -> list[tuple[str, dict[str, Any], str]]:
+    """(kind, item, text to embed) for every row that has a text. Actions that say nothing
+    of their own (mirofish.CONTENTLESS_ACTIONS) are stored without a vector, so searches
+    do not answer with them, unless embed_all_actions."""
     out = [("nodes", n, node_text(n["type"], n["name"])) for n in parsed.graph.nodes]
     out += [("edges", e, e["fact"]) for e in parsed.graph.edges if e.get("fact")]
-    out += [("episodes", e, e["content"]) for e in parsed.episodes if e.get("content")]
+    out += [
+        ("episodes", e, e["content"])
+        for e in parsed.episodes
+        if e.get("content")
+        and (embed_all_actions or e["action_type"] not in mirofish.CONTENTLESS_ACTIONS)
+    ]
     return out
 
 
@@ -203,6 +272,7 @@ def embed(
     parsed: Parsed,
     embedder: Embedder,
     progress: Progress,
+    embed_all_actions: bool = False,
 ) -> tuple[int, int]:
     """Phase embed: set each item's content hash, model and vector; a text whose hash is
     committed already gets no vector (the promote keeps the committed one). Returns
@@ -214,7 +284,7 @@ def embed(
     }
     todo = []
     reused = 0
-    for kind, item, text in _texts(parsed):
+    for kind, item, text in _texts(parsed, embed_all_actions):
         item["content_hash"] = content_hash(embedder.model_name, text)
         item["embedding_model"] = embedder.model_name
         if known.get((kind, item["id"])) == item["content_hash"]:
@@ -429,14 +499,26 @@ def import_run(
     skip_dangling: bool = False,
     skip_bad_lines: bool = False,
     progress: Progress | None = None,
+    timezone: str | None = None,
+    allow_empty_graph: bool = False,
+    embed_all_actions: bool = False,
 ) -> ImportReport:
     """Import a MiroFish run as one staged attempt; returns what the promote did."""
     started = time.perf_counter()
     progress = progress or Progress(quiet=True)
     embedder = embedder or Embedder()
     run = Path(run_dir)
-    parsed = parse(run, Path(graph_path) if graph_path else None, skip_bad_lines, progress)
+    parsed = parse(
+        run,
+        Path(graph_path) if graph_path else None,
+        skip_bad_lines,
+        progress,
+        timezone=timezone,
+        allow_empty_graph=allow_empty_graph,
+        skip_dangling=skip_dangling,
+    )
     report = ImportReport(
+        naive_times=parsed.naive_times,
         parsed=parsed.counts,
         events=len(parsed.events),
         skipped_lines=parsed.skipped_lines,
@@ -445,7 +527,7 @@ def import_run(
     with Memory(dsn) as mem, mem.connect() as conn:
         try:
             report.embedded, report.reused = embed(
-                mem, conn, tenant_id, simulation_id, parsed, embedder, progress
+                mem, conn, tenant_id, simulation_id, parsed, embedder, progress, embed_all_actions
             )
             report.embed_rate = embedder.rate
             report.attempt_id = begin(

@@ -12,12 +12,21 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 GENERIC_LABELS = {"Entity", "Node"}
 PLATFORMS = ("twitter", "reddit")
+# Actions that say nothing of their own: stored, but neither embedded nor searched unless
+# the import asks for them (--embed-all-actions).
+CONTENTLESS_ACTIONS = frozenset(
+    {"DO_NOTHING", "TREND", "REFRESH", "MUTE", "UNMUTE", "SEARCH_POSTS", "SEARCH_USER"}
+)
+# What MiroFish's simulation folder says of the run (state.json, simulation_config.json):
+# these fields become the simulation's metadata.
+SIMULATION_FIELDS = ("simulation_id", "project_id", "graph_id", "status", "created_at")
 
 
 class BadInput(ValueError):
@@ -32,18 +41,43 @@ def node_type(labels: list[str]) -> str:
     return "Entity"
 
 
+class Clock:
+    """Reads MiroFish's timestamps. MiroFish writes naive local times
+    (`datetime.now().isoformat()`); a naive time is read in this clock's zone (UTC unless
+    the import names another) and counted, so that the report can say how many it read so."""
+
+    def __init__(self, zone: str | tzinfo | None = None) -> None:
+        if zone is None or zone == "UTC":
+            self.zone: tzinfo = UTC
+        elif isinstance(zone, str):
+            try:
+                self.zone = ZoneInfo(zone)
+            except (ZoneInfoNotFoundError, ValueError) as exc:
+                raise BadInput(
+                    f"unknown time zone {zone!r}; use an IANA name such as Asia/Shanghai"
+                ) from exc
+        else:
+            self.zone = zone
+        self.naive = 0
+
+    def iso(self, value: Any) -> str | None:
+        """An ISO 8601 timestamp with a zone, or None."""
+        if value in (None, ""):
+            return None
+        text = str(value)
+        try:
+            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            return text  # left for the database to judge (22023 naming the item)
+        if parsed.tzinfo is None:
+            self.naive += 1
+            parsed = parsed.replace(tzinfo=self.zone)
+        return parsed.isoformat()
+
+
 def iso(value: Any) -> str | None:
-    """An ISO 8601 timestamp with a zone (naive MiroFish timestamps are UTC), or None."""
-    if value in (None, ""):
-        return None
-    text = str(value)
-    try:
-        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return text  # left for the database to judge (22023 naming the item)
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.isoformat()
+    """An ISO 8601 timestamp with a zone (a naive one read as UTC), or None."""
+    return Clock().iso(value)
 
 
 @dataclass
@@ -53,16 +87,31 @@ class Graph:
     edges: list[dict[str, Any]]
 
 
-def read_graph(path: str | Path) -> Graph:
+def read_graph(path: str | Path, clock: Clock | None = None, *, allow_empty: bool = False) -> Graph:
+    """MiroFish's graph export, or the same object as MiroFish's API serves it, wrapped as
+    {"success": ..., "data": {...}}. A file that yields no node and no edge is refused
+    (naming the keys it has) unless allow_empty: imported, it would empty the graph."""
     path = Path(path)
+    clock = clock or Clock()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise BadInput(
             f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from exc
+    if isinstance(data, dict) and "success" in data and "nodes" not in data:
+        if data["success"] is False:
+            raise BadInput(f"{path}: MiroFish answered success=false: {data.get('error')!r}")
+        if isinstance(data.get("data"), dict):
+            data = data["data"]
     if not isinstance(data, dict):
         raise BadInput(f"{path}: expected a JSON object with nodes and edges")
+    if not data.get("nodes") and not data.get("edges") and not allow_empty:
+        keys = ", ".join(sorted(map(str, data))) or "none"
+        raise BadInput(
+            f"{path}: no nodes and no edges (top-level keys: {keys}); importing it would "
+            "remove the simulation's graph: pass --allow-empty-graph to mean that"
+        )
     nodes: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for i, raw in enumerate(data.get("nodes") or []):
@@ -106,8 +155,8 @@ def read_graph(path: str | Path) -> Graph:
                 "target_id": str(raw["target_node_uuid"]),
                 "fact": raw.get("fact"),
                 "attributes": attributes,
-                "valid_at": iso(raw.get("valid_at")),
-                "invalid_at": iso(raw.get("invalid_at")),
+                "valid_at": clock.iso(raw.get("valid_at")),
+                "invalid_at": clock.iso(raw.get("invalid_at")),
             }
         )
     return Graph(data.get("graph_id"), nodes, edges)
@@ -144,6 +193,11 @@ def action_text(line: dict[str, Any]) -> str:
         return f"{who} reposted {author}: {post}".strip()
     if kind == "FOLLOW":
         return f"{who} followed {args.get('target_user_name') or args.get('follow_id')}"
+    if kind in ("LIKE_COMMENT", "DISLIKE_COMMENT"):
+        verb = "liked" if kind == "LIKE_COMMENT" else "disliked"
+        by = args.get("comment_author_name") or "someone"
+        said = args.get("comment_content") or ""
+        return f"{who} {verb} a comment by {by}: {said}".strip().rstrip(":")
     if kind == "DO_NOTHING":
         return f"{who} did nothing this round"
     described = ", ".join(f"{k}={v}" for k, v in sorted(args.items()))
@@ -197,8 +251,11 @@ def iter_lines(path: Path, skip_bad_lines: bool, skipped: list[int]) -> Iterator
             yield number, obj
 
 
-def read_actions(path: str | Path, platform: str, *, skip_bad_lines: bool = False) -> ActionLog:
+def read_actions(
+    path: str | Path, platform: str, *, skip_bad_lines: bool = False, clock: Clock | None = None
+) -> ActionLog:
     path = Path(path)
+    clock = clock or Clock()
     log = ActionLog(platform, path)
     occurrences: dict[str, int] = {}
     for number, line in iter_lines(path, skip_bad_lines, log.skipped_lines):
@@ -223,7 +280,7 @@ def read_actions(path: str | Path, platform: str, *, skip_bad_lines: bool = Fals
                 "round": line.get("round"),
                 "action_type": str(line.get("action_type")),
                 "content": action_text(line),
-                "occurred_at": iso(line.get("timestamp")),
+                "occurred_at": clock.iso(line.get("timestamp")),
                 "metadata": {
                     "action_args": line.get("action_args") or {},
                     "result": line.get("result"),
@@ -235,8 +292,36 @@ def read_actions(path: str | Path, platform: str, *, skip_bad_lines: bool = Fals
     return log
 
 
+def _reddit_agent_ids(path: Path, rows: list[Any]) -> list[int]:
+    """OASIS gives a Reddit profile list's agents their place in the list; MiroFish writes
+    that number as user_id. A list where some rows carry an id and others do not is
+    ambiguous and refused."""
+    if not all(isinstance(row, dict) for row in rows):
+        raise BadInput(f"{path}: expected a JSON list of profile objects")
+    ids = [row.get("user_id", row.get("agent_id")) for row in rows]
+    given = [i for i in ids if i is not None]
+    if not given:
+        return list(range(len(rows)))
+    if len(given) != len(rows):
+        missing = next(i for i, v in enumerate(ids) if v is None)
+        raise BadInput(
+            f"{path}: profile [{missing}] has no user_id while others do; give every profile "
+            "its user_id, or none (OASIS then numbers them by their place in the list)"
+        )
+    try:
+        numbers = [int(i) for i in given]
+    except (TypeError, ValueError) as exc:
+        raise BadInput(f"{path}: user_id must be an integer ({exc})") from exc
+    if len(set(numbers)) != len(numbers):
+        raise BadInput(f"{path}: two profiles have the same user_id")
+    return numbers
+
+
 def read_profiles(run_dir: str | Path) -> list[dict[str, Any]]:
-    """Agent profiles from reddit_profiles.json and twitter_profiles.csv, when present."""
+    """Agent profiles from reddit_profiles.json (or OASIS's user_data_*.json list) and
+    twitter_profiles.csv, as OASIS maps them to agents: a Reddit list by user_id where every
+    row has one, else by place in the list; a Twitter CSV by row (OASIS's agent_id is the
+    row number; the CSV's user_id, an upstream Twitter id, is kept as an attribute)."""
     run = Path(run_dir)
     profiles: list[dict[str, Any]] = []
     reddit = run / "reddit_profiles.json"
@@ -245,10 +330,9 @@ def read_profiles(run_dir: str | Path) -> list[dict[str, Any]]:
             rows = json.loads(reddit.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise BadInput(f"{reddit}: invalid JSON at line {exc.lineno}: {exc.msg}") from exc
-        for i, row in enumerate(rows):
-            agent = row.get("user_id", row.get("agent_id"))
-            if agent is None:
-                raise BadInput(f"{reddit}: profile [{i}] has no user_id")
+        if not isinstance(rows, list):
+            raise BadInput(f"{reddit}: expected a JSON list of profiles")
+        for agent, row in zip(_reddit_agent_ids(reddit, rows), rows, strict=True):
             rest = {
                 k: v
                 for k, v in row.items()
@@ -257,9 +341,9 @@ def read_profiles(run_dir: str | Path) -> list[dict[str, Any]]:
             profiles.append(
                 {
                     "platform": "reddit",
-                    "agent_id": int(agent),
+                    "agent_id": agent,
                     "username": row.get("username"),
-                    "name": row.get("name"),
+                    "name": row.get("name") or row.get("realname"),
                     "bio": row.get("bio"),
                     "persona": row.get("persona"),
                     "attributes": rest,
@@ -268,20 +352,25 @@ def read_profiles(run_dir: str | Path) -> list[dict[str, Any]]:
     twitter = run / "twitter_profiles.csv"
     if twitter.exists():
         with open(twitter, encoding="utf-8", newline="") as fh:
-            for number, row in enumerate(csv.DictReader(fh), start=2):
-                agent = row.get("user_id") or row.get("agent_id")
-                if not agent:
-                    raise BadInput(f"{twitter}:{number}: profile has no user_id")
+            reader = csv.DictReader(fh)
+            needed = {"username", "description", "user_char"}
+            if not needed <= set(reader.fieldnames or ()):
+                raise BadInput(
+                    f"{twitter}: an OASIS Twitter profile CSV has the columns "
+                    f"{', '.join(sorted(needed))}; this one has {', '.join(reader.fieldnames or [])}"
+                )
+            for agent, row in enumerate(reader):
                 rest = {
                     k: v
                     for k, v in row.items()
-                    if k
-                    not in ("user_id", "agent_id", "username", "name", "description", "user_char")
+                    if k and k not in ("agent_id", "username", "name", "description", "user_char")
                 }
+                if rest.get("user_id") == str(agent):
+                    del rest["user_id"]  # MiroFish writes the agent number as user_id
                 profiles.append(
                     {
                         "platform": "twitter",
-                        "agent_id": int(agent),
+                        "agent_id": agent,
                         "username": row.get("username"),
                         "name": row.get("name"),
                         "bio": row.get("description"),
@@ -290,3 +379,22 @@ def read_profiles(run_dir: str | Path) -> list[dict[str, Any]]:
                     }
                 )
     return profiles
+
+
+def read_simulation(run_dir: str | Path) -> dict[str, Any]:
+    """What a MiroFish simulation folder says of the run (state.json and
+    simulation_config.json): its ids, status and creation time, for the simulation's
+    metadata. Empty when the folder has neither."""
+    run = Path(run_dir)
+    found: dict[str, Any] = {}
+    for name in ("simulation_config.json", "state.json"):
+        path = run / name
+        if not path.exists():
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise BadInput(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from exc
+        if isinstance(data, dict):
+            found.update({k: data[k] for k in SIMULATION_FIELDS if data.get(k) not in (None, "")})
+    return found

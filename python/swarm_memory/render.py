@@ -37,6 +37,8 @@ def print_import_report(report: ImportReport) -> None:
         f"{report.embedded} texts embedded, {report.reused} unchanged texts reused; "
         f"{report.seconds:.1f} s"
     )
+    if report.naive_times:
+        print(f"{report.naive_times} timestamps without a zone read in the --timezone given")
     if report.skipped_edges:
         print(
             f"{len(report.skipped_edges)} dangling edges left out: "
