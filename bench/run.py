@@ -205,7 +205,8 @@ def measure_search(
                 recalls.append(len(truth_ids & {r[0] for r in rows}) / want)
             with psycopg.connect(su_dsn) as su:
                 indexed = su.execute(
-                    "SELECT to_regclass('memory.' || memory._ann_index_name(%s, %s)) IS NOT NULL",
+                    "SELECT to_regclass('memory.' || memory._ann_index_name(s.sim_no)) IS NOT NULL"
+                    " FROM memory.simulations AS s WHERE s.tenant_id = %s AND s.simulation_id = %s",
                     (sim.tenant_id, sim.simulation_id),
                 ).fetchone()[0]
             out.append(

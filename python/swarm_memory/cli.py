@@ -87,6 +87,9 @@ def cmd_import(args: argparse.Namespace) -> int:
         skip_bad_lines=args.skip_bad_lines,
         batch_size=args.batch_size,
         progress=Progress(quiet=args.quiet),
+        timezone=args.timezone,
+        allow_empty_graph=args.allow_empty_graph,
+        embed_all_actions=args.embed_all_actions,
     )
     print_import_report(report)
     return 0
@@ -115,12 +118,61 @@ def cmd_attempts(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_index(args: argparse.Namespace) -> int:
-    from swarm_memory import ann
+def cmd_role(args: argparse.Namespace) -> int:
+    """A login role for a gateway, the way the trust model expects: the group role's
+    privileges (INHERIT; a grant counts for roles with the granted role's privileges) and
+    the tenant granted to the login role itself, never to the shared group role."""
+    import getpass
 
-    actions = ann.build(
-        resolve_dsn(args), args.min_rows, log=(lambda m: None) if args.quiet else print
-    )
+    import psycopg
+    from psycopg import sql
+
+    from swarm_memory.errors import translate
+
+    if args.password_env:
+        password = os.environ.get(args.password_env)
+        if password is None:
+            raise ValueError(f"environment variable {args.password_env} is not set")
+    else:
+        password = getpass.getpass(f"password for role {args.name}: ")
+    group = "memory_writer" if args.writer else "memory_reader"
+    try:
+        with psycopg.connect(resolve_dsn(args)) as conn, conn.transaction():
+            # The server's password_encryption decides the algorithm; the password itself
+            # never travels or reaches a log, only its verifier.
+            verifier = conn.pgconn.encrypt_password(
+                password.encode(), args.name.encode(), None
+            ).decode()
+            conn.execute(
+                sql.SQL("CREATE ROLE {} LOGIN PASSWORD {}").format(
+                    sql.Identifier(args.name), sql.Literal(verifier)
+                )
+            )
+            conn.execute(
+                sql.SQL("GRANT {} TO {} WITH INHERIT TRUE, SET FALSE").format(
+                    sql.Identifier(group), sql.Identifier(args.name)
+                )
+            )
+            for tenant in args.tenant:
+                conn.execute("SELECT memory.grant_tenant(%s, %s)", (args.name, tenant))
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
+    print(f"role {args.name}: login, {group}, tenants {', '.join(map(str, args.tenant))}")
+    return 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    import psycopg
+
+    from swarm_memory import ann
+    from swarm_memory.errors import translate
+
+    try:
+        actions = ann.build(
+            resolve_dsn(args), args.min_rows, log=(lambda m: None) if args.quiet else print
+        )
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
     count = {
         k: sum(a.action == k for a in actions) for k in ("built", "rebuilt", "kept", "dropped")
     }
@@ -257,6 +309,22 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--name")
     s.add_argument("--skip-dangling", action="store_true")
     s.add_argument("--skip-bad-lines", action="store_true")
+    s.add_argument(
+        "--timezone",
+        default="UTC",
+        help="IANA zone of the run's naive timestamps (MiroFish writes local times without a "
+        "zone); default UTC",
+    )
+    s.add_argument(
+        "--allow-empty-graph",
+        action="store_true",
+        help="import a graph export with no nodes and no edges (it empties the graph)",
+    )
+    s.add_argument(
+        "--embed-all-actions",
+        action="store_true",
+        help="embed actions without text of their own too (DO_NOTHING, TREND, MUTE, searches)",
+    )
     s.add_argument("--quiet", action="store_true")
     s.add_argument("--batch-size", type=int, default=5000)
     s.set_defaults(func=cmd_import)
@@ -285,7 +353,22 @@ def build_parser() -> argparse.ArgumentParser:
     s = scoped("stats", "what a simulation holds")
     s.set_defaults(func=cmd_stats)
 
-    s = sub.add_parser("index", help="build per-simulation ANN indexes after imports (superuser)")
+    s = sub.add_parser("role", help="create a login role for a tenant (CREATEROLE, memory_admin)")
+    rsub = s.add_subparsers(dest="action", required=True)
+    r = rsub.add_parser("create")
+    r.add_argument("name")
+    kind = r.add_mutually_exclusive_group(required=True)
+    kind.add_argument("--reader", action="store_true", help="memory_reader: reads")
+    kind.add_argument("--writer", action="store_true", help="memory_writer: reads and writes")
+    r.add_argument("--tenant", type=_uuid, action="append", required=True, help="repeatable")
+    r.add_argument(
+        "--password-env", metavar="VAR", help="read the password from this variable (else prompt)"
+    )
+    s.set_defaults(func=cmd_role)
+
+    s = sub.add_parser(
+        "index", help="build per-simulation ANN indexes after imports (memory_admin)"
+    )
     s.add_argument("--min-rows", type=int, default=2000)
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_index)

@@ -11,6 +11,16 @@ runs those only when a versioned migration is pending; when none is, `migrate()`
 same files itself in one transaction. Either way every deploy re-applies them, and a second
 run changes nothing.
 
+Managed PostgreSQL: the deploying role need not be a superuser (README, "Managed
+PostgreSQL"). Two things make a non-superuser's second migrate work like the first: each
+deploy session loads pgvector's library first (`LOAD_VECTOR`), because a function's `SET
+hnsw.ef_search` names a placeholder parameter until the library is loaded, and only a
+superuser may name a placeholder; and on an existing database the deploying role takes
+memory_owner's privileges for the deploy (`GRANT memory_owner TO current_user WITH INHERIT
+TRUE, SET TRUE`, which its ADMIN OPTION allows) and gives them back at the end, since only
+the owner's privileges alter the owner's tables and functions. sql/finalize/ownership.sql
+takes and gives back the same grant on a first deploy, when memory_owner appears mid-way.
+
 `migrate(dsn, target=N)` stops at version N (the upgrade test walks the releases one by one
 this way). The re-applied files are written for the latest schema, so a migrate that stops
 short of it applies the versioned files only.
@@ -34,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,12 +128,64 @@ def pending_versions(dsn: str, target: int | None = None) -> list[int]:
     return [v for v in all_versions if v not in applied]
 
 
+# Loads pgvector's library into the deploy's session when the extension is installed: after
+# it, hnsw.* are real parameters that any role may name in a function's SET clause.
+LOAD_VECTOR = (
+    "DO $load$ BEGIN IF pg_catalog.to_regtype('public.vector') IS NOT NULL THEN"
+    " PERFORM '[1]'::public.vector; END IF; END $load$"
+)
+
+
+def _session(config: dict) -> list[str]:
+    return [*(config.get("session") or []), LOAD_VECTOR]
+
+
+@contextlib.contextmanager
+def _owner_privileges(dsn: str) -> Iterator[None]:
+    """For a deploy by a non-superuser on a database that has memory_owner: hold the
+    owner's privileges for the deploy (a grant to itself, which ADMIN OPTION on the role it
+    created allows) and revoke that grant afterwards, whether the deploy worked or not."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        superuser, exists, holds = conn.execute(
+            "SELECT r.rolsuper, to_regrole('memory_owner') IS NOT NULL,"
+            " to_regrole('memory_owner') IS NOT NULL"
+            " AND pg_has_role(current_user, 'memory_owner', 'USAGE')"
+            "  FROM pg_roles AS r WHERE r.rolname = current_user"
+        ).fetchone()
+        if not superuser and exists and not holds:
+            conn.execute(
+                psycopg.sql.SQL("GRANT memory_owner TO {} WITH INHERIT TRUE, SET TRUE").format(
+                    psycopg.sql.Identifier(conn.info.user)
+                )
+            )
+    try:
+        yield
+    finally:
+        if not superuser:
+            with psycopg.connect(dsn, autocommit=True) as conn:
+                _give_back_owner(conn)
+
+
+def _give_back_owner(conn: psycopg.Connection) -> None:
+    """Revoke memory_owner from the current role where the role granted it to itself."""
+    if conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM pg_auth_members AS m"
+        " WHERE m.roleid = to_regrole('memory_owner') AND m.member = m.grantor"
+        " AND m.member = (SELECT oid FROM pg_roles WHERE rolname = current_user))"
+    ).fetchone()[0]:
+        conn.execute(
+            psycopg.sql.SQL("REVOKE memory_owner FROM {}").format(
+                psycopg.sql.Identifier(conn.info.user)
+            )
+        )
+
+
 def apply_repeatables(dsn: str) -> int:
     """Apply the afterAll callback files of pgmigrate.yml in one transaction."""
     config = _config()
     files = _callback_files(config)
     with psycopg.connect(dsn) as conn, conn.transaction():
-        for stmt in config.get("session") or []:
+        for stmt in _session(config):
             conn.execute(stmt)
         for f in files:
             conn.execute(f.read_text(encoding="utf-8"))
@@ -135,10 +198,15 @@ def migrate(dsn: str, target: int | None = None) -> MigrateResult:
     With `target`, stop at that version; the repeatable objects, written for the latest
     schema, are applied only when the target reaches it.
     """
-    import pgmigrate
-
     if target is not None and target >= latest_version():
         target = None
+    with _owner_privileges(dsn):
+        return _migrate(dsn, target)
+
+
+def _migrate(dsn: str, target: int | None) -> MigrateResult:
+    import pgmigrate
+
     pending = pending_versions(dsn, target)
     if not pending:
         return MigrateResult([], apply_repeatables(dsn) if target is None else 0)
@@ -152,6 +220,7 @@ def migrate(dsn: str, target: int | None = None) -> MigrateResult:
             target="latest" if target is None else str(target),
             # '' replaces the configured callbacks: none short of the latest version
             callbacks=None if target is None else "",
+            session=_session(_config()),
         )
         config = pgmigrate.get_config(str(base), args)
         pgmigrate.migrate(config)

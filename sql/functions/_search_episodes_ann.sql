@@ -9,14 +9,16 @@
 -- with 400).
 --
 -- Dynamic SQL, deliberately: the planner uses a partial index only when the query's
--- conditions carry the index predicate's constants, so tenant and simulation go into the
--- statement as literals. Both are uuid values quoted with format('%L'), which cannot carry
--- anything but a uuid; every other argument is passed with USING.
+-- conditions carry the index predicate's constant, so the simulation's opaque number
+-- (p_sim_no, the predicate's sim_no) goes into the statement as a literal: a bigint written
+-- with format('%s'), which cannot carry anything but digits. Tenant and simulation, and
+-- every other argument, are passed with USING.
 -- p_index_rows: the index's row count as the catalog holds it (pg_class.reltuples), which
 -- the caller has just read to learn that the index exists.
 CREATE OR REPLACE FUNCTION memory._search_episodes_ann(
     p_tenant_id uuid,
     p_simulation_id uuid,
+    p_sim_no bigint,
     p_query public.vector,
     p_top_k integer,
     p_agent_id integer,
@@ -42,17 +44,17 @@ BEGIN
           FROM (SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round,
                        e.action_type, e.content, e.occurred_at, e.embedding
                   FROM memory.episodes AS e
-                 WHERE e.tenant_id = %L AND e.simulation_id = %L
+                 WHERE e.sim_no = %s AND e.tenant_id = $6 AND e.simulation_id = $7
                    AND ($4::integer IS NULL OR e.agent_id = $4)
                  ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
                  LIMIT $3) AS c
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
-         LIMIT $5 $q$, p_tenant_id, p_simulation_id)
+         LIMIT $5 $q$, p_sim_no)
     USING p_query::public.vector(384), p_query::public.halfvec(384),
-          GREATEST(p_top_k * 20, 200), p_agent_id, p_top_k;
+          GREATEST(p_top_k * 20, 200), p_agent_id, p_top_k, p_tenant_id, p_simulation_id;
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer, real) IS 'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
-REVOKE ALL ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer, real) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION memory._search_episodes_ann(uuid, uuid, public.vector, integer, integer, real) TO memory_reader;
+COMMENT ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real) IS 'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
+REVOKE ALL ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real) TO memory_reader;

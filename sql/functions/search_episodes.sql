@@ -24,16 +24,19 @@ DECLARE
     v_k          integer;
     v_hits       memory.episode_hit[];
     v_index_rows real;
+    v_sim_no     bigint;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
     v_k := LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+    SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
     SELECT c.reltuples INTO v_index_rows FROM pg_catalog.pg_class AS c
-     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(p_tenant_id, p_simulation_id));
+     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(v_sim_no));
     IF FOUND THEN
         v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(p_tenant_id, p_simulation_id,
-                                                                   p_query, v_k, p_agent_id,
-                                                                   v_index_rows) AS h);
+                                                                   v_sim_no, p_query, v_k,
+                                                                   p_agent_id, v_index_rows) AS h);
         IF pg_catalog.cardinality(v_hits) = v_k THEN
             RETURN QUERY SELECT * FROM pg_catalog.unnest(v_hits);
             RETURN;

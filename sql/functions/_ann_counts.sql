@@ -1,0 +1,36 @@
+-- The embedded episodes of each simulation of one tenant that holds at least p_min_rows of
+-- them, by the simulation's opaque number: what memory.ann_plan() needs to decide which
+-- simulations get their own index. Administrators hold no grant for any tenant and read no
+-- tenant data; this reads counts only.
+-- SECURITY DEFINER: counting needs the episodes of every tenant, which row-level security
+-- shows to no administrator. The caller is checked as the session user (SET ROLE does not
+-- change it); the call's tenant is set for the owner's policies, which keep the count to
+-- that tenant's rows, and put back as it was at the end.
+CREATE OR REPLACE FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer)
+RETURNS TABLE (sim_no bigint, episodes bigint)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+SET lock_timeout = '5s'
+AS $fn$
+DECLARE
+    v_previous text := pg_catalog.current_setting('memory.tenant_id', true);
+BEGIN
+    PERFORM memory._require_admin();
+    IF p_tenant_id IS NULL THEN
+        RAISE EXCEPTION 'p_tenant_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the id of a tenant of memory.tenants';
+    END IF;
+    PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
+    RETURN QUERY
+    SELECT e.sim_no, pg_catalog.count(*)
+      FROM memory.episodes AS e
+     WHERE e.tenant_id = p_tenant_id AND e.embedding IS NOT NULL
+     GROUP BY e.sim_no
+    HAVING pg_catalog.count(*) >= COALESCE(p_min_rows, 0);
+    PERFORM pg_catalog.set_config('memory.tenant_id', COALESCE(v_previous, ''), true);
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._ann_counts(uuid, integer) IS 'Internal: embedded episodes per simulation number of one tenant, for memory.ann_plan (SECURITY DEFINER: counts across tenants; memory_admin only)';
+REVOKE ALL ON FUNCTION memory._ann_counts(uuid, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._ann_counts(uuid, integer) TO memory_admin;
