@@ -3,7 +3,7 @@
 -- INVOKER with a pinned search_path, the group roles, the 384-dimensional vector columns, and
 -- tenant_id leading every primary key.
 BEGIN;
-SELECT plan(272);
+SELECT plan(284);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -13,7 +13,8 @@ INSERT INTO fx_tables VALUES
 
 CREATE TEMP TABLE fx_functions (fn name, args name[], PRIMARY KEY (fn, args)) ON COMMIT DROP;
 INSERT INTO fx_functions VALUES
-    ('_ann_index_name',     '{uuid,uuid}'),
+    ('_ann_counts',         '{uuid,integer}'),
+    ('_ann_index_name',     '{bigint}'),
     ('_attempt_alive',      '{integer}'),
     ('_check_batch',        '{text,jsonb,jsonb,text[]}'),
     ('_check_query_vector', '{vector}'),
@@ -21,6 +22,7 @@ INSERT INTO fx_functions VALUES
     ('_discard_staged',     '{uuid,uuid[]}'),
     ('_enter_simulation',   '{uuid,uuid}'),
     ('_enter_tenant',       '{uuid}'),
+    ('_episode_sim_no',     '{}'),
     ('_fail_dead_attempts', '{uuid,uuid}'),
     ('_field_problem',      '{jsonb,text}'),
     ('_group_roles',        '{}'),
@@ -29,7 +31,7 @@ INSERT INTO fx_functions VALUES
     ('_release_attempt_lock', '{integer}'),
     ('_require_attempt',    '{uuid,uuid,boolean}'),
     ('_require_simulation', '{uuid,uuid}'),
-    ('_search_episodes_ann', '{uuid,uuid,vector,integer,integer,real}'),
+    ('_search_episodes_ann', '{uuid,uuid,bigint,vector,integer,integer,real}'),
     ('_attempt_lock_class', '{}'),
     ('_default_model', '{}'),
     ('_kind', '{text}'),
@@ -46,6 +48,8 @@ INSERT INTO fx_functions VALUES
     ('_staging_problem', '{text}'),
     ('_upsert', '{text,uuid,uuid,jsonb}'),
     ('abort_import',        '{uuid,uuid,text}'),
+    ('ann_index',           '{bigint,text,integer,integer,boolean}'),
+    ('ann_plan',            '{integer,integer,integer}'),
     ('begin_import',        '{uuid,uuid,jsonb,boolean,jsonb,text}'),
     ('commit_import',       '{uuid,uuid}'),
     ('committed_hashes',    '{uuid,uuid}'),
@@ -185,7 +189,7 @@ $$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max())
     'the label checks read the one limit, memory._label_max()');
 SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
 
--- Functions (1 + 56 x 3 = 169)
+-- Functions (1 + 60 x 3 = 181)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 
