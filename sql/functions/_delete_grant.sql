@@ -2,25 +2,23 @@
 -- Returns whether there was one. memory.revoke_tenant calls it.
 -- SECURITY DEFINER: administrators hold no DELETE on memory.tenant_grants (every tenant
 -- call reads that table, so a lock taken with DELETE would stop them all). The caller is
--- checked as the session user; the tenant is set for the owner's policies and put back.
+-- checked as the session user, and the tenant set for the owner's policies, by
+-- memory._enter_tenant_as_admin.
 CREATE OR REPLACE FUNCTION memory._delete_grant(p_tenant_id uuid, p_role_oid oid) RETURNS boolean
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 SET lock_timeout = '5s'
 AS $fn$
 DECLARE
-    v_previous text := pg_catalog.current_setting('memory.tenant_id', true);
-    v_count    bigint;
+    v_count bigint;
 BEGIN
-    PERFORM memory._require_admin();
-    IF p_tenant_id IS NULL OR p_role_oid IS NULL THEN
-        RAISE EXCEPTION 'p_tenant_id and p_role_oid must not be NULL (got %, %)', p_tenant_id, p_role_oid
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'name the tenant and role of the grant';
+    PERFORM memory._enter_tenant_as_admin(p_tenant_id);
+    IF p_role_oid IS NULL THEN
+        RAISE EXCEPTION 'p_role_oid must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'name the role of the grant by its OID';
     END IF;
-    PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
     DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id AND g.role_oid = p_role_oid;
     GET DIAGNOSTICS v_count = ROW_COUNT;
-    PERFORM pg_catalog.set_config('memory.tenant_id', COALESCE(v_previous, ''), true);
     RETURN v_count > 0;
 END
 $fn$;

@@ -4,9 +4,9 @@
 -- memory.tenants: no role holds DELETE on it, so a foreign-key cascade cannot reach past
 -- row-level security.
 -- SECURITY DEFINER: administrators hold no DELETE (with it they could LOCK the tables in
--- modes that stop every tenant). The caller is checked as the session user (SET ROLE does
--- not change it); the call's tenant is set for the owner's policies, which keep every
--- statement to its rows, and put back as it was at the end.
+-- modes that stop every tenant). memory._enter_tenant_as_admin checks the caller as the
+-- session user (SET ROLE does not change it) and sets the call's tenant for the owner's
+-- policies, which keep every statement to its rows.
 CREATE OR REPLACE FUNCTION memory.delete_tenant(p_tenant_id uuid)
 RETURNS TABLE (simulations bigint, nodes bigint, edges bigint, episodes bigint, profiles bigint,
                grants bigint)
@@ -15,19 +15,13 @@ SET search_path = pg_catalog, pg_temp
 SET lock_timeout = '30s'
 AS $fn$
 DECLARE
-    v_previous    text := pg_catalog.current_setting('memory.tenant_id', true);
     v_kind        memory.record_kind;
     v_count       bigint;
     v_counts      jsonb := '{}'::jsonb;
     v_simulations bigint;
     v_grants      bigint;
 BEGIN
-    PERFORM memory._require_admin();
-    IF p_tenant_id IS NULL THEN
-        RAISE EXCEPTION 'p_tenant_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the id of the tenant to delete';
-    END IF;
-    PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
+    PERFORM memory._enter_tenant_as_admin(p_tenant_id);
     PERFORM 1 FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'unknown tenant %', p_tenant_id
@@ -49,7 +43,6 @@ BEGIN
     -- Last: a row added meanwhile (its foreign key holds this row) goes by the cascade.
     DELETE FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
 
-    PERFORM pg_catalog.set_config('memory.tenant_id', COALESCE(v_previous, ''), true);
     RETURN QUERY SELECT v_simulations, (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
                         (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint, v_grants;
 END

@@ -1,9 +1,9 @@
 -- 001_schema: the shape of schema memory as DESIGN.md fixes it. The tables and functions
 -- that exist, who owns them, RLS enabled and forced on every table, every function SECURITY
--- INVOKER with a pinned search_path, the group roles, the 384-dimensional vector columns, and
--- tenant_id leading every primary key.
+-- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
+-- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(284);
+SELECT plan(299);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -19,9 +19,11 @@ INSERT INTO fx_functions VALUES
     ('_check_batch',        '{text,jsonb,jsonb,text[]}'),
     ('_check_query_vector', '{vector}'),
     ('_current_tenant_id',  '{}'),
+    ('_delete_grant',       '{uuid,oid}'),
     ('_discard_staged',     '{uuid,uuid[]}'),
     ('_enter_simulation',   '{uuid,uuid}'),
     ('_enter_tenant',       '{uuid}'),
+    ('_enter_tenant_as_admin', '{uuid}'),
     ('_episode_sim_no',     '{}'),
     ('_fail_dead_attempts', '{uuid,uuid}'),
     ('_field_problem',      '{jsonb,text}'),
@@ -29,9 +31,11 @@ INSERT INTO fx_functions VALUES
     ('_holds_grant',        '{uuid}'),
     ('_installed_policies', '{}'),
     ('_release_attempt_lock', '{integer}'),
+    ('_require_admin',      '{}'),
     ('_require_attempt',    '{uuid,uuid,boolean}'),
     ('_require_simulation', '{uuid,uuid}'),
     ('_search_episodes_ann', '{uuid,uuid,bigint,vector,integer,integer,real}'),
+    ('_skip_dangling',      '{uuid,uuid}'),
     ('_attempt_lock_class', '{}'),
     ('_default_model', '{}'),
     ('_kind', '{text}'),
@@ -55,6 +59,7 @@ INSERT INTO fx_functions VALUES
     ('committed_hashes',    '{uuid,uuid}'),
     ('create_tenant',       '{text,uuid}'),
     ('delete_simulation',   '{uuid,uuid}'),
+    ('delete_tenant',       '{uuid}'),
     ('get_node',            '{uuid,uuid,text}'),
     ('grant_tenant',        '{name,uuid}'),
     ('import_attempts',     '{uuid,uuid}'),
@@ -73,6 +78,13 @@ INSERT INTO fx_functions VALUES
     ('upsert_profiles',     '{uuid,uuid,jsonb}'),
     ('upsert_simulation',   '{uuid,uuid,text,jsonb}'),
     ('validate_import',     '{uuid,uuid}');
+
+-- SECURITY DEFINER only where tenant roles must not hold the privilege used: DELETE (with it a
+-- role could LOCK the shared tables in modes that stop every tenant).
+CREATE TEMP TABLE fx_definers (fn name PRIMARY KEY) ON COMMIT DROP;
+INSERT INTO fx_definers VALUES
+    ('_delete_grant'), ('_discard_staged'), ('_prune'), ('_skip_dangling'), ('delete_simulation'),
+    ('delete_tenant');
 
 -- Schema, extension, roles (9)
 SELECT has_schema('memory', 'schema memory exists');
@@ -189,7 +201,7 @@ $$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max())
     'the label checks read the one limit, memory._label_max()');
 SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
 
--- Functions (1 + 60 x 3 = 181)
+-- Functions (1 + 65 x 3 = 196)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 
@@ -199,8 +211,10 @@ SELECT function_owner_is('memory', f.fn, f.args, 'memory_owner',
 
 SELECT is((SELECT p.prosecdef FROM pg_catalog.pg_proc AS p
             WHERE p.oid = pg_catalog.to_regprocedure(pg_catalog.format('memory.%s(%s)', f.fn, pg_catalog.array_to_string(f.args, ',')))),
-          false,
-          pg_catalog.format('memory.%s(%s) is SECURITY INVOKER', f.fn, pg_catalog.array_to_string(f.args, ', ')))
+          f.fn IN (SELECT d.fn FROM fx_definers AS d),
+          pg_catalog.format(CASE WHEN f.fn IN (SELECT d.fn FROM fx_definers AS d)
+                                 THEN 'memory.%s(%s) is SECURITY DEFINER' ELSE 'memory.%s(%s) is SECURITY INVOKER' END,
+                            f.fn, pg_catalog.array_to_string(f.args, ', ')))
   FROM fx_functions AS f ORDER BY f.fn;
 
 SELECT ok(COALESCE((SELECT 'search_path=pg_catalog, pg_temp' = ANY (p.proconfig) FROM pg_catalog.pg_proc AS p

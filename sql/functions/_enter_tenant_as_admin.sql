@@ -1,0 +1,22 @@
+-- The administrators' SECURITY DEFINER functions (memory.delete_tenant, memory._delete_grant)
+-- call this first: it refuses a session user without memory_admin's privileges (42501,
+-- memory._require_admin) and a NULL tenant (22004), then makes p_tenant_id the tenant of the
+-- transaction, so that memory_owner's policies admit that tenant's rows and no other's.
+-- Administrators hold no tenant grant, so memory._enter_tenant would refuse them.
+CREATE OR REPLACE FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) RETURNS void
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    PERFORM memory._require_admin();
+    IF p_tenant_id IS NULL THEN
+        RAISE EXCEPTION 'p_tenant_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the id of the tenant to act on';
+    END IF;
+    PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._enter_tenant_as_admin(uuid) IS 'Internal: check the session user is an administrator (42501) and make a tenant the tenant of the transaction';
+REVOKE ALL ON FUNCTION memory._enter_tenant_as_admin(uuid) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._enter_tenant_as_admin(uuid) TO memory_admin;

@@ -1,0 +1,200 @@
+-- 013_privileges: no tenant role holds a privilege that takes a lock blocking other tenants
+-- (issue 9, points 1 and 8). Table privileges of each group role exactly as designed (no
+-- table-level UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER or MAINTAIN; writers update only
+-- the columns the API updates); deletes only through the SECURITY DEFINER functions, owned by
+-- memory_owner, granted as designed, which identify the caller by the session user (SET ROLE
+-- does not change it); delete_tenant's counts and errors. The locks themselves, held across
+-- sessions, are tested in tests/test_hostile_locks.py.
+--
+-- The definer functions check the session user, so tenant roles are taken here with
+-- SET LOCAL SESSION AUTHORIZATION, not SET ROLE (the session user of this file is the
+-- superuser, who has every role's privileges).
+BEGIN;
+SELECT plan(105);
+\ir _fixtures.psql
+
+CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY, data boolean NOT NULL) ON COMMIT DROP;
+INSERT INTO fx_tables VALUES
+    ('tenants', false), ('tenant_grants', false), ('simulations', true), ('nodes', true),
+    ('edges', true), ('episodes', true), ('profiles', true), ('import_attempts', true),
+    ('staged_nodes', true), ('staged_edges', true), ('staged_episodes', true), ('staged_profiles', true);
+GRANT SELECT ON fx_tables TO PUBLIC;
+
+-- Rows of a tenant in a table, counted as the superuser (no RLS).
+CREATE FUNCTION fx.tenant_rows(p_table text, p_tenant_id uuid) RETURNS bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v_rows bigint;
+BEGIN
+    EXECUTE pg_catalog.format('SELECT count(*) FROM memory.%I WHERE tenant_id = $1', p_table) INTO v_rows USING p_tenant_id;
+    RETURN v_rows;
+END
+$$;
+
+CREATE TEMP TABLE fx_definers (fn name PRIMARY KEY, args name[], grantee name) ON COMMIT DROP;
+INSERT INTO fx_definers VALUES
+    ('_prune',            '{text,uuid,uuid,uuid}', 'memory_writer'),
+    ('_discard_staged',   '{uuid,uuid[]}',         'memory_writer'),
+    ('_skip_dangling',    '{uuid,uuid}',           'memory_writer'),
+    ('delete_simulation', '{uuid,uuid}',           'memory_writer'),
+    ('delete_tenant',     '{uuid}',                'memory_admin'),
+    ('_delete_grant',     '{uuid,oid}',            'memory_admin');
+
+-- Table privileges of the group roles (3 x 12 = 36), MAINTAIN (1)
+SELECT table_privs_are('memory', t.table_name, r.role,
+                       CASE WHEN r.role = 'memory_reader' THEN ARRAY['SELECT']
+                            WHEN r.role = 'memory_writer' AND t.data THEN ARRAY['SELECT', 'INSERT']
+                            WHEN r.role = 'memory_writer' THEN ARRAY['SELECT']
+                            WHEN NOT t.data THEN ARRAY['SELECT', 'INSERT']
+                            ELSE ARRAY[]::name[] END,
+                       pg_catalog.format('%s holds exactly its designed table privileges on memory.%s', r.role, t.table_name))
+  FROM fx_tables AS t
+ CROSS JOIN (VALUES ('memory_reader'::name), ('memory_writer'), ('memory_admin')) AS r(role)
+ ORDER BY r.role, t.table_name;
+SELECT is_empty($$
+    SELECT r.role || ' ' || t.table_name
+      FROM fx_tables AS t CROSS JOIN (VALUES ('memory_reader'), ('memory_writer'), ('memory_admin')) AS r(role)
+     WHERE pg_catalog.has_table_privilege(r.role, pg_catalog.format('memory.%I', t.table_name), 'MAINTAIN')
+$$, 'no group role holds MAINTAIN on a memory table');
+
+-- Column privileges (2): writers update exactly the columns the API updates, nobody else any
+SELECT set_eq($$
+    SELECT c.relname::text, a.attname::text
+      FROM pg_catalog.pg_attribute AS a JOIN pg_catalog.pg_class AS c ON c.oid = a.attrelid
+     WHERE c.relnamespace = 'memory'::regnamespace AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
+       AND pg_catalog.has_column_privilege('memory_writer', c.oid, a.attnum, 'UPDATE')
+$$, $$
+    SELECT t, c FROM (VALUES
+        ('simulations', ARRAY['name', 'metadata', 'published', 'updated_at']),
+        ('import_attempts', ARRAY['state', 'result', 'error', 'finished_at'])) AS v(t, cols)
+     CROSS JOIN LATERAL unnest(v.cols) AS c
+    UNION ALL
+    -- memory._merge sets every committed column of the kind, and updated_at.
+    SELECT k.kind, c.col::text FROM memory._record_kinds() AS k, memory._kind_columns(k.kind) AS c WHERE c.committed
+    UNION ALL
+    SELECT k.kind, 'updated_at' FROM memory._record_kinds() AS k
+$$, 'memory_writer may UPDATE exactly the columns the API updates (merge, simulations, attempts)');
+SELECT is_empty($$
+    SELECT r.role || ' ' || c.relname || '.' || a.attname
+      FROM pg_catalog.pg_attribute AS a JOIN pg_catalog.pg_class AS c ON c.oid = a.attrelid
+     CROSS JOIN (VALUES ('memory_reader'), ('memory_admin')) AS r(role)
+     WHERE c.relnamespace = 'memory'::regnamespace AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
+       AND pg_catalog.has_column_privilege(r.role, c.oid, a.attnum, 'UPDATE')
+$$, 'memory_reader and memory_admin may UPDATE no column of a memory table');
+
+-- The deleting functions (6 + 18): SECURITY DEFINER, callable by their one group role
+SELECT is_definer('memory', d.fn, d.args, pg_catalog.format('memory.%s is SECURITY DEFINER', d.fn))
+  FROM fx_definers AS d ORDER BY d.fn;
+SELECT function_privs_are('memory', d.fn, d.args, r.role,
+                          CASE WHEN r.role = d.grantee THEN ARRAY['EXECUTE'] ELSE ARRAY[]::name[] END,
+                          pg_catalog.format('%s %s call memory.%s', r.role,
+                                            CASE WHEN r.role = d.grantee THEN 'may' ELSE 'may not' END, d.fn))
+  FROM fx_definers AS d
+ CROSS JOIN (VALUES ('memory_reader'::name), ('memory_writer'), ('memory_admin')) AS r(role)
+ ORDER BY d.fn, r.role;
+
+-- Lock waits bounded (1)
+SELECT is_empty($$
+    SELECT p.proname::text FROM pg_catalog.pg_proc AS p
+     WHERE p.pronamespace = 'memory'::regnamespace
+       AND p.proname IN ('abort_import', 'commit_import', 'committed_hashes', 'create_tenant',
+                         'delete_simulation', 'delete_tenant', 'get_node', 'import_attempts',
+                         'nodes_by_type', 'search_nodes', 'simulation_stats', 'stage_rows',
+                         'upsert_edges', 'upsert_episodes', 'upsert_nodes', 'upsert_profiles',
+                         'upsert_simulation', 'validate_import', '_delete_grant')
+       AND NOT EXISTS (SELECT 1 FROM unnest(p.proconfig) AS c WHERE c LIKE 'lock\_timeout=%')
+$$, 'the API functions that take locks bound their waits with lock_timeout');
+
+-- Tenant A's data: two simulations, nodes, an edge, an episode, a profile, an open attempt
+SET LOCAL SESSION AUTHORIZATION app_a;
+DO $$
+BEGIN
+    PERFORM memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), '[{"id": "a1", "name": "alpha"}, {"id": "a2", "name": "beta"}]');
+    PERFORM memory.upsert_edges(fx.tenant_a(), fx.sim_a(), '[{"id": "e1", "type": "KNOWS", "source_id": "a1", "target_id": "a2"}]');
+    PERFORM memory.upsert_episodes(fx.tenant_a(), fx.sim_a(), '[{"id": "p1", "action_type": "CREATE_POST", "content": "hi"}]');
+    PERFORM memory.upsert_profiles(fx.tenant_a(), fx.sim_a(), '[{"agent_id": 1, "platform": "twitter", "name": "al"}]');
+    PERFORM memory.upsert_simulation(fx.tenant_a(), fx.unknown(), 'second');
+    PERFORM memory.begin_import(fx.tenant_a(), fx.sim_a());
+END
+$$;
+
+-- A writer deletes nothing directly and takes no blocking table lock (12 + 12)
+SELECT throws_ok(pg_catalog.format('DELETE FROM memory.%I', t.table_name), '42501', NULL,
+                 pg_catalog.format('a writer may not DELETE FROM memory.%s', t.table_name))
+  FROM fx_tables AS t ORDER BY t.table_name;
+SELECT throws_ok(pg_catalog.format('LOCK TABLE memory.%I IN SHARE MODE', t.table_name), '42501', NULL,
+                 pg_catalog.format('a writer may not LOCK memory.%s IN SHARE MODE', t.table_name))
+  FROM fx_tables AS t ORDER BY t.table_name;
+RESET SESSION AUTHORIZATION;
+
+-- The deleting functions act for the session user's tenants only (4)
+SET LOCAL SESSION AUTHORIZATION app_b;
+SELECT throws_ok($$SELECT * FROM memory.delete_simulation(fx.tenant_a(), fx.sim_a())$$, '42501', NULL,
+                 'B''s writer may not delete A''s simulation');
+SELECT throws_ok($$SELECT memory._prune('nodes', fx.tenant_a(), fx.sim_a(), fx.unknown())$$, '42501', NULL,
+                 'B''s writer may not prune A''s nodes');
+SELECT throws_ok($$SELECT memory._discard_staged(fx.tenant_a(), ARRAY[fx.unknown()])$$, '42501', NULL,
+                 'B''s writer may not discard A''s staged rows');
+SELECT throws_ok($$SELECT memory._skip_dangling(fx.tenant_a(), fx.unknown())$$, '42501', NULL,
+                 'B''s writer may not drop A''s staged edges');
+RESET SESSION AUTHORIZATION;
+
+-- SET ROLE gives a definer function no more than the session user holds (1): a login role
+-- allowed to SET ROLE app_a, without app_a's privileges, reaches A's invoker reads as app_a
+-- but not its deletes.
+CREATE ROLE fx_setter LOGIN;
+GRANT app_a TO fx_setter WITH INHERIT FALSE, SET TRUE;
+SET LOCAL SESSION AUTHORIZATION fx_setter;
+SET LOCAL ROLE app_a;
+SELECT throws_ok($$SELECT * FROM memory.delete_simulation(fx.tenant_a(), fx.sim_a())$$, '42501', NULL,
+                 'SET ROLE app_a does not let another session user delete A''s simulation');
+RESET ROLE;
+RESET SESSION AUTHORIZATION;
+
+-- The administrator deletes nothing directly (4)
+SET LOCAL SESSION AUTHORIZATION admin;
+SELECT throws_ok($$DELETE FROM memory.tenants WHERE tenant_id = fx.tenant_b()$$, '42501', NULL,
+                 'memory_admin may not DELETE FROM memory.tenants (its cascade would pass RLS)');
+SELECT throws_ok($$DELETE FROM memory.tenant_grants WHERE tenant_id = fx.tenant_b()$$, '42501', NULL,
+                 'memory_admin may not DELETE FROM memory.tenant_grants');
+SELECT throws_ok($$UPDATE memory.tenants SET name = 'x' WHERE tenant_id = fx.tenant_b()$$, '42501', NULL,
+                 'memory_admin may not UPDATE memory.tenants');
+SELECT throws_ok($$TRUNCATE memory.tenants CASCADE$$, '42501', NULL, 'memory_admin may not TRUNCATE memory.tenants');
+RESET SESSION AUTHORIZATION;
+
+-- delete_tenant: refusals (5)
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT throws_ok($$SELECT * FROM memory.delete_tenant(fx.tenant_a())$$, '42501', NULL,
+                 'a writer may not call delete_tenant, even for its own tenant');
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT throws_ok($$SELECT * FROM memory.delete_tenant(fx.tenant_a())$$, '42501', NULL, 'a reader may not call delete_tenant');
+RESET SESSION AUTHORIZATION;
+CREATE ROLE fx_half_admin LOGIN;
+GRANT memory_admin TO fx_half_admin WITH INHERIT FALSE, SET TRUE;
+SET LOCAL SESSION AUTHORIZATION fx_half_admin;
+SET LOCAL ROLE memory_admin;
+SELECT throws_ok($$SELECT * FROM memory.delete_tenant(fx.tenant_a())$$, '42501', NULL,
+                 'SET ROLE memory_admin without its privileges (NOINHERIT) may not delete a tenant');
+RESET ROLE;
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION admin;
+SELECT throws_ok($$SELECT * FROM memory.delete_tenant(fx.unknown())$$, 'P0002', NULL, 'delete_tenant of an unknown tenant is P0002');
+SELECT throws_ok($$SELECT * FROM memory.delete_tenant(NULL)$$, '22004', NULL, 'delete_tenant(NULL) is 22004');
+
+-- delete_tenant: counts, everything of A gone, B untouched (3)
+SELECT results_eq($$SELECT * FROM memory.delete_tenant(fx.tenant_a())$$,
+                  $$VALUES (2::bigint, 2::bigint, 1::bigint, 1::bigint, 1::bigint, 2::bigint)$$,
+                  'delete_tenant returns the simulations, nodes, edges, episodes, profiles and grants it removed');
+RESET SESSION AUTHORIZATION;
+SELECT is_empty($$
+    SELECT t.table_name FROM fx_tables AS t WHERE fx.tenant_rows(t.table_name, fx.tenant_a()) > 0
+$$, 'no table holds a row of the deleted tenant (attempts and staged rows included)');
+SELECT results_eq($$SELECT (SELECT count(*) FROM memory.tenants WHERE tenant_id = fx.tenant_b()),
+                           (SELECT count(*) FROM memory.tenant_grants WHERE tenant_id = fx.tenant_b()),
+                           fx.stored('simulations', fx.tenant_b(), fx.sim_b())$$,
+                  $$VALUES (1::bigint, 1::bigint, 1::bigint)$$, 'tenant B, its grant and its simulation are untouched');
+
+SELECT * FROM finish();
+ROLLBACK;
