@@ -45,6 +45,7 @@ from swarm_memory import (
     UnknownReference,
     UpsertCounts,
 )
+from swarm_memory.client import TenantDeleteCounts
 from swarm_memory.errors import error_class
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -252,6 +253,7 @@ READS = {
     "committed_hashes": CommittedHash,
     "stage_rows": StagedCounts,
     "delete_simulation": DeleteCounts,
+    "delete_tenant": TenantDeleteCounts,
     "rls_audit": AuditRow,
     "upsert_edges": UpsertCounts,
 }

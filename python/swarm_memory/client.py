@@ -62,6 +62,18 @@ class DeleteCounts:
 
 
 @dataclass(frozen=True)
+class TenantDeleteCounts:
+    """delete_tenant: rows deleted by kind, with the tenant's simulations and grants."""
+
+    simulations: int
+    nodes: int
+    edges: int
+    episodes: int
+    profiles: int
+    grants: int
+
+
+@dataclass(frozen=True)
 class Node:
     """A row of nodes_by_type."""
 
@@ -423,6 +435,13 @@ class Memory:
         self, role: str, tenant_id: UUIDLike, *, conn: Connection | None = None
     ) -> None:
         self._rows("SELECT memory.revoke_tenant(%s, %s)", (role, tenant_id), conn)
+
+    def delete_tenant(
+        self, tenant_id: UUIDLike, *, conn: Connection | None = None
+    ) -> TenantDeleteCounts:
+        return self._one(
+            TenantDeleteCounts, "SELECT * FROM memory.delete_tenant(%s)", (tenant_id,), conn
+        )
 
     def rls_audit(self, *, conn: Connection | None = None) -> list[AuditRow]:
         return self._records(AuditRow, "SELECT * FROM memory.rls_audit()", (), conn)
