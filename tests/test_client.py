@@ -46,7 +46,7 @@ from swarm_memory import (
     UpsertCounts,
 )
 from swarm_memory.client import TenantDeleteCounts
-from swarm_memory.errors import error_class
+from swarm_memory.errors import LimitExceeded, error_class
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,6 +62,7 @@ EXPECTED = {
     "23503": UnknownReference,  # foreign_key_violation
     "23505": Conflict,  # unique_violation
     "21000": CountMismatch,  # cardinality_violation: staged counts are not the declared
+    "54000": LimitExceeded,  # program_limit_exceeded: over a cap of memory._limit()
     "55000": StateError,  # object_not_in_prerequisite_state
     "55P03": Timeout,  # lock_not_available
     "57014": Timeout,  # query_canceled
@@ -100,6 +101,7 @@ def test_every_sqlstate_the_functions_raise_has_its_class(connect):
     assert error_class("22003") is InvalidInput
     assert error_class("XX000") is DatabaseError and error_class(None) is DatabaseError
     assert issubclass(UnknownReference, InvalidInput) and issubclass(CountMismatch, StateError)
+    assert issubclass(LimitExceeded, InvalidInput)
 
 
 @pytest.fixture
@@ -170,6 +172,12 @@ def test_each_sqlstate_leaves_the_driver_as_its_class(graph, connect):
             lambda: a.neighbors(w.tenant_a, w.sim_a, "alice", 1, None, "upward"),
         )
         raises(InvalidInput, "22P02", lambda: a.nodes_by_type("not-a-uuid", w.sim_a, None))
+        err = raises(
+            LimitExceeded,
+            "54000",
+            lambda: a.neighbors(w.tenant_a, w.sim_a, "alice", 1, ["T"] * 1001, "both"),
+        )
+        assert "list_elements" in str(err) and err.hint
         nan = vec(1)
         nan[0] = np.nan
         err = raises(InvalidInput, "22000", lambda: a.search_nodes(w.tenant_a, w.sim_a, nan))

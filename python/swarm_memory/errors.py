@@ -7,6 +7,8 @@
     |   |                    invalid_parameter_value, 22P02 and the other bad-value codes),
     |   |                    23502 not_null_violation, 23514 check_violation
     |   +-- UnknownReference 23503 foreign_key_violation (an edge to a node not there)
+    |   +-- LimitExceeded    54000 program_limit_exceeded (a batch, list, object or string
+    |                        over a cap of memory._limit(); the message names the limit)
     +-- Conflict             23505 unique_violation (a tenant name or id already taken)
     +-- StateError           55000 object_not_in_prerequisite_state (an import attempt that
     |   |                    is no longer loading, a session without staging tables)
@@ -65,6 +67,12 @@ class UnknownReference(InvalidInput):
     """23503: an edge refers to a node the simulation (or the import) does not have."""
 
 
+class LimitExceeded(InvalidInput):
+    """54000: a batch, list argument, object or string over a cap of memory._limit() (rows
+    or bytes per batch, object_bytes, string_bytes, list_elements); nothing was written.
+    Split the batch or shorten the value."""
+
+
 class Conflict(SwarmMemoryError):
     """23505: a tenant name or id already taken."""
 
@@ -117,6 +125,7 @@ _BY_STATE: dict[str, type[SwarmMemoryError]] = {
     "23514": InvalidInput,
     "55000": StateError,
     "21000": CountMismatch,
+    "54000": LimitExceeded,
     "55P03": Timeout,
     "57014": Timeout,
 }

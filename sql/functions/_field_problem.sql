@@ -1,11 +1,13 @@
 -- What is wrong with one field of a batch item, or NULL when nothing is.
 -- Kinds: id (required non-empty string), text! (required string), text, label! and label
 -- (a string of at most memory._label_max() characters: types and platforms, which are indexed), text[],
--- object, int! (required integer), int, timestamp (ISO 8601), vector (384 numbers, not all
--- zero).
+-- object, int! (required integer), int, timestamp (ISO 8601), vector (384 numbers that
+-- make a comparable vector as stored: memory._vector_problem).
 -- A timestamp may not be one of PostgreSQL's relative words (now, today, tomorrow,
 -- yesterday): their value depends on when the call runs, so replaying a batch would change
--- it. A vector element must fit in a real (pgvector stores 4-byte floats).
+-- it. A vector element must fit in a real (pgvector stores 4-byte floats), and the vector
+-- they make must not be zero or of no finite length once stored (1e-46 underflows to 0).
+-- Sizes are the caller's (memory._check_batch, memory._limit).
 CREATE OR REPLACE FUNCTION memory._field_problem(p_value jsonb, p_kind text) RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
@@ -42,8 +44,8 @@ AS $fn$
         WHEN p_kind = 'vector' AND pg_catalog.jsonb_path_exists(p_value,
                 '$[*] ? (@ > 3.4028234663852886e38 || @ < -3.4028234663852886e38)') THEN
             'must hold numbers within the range of real (4-byte float)'
-        WHEN p_kind = 'vector' AND NOT pg_catalog.jsonb_path_exists(p_value, '$[*] ? (@ != 0)') THEN
-            'must not be the zero vector (it has no direction to compare)'
+        WHEN p_kind = 'vector' THEN
+            memory._vector_problem((p_value #>> '{}')::public.vector)
     END
 $fn$;
 

@@ -56,7 +56,7 @@ BEGIN
     END IF;
 
     SELECT pg_catalog.count(*),
-           pg_catalog.string_agg((d.value ->> 'item_id') || ' (' || (d.value ->> 'detail') || ')', ', '
+           pg_catalog.string_agg(memory._quote(d.value ->> 'item_id') || ' (' || memory._quote(d.value ->> 'detail') || ')', ', '
                                  ORDER BY d.rn) FILTER (WHERE d.rn <= 10)
       INTO v_count, v_list
       FROM (SELECT p.value, pg_catalog.row_number() OVER (ORDER BY p.value ->> 'item_id') AS rn
@@ -73,7 +73,7 @@ BEGIN
      WHERE p.value ->> 'problem' = 'missing_embedding' LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION 'import attempt %: % % %', p_attempt_id, v_problem ->> 'kind',
-                v_problem ->> 'item_id', v_problem ->> 'detail'
+                memory._quote(v_problem ->> 'item_id'), v_problem ->> 'detail'
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'stage the row with its embedding';
     END IF;

@@ -18,7 +18,7 @@ BEGIN
     SELECT t.tenant_id INTO v_tenant_id FROM memory.tenants AS t WHERE t.name = p_name;
     IF FOUND THEN
         IF p_tenant_id IS NOT NULL AND p_tenant_id <> v_tenant_id THEN
-            RAISE EXCEPTION 'tenant name % is taken by tenant %', p_name, v_tenant_id
+            RAISE EXCEPTION 'tenant name % is taken by tenant %', memory._quote(p_name), v_tenant_id
                 USING ERRCODE = 'unique_violation', HINT = 'choose another name, or omit p_tenant_id';
         END IF;
         RETURN v_tenant_id;
@@ -27,7 +27,7 @@ BEGIN
     IF p_tenant_id IS NOT NULL THEN
         SELECT t.name INTO v_name FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
         IF FOUND THEN
-            RAISE EXCEPTION 'tenant % exists under the name %', p_tenant_id, v_name
+            RAISE EXCEPTION 'tenant % exists under the name %', p_tenant_id, memory._quote(v_name)
                 USING ERRCODE = 'unique_violation', HINT = 'use another id, or the existing name';
         END IF;
     END IF;

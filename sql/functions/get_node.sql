@@ -19,7 +19,7 @@ BEGIN
       FROM memory.nodes AS n
      WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = pg_catalog.md5(p_node_id)::uuid;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'unknown node % in simulation %', p_node_id, p_simulation_id
+        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
             USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
     END IF;
 END

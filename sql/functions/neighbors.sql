@@ -1,7 +1,8 @@
 -- The neighbourhood of a node: every node reachable within p_depth steps (clamped to 1..20,
 -- NULL means 1) along edges of the given types (NULL: all) in the given direction ('out',
 -- 'in' or 'both'), each once at its least depth, with the path of node ids from the start
--- and the edge that reached it. The start node itself is not returned.
+-- and the edge that reached it. The start node itself is not returned. p_edge_types holds
+-- at most memory._limit('list_elements') types (54000).
 --
 -- One statement in four steps, each a set operation (no per-row probing):
 --   walk   the recursive CTE, breadth-first over keys only: one whole level per iteration,
@@ -38,6 +39,7 @@ DECLARE
     v_in     boolean;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
     IF p_node_id IS NULL THEN
         RAISE EXCEPTION 'p_node_id must not be NULL'
             USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the upstream id of the start node';
@@ -47,13 +49,13 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed', HINT = 'pass ''out'', ''in'' or ''both''';
     END IF;
     IF p_direction NOT IN ('out', 'in', 'both') THEN
-        RAISE EXCEPTION 'unknown direction %', pg_catalog.quote_literal(p_direction)
+        RAISE EXCEPTION 'unknown direction %', pg_catalog.quote_literal(memory._quote(p_direction))
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''out'', ''in'' or ''both''';
     END IF;
     IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
                     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
                       AND n.node_key = v_start) THEN
-        RAISE EXCEPTION 'unknown node % in simulation %', p_node_id, p_simulation_id
+        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
             USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
     END IF;
     v_out := p_direction IN ('out', 'both');

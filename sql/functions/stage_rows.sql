@@ -39,7 +39,7 @@ BEGIN
         SELECT d.key, d.first_position, d.second_position INTO v_problem, v_position, v_second
           FROM memory._staging_duplicate(v_kind.kind, p_tenant_id, p_attempt_id) AS d;
         IF FOUND THEN
-            RAISE EXCEPTION '% id % appears twice, at positions % and %', v_kind.item, v_problem,
+            RAISE EXCEPTION '% id % appears twice, at positions % and %', v_kind.item, memory._quote(v_problem),
                     v_position, v_second
                 USING ERRCODE = 'invalid_parameter_value',
                       HINT = 'each row of an import needs its own id; nothing of this batch was staged';

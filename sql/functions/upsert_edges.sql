@@ -43,7 +43,7 @@ BEGIN
      LIMIT 1;
     v_dangling := FOUND;
     IF v_dangling AND NOT p_skip_dangling THEN
-        RAISE EXCEPTION 'p_edges[%]: edge % refers to unknown node %', v_index, v_edge_id, v_node_id
+        RAISE EXCEPTION 'p_edges[%]: edge % refers to unknown node %', v_index, memory._quote(v_edge_id), memory._quote(v_node_id)
             USING ERRCODE = 'foreign_key_violation',
                   HINT = 'upsert the node first, or pass p_skip_dangling => true to leave such edges out';
     END IF;

@@ -2,6 +2,7 @@
 -- p_metadata is merged into the stored metadata (top-level keys replaced). Repeating a call
 -- changes nothing (updated_at moves only when something changed). A simulation created by
 -- a staged import that has not committed yet becomes an ordinary, published one.
+-- p_name and p_metadata are capped by memory._limit() (string_bytes, object_bytes: 54000).
 CREATE OR REPLACE FUNCTION memory.upsert_simulation(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -14,6 +15,8 @@ SET lock_timeout = '30s'
 AS $fn$
 BEGIN
     PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_limit('string_bytes', 'p_name', pg_catalog.octet_length(p_name));
+    PERFORM memory._check_limit('object_bytes', 'p_metadata', pg_catalog.pg_column_size(p_metadata));
     IF p_metadata IS NOT NULL AND pg_catalog.jsonb_typeof(p_metadata) <> 'object' THEN
         RAISE EXCEPTION 'p_metadata must be a JSON object, not %', pg_catalog.jsonb_typeof(p_metadata)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a JSON object such as {"rounds": 8}';

@@ -1,0 +1,35 @@
+-- The caps on the work one call may ask for, each defined here once and read by the checks
+-- that enforce them (memory._check_limit refuses a value over one with 54000):
+--   batch_rows     items in one upsert batch (p_nodes, p_edges, p_episodes, p_profiles)
+--   batch_bytes    size of one upsert batch as jsonb (pg_column_size): 64 MB
+--   object_bytes   size of one JSON object: an item's attributes or metadata, a simulation's
+--                  metadata, begin_import's p_declared and p_metadata: 1 MB
+--   string_bytes   bytes of one string: an id, name, summary, content, fact: 1 MB
+--   list_elements  elements of a list argument or field (neighbors' p_edge_types, labels)
+--   quoted_chars   characters of a bad value an error message quotes (memory._quote)
+-- A batch over its limits is split by the caller; the importer's batches stay far below.
+CREATE OR REPLACE FUNCTION memory._limit(p_name text) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    v_limit bigint := CASE p_name
+        WHEN 'batch_rows' THEN 10000
+        WHEN 'batch_bytes' THEN 64 * 1024 * 1024
+        WHEN 'object_bytes' THEN 1024 * 1024
+        WHEN 'string_bytes' THEN 1024 * 1024
+        WHEN 'list_elements' THEN 1000
+        WHEN 'quoted_chars' THEN 200 END;
+BEGIN
+    IF v_limit IS NULL THEN
+        RAISE EXCEPTION 'unknown limit %', pg_catalog.left(p_name, 40)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'batch_rows, batch_bytes, object_bytes, string_bytes, list_elements or quoted_chars';
+    END IF;
+    RETURN v_limit;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._limit(text) IS 'Internal: the cap of a named limit (batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars)';
+REVOKE ALL ON FUNCTION memory._limit(text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._limit(text) TO memory_reader, memory_writer, memory_admin;
