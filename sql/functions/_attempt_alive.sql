@@ -1,22 +1,33 @@
--- Is the session that began an import attempt still connected? begin_import takes a
--- session-level advisory lock (class memory._attempt_lock_class(), key = the attempt's lock_key) that the
--- server releases when that session ends for any reason: a killed importer, a dropped
--- connection, a server restart. pg_locks is visible to every role.
-CREATE OR REPLACE FUNCTION memory._attempt_alive(p_lock_key integer) RETURNS boolean
+-- Is the backend that began an import attempt still there? begin_import records its pid
+-- and start time with the attempt and takes a session-level advisory lock (class
+-- memory._attempt_lock_class(), key the attempt's lock_key) that the server releases when
+-- that session ends for any reason: a killed importer, a dropped connection, a restart.
+--
+-- Alive means: that pid holds the lock now (pg_locks, live), and pg_stat_activity shows
+-- that pid with the recorded backend_start. Any role can read the key from pg_locks and
+-- queue on it, and gets the lock when the importer dies; but it gets it under its own pid,
+-- so the attempt is dead all the same: the lock alone is never proof.
+--
+-- pg_stat_activity shows backend_start only to roles with the privileges of the session's
+-- role (or of pg_read_all_stats); for others it is NULL, and so is the recorded one when the
+-- importer ran under SET ROLE to a role without its login role's privileges. Where either is
+-- NULL the start time is not compared, and liveness rests on pid and lock holder: a new
+-- backend fooling it would need to be given the dead importer's pid and take the lock before
+-- anyone looks. pg_stat_activity is read once per transaction (a snapshot); pg_locks is
+-- read live, so a backend that ended is noticed within the transaction.
+CREATE OR REPLACE FUNCTION memory._attempt_alive(p_lock_key integer, p_backend_pid integer, p_backend_start timestamptz)
+RETURNS boolean
 LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT EXISTS (
-        SELECT 1 FROM pg_catalog.pg_locks AS l
-         WHERE l.locktype = 'advisory'
-           AND l.database = (SELECT d.oid FROM pg_catalog.pg_database AS d
-                              WHERE d.datname = pg_catalog.current_database())
-           AND l.classid = memory._attempt_lock_class()::oid
-           AND l.objid = p_lock_key::oid
-           AND l.objsubid = 2
-           AND l.granted)
+    SELECT p_backend_pid IS NOT NULL
+       AND memory._attempt_lock_held(p_lock_key, p_backend_pid)
+       AND EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity AS s
+                    WHERE s.pid = p_backend_pid
+                      AND (s.backend_start IS NULL OR p_backend_start IS NULL
+                           OR s.backend_start = p_backend_start))
 $fn$;
 
-COMMENT ON FUNCTION memory._attempt_alive(integer) IS 'Internal: whether the session that began an import attempt still holds its advisory lock';
-REVOKE ALL ON FUNCTION memory._attempt_alive(integer) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION memory._attempt_alive(integer) TO memory_reader;
+COMMENT ON FUNCTION memory._attempt_alive(integer, integer, timestamptz) IS 'Internal: whether the backend that began an import attempt is still there and holds its lock';
+REVOKE ALL ON FUNCTION memory._attempt_alive(integer, integer, timestamptz) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._attempt_alive(integer, integer, timestamptz) TO memory_reader;

@@ -1,5 +1,6 @@
--- Mark the loading attempts of a simulation whose session has gone as failed, and drop
--- their staged rows. Called by begin_import and commit_import; p_tenant_id must already be
+-- Mark the loading attempts of a simulation whose backend has gone as failed (see
+-- memory._attempt_alive: a lock taken over by another session does not keep one alive), and
+-- drop their staged rows. Called by begin_import and commit_import; p_tenant_id must already be
 -- the call's tenant.
 CREATE OR REPLACE FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS integer
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -16,7 +17,7 @@ BEGIN
          WHERE a.tenant_id = p_tenant_id
            AND a.simulation_id = p_simulation_id
            AND a.state = 'loading'
-           AND NOT memory._attempt_alive(a.lock_key)
+           AND NOT memory._attempt_alive(a.lock_key, a.backend_pid, a.backend_start)
         RETURNING a.attempt_id)
     SELECT pg_catalog.array_agg(dead.attempt_id) INTO v_dead FROM dead;
     IF v_dead IS NOT NULL THEN

@@ -1,13 +1,12 @@
--- Release an attempt's advisory lock if this session holds it (no warning otherwise).
+-- Release an attempt's advisory lock if this session holds it (no warning otherwise): the
+-- session that began the attempt ends it with commit or abort; another session aborting it
+-- holds nothing to release.
 CREATE OR REPLACE FUNCTION memory._release_attempt_lock(p_lock_key integer) RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    IF EXISTS (SELECT 1 FROM pg_catalog.pg_locks AS l
-                WHERE l.locktype = 'advisory' AND l.pid = pg_catalog.pg_backend_pid()
-                  AND l.classid = memory._attempt_lock_class()::oid AND l.objid = p_lock_key::oid
-                  AND l.objsubid = 2 AND l.granted) THEN
+    IF memory._attempt_lock_held(p_lock_key, pg_catalog.pg_backend_pid()) THEN
         PERFORM pg_catalog.pg_advisory_unlock(memory._attempt_lock_class(), p_lock_key);
     END IF;
 END

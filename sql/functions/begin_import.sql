@@ -5,9 +5,11 @@
 -- unknown nodes out instead of refusing. p_metadata is merged into the simulation's
 -- metadata on commit.
 --
--- The calling session takes an advisory lock that marks the attempt alive; if the session
--- ends before commit or abort, the attempt shows as failed. Run the whole import on one
--- session.
+-- The attempt records the calling backend (pid and start time) and the session takes an
+-- advisory lock: the attempt is alive while that backend holds it (memory._attempt_alive);
+-- if the session ends before commit or abort, the attempt shows as failed, whoever takes the
+-- lock next. Run the whole import on one session. p_declared, p_metadata and p_name are
+-- capped by memory._limit() (54000).
 CREATE OR REPLACE FUNCTION memory.begin_import(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -22,17 +24,21 @@ AS $fn$
 DECLARE
     v_attempt_id uuid := pg_catalog.gen_random_uuid();
     v_lock_key   integer := pg_catalog.hashtext(v_attempt_id::text);
+    v_start      timestamptz;
 BEGIN
     PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
     IF p_skip_dangling IS NULL THEN
         RAISE EXCEPTION 'p_skip_dangling must not be NULL'
             USING ERRCODE = 'null_value_not_allowed', HINT = 'pass true or false';
     END IF;
+    PERFORM memory._check_limit('object_bytes', 'p_declared', pg_catalog.pg_column_size(p_declared));
+    PERFORM memory._check_limit('object_bytes', 'p_metadata', pg_catalog.pg_column_size(p_metadata));
+    PERFORM memory._check_limit('string_bytes', 'p_name', pg_catalog.octet_length(p_name));
     IF p_declared IS NOT NULL AND (pg_catalog.jsonb_typeof(p_declared) <> 'object'
         OR pg_catalog.jsonb_path_exists(p_declared, '$.* ? (@.type() != "number" || @ < 0)')
         OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_object_keys(p_declared) AS k
                     WHERE k NOT IN ('nodes', 'edges', 'episodes', 'profiles'))) THEN
-        RAISE EXCEPTION 'p_declared must map nodes, edges, episodes, profiles to counts, not %', p_declared
+        RAISE EXCEPTION 'p_declared must map nodes, edges, episodes, profiles to counts, not %', memory._quote(p_declared::text)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'e.g. {"nodes": 30, "edges": 40}';
     END IF;
     IF p_metadata IS NULL OR pg_catalog.jsonb_typeof(p_metadata) <> 'object' THEN
@@ -45,12 +51,22 @@ BEGIN
     ON CONFLICT (tenant_id, simulation_id) DO NOTHING;
     PERFORM memory._fail_dead_attempts(p_tenant_id, p_simulation_id);
 
+    -- NULL where the current role lacks the privileges of the session's role (SET ROLE).
+    SELECT s.backend_start INTO v_start
+      FROM pg_catalog.pg_stat_activity AS s WHERE s.pid = pg_catalog.pg_backend_pid();
     INSERT INTO memory.import_attempts
-           (tenant_id, simulation_id, attempt_id, lock_key, skip_dangling, declared, metadata)
+           (tenant_id, simulation_id, attempt_id, lock_key, skip_dangling, declared, metadata,
+            backend_pid, backend_start)
     VALUES (p_tenant_id, p_simulation_id, v_attempt_id, v_lock_key, p_skip_dangling, p_declared,
             p_metadata || CASE WHEN p_name IS NULL THEN '{}'::jsonb
-                               ELSE pg_catalog.jsonb_build_object('_name', p_name) END);
-    PERFORM pg_catalog.pg_advisory_lock(memory._attempt_lock_class(), v_lock_key);
+                               ELSE pg_catalog.jsonb_build_object('_name', p_name) END,
+            pg_catalog.pg_backend_pid(), v_start);
+    -- Taken last: a session-level lock outlives a rolled-back call. Never waited for: a key
+    -- held elsewhere (a hash collision, or a session holding keys on purpose) refuses the call.
+    IF NOT pg_catalog.pg_try_advisory_lock(memory._attempt_lock_class(), v_lock_key) THEN
+        RAISE EXCEPTION 'the lock key % of the new import attempt is held by another session', v_lock_key
+            USING ERRCODE = 'lock_not_available', HINT = 'call memory.begin_import() again (a new attempt gets a new key)';
+    END IF;
     RETURN v_attempt_id;
 END
 $fn$;

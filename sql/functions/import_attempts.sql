@@ -19,7 +19,7 @@ BEGIN
     END IF;
     RETURN QUERY
     SELECT a.attempt_id,
-           CASE WHEN a.state = 'loading' AND NOT memory._attempt_alive(a.lock_key) THEN 'failed'
+           CASE WHEN a.state = 'loading' AND NOT memory._attempt_alive(a.lock_key, a.backend_pid, a.backend_start) THEN 'failed'
                 ELSE a.state END,
            a.declared,
            CASE WHEN a.state = 'loading' THEN pg_catalog.jsonb_build_object(
@@ -33,7 +33,7 @@ BEGIN
                              WHERE s.tenant_id = p_tenant_id AND s.attempt_id = a.attempt_id)) END,
            a.result,
            a.skip_dangling,
-           CASE WHEN a.state = 'loading' AND NOT memory._attempt_alive(a.lock_key)
+           CASE WHEN a.state = 'loading' AND NOT memory._attempt_alive(a.lock_key, a.backend_pid, a.backend_start)
                 THEN 'the loading session ended before commit (importer killed, connection lost or server restarted)'
                 ELSE a.error END,
            a.started_at,

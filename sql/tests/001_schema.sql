@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(299);
+SELECT plan(314);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -15,8 +15,10 @@ CREATE TEMP TABLE fx_functions (fn name, args name[], PRIMARY KEY (fn, args)) ON
 INSERT INTO fx_functions VALUES
     ('_ann_counts',         '{uuid,integer}'),
     ('_ann_index_name',     '{bigint}'),
-    ('_attempt_alive',      '{integer}'),
+    ('_attempt_alive',      '{integer,integer,"timestamp with time zone"}'),
+    ('_attempt_lock_held',  '{integer,integer}'),
     ('_check_batch',        '{text,jsonb,jsonb,text[]}'),
+    ('_check_limit',        '{text,text,bigint}'),
     ('_check_query_vector', '{vector}'),
     ('_current_tenant_id',  '{}'),
     ('_delete_grant',       '{uuid,oid}'),
@@ -44,13 +46,16 @@ INSERT INTO fx_functions VALUES
     ('_kind_key', '{text,text,text}'),
     ('_kind_problems', '{text,memory.import_attempts}'),
     ('_label_max', '{}'),
+    ('_limit', '{text}'),
     ('_merge', '{text,uuid,uuid,uuid,jsonb}'),
     ('_prune', '{text,uuid,uuid,uuid}'),
+    ('_quote', '{text}'),
     ('_record_kinds', '{}'),
     ('_stage_kind', '{text,uuid,uuid}'),
     ('_staging_duplicate', '{text,uuid,uuid}'),
     ('_staging_problem', '{text}'),
     ('_upsert', '{text,uuid,uuid,jsonb}'),
+    ('_vector_problem', '{vector}'),
     ('abort_import',        '{uuid,uuid,text}'),
     ('ann_index',           '{bigint,text,integer,integer,boolean}'),
     ('ann_plan',            '{integer,integer,integer}'),
@@ -201,7 +206,7 @@ $$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max())
     'the label checks read the one limit, memory._label_max()');
 SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
 
--- Functions (1 + 65 x 3 = 196)
+-- Functions (1 + 70 x 3 = 211)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 
