@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(314);
+SELECT plan(317);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -22,6 +22,7 @@ INSERT INTO fx_functions VALUES
     ('_check_query_vector', '{vector}'),
     ('_current_tenant_id',  '{}'),
     ('_delete_grant',       '{uuid,oid}'),
+    ('_delete_simulation',  '{uuid,uuid}'),
     ('_discard_staged',     '{uuid,uuid[]}'),
     ('_enter_simulation',   '{uuid,uuid}'),
     ('_enter_tenant',       '{uuid}'),
@@ -88,7 +89,7 @@ INSERT INTO fx_functions VALUES
 -- role could LOCK the shared tables in modes that stop every tenant).
 CREATE TEMP TABLE fx_definers (fn name PRIMARY KEY) ON COMMIT DROP;
 INSERT INTO fx_definers VALUES
-    ('_delete_grant'), ('_discard_staged'), ('_prune'), ('_skip_dangling'), ('delete_simulation'),
+    ('_delete_grant'), ('_delete_simulation'), ('_discard_staged'), ('_prune'), ('_skip_dangling'),
     ('delete_tenant');
 
 -- Schema, extension, roles (9)
@@ -206,7 +207,7 @@ $$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max())
     'the label checks read the one limit, memory._label_max()');
 SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
 
--- Functions (1 + 70 x 3 = 211)
+-- Functions (1 + 71 x 3 = 214)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 

@@ -10,7 +10,7 @@
 -- SET LOCAL SESSION AUTHORIZATION, not SET ROLE (the session user of this file is the
 -- superuser, who has every role's privileges).
 BEGIN;
-SELECT plan(105);
+SELECT plan(106);
 \ir _fixtures.psql
 
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY, data boolean NOT NULL) ON COMMIT DROP;
@@ -37,7 +37,7 @@ INSERT INTO fx_definers VALUES
     ('_prune',            '{text,uuid,uuid,uuid}', 'memory_writer'),
     ('_discard_staged',   '{uuid,uuid[]}',         'memory_writer'),
     ('_skip_dangling',    '{uuid,uuid}',           'memory_writer'),
-    ('delete_simulation', '{uuid,uuid}',           'memory_writer'),
+    ('_delete_simulation', '{uuid,uuid}',          'memory_writer'),
     ('delete_tenant',     '{uuid}',                'memory_admin'),
     ('_delete_grant',     '{uuid,oid}',            'memory_admin');
 
@@ -130,7 +130,7 @@ RESET SESSION AUTHORIZATION;
 
 -- The deleting functions act for the session user's tenants only (4)
 SET LOCAL SESSION AUTHORIZATION app_b;
-SELECT throws_ok($$SELECT * FROM memory.delete_simulation(fx.tenant_a(), fx.sim_a())$$, '42501', NULL,
+SELECT throws_ok($$SELECT * FROM memory._delete_simulation(fx.tenant_a(), fx.sim_a())$$, '42501', NULL,
                  'B''s writer may not delete A''s simulation');
 SELECT throws_ok($$SELECT memory._prune('nodes', fx.tenant_a(), fx.sim_a(), fx.unknown())$$, '42501', NULL,
                  'B''s writer may not prune A''s nodes');
@@ -140,7 +140,7 @@ SELECT throws_ok($$SELECT memory._skip_dangling(fx.tenant_a(), fx.unknown())$$, 
                  'B''s writer may not drop A''s staged edges');
 RESET SESSION AUTHORIZATION;
 
--- SET ROLE gives a definer function no more than the session user holds (1): a login role
+-- SET ROLE gives a definer function no more than the session user holds (2): a login role
 -- allowed to SET ROLE app_a, without app_a's privileges, reaches A's invoker reads as app_a
 -- but not its deletes.
 CREATE ROLE fx_setter LOGIN;
@@ -149,6 +149,8 @@ SET LOCAL SESSION AUTHORIZATION fx_setter;
 SET LOCAL ROLE app_a;
 SELECT throws_ok($$SELECT * FROM memory.delete_simulation(fx.tenant_a(), fx.sim_a())$$, '42501', NULL,
                  'SET ROLE app_a does not let another session user delete A''s simulation');
+SELECT throws_ok($$SELECT * FROM memory._delete_simulation(fx.tenant_a(), fx.sim_a())$$, '42501', NULL,
+                 'nor does calling the deleting function directly');
 RESET ROLE;
 RESET SESSION AUTHORIZATION;
 
