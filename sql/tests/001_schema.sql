@@ -91,6 +91,8 @@ CREATE TEMP TABLE fx_definers (fn name PRIMARY KEY) ON COMMIT DROP;
 INSERT INTO fx_definers VALUES
     ('_delete_grant'), ('_delete_simulation'), ('_discard_staged'), ('_prune'), ('_skip_dangling'),
     ('delete_tenant');
+-- SECURITY DEFINER: only the owner may index memory.episodes, and counting needs every tenant's rows.
+INSERT INTO fx_definers VALUES ('_ann_counts'), ('ann_index');
 
 -- Schema, extension, roles (9)
 SELECT has_schema('memory', 'schema memory exists');
