@@ -22,7 +22,7 @@ from swarm_memory import (
     TenantAccessDenied,
 )
 from swarm_memory.embed import Embedder
-from swarm_memory.importer import ImportFailed, import_run, parse_run, stage
+from swarm_memory.importer import import_run, parse_run, stage
 from swarm_memory.mirofish import BadInput
 from swarm_memory.progress import Progress
 
@@ -233,20 +233,31 @@ def test_declared_counts_must_match(world, connect):
     mem.close()
 
 
-def test_dangling_edges_are_listed_and_refused_unless_skipped(world, embedder, run_copy, connect):
+def test_dangling_edges_are_refused_before_anything_is_embedded_unless_skipped(
+    world, run_copy, connect
+):
     graph = json.loads((run_copy / "graph.json").read_text(encoding="utf-8"))
     graph["edges"][0]["target_node_uuid"] = "no-such-node"
     (run_copy / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
-    with pytest.raises(ImportFailed) as exc:
-        import_into_a(world, run_copy, embedder)
-    assert "dangling_edge" in str(exc.value) and graph["edges"][0]["uuid"] in str(exc.value)
-    assert "no-such-node" in str(exc.value)
+
+    class NoModel(Embedder):
+        def encode(self, texts):  # the refusal must come before the model is asked
+            raise AssertionError("embedded before refusing a dangling edge")
+
+    with pytest.raises(BadInput) as exc:
+        import_into_a(world, run_copy, NoModel())
+    assert graph["edges"][0]["uuid"] in str(exc.value) and "no-such-node" in str(exc.value)
+    assert "--skip-dangling" in str(exc.value)
     su = connect()
     assert rows(su, "nodes", world.sim_a) == []
     with Memory(world.dsn("app_a")) as mem:
-        attempt = mem.import_attempts(world.tenant_a, world.sim_a)[0]
-        assert attempt.state == "failed" and "dangling_edge" in attempt.error
+        assert mem.import_attempts(world.tenant_a, world.sim_a) == []  # none was begun
 
+
+def test_dangling_edges_can_be_skipped(world, embedder, run_copy):
+    graph = json.loads((run_copy / "graph.json").read_text(encoding="utf-8"))
+    graph["edges"][0]["target_node_uuid"] = "no-such-node"
+    (run_copy / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
     report = import_into_a(world, run_copy, embedder, skip_dangling=True)
     assert report.skipped_edges == [graph["edges"][0]["uuid"]]
     assert report.results["edges"].skipped == 1

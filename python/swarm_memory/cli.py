@@ -88,7 +88,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         batch_size=args.batch_size,
         progress=Progress(quiet=args.quiet),
         timezone=args.timezone,
-        allow_empty_graph=args.allow_empty_graph,
+        allow_empty=args.allow_empty,
         embed_all_actions=args.embed_all_actions,
     )
     print_import_report(report)
@@ -230,6 +230,21 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_remember(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        episode_id = mem.remember(
+            args.tenant,
+            args.simulation,
+            args.text,
+            agent_id=args.agent_id,
+            agent_name=args.agent_name,
+            platform=args.platform,
+            action_type=args.action_type,
+        )
+    print(f"remembered as episode {episode_id} (source api: no import removes it)")
+    return 0
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     with _memory(args) as mem:
         s = mem.simulation_stats(args.tenant, args.simulation)
@@ -316,9 +331,10 @@ def build_parser() -> argparse.ArgumentParser:
         "zone); default UTC",
     )
     s.add_argument(
-        "--allow-empty-graph",
+        "--allow-empty",
         action="store_true",
-        help="import a graph export with no nodes and no edges (it empties the graph)",
+        help="import a file that yields no rows (a graph export without nodes and edges, an empty "
+        "actions.jsonl): the import then removes what the simulation held of that kind",
     )
     s.add_argument(
         "--embed-all-actions",
@@ -349,6 +365,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--top-k", type=int, default=10)
     s.add_argument("--agent", type=int)
     s.set_defaults(func=cmd_search)
+
+    s = scoped("remember", "add one memory (an episode written outside imports), embedded")
+    s.add_argument("text")
+    s.add_argument("--agent-id", type=int)
+    s.add_argument("--agent-name")
+    s.add_argument("--platform")
+    s.add_argument("--action-type", default="MEMORY")
+    s.set_defaults(func=cmd_remember)
 
     s = scoped("stats", "what a simulation holds")
     s.set_defaults(func=cmd_stats)

@@ -13,6 +13,7 @@ too. Every database error leaves a method as one of `swarm_memory.errors` (see t
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import uuid
@@ -509,6 +510,47 @@ class Memory:
             conn,
         )
 
+    def remember(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        content: str,
+        *,
+        agent_id: int | None = None,
+        agent_name: str | None = None,
+        platform: str | None = None,
+        action_type: str = "MEMORY",
+        occurred_at: datetime | None = None,
+        metadata: dict[str, Any] | None = None,
+        embedder: Any = None,
+        conn: Connection | None = None,
+    ) -> str:
+        """Add one episode written outside an import, embedded here (all-MiniLM-L6-v2 unless
+        `embedder` says otherwise). It is stored with source 'api', so no import removes it.
+        Its id derives from who said what, where and as what, so remembering the same thing
+        twice changes nothing. Returns the episode id."""
+        from swarm_memory.embed import Embedder  # the model loads only for callers that embed
+
+        embedder = embedder or Embedder()
+        key = json.dumps(
+            [agent_id, platform, action_type, content], ensure_ascii=False, separators=(",", ":")
+        )
+        episode_id = "memory:" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+        item: dict[str, Any] = {
+            "id": episode_id,
+            "agent_id": agent_id,
+            "agent_name": agent_name,
+            "platform": platform,
+            "action_type": action_type,
+            "content": content,
+            "metadata": metadata or {},
+            "occurred_at": occurred_at.isoformat() if occurred_at else None,
+            "embedding": embedder.encode_one(content),
+            "embedding_model": embedder.model_name,
+        }
+        self.upsert_episodes(tenant_id, simulation_id, [item], conn=conn)
+        return episode_id
+
     def upsert_profiles(
         self,
         tenant_id: UUIDLike,
@@ -651,12 +693,14 @@ class Memory:
         metadata: dict[str, Any] | None = None,
         name: str | None = None,
         *,
+        scope: dict[str, list[str] | None] | None = None,
         conn: psycopg.Connection,
     ) -> uuid.UUID:
         """Begin an attempt. It lives as long as `conn`'s session: pass the connection that
-        will stage and commit it."""
+        will stage and commit it. `scope` names what the attempt replaces (kinds, each None
+        for all of it or a list of platforms); None replaces the whole simulation."""
         return self._rows(
-            "SELECT memory.begin_import(%s, %s, %s, %s, %s, %s)",
+            "SELECT memory.begin_import(%s, %s, %s, %s, %s, %s, %s)",
             (
                 tenant_id,
                 simulation_id,
@@ -664,6 +708,7 @@ class Memory:
                 skip_dangling,
                 _json(metadata or {}),
                 name,
+                _json(scope) if scope is not None else None,
             ),
             conn,
         )[0][0]

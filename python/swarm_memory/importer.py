@@ -74,6 +74,7 @@ class ImportReport:
     seconds: float = 0.0
     files: list[str] = field(default_factory=list)
     naive_times: int = 0
+    scope: dict[str, list[str] | None] = field(default_factory=dict)
 
 
 def content_hash(model: str, text: str) -> bytes:
@@ -107,6 +108,10 @@ class Parsed:
     files: list[str]
     naive_times: int = 0
     simulation: dict[str, Any] = field(default_factory=dict)
+    # What the run carries, and so what the import replaces (memory.begin_import's scope):
+    # a kind mapped to None is replaced whole, to a list only for those platforms; a kind
+    # with no file in the run is not named and is kept as it is.
+    scope: dict[str, list[str] | None] = field(default_factory=dict)
 
     @property
     def rows(self) -> dict[str, list[dict[str, Any]]]:
@@ -136,7 +141,7 @@ def parse_run(
     skip_bad_lines: bool,
     *,
     timezone: str | None = None,
-    allow_empty_graph: bool = False,
+    allow_empty: bool = False,
 ) -> Parsed:
     """Read every file of a run. Naive timestamps are read in `timezone` (UTC by default)."""
     clock = mirofish.Clock(timezone)
@@ -145,12 +150,13 @@ def parse_run(
     if graph_path and not graph_path.exists():
         raise mirofish.BadInput(f"{graph_path}: no such file")
     graph = (
-        mirofish.read_graph(gpath, clock, allow_empty=allow_empty_graph)
+        mirofish.read_graph(gpath, clock, allow_empty=allow_empty)
         if gpath
         else mirofish.Graph(None, [], [])
     )
     if gpath:
         files.append(str(gpath))
+    scope: dict[str, list[str] | None] = {"nodes": None, "edges": None} if gpath else {}
     episodes: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     skipped = 0
@@ -158,13 +164,23 @@ def parse_run(
         path = run_dir / platform / "actions.jsonl"
         if path.exists():
             log = mirofish.read_actions(path, platform, skip_bad_lines=skip_bad_lines, clock=clock)
+            if not log.episodes and not allow_empty:
+                raise mirofish.BadInput(
+                    f"{path}: no actions; importing it would remove the simulation's {platform} "
+                    "actions: pass --allow-empty to mean that"
+                )
             episodes += log.episodes
             events += log.events
             skipped += len(log.skipped_lines)
             files.append(str(path))
+            scope.setdefault("episodes", [])
+            scope["episodes"].append(platform)  # type: ignore[union-attr]
     if not files:
         raise mirofish.BadInput(f"{run_dir}: no graph export and no <platform>/actions.jsonl")
     profiles = mirofish.read_profiles(run_dir)
+    profile_platforms = mirofish.profile_platforms(run_dir)
+    if profile_platforms:
+        scope["profiles"] = profile_platforms
     for items in (graph.nodes, graph.edges, episodes, profiles):
         for i, item in enumerate(items):
             item["position"] = i
@@ -177,6 +193,7 @@ def parse_run(
         files,
         naive_times=clock.naive,
         simulation=mirofish.read_simulation(run_dir),
+        scope=scope,
     )
 
 
@@ -197,7 +214,7 @@ def parse(
     progress: Progress,
     *,
     timezone: str | None = None,
-    allow_empty_graph: bool = False,
+    allow_empty: bool = False,
     skip_dangling: bool = False,
 ) -> Parsed:
     """Phase parse: read every file of the run and make every check that needs no vector
@@ -206,7 +223,7 @@ def parse(
     _pause("parse")
     progress.start("parse", 1, "run")
     parsed = parse_run(
-        run_dir, graph_path, skip_bad_lines, timezone=timezone, allow_empty_graph=allow_empty_graph
+        run_dir, graph_path, skip_bad_lines, timezone=timezone, allow_empty=allow_empty
     )
     dangling = [] if skip_dangling else dangling_edges(parsed)
     if dangling:
@@ -375,7 +392,14 @@ def begin(
 ) -> uuid.UUID:
     """Begin the attempt on the import's session, declaring its counts and metadata."""
     return mem.begin_import(
-        tenant_id, simulation_id, parsed.counts, skip_dangling, _metadata(parsed), name, conn=conn
+        tenant_id,
+        simulation_id,
+        parsed.counts,
+        skip_dangling,
+        _metadata(parsed),
+        name,
+        scope=parsed.scope,
+        conn=conn,
     )
 
 
@@ -500,7 +524,7 @@ def import_run(
     skip_bad_lines: bool = False,
     progress: Progress | None = None,
     timezone: str | None = None,
-    allow_empty_graph: bool = False,
+    allow_empty: bool = False,
     embed_all_actions: bool = False,
 ) -> ImportReport:
     """Import a MiroFish run as one staged attempt; returns what the promote did."""
@@ -514,11 +538,12 @@ def import_run(
         skip_bad_lines,
         progress,
         timezone=timezone,
-        allow_empty_graph=allow_empty_graph,
+        allow_empty=allow_empty,
         skip_dangling=skip_dangling,
     )
     report = ImportReport(
         naive_times=parsed.naive_times,
+        scope=parsed.scope,
         parsed=parsed.counts,
         events=len(parsed.events),
         skipped_lines=parsed.skipped_lines,

@@ -110,7 +110,7 @@ def read_graph(path: str | Path, clock: Clock | None = None, *, allow_empty: boo
         keys = ", ".join(sorted(map(str, data))) or "none"
         raise BadInput(
             f"{path}: no nodes and no edges (top-level keys: {keys}); importing it would "
-            "remove the simulation's graph: pass --allow-empty-graph to mean that"
+            "remove the simulation's graph: pass --allow-empty to mean that"
         )
     nodes: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
@@ -379,6 +379,19 @@ def read_profiles(run_dir: str | Path) -> list[dict[str, Any]]:
                     }
                 )
     return profiles
+
+
+def profile_platforms(run_dir: str | Path) -> list[str]:
+    """The platforms whose profile file the run has."""
+    run = Path(run_dir)
+    return [
+        platform
+        for platform, name in (
+            ("reddit", "reddit_profiles.json"),
+            ("twitter", "twitter_profiles.csv"),
+        )
+        if (run / name).exists()
+    ]
 
 
 def read_simulation(run_dir: str | Path) -> dict[str, Any]:

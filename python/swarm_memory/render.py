@@ -26,11 +26,21 @@ def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], width: int = 70
 
 
 def print_import_report(report: ImportReport) -> None:
+    def replaced(kind: str) -> str:
+        if kind not in report.scope:
+            return "kept (no file)"
+        platforms = report.scope[kind]
+        return "replaced" if platforms is None else "replaced: " + ", ".join(platforms)
+
     rows = [
-        (kind, r.inserted, r.updated, r.unchanged, r.deleted, r.skipped)
+        (kind, replaced(kind), r.inserted, r.updated, r.unchanged, r.deleted, r.skipped)
         for kind, r in report.results.items()
     ]
-    print(table(rows, ["kind", "inserted", "updated", "unchanged", "deleted", "skipped"]))
+    print(
+        table(
+            rows, ["kind", "in this run", "inserted", "updated", "unchanged", "deleted", "skipped"]
+        )
+    )
     print(
         f"attempt {report.attempt_id} committed; {report.events} event lines kept as "
         f"simulation metadata; {report.skipped_lines} bad lines skipped; "

@@ -7,7 +7,8 @@
 -- the committed row's keeps the committed vector (the importer embeds only what changed).
 -- The statement is built from the catalog (memory._kind_columns, memory._kind_key) for the
 -- kind, which memory._kind has checked: a column added to a kind's tables is merged
--- without another change here.
+-- without another change here. A row keeps the source of its last write: 'import' for an
+-- attempt's rows (the staged tables' default), 'api' for a batch's.
 CREATE OR REPLACE FUNCTION memory._merge(
     p_kind text,
     p_tenant_id uuid,
@@ -58,12 +59,13 @@ BEGIN
            INTO v_total USING p_tenant_id, p_attempt_id;
     ELSE
         -- Items: each read as the staged row type, with the id in the kind's id column,
-        -- JSON nulls dropped so that defaults apply, and no field the batch does not accept.
+        -- JSON nulls dropped so that defaults apply, no field the batch does not accept, and
+        -- the source of a row written outside an import ('api', see V0010).
         v_from := pg_catalog.format(
             'pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record('
             'NULL::%s, %L::jsonb || (i.item - %L::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f'
             ' WHERE f.value = %L::jsonb))%s) AS s',
-            v_kind.staged, v_kind.item_defaults,
+            v_kind.staged, v_kind.item_defaults || '{"source": "api"}'::jsonb,
             ARRAY(SELECT c.col::text FROM memory._kind_columns(p_kind) AS c WHERE NOT v_kind.batch_spec ? c.col),
             'null',
             CASE WHEN v_kind.id_column IS NOT NULL

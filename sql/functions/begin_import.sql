@@ -10,16 +10,24 @@
 -- if the session ends before commit or abort, the attempt shows as failed, whoever takes the
 -- lock next. Run the whole import on one session. p_declared, p_metadata and p_name are
 -- capped by memory._limit() (54000).
+--
+-- p_scope: what the attempt replaces. NULL, the whole simulation: after the commit it holds
+-- exactly the attempt's rows. Otherwise an object naming the kinds the import carries, each
+-- mapped to null (all of the kind) or to a list of platforms (episodes and profiles of
+-- those platforms): only there are rows absent from the attempt removed. A kind it does not
+-- name is kept as it is; rows written through upsert_* (source 'api') are never removed.
 CREATE OR REPLACE FUNCTION memory.begin_import(
     p_tenant_id uuid,
     p_simulation_id uuid,
     p_declared jsonb DEFAULT NULL,
     p_skip_dangling boolean DEFAULT false,
     p_metadata jsonb DEFAULT '{}'::jsonb,
-    p_name text DEFAULT NULL)
+    p_name text DEFAULT NULL,
+    p_scope jsonb DEFAULT NULL)
 RETURNS uuid
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
+SET lock_timeout = '30s'
 AS $fn$
 DECLARE
     v_attempt_id uuid := pg_catalog.gen_random_uuid();
@@ -41,6 +49,21 @@ BEGIN
         RAISE EXCEPTION 'p_declared must map nodes, edges, episodes, profiles to counts, not %', memory._quote(p_declared::text)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'e.g. {"nodes": 30, "edges": 40}';
     END IF;
+    PERFORM memory._check_limit('object_bytes', 'p_scope', pg_catalog.pg_column_size(p_scope));
+    IF p_scope IS NOT NULL AND (pg_catalog.jsonb_typeof(p_scope) <> 'object' OR EXISTS (
+            SELECT 1 FROM pg_catalog.jsonb_each(p_scope) AS e
+              LEFT JOIN memory._record_kinds() AS k ON k.kind = e.key
+             WHERE k.kind IS NULL
+                OR (e.value <> 'null'::jsonb
+                    AND (pg_catalog.jsonb_typeof(e.value) <> 'array'
+                         OR pg_catalog.jsonb_path_exists(e.value, '$[*] ? (@.type() != "string")')
+                         OR NOT EXISTS (SELECT 1 FROM memory._kind_columns(k.kind) AS c
+                                         WHERE c.col = 'platform'))))) THEN
+        RAISE EXCEPTION 'p_scope must map nodes, edges to null and episodes, profiles to null or a list of platforms, not %',
+                memory._quote(p_scope::text)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'e.g. {"nodes": null, "edges": null, "episodes": ["twitter"]}, or NULL for the whole simulation';
+    END IF;
     IF p_metadata IS NULL OR pg_catalog.jsonb_typeof(p_metadata) <> 'object' THEN
         RAISE EXCEPTION 'p_metadata must be a JSON object, not %', COALESCE(pg_catalog.jsonb_typeof(p_metadata), 'NULL')
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} for none';
@@ -56,11 +79,11 @@ BEGIN
       FROM pg_catalog.pg_stat_activity AS s WHERE s.pid = pg_catalog.pg_backend_pid();
     INSERT INTO memory.import_attempts
            (tenant_id, simulation_id, attempt_id, lock_key, skip_dangling, declared, metadata,
-            backend_pid, backend_start)
+            backend_pid, backend_start, scope)
     VALUES (p_tenant_id, p_simulation_id, v_attempt_id, v_lock_key, p_skip_dangling, p_declared,
             p_metadata || CASE WHEN p_name IS NULL THEN '{}'::jsonb
                                ELSE pg_catalog.jsonb_build_object('_name', p_name) END,
-            pg_catalog.pg_backend_pid(), v_start);
+            pg_catalog.pg_backend_pid(), v_start, p_scope);
     -- Taken last: a session-level lock outlives a rolled-back call. Never waited for: a key
     -- held elsewhere (a hash collision, or a session holding keys on purpose) refuses the call.
     IF NOT pg_catalog.pg_try_advisory_lock(memory._attempt_lock_class(), v_lock_key) THEN
@@ -71,6 +94,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.begin_import(uuid, uuid, jsonb, boolean, jsonb, text) IS 'Begin a staged import attempt of a simulation (created unpublished if new); returns the attempt id';
-REVOKE ALL ON FUNCTION memory.begin_import(uuid, uuid, jsonb, boolean, jsonb, text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION memory.begin_import(uuid, uuid, jsonb, boolean, jsonb, text) TO memory_writer;
+COMMENT ON FUNCTION memory.begin_import(uuid, uuid, jsonb, boolean, jsonb, text, jsonb) IS 'Begin a staged import attempt of a simulation (created unpublished if new); returns the attempt id';
+REVOKE ALL ON FUNCTION memory.begin_import(uuid, uuid, jsonb, boolean, jsonb, text, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.begin_import(uuid, uuid, jsonb, boolean, jsonb, text, jsonb) TO memory_writer;

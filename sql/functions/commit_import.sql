@@ -1,7 +1,9 @@
 -- Validate an import attempt and promote it whole, atomically: afterwards the simulation
--- holds exactly the attempt's rows. Rows that did not change are not written; rows staged
--- without a vector keep the committed one with the same content hash; rows absent from the
--- attempt are deleted. Readers see the previous committed state until this transaction
+-- holds exactly the attempt's rows within what the attempt replaces (its scope: every kind,
+-- or the kinds and platforms begin_import named). Rows that did not change are not written;
+-- rows staged without a vector keep the committed one with the same content hash; rows an
+-- import wrote that are absent from the attempt are deleted; rows written through upsert_*
+-- and kinds outside the scope are kept. Readers see the previous committed state until this transaction
 -- commits, then the new one.
 -- Refuses (nothing promoted, the attempt stays open): counts other than declared (21000),
 -- an edge to a node not in the import unless the attempt skips dangling edges (23503),
@@ -91,7 +93,16 @@ BEGIN
     FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord DESC LOOP
         v_result := pg_catalog.jsonb_set(v_result, ARRAY[v_kind.kind, 'deleted'], pg_catalog.to_jsonb(
             CASE WHEN (v_held ->> v_kind.kind)::boolean
-                 THEN memory._prune(v_kind.kind, p_tenant_id, v_sim, p_attempt_id) ELSE 0 END));
+                      AND (v_attempt.scope IS NULL OR v_attempt.scope ? v_kind.kind)
+                 THEN memory._prune(v_kind.kind, p_tenant_id, v_sim, p_attempt_id,
+                                    CASE WHEN pg_catalog.jsonb_typeof(v_attempt.scope -> v_kind.kind) = 'array'
+                                         THEN ARRAY(SELECT pg_catalog.jsonb_array_elements_text(
+                                                               v_attempt.scope -> v_kind.kind)) END)
+                 ELSE 0 END));
+        -- What the attempt replaced of the kind: all of it (true), some platforms, nothing.
+        v_result := pg_catalog.jsonb_set(v_result, ARRAY[v_kind.kind, 'replaced'],
+            CASE WHEN v_attempt.scope IS NULL OR pg_catalog.jsonb_typeof(v_attempt.scope -> v_kind.kind) = 'null'
+                 THEN 'true'::jsonb ELSE COALESCE(v_attempt.scope -> v_kind.kind, 'false'::jsonb) END);
     END LOOP;
     v_result := pg_catalog.jsonb_set(v_result, '{edges,skipped}',
                                      pg_catalog.to_jsonb(COALESCE(pg_catalog.cardinality(v_skipped), 0)));

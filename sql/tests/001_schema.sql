@@ -49,7 +49,7 @@ INSERT INTO fx_functions VALUES
     ('_label_max', '{}'),
     ('_limit', '{text}'),
     ('_merge', '{text,uuid,uuid,uuid,jsonb}'),
-    ('_prune', '{text,uuid,uuid,uuid}'),
+    ('_prune', '{text,uuid,uuid,uuid,text[]}'),
     ('_quote', '{text}'),
     ('_record_kinds', '{}'),
     ('_stage_kind', '{text,uuid,uuid}'),
@@ -60,7 +60,7 @@ INSERT INTO fx_functions VALUES
     ('abort_import',        '{uuid,uuid,text}'),
     ('ann_index',           '{bigint,text,integer,integer,boolean}'),
     ('ann_plan',            '{integer,integer,integer}'),
-    ('begin_import',        '{uuid,uuid,jsonb,boolean,jsonb,text}'),
+    ('begin_import',        '{uuid,uuid,jsonb,boolean,jsonb,text,jsonb}'),
     ('commit_import',       '{uuid,uuid}'),
     ('committed_hashes',    '{uuid,uuid}'),
     ('create_tenant',       '{text,uuid}'),
@@ -131,8 +131,11 @@ SELECT is((SELECT a.attname
           'tenant_id is the first column of the primary key of memory.' || t.table_name)
   FROM fx_tables AS t ORDER BY t.table_name;
 
--- Keys (3): every unique and foreign key of a tenant-owned table includes tenant_id; the
--- primary keys are exactly the ones the API relies on.
+-- Keys (3): every unique and foreign key of a tenant-owned table includes tenant_id (a
+-- key on values a caller chooses would let one tenant learn of another's through a
+-- conflict), except a key on an identity column alone, whose values no caller chooses
+-- (simulations.sim_no, the opaque number of index names); the primary keys are exactly the
+-- ones the API relies on.
 SELECT is_empty($$
     SELECT k.conrelid::regclass::text || ' ' || k.conname
       FROM pg_catalog.pg_constraint AS k
@@ -141,8 +144,10 @@ SELECT is_empty($$
      WHERE n.nspname = 'memory' AND c.relname <> 'tenants' AND k.contype IN ('p', 'u', 'f')
        AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS a
                         WHERE a.attrelid = k.conrelid AND a.attnum = ANY (k.conkey)
-                          AND a.attname = 'tenant_id')
-$$, 'every primary, unique and foreign key of a tenant-owned table includes tenant_id');
+                          AND (a.attname = 'tenant_id'
+                               OR (k.contype = 'u' AND pg_catalog.cardinality(k.conkey) = 1
+                                   AND a.attidentity = 'a')))
+$$, 'every primary, unique and foreign key of a tenant-owned table includes tenant_id, or is an identity alone');
 SELECT col_is_pk('memory', 'edges', ARRAY['tenant_id', 'simulation_id', 'edge_key'],
                  'edges are keyed by tenant, simulation and the surrogate of the upstream id');
 SELECT is((SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid)

@@ -34,7 +34,7 @@ $$;
 
 CREATE TEMP TABLE fx_definers (fn name PRIMARY KEY, args name[], grantee name) ON COMMIT DROP;
 INSERT INTO fx_definers VALUES
-    ('_prune',            '{text,uuid,uuid,uuid}', 'memory_writer'),
+    ('_prune',            '{text,uuid,uuid,uuid,text[]}', 'memory_writer'),
     ('_discard_staged',   '{uuid,uuid[]}',         'memory_writer'),
     ('_skip_dangling',    '{uuid,uuid}',           'memory_writer'),
     ('_delete_simulation', '{uuid,uuid}',          'memory_writer'),
@@ -132,7 +132,7 @@ RESET SESSION AUTHORIZATION;
 SET LOCAL SESSION AUTHORIZATION app_b;
 SELECT throws_ok($$SELECT * FROM memory._delete_simulation(fx.tenant_a(), fx.sim_a())$$, '42501', NULL,
                  'B''s writer may not delete A''s simulation');
-SELECT throws_ok($$SELECT memory._prune('nodes', fx.tenant_a(), fx.sim_a(), fx.unknown())$$, '42501', NULL,
+SELECT throws_ok($$SELECT memory._prune('nodes', fx.tenant_a(), fx.sim_a(), fx.unknown(), NULL)$$, '42501', NULL,
                  'B''s writer may not prune A''s nodes');
 SELECT throws_ok($$SELECT memory._discard_staged(fx.tenant_a(), ARRAY[fx.unknown()])$$, '42501', NULL,
                  'B''s writer may not discard A''s staged rows');
