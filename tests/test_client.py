@@ -45,7 +45,7 @@ from swarm_memory import (
     UnknownReference,
     UpsertCounts,
 )
-from swarm_memory.client import TenantDeleteCounts
+from swarm_memory.client import AnnPlanRow, TenantDeleteCounts
 from swarm_memory.errors import LimitExceeded, error_class
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -264,6 +264,7 @@ READS = {
     "delete_tenant": TenantDeleteCounts,
     "rls_audit": AuditRow,
     "upsert_edges": UpsertCounts,
+    "ann_plan": AnnPlanRow,
 }
 
 

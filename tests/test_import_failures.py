@@ -77,10 +77,14 @@ def snapshot(
 ) -> dict[str, list[dict[str, Any]]]:
     """Every committed row of a simulation (read as superuser, so RLS hides nothing): all
     columns of nodes, edges, episodes and profiles, ordered by key, plus the simulation's own
-    row. tenant_id and simulation_id are left out (they are the arguments), and so are
-    created_at and updated_at unless `timestamps`. Vectors come back as real[] (Python
+    row. tenant_id and simulation_id are left out (they are the arguments), sim_no (an
+    opaque number, not data), and created_at and updated_at unless `timestamps`. Vectors come back as real[] (Python
     floats, exact), so two snapshots compare with ==."""
-    skip = {"tenant_id", "simulation_id"} | (set() if timestamps else {"created_at", "updated_at"})
+    # sim_no is the simulation's opaque number, drawn from a sequence when the simulation is
+    # created: a simulation created again gets another.
+    skip = {"tenant_id", "simulation_id", "sim_no"} | (
+        set() if timestamps else {"created_at", "updated_at"}
+    )
     out: dict[str, list[dict[str, Any]]] = {}
     for table in ("simulations", *TABLE_KEYS):
         cols = [

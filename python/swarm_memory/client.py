@@ -156,6 +156,16 @@ class SimulationStats:
 
 
 @dataclass(frozen=True)
+class AnnPlanRow:
+    """A row of ann_plan: what `swarm-memory index` would do for one simulation's index."""
+
+    sim_no: int
+    index_name: str
+    episodes: int
+    action: str
+
+
+@dataclass(frozen=True)
 class ImportAttempt:
     """A row of import_attempts."""
 
@@ -786,6 +796,41 @@ class Memory:
         conn: Connection | None = None,
     ) -> None:
         self._rows("SELECT memory.abort_import(%s, %s, %s)", (tenant_id, attempt_id, reason), conn)
+
+    def ann_plan(
+        self,
+        min_rows: int = 2000,
+        m: int = 32,
+        ef_construction: int = 128,
+        *,
+        conn: Connection | None = None,
+    ) -> list[AnnPlanRow]:
+        """What building the per-simulation search indexes would do (memory_admin)."""
+        return self._records(
+            AnnPlanRow,
+            "SELECT * FROM memory.ann_plan(%s, %s, %s)",
+            (min_rows, m, ef_construction),
+            conn,
+        )
+
+    def ann_index(
+        self,
+        sim_no: int,
+        action: str,
+        m: int = 32,
+        ef_construction: int = 128,
+        run: bool = True,
+        *,
+        conn: Connection | None = None,
+    ) -> list[str]:
+        """Carry out one action of ann_plan (memory_admin); returns its statements. With
+        run=True they run in the database as memory_owner (a plain CREATE INDEX)."""
+        rows = self._rows(
+            "SELECT * FROM memory.ann_index(%s, %s, %s, %s, %s)",
+            (sim_no, action, m, ef_construction, run),
+            conn,
+        )
+        return [r[0] for r in rows]
 
     def import_attempts(
         self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn: Connection | None = None

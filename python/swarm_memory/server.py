@@ -75,9 +75,16 @@ def stop(datadir: str | os.PathLike[str] = DEFAULT_DATADIR) -> bool:
     if not (path / "postmaster.pid").exists():
         return False
     user = "embedded_postgres" if os.geteuid() == 0 else None
-    cmd = [str(bin_dir() / "pg_ctl"), "-D", str(path), "-w", "-m", "fast", "stop"]
-    if user:
-        cmd = ["runuser", "-u", user, "--", *cmd]
-    subprocess.run(cmd, check=True, capture_output=True)
+
+    def pg_ctl(*args: str) -> list[str]:
+        cmd = [str(bin_dir() / "pg_ctl"), "-D", str(path), *args]
+        return ["runuser", "-u", user, "--", *cmd] if user else cmd
+
+    # A postmaster.pid left by a server that died (killed, machine restarted) names no live
+    # process: pg_ctl status says so (exit 3), and there is nothing to stop.
+    if subprocess.run(pg_ctl("status"), capture_output=True).returncode == 3:
+        _forget(path)
+        return False
+    subprocess.run(pg_ctl("-w", "-m", "fast", "stop"), check=True, capture_output=True)
     _forget(path)
     return True
