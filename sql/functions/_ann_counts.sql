@@ -9,8 +9,7 @@
 CREATE OR REPLACE FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer)
 RETURNS TABLE (sim_no bigint, episodes bigint)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '5s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 DECLARE
     v_previous text := pg_catalog.current_setting('memory.tenant_id', true);

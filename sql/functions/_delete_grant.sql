@@ -6,11 +6,8 @@
 -- memory._enter_tenant_as_admin.
 CREATE OR REPLACE FUNCTION memory._delete_grant(p_tenant_id uuid, p_role_oid oid) RETURNS boolean
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '5s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
-DECLARE
-    v_count bigint;
 BEGIN
     PERFORM memory._enter_tenant_as_admin(p_tenant_id);
     IF p_role_oid IS NULL THEN
@@ -18,8 +15,7 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed', HINT = 'name the role of the grant by its OID';
     END IF;
     DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id AND g.role_oid = p_role_oid;
-    GET DIAGNOSTICS v_count = ROW_COUNT;
-    RETURN v_count > 0;
+    RETURN FOUND;
 END
 $fn$;
 

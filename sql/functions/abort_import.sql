@@ -4,8 +4,7 @@
 CREATE OR REPLACE FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text DEFAULT NULL)
 RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '30s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
 DECLARE
     v_attempt memory.import_attempts := memory._require_attempt(p_tenant_id, p_attempt_id, false);

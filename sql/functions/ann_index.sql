@@ -24,8 +24,7 @@ CREATE OR REPLACE FUNCTION memory.ann_index(
     p_run boolean DEFAULT true)
 RETURNS SETOF text
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '5s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 DECLARE
     v_name   text := memory._ann_index_name(p_sim_no);

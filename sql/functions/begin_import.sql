@@ -26,8 +26,7 @@ CREATE OR REPLACE FUNCTION memory.begin_import(
     p_scope jsonb DEFAULT NULL)
 RETURNS uuid
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '30s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
 DECLARE
     v_attempt_id uuid := pg_catalog.gen_random_uuid();

@@ -4,8 +4,7 @@
 CREATE OR REPLACE FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id uuid)
 RETURNS TABLE (kind text, item_id text, content_hash bytea)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '5s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 -- STABLE: reads only; _enter_simulation sets a transaction-local setting (the call's tenant).
 DECLARE

@@ -3,8 +3,7 @@
 -- under another id) is a conflict (23505).
 CREATE OR REPLACE FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid DEFAULT NULL) RETURNS uuid
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '5s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 DECLARE
     v_tenant_id uuid;

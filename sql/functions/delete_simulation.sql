@@ -5,8 +5,7 @@
 CREATE OR REPLACE FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid)
 RETURNS TABLE (nodes bigint, edges bigint, episodes bigint, profiles bigint)
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '30s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);

@@ -11,8 +11,7 @@ CREATE OR REPLACE FUNCTION memory.delete_tenant(p_tenant_id uuid)
 RETURNS TABLE (simulations bigint, nodes bigint, edges bigint, episodes bigint, profiles bigint,
                grants bigint)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '30s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
 DECLARE
     v_kind        memory.record_kind;

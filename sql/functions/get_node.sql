@@ -3,8 +3,7 @@ CREATE OR REPLACE FUNCTION memory.get_node(p_tenant_id uuid, p_simulation_id uui
 RETURNS TABLE (node_id text, name text, type text, labels text[], summary text, attributes jsonb,
                embedding_model text, created_at timestamptz, updated_at timestamptz)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '5s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN

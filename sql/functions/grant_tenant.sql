@@ -5,8 +5,7 @@
 -- dropped roles are removed on the way. Idempotent.
 CREATE OR REPLACE FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '5s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 DECLARE
     v_role_oid oid;

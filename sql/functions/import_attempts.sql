@@ -6,8 +6,7 @@ RETURNS TABLE (attempt_id uuid, state text, declared jsonb, staged jsonb, result
                skip_dangling boolean, error text, started_at timestamptz,
                finished_at timestamptz, seconds double precision)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '5s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 -- STABLE: reads only; _enter_simulation sets a transaction-local setting (the call's tenant).
 BEGIN

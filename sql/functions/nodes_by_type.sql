@@ -7,8 +7,7 @@ CREATE OR REPLACE FUNCTION memory.nodes_by_type(
     p_limit integer DEFAULT 100)
 RETURNS TABLE (node_id text, name text, type text, labels text[], summary text, attributes jsonb)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '5s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN

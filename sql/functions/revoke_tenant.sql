@@ -6,17 +6,15 @@ CREATE OR REPLACE FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) R
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    v_role_oid oid;
 BEGIN
     IF p_role IS NULL OR p_tenant_id IS NULL THEN
         RAISE EXCEPTION 'p_role and p_tenant_id must not be NULL (got %, %)', p_role, p_tenant_id
             USING ERRCODE = 'null_value_not_allowed', HINT = 'name the role and tenant of the grant';
     END IF;
-    SELECT r.oid INTO v_role_oid FROM pg_catalog.pg_roles AS r WHERE r.rolname = p_role;
-    IF FOUND THEN
-        PERFORM memory._delete_grant(p_tenant_id, v_role_oid);
-    END IF;
+    -- No row (no such role): nothing to revoke.
+    PERFORM memory._delete_grant(p_tenant_id, r.oid)
+       FROM pg_catalog.pg_roles AS r
+      WHERE r.rolname = p_role;
 END
 $fn$;
 

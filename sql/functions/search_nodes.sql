@@ -8,8 +8,7 @@ CREATE OR REPLACE FUNCTION memory.search_nodes(
     p_type text DEFAULT NULL)
 RETURNS TABLE (node_id text, name text, type text, summary text, similarity double precision)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '5s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN

@@ -6,8 +6,7 @@ RETURNS TABLE (simulation_id uuid, name text, metadata jsonb, nodes bigint, edge
                platforms jsonb, agents bigint, rounds integer, first_at timestamptz,
                last_at timestamptz)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '5s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN

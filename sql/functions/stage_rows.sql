@@ -5,8 +5,7 @@
 CREATE OR REPLACE FUNCTION memory.stage_rows(p_tenant_id uuid, p_attempt_id uuid)
 RETURNS TABLE (nodes bigint, edges bigint, episodes bigint, profiles bigint)
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '30s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 -- Bulk, set-based work on rows the planner has no statistics for yet (a new attempt's):
 -- a nested loop chosen on a guess of one row turns quadratic, hash joins never do.
 SET enable_nestloop = off

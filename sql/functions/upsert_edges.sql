@@ -10,8 +10,7 @@ CREATE OR REPLACE FUNCTION memory.upsert_edges(
     p_skip_dangling boolean DEFAULT false)
 RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint, skipped bigint)
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '30s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
 DECLARE
     v_index   bigint;

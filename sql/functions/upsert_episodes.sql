@@ -5,8 +5,7 @@
 CREATE OR REPLACE FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episodes jsonb)
 RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
 LANGUAGE sql VOLATILE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '30s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
     SELECT * FROM memory._upsert('episodes', p_tenant_id, p_simulation_id, p_episodes)
 $fn$;

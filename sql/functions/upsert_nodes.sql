@@ -6,8 +6,7 @@
 CREATE OR REPLACE FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb)
 RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
 LANGUAGE sql VOLATILE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '30s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
     SELECT * FROM memory._upsert('nodes', p_tenant_id, p_simulation_id, p_nodes)
 $fn$;

@@ -10,8 +10,7 @@ CREATE OR REPLACE FUNCTION memory.upsert_simulation(
     p_metadata jsonb DEFAULT '{}'::jsonb)
 RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '30s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
 BEGIN
     PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);

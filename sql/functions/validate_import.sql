@@ -6,8 +6,7 @@
 CREATE OR REPLACE FUNCTION memory.validate_import(p_tenant_id uuid, p_attempt_id uuid)
 RETURNS TABLE (problem text, kind text, item_id text, detail text)
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-SET lock_timeout = '5s'
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 -- Bulk, set-based work on rows the planner has no statistics for yet (a new attempt's):
 -- a nested loop chosen on a guess of one row turns quadratic, hash joins never do.
 SET enable_nestloop = off
