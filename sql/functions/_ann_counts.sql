@@ -3,9 +3,9 @@
 -- simulations get their own index. Administrators hold no grant for any tenant and read no
 -- tenant data; this reads counts only.
 -- SECURITY DEFINER: counting needs the episodes of every tenant, which row-level security
--- shows to no administrator. The caller is checked as the session user (SET ROLE does not
--- change it); the call's tenant is set for the owner's policies, which keep the count to
--- that tenant's rows, and put back as it was at the end.
+-- shows to no administrator. memory._enter_tenant_as_admin checks the caller as the session
+-- user (SET ROLE does not change it) and sets the call's tenant for the owner's policies,
+-- which keep the count to that tenant's rows; it is put back as it was at the end.
 CREATE OR REPLACE FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer)
 RETURNS TABLE (sim_no bigint, episodes bigint)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -14,12 +14,7 @@ AS $fn$
 DECLARE
     v_previous text := pg_catalog.current_setting('memory.tenant_id', true);
 BEGIN
-    PERFORM memory._require_admin();
-    IF p_tenant_id IS NULL THEN
-        RAISE EXCEPTION 'p_tenant_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the id of a tenant of memory.tenants';
-    END IF;
-    PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
+    PERFORM memory._enter_tenant_as_admin(p_tenant_id);
     RETURN QUERY
     SELECT e.sim_no, pg_catalog.count(*)
       FROM memory.episodes AS e

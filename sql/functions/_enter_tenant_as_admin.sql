@@ -1,7 +1,8 @@
--- The administrators' SECURITY DEFINER functions (memory.delete_tenant, memory._delete_grant)
--- call this first: it refuses a session user without memory_admin's privileges (42501,
--- memory._require_admin) and a NULL tenant (22004), then makes p_tenant_id the tenant of the
--- transaction, so that memory_owner's policies admit that tenant's rows and no other's.
+-- The administrators' SECURITY DEFINER functions (memory.delete_tenant, memory._delete_grant,
+-- memory._ann_counts) call this first: it refuses a session user without memory_admin's
+-- privileges (42501, memory._require_admin) and a NULL tenant (22004), then makes p_tenant_id
+-- the tenant of the transaction, so that memory_owner's policies admit that tenant's rows and
+-- no other's.
 -- Administrators hold no tenant grant, so memory._enter_tenant would refuse them.
 CREATE OR REPLACE FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
