@@ -12,8 +12,7 @@
 --     ('grant of tenant ...').
 -- Reads the catalogs and memory.tenant_grants only.
 CREATE OR REPLACE FUNCTION memory.rls_audit()
-RETURNS TABLE (table_name text, rls_enabled boolean, rls_forced boolean, policies text[],
-               ok boolean, problem text)
+RETURNS TABLE (table_name text, rls_enabled boolean, rls_forced boolean, policies text[], ok boolean, problem text)
 LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
