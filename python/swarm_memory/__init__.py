@@ -1,6 +1,7 @@
 """swarm-memory: tenant-owned memory for agent swarms, inside PostgreSQL."""
 
 from swarm_memory.client import (
+    AnnPlanRow,
     AuditRow,
     CommittedHash,
     DeleteCounts,
@@ -17,6 +18,7 @@ from swarm_memory.client import (
     StagedCounts,
     StagingColumn,
     StagingTable,
+    TenantDeleteCounts,
     UpsertCounts,
 )
 from swarm_memory.errors import (
@@ -25,6 +27,7 @@ from swarm_memory.errors import (
     DatabaseError,
     ImportFailed,
     InvalidInput,
+    LimitExceeded,
     NotFound,
     StateError,
     SwarmMemoryError,
@@ -34,6 +37,7 @@ from swarm_memory.errors import (
 )
 
 __all__ = [
+    "AnnPlanRow",
     "AuditRow",
     "CommittedHash",
     "Conflict",
@@ -45,6 +49,7 @@ __all__ = [
     "ImportFailed",
     "ImportProblem",
     "InvalidInput",
+    "LimitExceeded",
     "Memory",
     "Neighbor",
     "Node",
@@ -56,6 +61,7 @@ __all__ = [
     "StagedCounts",
     "StagingColumn",
     "StagingTable",
+    "TenantDeleteCounts",
     "StateError",
     "SwarmMemoryError",
     "TenantAccessDenied",

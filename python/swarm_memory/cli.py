@@ -277,7 +277,13 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from swarm_memory.demo import run_demo
 
-    return run_demo(resolve_dsn(args), Path(args.run_dir))
+    code = run_demo(resolve_dsn(args), Path(args.run_dir))
+    if not (args.dsn or os.environ.get("SWARM_MEMORY_DSN")):
+        print(
+            f"\nThe embedded PostgreSQL is still running (data in {args.datadir}); "
+            "`make db-stop` or `swarm-memory db down` stops it."
+        )
+    return code
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -290,7 +296,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=str(server.DEFAULT_DATADIR),
         help="data directory of the embedded server (default: %(default)s)",
     )
-    p.add_argument("--user", help="connect as this role instead of the DSN's")
+    p.add_argument(
+        "--user",
+        help="connect as this role instead of the DSN's (its password, if any, comes from "
+        "PGPASSWORD or ~/.pgpass: the DSN's password belongs to the DSN's role)",
+    )
+    p.add_argument("--debug", action="store_true", help="show the traceback of an error")
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("db", help="start or stop the embedded PostgreSQL")
@@ -408,16 +419,23 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. A refusal, a bad file or a server that cannot be reached is one line
+    on stderr and exit code 2; --debug shows the traceback instead."""
+    import psycopg
+
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except SwarmMemoryError as exc:
-        code = f" [{exc.sqlstate}]" if exc.sqlstate else ""
-        print(f"error{code}: {exc}", file=sys.stderr)
-        return 2
-    except (ValueError, PermissionError) as exc:  # mirofish.BadInput, ann without superuser
-        print(f"error: {exc}", file=sys.stderr)
+    except (SwarmMemoryError, ValueError, OSError, psycopg.Error) as exc:
+        if args.debug:
+            raise
+        code = getattr(exc, "sqlstate", None)
+        print(f"error{f' [{code}]' if code else ''}: {_one_line(exc)}", file=sys.stderr)
         return 2
 
 

@@ -366,6 +366,11 @@ class Memory:
     def pool(self) -> ConnectionPool:
         with self._lock:
             if self._pool is None:
+                # One direct connection first: a server that is down or a role that cannot log
+                # in fails here at once with its cause, instead of the pool retrying in the
+                # background until its 30 s timeout.
+                with _translated():
+                    psycopg.connect(self.dsn, connect_timeout=10).close()
                 self._pool = ConnectionPool(
                     self.dsn,
                     min_size=self._min_size,

