@@ -22,48 +22,74 @@ CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
 -- EXTENSION vector; Type: COMMENT; Schema: -; Owner: 
 COMMENT ON EXTENSION vector IS 'vector data type and ivfflat and hnsw access methods';
 
--- _ann_index_name(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._ann_index_name(p_tenant_id uuid, p_simulation_id uuid) RETURNS text
+-- _ann_counts(uuid, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer) RETURNS TABLE(sim_no bigint, episodes bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_previous text := pg_catalog.current_setting('memory.tenant_id', true);
+BEGIN
+    PERFORM memory._enter_tenant_as_admin(p_tenant_id);
+    RETURN QUERY
+    SELECT e.sim_no, pg_catalog.count(*)
+      FROM memory.episodes AS e
+     WHERE e.tenant_id = p_tenant_id AND e.embedding IS NOT NULL
+     GROUP BY e.sim_no
+    HAVING pg_catalog.count(*) >= COALESCE(p_min_rows, 0);
+    PERFORM pg_catalog.set_config('memory.tenant_id', COALESCE(v_previous, ''), true);
+END
+$$;
+
+ALTER FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer) OWNER TO memory_owner;
+
+-- FUNCTION _ann_counts(p_tenant_id uuid, p_min_rows integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer) IS 'Internal: embedded episodes per simulation number of one tenant, for memory.ann_plan (SECURITY DEFINER: counts across tenants; memory_admin only)';
+
+-- FUNCTION _ann_counts(p_tenant_id uuid, p_min_rows integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer) TO memory_admin;
+
+-- _ann_index_name(bigint); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._ann_index_name(p_sim_no bigint) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-    SELECT 'episodes_ann_' || pg_catalog.left(pg_catalog.md5(p_tenant_id::text || '/' || p_simulation_id::text), 24)
+    SELECT 'episodes_ann_' || p_sim_no::text
 $$;
 
-ALTER FUNCTION memory._ann_index_name(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+ALTER FUNCTION memory._ann_index_name(p_sim_no bigint) OWNER TO memory_owner;
 
--- FUNCTION _ann_index_name(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._ann_index_name(p_tenant_id uuid, p_simulation_id uuid) IS 'Internal: the name of a simulation''s partial HNSW index over its episodes';
+-- FUNCTION _ann_index_name(p_sim_no bigint); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._ann_index_name(p_sim_no bigint) IS 'Internal: the name of a simulation''s partial HNSW index over its episodes, from its opaque number';
 
--- FUNCTION _ann_index_name(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._ann_index_name(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._ann_index_name(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
-GRANT ALL ON FUNCTION memory._ann_index_name(p_tenant_id uuid, p_simulation_id uuid) TO memory_admin;
+-- FUNCTION _ann_index_name(p_sim_no bigint); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) TO memory_reader;
+GRANT ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) TO memory_admin;
 
--- _attempt_alive(integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._attempt_alive(p_lock_key integer) RETURNS boolean
+-- _attempt_alive(integer, integer, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._attempt_alive(p_lock_key integer, p_backend_pid integer, p_backend_start timestamp with time zone) RETURNS boolean
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-    SELECT EXISTS (
-        SELECT 1 FROM pg_catalog.pg_locks AS l
-         WHERE l.locktype = 'advisory'
-           AND l.database = (SELECT d.oid FROM pg_catalog.pg_database AS d
-                              WHERE d.datname = pg_catalog.current_database())
-           AND l.classid = memory._attempt_lock_class()::oid
-           AND l.objid = p_lock_key::oid
-           AND l.objsubid = 2
-           AND l.granted)
+    SELECT p_backend_pid IS NOT NULL
+       AND memory._attempt_lock_held(p_lock_key, p_backend_pid)
+       AND EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity AS s
+                    WHERE s.pid = p_backend_pid
+                      AND (s.backend_start IS NULL OR p_backend_start IS NULL
+                           OR s.backend_start = p_backend_start))
 $$;
 
-ALTER FUNCTION memory._attempt_alive(p_lock_key integer) OWNER TO memory_owner;
+ALTER FUNCTION memory._attempt_alive(p_lock_key integer, p_backend_pid integer, p_backend_start timestamp with time zone) OWNER TO memory_owner;
 
--- FUNCTION _attempt_alive(p_lock_key integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._attempt_alive(p_lock_key integer) IS 'Internal: whether the session that began an import attempt still holds its advisory lock';
+-- FUNCTION _attempt_alive(p_lock_key integer, p_backend_pid integer, p_backend_start timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._attempt_alive(p_lock_key integer, p_backend_pid integer, p_backend_start timestamp with time zone) IS 'Internal: whether the backend that began an import attempt is still there and holds its lock';
 
--- FUNCTION _attempt_alive(p_lock_key integer); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._attempt_alive(p_lock_key integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._attempt_alive(p_lock_key integer) TO memory_reader;
+-- FUNCTION _attempt_alive(p_lock_key integer, p_backend_pid integer, p_backend_start timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._attempt_alive(p_lock_key integer, p_backend_pid integer, p_backend_start timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._attempt_alive(p_lock_key integer, p_backend_pid integer, p_backend_start timestamp with time zone) TO memory_reader;
 
 -- _attempt_lock_class(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._attempt_lock_class() RETURNS integer
@@ -83,6 +109,33 @@ REVOKE ALL ON FUNCTION memory._attempt_lock_class() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._attempt_lock_class() TO memory_reader;
 GRANT ALL ON FUNCTION memory._attempt_lock_class() TO memory_writer;
 
+-- _attempt_lock_held(integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integer) RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT EXISTS (
+        SELECT 1 FROM pg_catalog.pg_locks AS l
+         WHERE l.locktype = 'advisory'
+           AND l.database = (SELECT d.oid FROM pg_catalog.pg_database AS d
+                              WHERE d.datname = pg_catalog.current_database())
+           AND l.classid = memory._attempt_lock_class()::oid
+           AND l.objid = p_lock_key::oid
+           AND l.objsubid = 2
+           AND l.pid = p_pid
+           AND l.granted)
+$$;
+
+ALTER FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integer) OWNER TO memory_owner;
+
+-- FUNCTION _attempt_lock_held(p_lock_key integer, p_pid integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integer) IS 'Internal: whether a given backend holds an import attempt''s advisory lock';
+
+-- FUNCTION _attempt_lock_held(p_lock_key integer, p_pid integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integer) TO memory_reader;
+GRANT ALL ON FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integer) TO memory_writer;
+
 -- _check_batch(text, jsonb, jsonb, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) RETURNS void
     LANGUAGE plpgsql STABLE
@@ -93,6 +146,12 @@ DECLARE
     v_other   bigint;
     v_field   text;
     v_problem text;
+    v_limit   text;
+    v_size    bigint;
+    v_caps    jsonb := pg_catalog.jsonb_build_object(
+                  'string_bytes', memory._limit('string_bytes'),
+                  'object_bytes', memory._limit('object_bytes'),
+                  'list_elements', memory._limit('list_elements'));
 BEGIN
     IF p_items IS NULL THEN
         RAISE EXCEPTION '% must not be NULL', p_arg
@@ -102,6 +161,8 @@ BEGIN
         RAISE EXCEPTION '% must be a JSON array, not %', p_arg, pg_catalog.jsonb_typeof(p_items)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a JSON array of items ([] for none)';
     END IF;
+    PERFORM memory._check_limit('batch_rows', p_arg || ' (items)', pg_catalog.jsonb_array_length(p_items));
+    PERFORM memory._check_limit('batch_bytes', p_arg || ' (bytes)', pg_catalog.pg_column_size(p_items));
 
     SELECT t.ord - 1, pg_catalog.jsonb_typeof(t.item) INTO v_index, v_problem
       FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
@@ -115,17 +176,30 @@ BEGIN
     END IF;
 
     -- Each field is judged once (MATERIALIZED keeps the planner from repeating the call in
-    -- the filter).
+    -- the filter): its size against its cap (any string, any object, a text[] list), then
+    -- its kind.
     WITH judged AS MATERIALIZED (
-        SELECT t.ord, f.key, memory._field_problem(t.item -> f.key, f.value) AS problem
+        SELECT t.ord, f.key, z.cap, z.size,
+               memory._field_problem(t.item -> f.key, f.value) AS problem
           FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
-         CROSS JOIN pg_catalog.jsonb_each_text(p_spec) AS f(key, value))
-    SELECT j.ord - 1, j.key, j.problem
-      INTO v_index, v_field, v_problem
+         CROSS JOIN pg_catalog.jsonb_each_text(p_spec) AS f(key, value)
+         CROSS JOIN LATERAL (
+             SELECT CASE pg_catalog.jsonb_typeof(t.item -> f.key)
+                        WHEN 'string' THEN 'string_bytes' WHEN 'object' THEN 'object_bytes'
+                        WHEN 'array' THEN CASE WHEN f.value = 'text[]' THEN 'list_elements' END END AS cap,
+                    CASE pg_catalog.jsonb_typeof(t.item -> f.key)
+                        WHEN 'string' THEN pg_catalog.octet_length(t.item ->> f.key)::bigint
+                        WHEN 'object' THEN pg_catalog.pg_column_size(t.item -> f.key)::bigint
+                        WHEN 'array' THEN pg_catalog.jsonb_array_length(t.item -> f.key)::bigint END AS size) AS z)
+    SELECT j.ord - 1, j.key, j.problem, j.cap, j.size
+      INTO v_index, v_field, v_problem, v_limit, v_size
       FROM judged AS j
-     WHERE j.problem IS NOT NULL
+     WHERE j.problem IS NOT NULL OR j.size > (v_caps ->> j.cap)::bigint
      ORDER BY j.ord, j.key
      LIMIT 1;
+    IF FOUND AND v_size > (v_caps ->> v_limit)::bigint THEN
+        PERFORM memory._check_limit(v_limit, pg_catalog.format('%s[%s].%s', p_arg, v_index, v_field), v_size);
+    END IF;
     IF FOUND THEN
         RAISE EXCEPTION '%[%].%: %', p_arg, v_index, v_field, v_problem
             USING ERRCODE = 'invalid_parameter_value',
@@ -146,7 +220,7 @@ BEGIN
      LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION '%: % % appears twice, at items % and %', p_arg,
-                pg_catalog.array_to_string(p_key, '/'), v_problem, v_index, v_other
+                pg_catalog.array_to_string(p_key, '/'), memory._quote(v_problem), v_index, v_other
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'each item of a batch must have its own key; nothing of the batch was written';
     END IF;
@@ -162,6 +236,34 @@ COMMENT ON FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb,
 REVOKE ALL ON FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) TO memory_writer;
 
+-- _check_limit(text, text, bigint); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._check_limit(p_limit text, p_what text, p_value bigint) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_max bigint := memory._limit(p_limit);
+BEGIN
+    IF p_value > v_max THEN
+        RAISE EXCEPTION '% exceeds the limit %: % > %', memory._quote(p_what), p_limit, p_value, v_max
+            USING ERRCODE = 'program_limit_exceeded',
+                  HINT = pg_catalog.format('nothing was written; split the work or shorten the value '
+                                           '(memory._limit(%L) = %s)', p_limit, v_max);
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory._check_limit(p_limit text, p_what text, p_value bigint) OWNER TO memory_owner;
+
+-- FUNCTION _check_limit(p_limit text, p_what text, p_value bigint); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._check_limit(p_limit text, p_what text, p_value bigint) IS 'Internal: refuse a value over a limit of memory._limit() (54000, naming the limit and the value)';
+
+-- FUNCTION _check_limit(p_limit text, p_what text, p_value bigint); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._check_limit(p_limit text, p_what text, p_value bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._check_limit(p_limit text, p_what text, p_value bigint) TO memory_reader;
+GRANT ALL ON FUNCTION memory._check_limit(p_limit text, p_what text, p_value bigint) TO memory_writer;
+GRANT ALL ON FUNCTION memory._check_limit(p_limit text, p_what text, p_value bigint) TO memory_admin;
+
 -- _check_query_vector(public.vector); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._check_query_vector(p_query public.vector) RETURNS void
     LANGUAGE plpgsql IMMUTABLE
@@ -176,9 +278,9 @@ BEGIN
         RAISE EXCEPTION 'p_query has % dimensions, expected 384', public.vector_dims(p_query)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'embed the question with all-MiniLM-L6-v2 (384 dimensions)';
     END IF;
-    IF public.vector_norm(p_query) = 0 THEN
-        RAISE EXCEPTION 'p_query is the zero vector'
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'a zero vector has no direction; embed a non-empty text';
+    IF memory._vector_problem(p_query) IS NOT NULL THEN
+        RAISE EXCEPTION 'p_query %', memory._vector_problem(p_query)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'a vector needs a direction and a finite length in 4-byte floats; embed a non-empty text';
     END IF;
 END
 $$;
@@ -186,7 +288,7 @@ $$;
 ALTER FUNCTION memory._check_query_vector(p_query public.vector) OWNER TO memory_owner;
 
 -- FUNCTION _check_query_vector(p_query public.vector); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._check_query_vector(p_query public.vector) IS 'Internal: refuse a NULL, wrong-dimension or zero query vector';
+COMMENT ON FUNCTION memory._check_query_vector(p_query public.vector) IS 'Internal: refuse a NULL, wrong-dimension, zero or overflowing query vector';
 
 -- FUNCTION _check_query_vector(p_query public.vector); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._check_query_vector(p_query public.vector) FROM PUBLIC;
@@ -197,18 +299,15 @@ CREATE FUNCTION memory._current_tenant_id() RETURNS uuid
     LANGUAGE sql STABLE PARALLEL SAFE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-    SELECT g.tenant_id
-      FROM memory.tenant_grants AS g
-      JOIN pg_catalog.pg_roles AS r ON r.rolname = g.role_name
-     WHERE g.tenant_id = NULLIF(pg_catalog.current_setting('memory.tenant_id', true), '')::uuid
-       AND pg_catalog.pg_has_role(CURRENT_USER, r.oid, 'MEMBER')
-     LIMIT 1
+    SELECT v.tenant_id
+      FROM (SELECT NULLIF(pg_catalog.current_setting('memory.tenant_id', true), '')::uuid AS tenant_id) AS v
+     WHERE CURRENT_USER = 'memory_owner' OR memory._holds_grant(v.tenant_id)
 $$;
 
 ALTER FUNCTION memory._current_tenant_id() OWNER TO memory_owner;
 
 -- FUNCTION _current_tenant_id(); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._current_tenant_id() IS 'Internal: tenant of the current call when the current role is granted it, else NULL (used by RLS policies)';
+COMMENT ON FUNCTION memory._current_tenant_id() IS 'Internal: tenant of the current call when the caller holds a grant for it (memory_owner: unchecked), else NULL (used by RLS policies)';
 
 -- FUNCTION _current_tenant_id(); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._current_tenant_id() FROM PUBLIC;
@@ -233,14 +332,75 @@ COMMENT ON FUNCTION memory._default_model() IS 'Internal: the embedding model re
 REVOKE ALL ON FUNCTION memory._default_model() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._default_model() TO memory_writer;
 
+-- _delete_grant(uuid, oid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._delete_grant(p_tenant_id uuid, p_role_oid oid) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._enter_tenant_as_admin(p_tenant_id);
+    IF p_role_oid IS NULL THEN
+        RAISE EXCEPTION 'p_role_oid must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'name the role of the grant by its OID';
+    END IF;
+    DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id AND g.role_oid = p_role_oid;
+    RETURN FOUND;
+END
+$$;
+
+ALTER FUNCTION memory._delete_grant(p_tenant_id uuid, p_role_oid oid) OWNER TO memory_owner;
+
+-- FUNCTION _delete_grant(p_tenant_id uuid, p_role_oid oid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._delete_grant(p_tenant_id uuid, p_role_oid oid) IS 'Internal: delete the grant of a tenant to a role (by OID) for memory.revoke_tenant; memory_admin only (SECURITY DEFINER: admins hold no DELETE)';
+
+-- FUNCTION _delete_grant(p_tenant_id uuid, p_role_oid oid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._delete_grant(p_tenant_id uuid, p_role_oid oid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._delete_grant(p_tenant_id uuid, p_role_oid oid) TO memory_admin;
+
+-- _delete_simulation(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._delete_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_nodes bigint;
+    v_edges bigint;
+    v_episodes bigint;
+    v_profiles bigint;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    DELETE FROM memory.edges AS e WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id;
+    GET DIAGNOSTICS v_edges = ROW_COUNT;
+    DELETE FROM memory.nodes AS n WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id;
+    GET DIAGNOSTICS v_nodes = ROW_COUNT;
+    DELETE FROM memory.episodes AS e WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id;
+    GET DIAGNOSTICS v_episodes = ROW_COUNT;
+    DELETE FROM memory.profiles AS p WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id;
+    GET DIAGNOSTICS v_profiles = ROW_COUNT;
+    DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    RETURN QUERY SELECT v_nodes, v_edges, v_episodes, v_profiles;
+END
+$$;
+
+ALTER FUNCTION memory._delete_simulation(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _delete_simulation(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._delete_simulation(p_tenant_id uuid, p_simulation_id uuid) IS 'Internal: delete a simulation''s rows of every kind, returning the counts (SECURITY DEFINER: writers hold no DELETE)';
+
+-- FUNCTION _delete_simulation(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._delete_simulation(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._delete_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
 -- _discard_staged(uuid, uuid[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) RETURNS void
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $_$
 DECLARE
     v_kind memory.record_kind;
 BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
     FOR v_kind IN SELECT * FROM memory._record_kinds() LOOP
         EXECUTE pg_catalog.format('DELETE FROM %s AS s WHERE s.tenant_id = $1 AND s.attempt_id = ANY ($2)',
                                   v_kind.staged)
@@ -252,7 +412,7 @@ $_$;
 ALTER FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) OWNER TO memory_owner;
 
 -- FUNCTION _discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) IS 'Internal: drop the staged rows of import attempts';
+COMMENT ON FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) IS 'Internal: drop the staged rows of import attempts (SECURITY DEFINER: tenant roles hold no DELETE)';
 
 -- FUNCTION _discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) FROM PUBLIC;
@@ -293,18 +453,13 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'pass the id of the tenant the call acts for';
     END IF;
-    IF NOT EXISTS (
-        SELECT 1
-          FROM memory.tenant_grants AS g
-          JOIN pg_catalog.pg_roles AS r ON r.rolname = g.role_name
-         WHERE g.tenant_id = p_tenant_id
-           AND pg_catalog.pg_has_role(CURRENT_USER, r.oid, 'MEMBER'))
-    THEN
-        RAISE EXCEPTION 'role % holds no grant for tenant %', CURRENT_USER, p_tenant_id
-            USING ERRCODE = 'insufficient_privilege',
-                  HINT = 'an administrator grants it with memory.grant_tenant(role, tenant)';
-    END IF;
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
+    IF NOT memory._holds_grant(p_tenant_id) THEN
+        RAISE EXCEPTION 'role % holds no grant for tenant %',
+                        CASE WHEN CURRENT_USER = 'memory_owner' THEN SESSION_USER ELSE CURRENT_USER END, p_tenant_id
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'an administrator grants it with memory.grant_tenant(role, tenant); the grant counts for roles with the granted role''s privileges (INHERIT)';
+    END IF;
 END
 $$;
 
@@ -318,6 +473,50 @@ REVOKE ALL ON FUNCTION memory._enter_tenant(p_tenant_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._enter_tenant(p_tenant_id uuid) TO memory_reader;
 GRANT ALL ON FUNCTION memory._enter_tenant(p_tenant_id uuid) TO memory_writer;
 GRANT ALL ON FUNCTION memory._enter_tenant(p_tenant_id uuid) TO memory_admin;
+
+-- _enter_tenant_as_admin(uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM memory._require_admin();
+    IF p_tenant_id IS NULL THEN
+        RAISE EXCEPTION 'p_tenant_id must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the id of the tenant to act on';
+    END IF;
+    PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
+END
+$$;
+
+ALTER FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _enter_tenant_as_admin(p_tenant_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) IS 'Internal: check the session user is an administrator (42501) and make a tenant the tenant of the transaction';
+
+-- FUNCTION _enter_tenant_as_admin(p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) TO memory_admin;
+
+-- _episode_sim_no(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._episode_sim_no() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    NEW.sim_no := (SELECT s.sim_no FROM memory.simulations AS s
+                    WHERE s.tenant_id = NEW.tenant_id AND s.simulation_id = NEW.simulation_id);
+    RETURN NEW;
+END
+$$;
+
+ALTER FUNCTION memory._episode_sim_no() OWNER TO memory_owner;
+
+-- FUNCTION _episode_sim_no(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._episode_sim_no() IS 'Internal (trigger): an episode takes its simulation''s opaque number';
+
+-- FUNCTION _episode_sim_no(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._episode_sim_no() FROM PUBLIC;
 
 -- _fail_dead_attempts(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS integer
@@ -335,7 +534,7 @@ BEGIN
          WHERE a.tenant_id = p_tenant_id
            AND a.simulation_id = p_simulation_id
            AND a.state = 'loading'
-           AND NOT memory._attempt_alive(a.lock_key)
+           AND NOT memory._attempt_alive(a.lock_key, a.backend_pid, a.backend_start)
         RETURNING a.attempt_id)
     SELECT pg_catalog.array_agg(dead.attempt_id) INTO v_dead FROM dead;
     IF v_dead IS NOT NULL THEN
@@ -391,8 +590,8 @@ CREATE FUNCTION memory._field_problem(p_value jsonb, p_kind text) RETURNS text
         WHEN p_kind = 'vector' AND pg_catalog.jsonb_path_exists(p_value,
                 '$[*] ? (@ > 3.4028234663852886e38 || @ < -3.4028234663852886e38)') THEN
             'must hold numbers within the range of real (4-byte float)'
-        WHEN p_kind = 'vector' AND NOT pg_catalog.jsonb_path_exists(p_value, '$[*] ? (@ != 0)') THEN
-            'must not be the zero vector (it has no direction to compare)'
+        WHEN p_kind = 'vector' THEN
+            memory._vector_problem((p_value #>> '{}')::public.vector)
     END
 $_$;
 
@@ -404,6 +603,98 @@ COMMENT ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) IS 'Intern
 -- FUNCTION _field_problem(p_value jsonb, p_kind text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) TO memory_writer;
+
+-- _group_roles(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._group_roles() RETURNS name[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT ARRAY['memory_owner', 'memory_reader', 'memory_writer', 'memory_admin']::name[]
+$$;
+
+ALTER FUNCTION memory._group_roles() OWNER TO memory_owner;
+
+-- FUNCTION _group_roles(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._group_roles() IS 'Internal: the shared group roles of the migrations (never granted a tenant; the only holders of table privileges)';
+
+-- FUNCTION _group_roles(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._group_roles() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._group_roles() TO memory_admin;
+
+-- _holds_grant(uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._holds_grant(p_tenant_id uuid) RETURNS boolean
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT EXISTS (
+        SELECT 1
+          FROM memory.tenant_grants AS g
+          JOIN pg_catalog.pg_roles AS r ON r.oid = g.role_oid
+         WHERE g.tenant_id = p_tenant_id
+           AND pg_catalog.pg_has_role(CASE WHEN CURRENT_USER = 'memory_owner' THEN SESSION_USER ELSE CURRENT_USER END,
+                                      r.oid, 'USAGE'))
+$$;
+
+ALTER FUNCTION memory._holds_grant(p_tenant_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _holds_grant(p_tenant_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._holds_grant(p_tenant_id uuid) IS 'Internal: whether the caller (the session user inside memory_owner''s definer functions, else the current role) has the privileges of a role granted the tenant';
+
+-- FUNCTION _holds_grant(p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._holds_grant(p_tenant_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._holds_grant(p_tenant_id uuid) TO memory_reader;
+GRANT ALL ON FUNCTION memory._holds_grant(p_tenant_id uuid) TO memory_writer;
+GRANT ALL ON FUNCTION memory._holds_grant(p_tenant_id uuid) TO memory_admin;
+
+-- _installed_policies(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, policy_name name, permissive boolean, roles name[], command text, qual text, with_check text)
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    WITH e AS (
+        SELECT '(tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))'::text AS call_tenant,
+               'pg_has_role(CURRENT_USER, ''memory_admin''::name, ''MEMBER''::text)'::text AS admin,
+               'pg_has_role(CURRENT_USER, role_oid, ''USAGE''::text)'::text AS own_grant
+    ), tables AS (
+        SELECT t::name AS table_name, t NOT IN ('tenants', 'tenant_grants') AS tenant_data
+          FROM pg_catalog.unnest(ARRAY['tenants', 'tenant_grants', 'simulations', 'nodes', 'edges', 'episodes',
+                                       'profiles', 'import_attempts', 'staged_nodes', 'staged_edges',
+                                       'staged_episodes', 'staged_profiles']) AS t
+    )
+    SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
+      FROM tables AS t CROSS JOIN e
+      CROSS JOIN LATERAL (VALUES
+          ('owner_sees_rows_of_the_entered_call_tenant', 'memory_owner', 'SELECT', e.call_tenant, NULL),
+          ('owner_removes_rows_of_the_entered_call_tenant', 'memory_owner', 'DELETE', e.call_tenant, NULL)
+      ) AS p (policy_name, role, command, qual, with_check)
+    UNION ALL
+    SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
+      FROM tables AS t CROSS JOIN e
+      CROSS JOIN LATERAL (VALUES
+          ('readers_see_rows_of_the_granted_call_tenant', 'memory_reader', 'SELECT', e.call_tenant, NULL),
+          ('writers_add_rows_to_the_granted_call_tenant', 'memory_writer', 'INSERT', NULL, e.call_tenant),
+          ('writers_change_rows_of_the_granted_call_tenant', 'memory_writer', 'UPDATE', e.call_tenant, e.call_tenant),
+          ('writers_remove_rows_of_the_granted_call_tenant', 'memory_writer', 'DELETE', e.call_tenant, NULL)
+      ) AS p (policy_name, role, command, qual, with_check)
+     WHERE t.tenant_data
+    UNION ALL
+    SELECT p.table_name::name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
+      FROM e CROSS JOIN LATERAL (VALUES
+          ('tenants', 'admins_manage_all_tenants', 'memory_admin', 'ALL', e.admin, e.admin),
+          ('tenants', 'readers_see_the_granted_call_tenant', 'memory_reader', 'SELECT', e.call_tenant, NULL),
+          ('tenant_grants', 'admins_manage_all_grants', 'memory_admin', 'ALL', e.admin, e.admin),
+          ('tenant_grants', 'roles_see_their_own_grants', 'memory_reader', 'SELECT', e.own_grant, NULL)
+      ) AS p (table_name, policy_name, role, command, qual, with_check)
+$$;
+
+ALTER FUNCTION memory._installed_policies() OWNER TO memory_owner;
+
+-- FUNCTION _installed_policies(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._installed_policies() IS 'Internal: every policy sql/policies installs, with its command, roles and expressions as pg_get_expr prints them (memory.rls_audit compares with it)';
+
+-- FUNCTION _installed_policies(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._installed_policies() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._installed_policies() TO memory_admin;
 
 -- _kind(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._kind(p_kind text) RETURNS memory.record_kind
@@ -573,6 +864,40 @@ GRANT ALL ON FUNCTION memory._label_max() TO memory_reader;
 GRANT ALL ON FUNCTION memory._label_max() TO memory_writer;
 GRANT ALL ON FUNCTION memory._label_max() TO memory_admin;
 
+-- _limit(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._limit(p_name text) RETURNS bigint
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_limit bigint := CASE p_name
+        WHEN 'batch_rows' THEN 10000
+        WHEN 'batch_bytes' THEN 64 * 1024 * 1024
+        WHEN 'object_bytes' THEN 1024 * 1024
+        WHEN 'string_bytes' THEN 1024 * 1024
+        WHEN 'list_elements' THEN 1000
+        WHEN 'quoted_chars' THEN 200 END;
+BEGIN
+    IF v_limit IS NULL THEN
+        RAISE EXCEPTION 'unknown limit %', pg_catalog.left(p_name, 40)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'batch_rows, batch_bytes, object_bytes, string_bytes, list_elements or quoted_chars';
+    END IF;
+    RETURN v_limit;
+END
+$$;
+
+ALTER FUNCTION memory._limit(p_name text) OWNER TO memory_owner;
+
+-- FUNCTION _limit(p_name text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._limit(p_name text) IS 'Internal: the cap of a named limit (batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars)';
+
+-- FUNCTION _limit(p_name text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._limit(p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._limit(p_name text) TO memory_reader;
+GRANT ALL ON FUNCTION memory._limit(p_name text) TO memory_writer;
+GRANT ALL ON FUNCTION memory._limit(p_name text) TO memory_admin;
+
 -- _merge(text, uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb DEFAULT NULL::jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
     LANGUAGE plpgsql
@@ -618,12 +943,13 @@ BEGIN
            INTO v_total USING p_tenant_id, p_attempt_id;
     ELSE
         -- Items: each read as the staged row type, with the id in the kind's id column,
-        -- JSON nulls dropped so that defaults apply, and no field the batch does not accept.
+        -- JSON nulls dropped so that defaults apply, no field the batch does not accept, and
+        -- the source of a row written outside an import ('api', see V0010).
         v_from := pg_catalog.format(
             'pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record('
             'NULL::%s, %L::jsonb || (i.item - %L::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f'
             ' WHERE f.value = %L::jsonb))%s) AS s',
-            v_kind.staged, v_kind.item_defaults,
+            v_kind.staged, v_kind.item_defaults || '{"source": "api"}'::jsonb,
             ARRAY(SELECT c.col::text FROM memory._kind_columns(p_kind) AS c WHERE NOT v_kind.batch_spec ? c.col),
             'null',
             CASE WHEN v_kind.id_column IS NOT NULL
@@ -658,32 +984,62 @@ COMMENT ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id
 REVOKE ALL ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) TO memory_writer;
 
--- _prune(text, uuid, uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid) RETURNS bigint
-    LANGUAGE plpgsql
+-- _prune(text, uuid, uuid, uuid, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_platforms text[]) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $_$
 DECLARE
     v_deleted bigint;
 BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_platforms IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM memory._kind_columns(p_kind) AS c WHERE c.col = 'platform') THEN
+        RAISE EXCEPTION '% have no platform to narrow an import''s scope by', p_kind
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'map the kind to null in the scope: the import replaces all of it';
+    END IF;
     EXECUTE pg_catalog.format(
-        'DELETE FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2'
-        ' AND NOT EXISTS (SELECT 1 FROM %s AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 AND %s)',
-        (memory._kind(p_kind)).live, (memory._kind(p_kind)).staged, memory._kind_key(p_kind, 's', 'l'))
-    USING p_tenant_id, p_simulation_id, p_attempt_id;
+        'DELETE FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2 AND l.source = %L'
+        ' AND NOT EXISTS (SELECT 1 FROM %s AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 AND %s)%s',
+        (memory._kind(p_kind)).live, 'import', (memory._kind(p_kind)).staged,
+        memory._kind_key(p_kind, 's', 'l'),
+        CASE WHEN p_platforms IS NOT NULL THEN ' AND l.platform = ANY ($4)' ELSE '' END)
+    USING p_tenant_id, p_simulation_id, p_attempt_id, p_platforms;
     GET DIAGNOSTICS v_deleted = ROW_COUNT;
     RETURN v_deleted;
 END
 $_$;
 
-ALTER FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid) OWNER TO memory_owner;
+ALTER FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_platforms text[]) OWNER TO memory_owner;
 
--- FUNCTION _prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid) IS 'Internal: delete a simulation''s rows of a record kind that an import attempt does not have';
+-- FUNCTION _prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_platforms text[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_platforms text[]) IS 'Internal: delete a simulation''s rows of a record kind that an import attempt does not have (SECURITY DEFINER: tenant roles hold no DELETE)';
 
--- FUNCTION _prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid) TO memory_writer;
+-- FUNCTION _prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_platforms text[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_platforms text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_platforms text[]) TO memory_writer;
+
+-- _quote(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._quote(p_value text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT CASE WHEN pg_catalog.char_length(p_value) <= memory._limit('quoted_chars') THEN p_value
+                ELSE pg_catalog.left(p_value, memory._limit('quoted_chars')::integer)
+                     || pg_catalog.format('... (%s characters)', pg_catalog.char_length(p_value)) END
+$$;
+
+ALTER FUNCTION memory._quote(p_value text) OWNER TO memory_owner;
+
+-- FUNCTION _quote(p_value text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._quote(p_value text) IS 'Internal: a value cut to memory._limit(''quoted_chars'') characters for an error message';
+
+-- FUNCTION _quote(p_value text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._quote(p_value text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_reader;
+GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_writer;
+GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_admin;
 
 -- _record_kinds(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._record_kinds() RETURNS SETOF memory.record_kind
@@ -732,10 +1088,7 @@ CREATE FUNCTION memory._release_attempt_lock(p_lock_key integer) RETURNS void
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 BEGIN
-    IF EXISTS (SELECT 1 FROM pg_catalog.pg_locks AS l
-                WHERE l.locktype = 'advisory' AND l.pid = pg_catalog.pg_backend_pid()
-                  AND l.classid = memory._attempt_lock_class()::oid AND l.objid = p_lock_key::oid
-                  AND l.objsubid = 2 AND l.granted) THEN
+    IF memory._attempt_lock_held(p_lock_key, pg_catalog.pg_backend_pid()) THEN
         PERFORM pg_catalog.pg_advisory_unlock(memory._attempt_lock_class(), p_lock_key);
     END IF;
 END
@@ -749,6 +1102,29 @@ COMMENT ON FUNCTION memory._release_attempt_lock(p_lock_key integer) IS 'Interna
 -- FUNCTION _release_attempt_lock(p_lock_key integer); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._release_attempt_lock(p_lock_key integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._release_attempt_lock(p_lock_key integer) TO memory_writer;
+
+-- _require_admin(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._require_admin() RETURNS void
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    IF NOT pg_catalog.pg_has_role(SESSION_USER, 'memory_admin', 'USAGE') THEN
+        RAISE EXCEPTION 'role % does not have the privileges of memory_admin', SESSION_USER
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'log in as a role granted memory_admin (with INHERIT)';
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory._require_admin() OWNER TO memory_owner;
+
+-- FUNCTION _require_admin(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._require_admin() IS 'Internal: refuse (42501) a session user without the privileges of memory_admin';
+
+-- FUNCTION _require_admin(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._require_admin() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._require_admin() TO memory_admin;
 
 -- _require_attempt(uuid, uuid, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._require_attempt(p_tenant_id uuid, p_attempt_id uuid, p_loading boolean) RETURNS memory.import_attempts
@@ -826,8 +1202,8 @@ REVOKE ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation
 GRANT ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
 GRANT ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
 
--- _search_episodes_ann(uuid, uuid, public.vector, integer, integer, real); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) RETURNS SETOF memory.episode_hit
+-- _search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) RETURNS SETOF memory.episode_hit
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET "hnsw.ef_search" TO '400'
@@ -846,25 +1222,58 @@ BEGIN
           FROM (SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round,
                        e.action_type, e.content, e.occurred_at, e.embedding
                   FROM memory.episodes AS e
-                 WHERE e.tenant_id = %L AND e.simulation_id = %L
+                 WHERE e.sim_no = %s AND e.tenant_id = $6 AND e.simulation_id = $7
                    AND ($4::integer IS NULL OR e.agent_id = $4)
                  ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
                  LIMIT $3) AS c
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
-         LIMIT $5 $q$, p_tenant_id, p_simulation_id)
+         LIMIT $5 $q$, p_sim_no)
     USING p_query::public.vector(384), p_query::public.halfvec(384),
-          GREATEST(p_top_k * 20, 200), p_agent_id, p_top_k;
+          GREATEST(p_top_k * 20, 200), p_agent_id, p_top_k, p_tenant_id, p_simulation_id;
 END
 $_$;
 
-ALTER FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) OWNER TO memory_owner;
+ALTER FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) OWNER TO memory_owner;
 
--- FUNCTION _search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) IS 'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
+-- FUNCTION _search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) IS 'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
 
--- FUNCTION _search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) TO memory_reader;
+-- FUNCTION _search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) TO memory_reader;
+
+-- _skip_dangling(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._skip_dangling(p_tenant_id uuid, p_attempt_id uuid) RETURNS text[]
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_skipped text[];
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    WITH gone AS (
+        DELETE FROM memory.staged_edges AS e
+         WHERE e.tenant_id = p_tenant_id AND e.attempt_id = p_attempt_id
+           AND (NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS n
+                             WHERE n.tenant_id = p_tenant_id AND n.attempt_id = p_attempt_id
+                               AND n.node_key = pg_catalog.md5(e.source_id)::uuid)
+             OR NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS n
+                             WHERE n.tenant_id = p_tenant_id AND n.attempt_id = p_attempt_id
+                               AND n.node_key = pg_catalog.md5(e.target_id)::uuid))
+        RETURNING e.edge_id)
+    SELECT pg_catalog.array_agg(gone.edge_id ORDER BY gone.edge_id) INTO v_skipped FROM gone;
+    RETURN v_skipped;
+END
+$$;
+
+ALTER FUNCTION memory._skip_dangling(p_tenant_id uuid, p_attempt_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _skip_dangling(p_tenant_id uuid, p_attempt_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._skip_dangling(p_tenant_id uuid, p_attempt_id uuid) IS 'Internal: drop an attempt''s staged edges to nodes it does not stage, returning their ids (SECURITY DEFINER: writers hold no DELETE)';
+
+-- FUNCTION _skip_dangling(p_tenant_id uuid, p_attempt_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._skip_dangling(p_tenant_id uuid, p_attempt_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._skip_dangling(p_tenant_id uuid, p_attempt_id uuid) TO memory_writer;
 
 -- _stage_kind(text, uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._stage_kind(p_kind text, p_tenant_id uuid, p_attempt_id uuid) RETURNS bigint
@@ -942,9 +1351,14 @@ GRANT ALL ON FUNCTION memory._staging_duplicate(p_kind text, p_tenant_id uuid, p
 CREATE FUNCTION memory._staging_problem(p_kind text) RETURNS TABLE(row_position integer, problem text)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    AS $_$
 DECLARE
-    v_checks text;
+    v_checks   text;
+    v_sizes    text;
+    v_item     text;
+    v_position integer;
+    v_problem  text;
+    v_over     text[];
 BEGIN
     SELECT pg_catalog.string_agg(
                CASE WHEN c.required AND c.col = k.id_column
@@ -957,23 +1371,46 @@ BEGIN
                         ' WHEN pg_catalog.char_length(s.%I) > memory._label_max() THEN %L', c.col,
                         pg_catalog.format('%s is longer than %s characters', c.col, memory._label_max()))
                     WHEN 'vector' THEN pg_catalog.format(
-                        ' WHEN public.vector_norm(s.%I) = 0 THEN %L', c.col, c.col || ' is the zero vector')
-                    ELSE '' END, '')
-      INTO v_checks
+                        ' WHEN memory._vector_problem(s.%I) IS NOT NULL THEN %L || memory._vector_problem(s.%I)',
+                        c.col, c.col || ' ', c.col)
+                    ELSE '' END, ''),
+           pg_catalog.string_agg(
+               CASE c.type_sql
+                    WHEN 'text' THEN pg_catalog.format(
+                        ' WHEN pg_catalog.octet_length(s.%1$I) > %2$s THEN ARRAY[%1$L, %3$L, pg_catalog.octet_length(s.%1$I)::text]',
+                        c.col, memory._limit('string_bytes'), 'string_bytes')
+                    WHEN 'jsonb' THEN pg_catalog.format(
+                        ' WHEN pg_catalog.octet_length(s.%1$I::text) > %2$s THEN ARRAY[%1$L, %3$L, pg_catalog.octet_length(s.%1$I::text)::text]',
+                        c.col, memory._limit('object_bytes'), 'object_bytes')
+                    WHEN 'text[]' THEN pg_catalog.format(
+                        ' WHEN pg_catalog.cardinality(s.%1$I) > %2$s THEN ARRAY[%1$L, %3$L, pg_catalog.cardinality(s.%1$I)::text]',
+                        c.col, memory._limit('list_elements'), 'list_elements')
+                    ELSE '' END, ''),
+           pg_catalog.min(k.item)
+      INTO v_checks, v_sizes, v_item
       FROM memory._kind_columns(p_kind) AS c
      CROSS JOIN memory._kind(p_kind) AS k;
-    RETURN QUERY EXECUTE pg_catalog.format(
-        'SELECT p.position, p.problem'
-        '  FROM (SELECT s.position, CASE %s END AS problem FROM pg_temp.%I AS s) AS p'
-        ' WHERE p.problem IS NOT NULL ORDER BY p.position LIMIT 1',
-        v_checks, 'stage_' || p_kind);
+    EXECUTE pg_catalog.format(
+        'SELECT p.position, p.problem, p.over'
+        '  FROM (SELECT s.position, CASE %s END AS problem,'
+        '               CASE WHEN false THEN NULL::text[] %s END AS over FROM pg_temp.%I AS s) AS p'
+        ' WHERE p.problem IS NOT NULL OR p.over IS NOT NULL ORDER BY p.position LIMIT 1',
+        v_checks, v_sizes, 'stage_' || p_kind)
+       INTO v_position, v_problem, v_over;
+    IF v_over IS NOT NULL THEN
+        PERFORM memory._check_limit(v_over[2], pg_catalog.format('%s at position %s: %s', v_item, v_position, v_over[1]),
+                                    v_over[3]::bigint);
+    END IF;
+    IF v_position IS NOT NULL THEN
+        RETURN QUERY SELECT v_position, v_problem;
+    END IF;
 END
-$$;
+$_$;
 
 ALTER FUNCTION memory._staging_problem(p_kind text) OWNER TO memory_owner;
 
 -- FUNCTION _staging_problem(p_kind text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._staging_problem(p_kind text) IS 'Internal: the first row of a session staging table that cannot be staged, and why';
+COMMENT ON FUNCTION memory._staging_problem(p_kind text) IS 'Internal: the first row of a session staging table that cannot be staged, and why (54000 for a value over a cap)';
 
 -- FUNCTION _staging_problem(p_kind text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._staging_problem(p_kind text) FROM PUBLIC;
@@ -1001,10 +1438,35 @@ COMMENT ON FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_i
 REVOKE ALL ON FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb) TO memory_writer;
 
+-- _vector_problem(public.vector); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._vector_problem(p_vector public.vector) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT CASE WHEN x.squared = 0 THEN
+                    'is the zero vector as stored (4-byte floats: components this small underflow to 0)'
+                WHEN x.squared < 1.1754943508222875e-38 THEN
+                    'is too close to the zero vector to compare as stored (4-byte floats)'
+                WHEN NOT (x.squared < 'Infinity'::double precision) THEN
+                    'has no finite length as stored (4-byte floats: components this large overflow)' END
+      FROM (SELECT public.inner_product(p_vector, p_vector) AS squared) AS x
+$$;
+
+ALTER FUNCTION memory._vector_problem(p_vector public.vector) OWNER TO memory_owner;
+
+-- FUNCTION _vector_problem(p_vector public.vector); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._vector_problem(p_vector public.vector) IS 'Internal: why a vector cannot be compared as stored (zero or not finite in 4-byte floats), or NULL';
+
+-- FUNCTION _vector_problem(p_vector public.vector); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._vector_problem(p_vector public.vector) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._vector_problem(p_vector public.vector) TO memory_reader;
+GRANT ALL ON FUNCTION memory._vector_problem(p_vector public.vector) TO memory_writer;
+
 -- abort_import(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text DEFAULT NULL::text) RETURNS void
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
     AS $$
 DECLARE
     v_attempt memory.import_attempts := memory._require_attempt(p_tenant_id, p_attempt_id, false);
@@ -1036,26 +1498,147 @@ COMMENT ON FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_r
 REVOKE ALL ON FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text) TO memory_writer;
 
--- begin_import(uuid, uuid, jsonb, boolean, jsonb, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb DEFAULT NULL::jsonb, p_skip_dangling boolean DEFAULT false, p_metadata jsonb DEFAULT '{}'::jsonb, p_name text DEFAULT NULL::text) RETURNS uuid
+-- ann_index(bigint, text, integer, integer, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.ann_index(p_sim_no bigint, p_action text, p_m integer DEFAULT 32, p_ef_construction integer DEFAULT 128, p_run boolean DEFAULT true) RETURNS SETOF text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_name   text := memory._ann_index_name(p_sim_no);
+    v_how    text := CASE WHEN p_run THEN '' ELSE 'CONCURRENTLY ' END;
+    v_create text;
+    v_stmts  text[];
+    v_stmt   text;
+BEGIN
+    PERFORM memory._require_admin();
+    IF p_sim_no IS NULL OR p_action IS NULL OR p_run IS NULL THEN
+        RAISE EXCEPTION 'p_sim_no, p_action and p_run must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'take a row of memory.ann_plan(): its sim_no and action';
+    END IF;
+    v_create := pg_catalog.format(
+        'CREATE INDEX %s%%I ON memory.episodes USING hnsw ((embedding::public.halfvec(384)) public.halfvec_cosine_ops)'
+        ' WITH (m = %s, ef_construction = %s) WHERE sim_no = %s',
+        v_how, COALESCE(p_m, 32), COALESCE(p_ef_construction, 128), p_sim_no);
+    v_stmts := CASE p_action
+        WHEN 'build' THEN ARRAY[
+            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name),
+            pg_catalog.format(v_create, v_name)]
+        WHEN 'rebuild' THEN ARRAY[
+            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name || '_new'),
+            pg_catalog.format(v_create, v_name || '_new'),
+            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name),
+            pg_catalog.format('ALTER INDEX memory.%I RENAME TO %I', v_name || '_new', v_name)]
+        WHEN 'drop' THEN ARRAY[pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name)]
+        WHEN 'keep' THEN ARRAY[]::text[]
+    END;
+    IF v_stmts IS NULL THEN
+        RAISE EXCEPTION 'unknown index action %', pg_catalog.left(p_action, 200)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'one of build, rebuild, drop, keep (the action column of memory.ann_plan())';
+    END IF;
+    FOREACH v_stmt IN ARRAY v_stmts LOOP
+        IF p_run THEN
+            EXECUTE v_stmt;
+        END IF;
+        RETURN NEXT v_stmt;
+    END LOOP;
+END
+$$;
+
+ALTER FUNCTION memory.ann_index(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean) OWNER TO memory_owner;
+
+-- FUNCTION ann_index(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.ann_index(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean) IS 'Build, rebuild or drop a simulation''s HNSW index by its number (SECURITY DEFINER: only the owner may index); memory_admin';
+
+-- FUNCTION ann_index(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.ann_index(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.ann_index(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean) TO memory_admin;
+
+-- ann_plan(integer, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.ann_plan(p_min_rows integer DEFAULT 2000, p_m integer DEFAULT 32, p_ef_construction integer DEFAULT 128) RETURNS TABLE(sim_no bigint, index_name text, episodes bigint, action text)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+BEGIN
+    PERFORM memory._require_admin();
+    RETURN QUERY
+    WITH wanted AS (
+        SELECT w.sim_no, w.episodes
+          FROM memory.tenants AS t
+         CROSS JOIN LATERAL memory._ann_counts(t.tenant_id, p_min_rows) AS w),
+    existing AS (
+        SELECT c.relname::text AS index_name, i.indisvalid AS valid,
+               COALESCE(c.reloptions, '{}') AS options
+          FROM pg_catalog.pg_index AS i
+          JOIN pg_catalog.pg_class AS c ON c.oid = i.indexrelid
+         WHERE i.indrelid = 'memory.episodes'::pg_catalog.regclass
+           AND c.relname ~ '^episodes_ann_[0-9]+$')
+    SELECT w.sim_no, memory._ann_index_name(w.sim_no), w.episodes,
+           CASE WHEN x.index_name IS NULL OR NOT x.valid THEN 'build'
+                WHEN ARRAY(SELECT o FROM pg_catalog.unnest(x.options) AS o ORDER BY o)
+                     <> ARRAY['ef_construction=' || p_ef_construction, 'm=' || p_m] THEN 'rebuild'
+                ELSE 'keep' END
+      FROM wanted AS w
+      LEFT JOIN existing AS x ON x.index_name = memory._ann_index_name(w.sim_no)
+    UNION ALL
+    SELECT pg_catalog.substring(x.index_name, '[0-9]+$')::bigint, x.index_name, 0::bigint, 'drop'
+      FROM existing AS x
+     WHERE x.index_name NOT IN (SELECT memory._ann_index_name(w.sim_no) FROM wanted AS w)
+     ORDER BY 3 DESC, 1;
+END
+$_$;
+
+ALTER FUNCTION memory.ann_plan(p_min_rows integer, p_m integer, p_ef_construction integer) OWNER TO memory_owner;
+
+-- FUNCTION ann_plan(p_min_rows integer, p_m integer, p_ef_construction integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.ann_plan(p_min_rows integer, p_m integer, p_ef_construction integer) IS 'The per-simulation HNSW indexes to build, rebuild, keep or drop (by simulation number); memory_admin';
+
+-- FUNCTION ann_plan(p_min_rows integer, p_m integer, p_ef_construction integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.ann_plan(p_min_rows integer, p_m integer, p_ef_construction integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.ann_plan(p_min_rows integer, p_m integer, p_ef_construction integer) TO memory_admin;
+
+-- begin_import(uuid, uuid, jsonb, boolean, jsonb, text, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb DEFAULT NULL::jsonb, p_skip_dangling boolean DEFAULT false, p_metadata jsonb DEFAULT '{}'::jsonb, p_name text DEFAULT NULL::text, p_scope jsonb DEFAULT NULL::jsonb) RETURNS uuid
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
     AS $_$
 DECLARE
     v_attempt_id uuid := pg_catalog.gen_random_uuid();
     v_lock_key   integer := pg_catalog.hashtext(v_attempt_id::text);
+    v_start      timestamptz;
 BEGIN
     PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
     IF p_skip_dangling IS NULL THEN
         RAISE EXCEPTION 'p_skip_dangling must not be NULL'
             USING ERRCODE = 'null_value_not_allowed', HINT = 'pass true or false';
     END IF;
+    PERFORM memory._check_limit('object_bytes', 'p_declared', pg_catalog.pg_column_size(p_declared));
+    PERFORM memory._check_limit('object_bytes', 'p_metadata', pg_catalog.pg_column_size(p_metadata));
+    PERFORM memory._check_limit('string_bytes', 'p_name', pg_catalog.octet_length(p_name));
     IF p_declared IS NOT NULL AND (pg_catalog.jsonb_typeof(p_declared) <> 'object'
         OR pg_catalog.jsonb_path_exists(p_declared, '$.* ? (@.type() != "number" || @ < 0)')
         OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_object_keys(p_declared) AS k
                     WHERE k NOT IN ('nodes', 'edges', 'episodes', 'profiles'))) THEN
-        RAISE EXCEPTION 'p_declared must map nodes, edges, episodes, profiles to counts, not %', p_declared
+        RAISE EXCEPTION 'p_declared must map nodes, edges, episodes, profiles to counts, not %', memory._quote(p_declared::text)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'e.g. {"nodes": 30, "edges": 40}';
+    END IF;
+    PERFORM memory._check_limit('object_bytes', 'p_scope', pg_catalog.pg_column_size(p_scope));
+    IF p_scope IS NOT NULL AND (pg_catalog.jsonb_typeof(p_scope) <> 'object' OR EXISTS (
+            SELECT 1 FROM pg_catalog.jsonb_each(p_scope) AS e
+              LEFT JOIN memory._record_kinds() AS k ON k.kind = e.key
+             WHERE k.kind IS NULL
+                OR (e.value <> 'null'::jsonb
+                    AND (pg_catalog.jsonb_typeof(e.value) <> 'array'
+                         OR pg_catalog.jsonb_path_exists(e.value, '$[*] ? (@.type() != "string")')
+                         OR NOT EXISTS (SELECT 1 FROM memory._kind_columns(k.kind) AS c
+                                         WHERE c.col = 'platform'))))) THEN
+        RAISE EXCEPTION 'p_scope must map nodes, edges to null and episodes, profiles to null or a list of platforms, not %',
+                memory._quote(p_scope::text)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'e.g. {"nodes": null, "edges": null, "episodes": ["twitter"]}, or NULL for the whole simulation';
     END IF;
     IF p_metadata IS NULL OR pg_catalog.jsonb_typeof(p_metadata) <> 'object' THEN
         RAISE EXCEPTION 'p_metadata must be a JSON object, not %', COALESCE(pg_catalog.jsonb_typeof(p_metadata), 'NULL')
@@ -1067,30 +1650,41 @@ BEGIN
     ON CONFLICT (tenant_id, simulation_id) DO NOTHING;
     PERFORM memory._fail_dead_attempts(p_tenant_id, p_simulation_id);
 
+    -- NULL where the current role lacks the privileges of the session's role (SET ROLE).
+    SELECT s.backend_start INTO v_start
+      FROM pg_catalog.pg_stat_activity AS s WHERE s.pid = pg_catalog.pg_backend_pid();
     INSERT INTO memory.import_attempts
-           (tenant_id, simulation_id, attempt_id, lock_key, skip_dangling, declared, metadata)
+           (tenant_id, simulation_id, attempt_id, lock_key, skip_dangling, declared, metadata,
+            backend_pid, backend_start, scope)
     VALUES (p_tenant_id, p_simulation_id, v_attempt_id, v_lock_key, p_skip_dangling, p_declared,
             p_metadata || CASE WHEN p_name IS NULL THEN '{}'::jsonb
-                               ELSE pg_catalog.jsonb_build_object('_name', p_name) END);
-    PERFORM pg_catalog.pg_advisory_lock(memory._attempt_lock_class(), v_lock_key);
+                               ELSE pg_catalog.jsonb_build_object('_name', p_name) END,
+            pg_catalog.pg_backend_pid(), v_start, p_scope);
+    -- Taken last: a session-level lock outlives a rolled-back call. Never waited for: a key
+    -- held elsewhere (a hash collision, or a session holding keys on purpose) refuses the call.
+    IF NOT pg_catalog.pg_try_advisory_lock(memory._attempt_lock_class(), v_lock_key) THEN
+        RAISE EXCEPTION 'the lock key % of the new import attempt is held by another session', v_lock_key
+            USING ERRCODE = 'lock_not_available', HINT = 'call memory.begin_import() again (a new attempt gets a new key)';
+    END IF;
     RETURN v_attempt_id;
 END
 $_$;
 
-ALTER FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text) OWNER TO memory_owner;
+ALTER FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text, p_scope jsonb) OWNER TO memory_owner;
 
--- FUNCTION begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text) IS 'Begin a staged import attempt of a simulation (created unpublished if new); returns the attempt id';
+-- FUNCTION begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text, p_scope jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text, p_scope jsonb) IS 'Begin a staged import attempt of a simulation (created unpublished if new); returns the attempt id';
 
--- FUNCTION begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text) TO memory_writer;
+-- FUNCTION begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text, p_scope jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text, p_scope jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text, p_scope jsonb) TO memory_writer;
 
 -- commit_import(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.commit_import(p_tenant_id uuid, p_attempt_id uuid) RETURNS TABLE(kind text, inserted bigint, updated bigint, unchanged bigint, deleted bigint, skipped bigint)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET enable_nestloop TO 'off'
+    SET lock_timeout TO '60s'
     AS $$
 DECLARE
     v_attempt  memory.import_attempts;
@@ -1131,7 +1725,7 @@ BEGIN
     END IF;
 
     SELECT pg_catalog.count(*),
-           pg_catalog.string_agg((d.value ->> 'item_id') || ' (' || (d.value ->> 'detail') || ')', ', '
+           pg_catalog.string_agg(memory._quote(d.value ->> 'item_id') || ' (' || memory._quote(d.value ->> 'detail') || ')', ', '
                                  ORDER BY d.rn) FILTER (WHERE d.rn <= 10)
       INTO v_count, v_list
       FROM (SELECT p.value, pg_catalog.row_number() OVER (ORDER BY p.value ->> 'item_id') AS rn
@@ -1148,23 +1742,13 @@ BEGIN
      WHERE p.value ->> 'problem' = 'missing_embedding' LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION 'import attempt %: % % %', p_attempt_id, v_problem ->> 'kind',
-                v_problem ->> 'item_id', v_problem ->> 'detail'
+                memory._quote(v_problem ->> 'item_id'), v_problem ->> 'detail'
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'stage the row with its embedding';
     END IF;
 
     -- Dangling edges of an attempt that skips them: leave them out, and say which.
-    WITH gone AS (
-        DELETE FROM memory.staged_edges AS e
-         WHERE e.tenant_id = p_tenant_id AND e.attempt_id = p_attempt_id
-           AND (NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS n
-                             WHERE n.tenant_id = p_tenant_id AND n.attempt_id = p_attempt_id
-                               AND n.node_key = pg_catalog.md5(e.source_id)::uuid)
-             OR NOT EXISTS (SELECT 1 FROM memory.staged_nodes AS n
-                             WHERE n.tenant_id = p_tenant_id AND n.attempt_id = p_attempt_id
-                               AND n.node_key = pg_catalog.md5(e.target_id)::uuid))
-        RETURNING e.edge_id)
-    SELECT pg_catalog.array_agg(gone.edge_id ORDER BY gone.edge_id) INTO v_skipped FROM gone;
+    v_skipped := memory._skip_dangling(p_tenant_id, p_attempt_id);
 
     -- Every kind merged in order (nodes before the edges that reference them), then the rows
     -- the attempt does not have deleted in reverse order (edges before their nodes, so that
@@ -1176,7 +1760,16 @@ BEGIN
     FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord DESC LOOP
         v_result := pg_catalog.jsonb_set(v_result, ARRAY[v_kind.kind, 'deleted'], pg_catalog.to_jsonb(
             CASE WHEN (v_held ->> v_kind.kind)::boolean
-                 THEN memory._prune(v_kind.kind, p_tenant_id, v_sim, p_attempt_id) ELSE 0 END));
+                      AND (v_attempt.scope IS NULL OR v_attempt.scope ? v_kind.kind)
+                 THEN memory._prune(v_kind.kind, p_tenant_id, v_sim, p_attempt_id,
+                                    CASE WHEN pg_catalog.jsonb_typeof(v_attempt.scope -> v_kind.kind) = 'array'
+                                         THEN ARRAY(SELECT pg_catalog.jsonb_array_elements_text(
+                                                               v_attempt.scope -> v_kind.kind)) END)
+                 ELSE 0 END));
+        -- What the attempt replaced of the kind: all of it (true), some platforms, nothing.
+        v_result := pg_catalog.jsonb_set(v_result, ARRAY[v_kind.kind, 'replaced'],
+            CASE WHEN v_attempt.scope IS NULL OR pg_catalog.jsonb_typeof(v_attempt.scope -> v_kind.kind) = 'null'
+                 THEN 'true'::jsonb ELSE COALESCE(v_attempt.scope -> v_kind.kind, 'false'::jsonb) END);
     END LOOP;
     v_result := pg_catalog.jsonb_set(v_result, '{edges,skipped}',
                                      pg_catalog.to_jsonb(COALESCE(pg_catalog.cardinality(v_skipped), 0)));
@@ -1223,6 +1816,7 @@ GRANT ALL ON FUNCTION memory.commit_import(p_tenant_id uuid, p_attempt_id uuid) 
 CREATE FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(kind text, item_id text, content_hash bytea)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
     AS $_$
 -- STABLE: reads only; _enter_simulation sets a transaction-local setting (the call's tenant).
 DECLARE
@@ -1255,6 +1849,7 @@ GRANT ALL ON FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id 
 CREATE FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid DEFAULT NULL::uuid) RETURNS uuid
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
     AS $$
 DECLARE
     v_tenant_id uuid;
@@ -1268,7 +1863,7 @@ BEGIN
     SELECT t.tenant_id INTO v_tenant_id FROM memory.tenants AS t WHERE t.name = p_name;
     IF FOUND THEN
         IF p_tenant_id IS NOT NULL AND p_tenant_id <> v_tenant_id THEN
-            RAISE EXCEPTION 'tenant name % is taken by tenant %', p_name, v_tenant_id
+            RAISE EXCEPTION 'tenant name % is taken by tenant %', memory._quote(p_name), v_tenant_id
                 USING ERRCODE = 'unique_violation', HINT = 'choose another name, or omit p_tenant_id';
         END IF;
         RETURN v_tenant_id;
@@ -1277,7 +1872,7 @@ BEGIN
     IF p_tenant_id IS NOT NULL THEN
         SELECT t.name INTO v_name FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
         IF FOUND THEN
-            RAISE EXCEPTION 'tenant % exists under the name %', p_tenant_id, v_name
+            RAISE EXCEPTION 'tenant % exists under the name %', p_tenant_id, memory._quote(v_name)
                 USING ERRCODE = 'unique_violation', HINT = 'use another id, or the existing name';
         END IF;
     END IF;
@@ -1302,24 +1897,11 @@ GRANT ALL ON FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid) TO mem
 CREATE FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
     AS $$
-DECLARE
-    v_nodes bigint;
-    v_edges bigint;
-    v_episodes bigint;
-    v_profiles bigint;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    DELETE FROM memory.edges AS e WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id;
-    GET DIAGNOSTICS v_edges = ROW_COUNT;
-    DELETE FROM memory.nodes AS n WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id;
-    GET DIAGNOSTICS v_nodes = ROW_COUNT;
-    DELETE FROM memory.episodes AS e WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id;
-    GET DIAGNOSTICS v_episodes = ROW_COUNT;
-    DELETE FROM memory.profiles AS p WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id;
-    GET DIAGNOSTICS v_profiles = ROW_COUNT;
-    DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
-    RETURN QUERY SELECT v_nodes, v_edges, v_episodes, v_profiles;
+    RETURN QUERY SELECT * FROM memory._delete_simulation(p_tenant_id, p_simulation_id);
 END
 $$;
 
@@ -1331,6 +1913,55 @@ COMMENT ON FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id u
 -- FUNCTION delete_simulation(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
+-- delete_tenant(uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.delete_tenant(p_tenant_id uuid) RETURNS TABLE(simulations bigint, nodes bigint, edges bigint, episodes bigint, profiles bigint, grants bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $_$
+DECLARE
+    v_kind        memory.record_kind;
+    v_count       bigint;
+    v_counts      jsonb := '{}'::jsonb;
+    v_simulations bigint;
+    v_grants      bigint;
+BEGIN
+    PERFORM memory._enter_tenant_as_admin(p_tenant_id);
+    PERFORM 1 FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown tenant %', p_tenant_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the tenants with SELECT * FROM memory.tenants';
+    END IF;
+
+    -- Edges before the nodes they reference, so that none goes by cascade uncounted.
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord DESC LOOP
+        EXECUTE pg_catalog.format('DELETE FROM %s AS s WHERE s.tenant_id = $1', v_kind.staged) USING p_tenant_id;
+        EXECUTE pg_catalog.format('DELETE FROM %s AS l WHERE l.tenant_id = $1', v_kind.live) USING p_tenant_id;
+        GET DIAGNOSTICS v_count = ROW_COUNT;
+        v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
+    END LOOP;
+    DELETE FROM memory.import_attempts AS a WHERE a.tenant_id = p_tenant_id;
+    DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id;
+    GET DIAGNOSTICS v_simulations = ROW_COUNT;
+    DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id;
+    GET DIAGNOSTICS v_grants = ROW_COUNT;
+    -- Last: a row added meanwhile (its foreign key holds this row) goes by the cascade.
+    DELETE FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
+
+    RETURN QUERY SELECT v_simulations, (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
+                        (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint, v_grants;
+END
+$_$;
+
+ALTER FUNCTION memory.delete_tenant(p_tenant_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION delete_tenant(p_tenant_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.delete_tenant(p_tenant_id uuid) IS 'Remove a tenant with all its rows and grants, atomically; returns the counts; memory_admin only (SECURITY DEFINER: admins hold no DELETE)';
+
+-- FUNCTION delete_tenant(p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.delete_tenant(p_tenant_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.delete_tenant(p_tenant_id uuid) TO memory_admin;
 
 -- edges; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.edges ENABLE ROW LEVEL SECURITY;
@@ -1355,7 +1986,9 @@ CREATE TABLE memory.edges (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     content_hash bytea,
+    source text DEFAULT 'api'::text NOT NULL,
     CONSTRAINT edges_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
+    CONSTRAINT edges_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text]))),
     CONSTRAINT edges_type_length_check CHECK ((char_length(type) <= memory._label_max()))
 );
 
@@ -1368,7 +2001,7 @@ COMMENT ON TABLE memory.edges IS 'Typed relationships between nodes of the same 
 
 -- TABLE edges; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.edges TO memory_reader;
-GRANT INSERT,DELETE,UPDATE ON TABLE memory.edges TO memory_writer;
+GRANT INSERT ON TABLE memory.edges TO memory_writer;
 
 -- edges edges_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.edges
@@ -1386,6 +2019,12 @@ ALTER TABLE ONLY memory.edges
 ALTER TABLE ONLY memory.edges
     ADD CONSTRAINT edges_target_fkey FOREIGN KEY (tenant_id, simulation_id, target_key) REFERENCES memory.nodes(tenant_id, simulation_id, node_key) ON DELETE CASCADE;
 
+-- edges owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.edges FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- edges owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.edges FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
 -- edges readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.edges FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
@@ -1397,6 +2036,45 @@ CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.edges FOR
 
 -- edges writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.edges FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN edges.attributes; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(attributes) ON TABLE memory.edges TO memory_writer;
+
+-- COLUMN edges.content_hash; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(content_hash) ON TABLE memory.edges TO memory_writer;
+
+-- COLUMN edges.edge_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(edge_id) ON TABLE memory.edges TO memory_writer;
+
+-- COLUMN edges.embedding; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(embedding) ON TABLE memory.edges TO memory_writer;
+
+-- COLUMN edges.embedding_model; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(embedding_model) ON TABLE memory.edges TO memory_writer;
+
+-- COLUMN edges.fact; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(fact) ON TABLE memory.edges TO memory_writer;
+
+-- COLUMN edges.invalid_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(invalid_at) ON TABLE memory.edges TO memory_writer;
+
+-- COLUMN edges.source; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(source) ON TABLE memory.edges TO memory_writer;
+
+-- COLUMN edges.source_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(source_id) ON TABLE memory.edges TO memory_writer;
+
+-- COLUMN edges.target_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(target_id) ON TABLE memory.edges TO memory_writer;
+
+-- COLUMN edges.type; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(type) ON TABLE memory.edges TO memory_writer;
+
+-- COLUMN edges.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.edges TO memory_writer;
+
+-- COLUMN edges.valid_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(valid_at) ON TABLE memory.edges TO memory_writer;
 
 -- edges_in_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type);
@@ -1449,7 +2127,10 @@ CREATE TABLE memory.episodes (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     content_hash bytea,
-    CONSTRAINT episodes_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL)))
+    sim_no bigint NOT NULL,
+    source text DEFAULT 'api'::text NOT NULL,
+    CONSTRAINT episodes_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
+    CONSTRAINT episodes_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
 );
 
 ALTER TABLE ONLY memory.episodes FORCE ROW LEVEL SECURITY;
@@ -1461,7 +2142,7 @@ COMMENT ON TABLE memory.episodes IS 'Agent actions of a simulation, one row per 
 
 -- TABLE episodes; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.episodes TO memory_reader;
-GRANT INSERT,DELETE,UPDATE ON TABLE memory.episodes TO memory_writer;
+GRANT INSERT ON TABLE memory.episodes TO memory_writer;
 
 -- episodes episodes_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.episodes
@@ -1470,6 +2151,15 @@ ALTER TABLE ONLY memory.episodes
 -- episodes episodes_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.episodes
     ADD CONSTRAINT episodes_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- episodes episodes_take_the_simulation_number; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER episodes_take_the_simulation_number BEFORE INSERT OR UPDATE OF tenant_id, simulation_id, sim_no ON memory.episodes FOR EACH ROW EXECUTE FUNCTION memory._episode_sim_no();
+
+-- episodes owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.episodes FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- episodes owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.episodes FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- episodes readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.episodes FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -1483,6 +2173,51 @@ CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.episodes 
 -- episodes writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.episodes FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
+-- COLUMN episodes.action_type; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(action_type) ON TABLE memory.episodes TO memory_writer;
+
+-- COLUMN episodes.agent_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(agent_id) ON TABLE memory.episodes TO memory_writer;
+
+-- COLUMN episodes.agent_name; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(agent_name) ON TABLE memory.episodes TO memory_writer;
+
+-- COLUMN episodes.content; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(content) ON TABLE memory.episodes TO memory_writer;
+
+-- COLUMN episodes.content_hash; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(content_hash) ON TABLE memory.episodes TO memory_writer;
+
+-- COLUMN episodes.embedding; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(embedding) ON TABLE memory.episodes TO memory_writer;
+
+-- COLUMN episodes.embedding_model; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(embedding_model) ON TABLE memory.episodes TO memory_writer;
+
+-- COLUMN episodes.episode_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(episode_id) ON TABLE memory.episodes TO memory_writer;
+
+-- COLUMN episodes.metadata; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(metadata) ON TABLE memory.episodes TO memory_writer;
+
+-- COLUMN episodes.occurred_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(occurred_at) ON TABLE memory.episodes TO memory_writer;
+
+-- COLUMN episodes.platform; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(platform) ON TABLE memory.episodes TO memory_writer;
+
+-- COLUMN episodes.round; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(round) ON TABLE memory.episodes TO memory_writer;
+
+-- COLUMN episodes.sim_no; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.episodes.sim_no IS 'The simulation''s opaque number (memory.simulations.sim_no), set by trigger episodes_take_the_simulation_number';
+
+-- COLUMN episodes.source; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(source) ON TABLE memory.episodes TO memory_writer;
+
+-- COLUMN episodes.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.episodes TO memory_writer;
+
 -- episodes_agent_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX episodes_agent_idx ON memory.episodes USING btree (tenant_id, simulation_id, agent_id);
 
@@ -1495,6 +2230,7 @@ ALTER STATISTICS memory.episodes_simulation_stats OWNER TO memory_owner;
 CREATE FUNCTION memory.get_node(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) RETURNS TABLE(node_id text, name text, type text, labels text[], summary text, attributes jsonb, embedding_model text, created_at timestamp with time zone, updated_at timestamp with time zone)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
     AS $$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
@@ -1509,7 +2245,7 @@ BEGIN
       FROM memory.nodes AS n
      WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = pg_catalog.md5(p_node_id)::uuid;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'unknown node % in simulation %', p_node_id, p_simulation_id
+        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
             USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
     END IF;
 END
@@ -1528,30 +2264,42 @@ GRANT ALL ON FUNCTION memory.get_node(p_tenant_id uuid, p_simulation_id uuid, p_
 CREATE FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) RETURNS void
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
     AS $$
+DECLARE
+    v_role_oid oid;
 BEGIN
     IF p_role IS NULL OR p_tenant_id IS NULL THEN
         RAISE EXCEPTION 'p_role and p_tenant_id must not be NULL (got %, %)', p_role, p_tenant_id
             USING ERRCODE = 'null_value_not_allowed', HINT = 'name an existing role and tenant';
     END IF;
-    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r WHERE r.rolname = p_role) THEN
+    SELECT r.oid INTO v_role_oid FROM pg_catalog.pg_roles AS r WHERE r.rolname = p_role;
+    IF NOT FOUND THEN
         RAISE EXCEPTION 'role % does not exist', p_role
             USING ERRCODE = 'undefined_object', HINT = 'create the role first (CREATE ROLE)';
+    END IF;
+    IF p_role = ANY (memory._group_roles()) THEN
+        RAISE EXCEPTION 'role % is a shared group role: granting it tenant % would let all its members act for the tenant', p_role, p_tenant_id
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'grant the tenant to the application''s own role (CREATE ROLE app LOGIN IN ROLE memory_writer)';
     END IF;
     IF NOT EXISTS (SELECT 1 FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id) THEN
         RAISE EXCEPTION 'unknown tenant %', p_tenant_id
             USING ERRCODE = 'no_data_found', HINT = 'create it with memory.create_tenant()';
     END IF;
-    INSERT INTO memory.tenant_grants (tenant_id, role_name)
-    VALUES (p_tenant_id, p_role)
-    ON CONFLICT (tenant_id, role_name) DO NOTHING;
+    PERFORM memory._delete_grant(g.tenant_id, g.role_oid)
+       FROM memory.tenant_grants AS g
+      WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r WHERE r.oid = g.role_oid);
+    INSERT INTO memory.tenant_grants (tenant_id, role_oid, role_name)
+    VALUES (p_tenant_id, v_role_oid, p_role)
+    ON CONFLICT (tenant_id, role_oid) DO NOTHING;
 END
 $$;
 
 ALTER FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) OWNER TO memory_owner;
 
 -- FUNCTION grant_tenant(p_role name, p_tenant_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) IS 'Let a role (and the members of a group role) act for a tenant; memory_admin only';
+COMMENT ON FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) IS 'Let a role (by OID; and the roles that inherit its privileges) act for a tenant; refuses the shared group roles; memory_admin only';
 
 -- FUNCTION grant_tenant(p_role name, p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) FROM PUBLIC;
@@ -1561,6 +2309,7 @@ GRANT ALL ON FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) TO memo
 CREATE FUNCTION memory.import_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(attempt_id uuid, state text, declared jsonb, staged jsonb, result jsonb, skip_dangling boolean, error text, started_at timestamp with time zone, finished_at timestamp with time zone, seconds double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
     AS $$
 -- STABLE: reads only; _enter_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
@@ -1572,7 +2321,7 @@ BEGIN
     END IF;
     RETURN QUERY
     SELECT a.attempt_id,
-           CASE WHEN a.state = 'loading' AND NOT memory._attempt_alive(a.lock_key) THEN 'failed'
+           CASE WHEN a.state = 'loading' AND NOT memory._attempt_alive(a.lock_key, a.backend_pid, a.backend_start) THEN 'failed'
                 ELSE a.state END,
            a.declared,
            CASE WHEN a.state = 'loading' THEN pg_catalog.jsonb_build_object(
@@ -1586,7 +2335,7 @@ BEGIN
                              WHERE s.tenant_id = p_tenant_id AND s.attempt_id = a.attempt_id)) END,
            a.result,
            a.skip_dangling,
-           CASE WHEN a.state = 'loading' AND NOT memory._attempt_alive(a.lock_key)
+           CASE WHEN a.state = 'loading' AND NOT memory._attempt_alive(a.lock_key, a.backend_pid, a.backend_start)
                 THEN 'the loading session ended before commit (importer killed, connection lost or server restarted)'
                 ELSE a.error END,
            a.started_at,
@@ -1617,6 +2366,10 @@ CREATE TABLE memory.import_attempts (
     error text,
     started_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
     finished_at timestamp with time zone,
+    backend_pid integer,
+    backend_start timestamp with time zone,
+    scope jsonb,
+    CONSTRAINT import_attempts_scope_check CHECK (((scope IS NULL) OR (jsonb_typeof(scope) = 'object'::text))),
     CONSTRAINT import_attempts_state_check CHECK ((state = ANY (ARRAY['loading'::text, 'committed'::text, 'failed'::text, 'aborted'::text])))
 );
 
@@ -1636,7 +2389,7 @@ GRANT ALL ON FUNCTION memory.import_attempts(p_tenant_id uuid, p_simulation_id u
 
 -- TABLE import_attempts; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.import_attempts TO memory_reader;
-GRANT INSERT,DELETE,UPDATE ON TABLE memory.import_attempts TO memory_writer;
+GRANT INSERT ON TABLE memory.import_attempts TO memory_writer;
 
 -- import_attempts import_attempts_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.import_attempts
@@ -1645,6 +2398,12 @@ ALTER TABLE ONLY memory.import_attempts
 -- import_attempts import_attempts_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.import_attempts
     ADD CONSTRAINT import_attempts_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- import_attempts owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.import_attempts FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- import_attempts owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.import_attempts FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- import_attempts readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.import_attempts FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -1657,6 +2416,24 @@ CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.import_at
 
 -- import_attempts writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.import_attempts FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN import_attempts.backend_pid; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.import_attempts.backend_pid IS 'The process id of the backend (session) that began the attempt (pg_backend_pid())';
+
+-- COLUMN import_attempts.backend_start; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.import_attempts.backend_start IS 'When that backend started (pg_stat_activity.backend_start); NULL where the beginning role could not see it';
+
+-- COLUMN import_attempts.error; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(error) ON TABLE memory.import_attempts TO memory_writer;
+
+-- COLUMN import_attempts.finished_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(finished_at) ON TABLE memory.import_attempts TO memory_writer;
+
+-- COLUMN import_attempts.result; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(result) ON TABLE memory.import_attempts TO memory_writer;
+
+-- COLUMN import_attempts.state; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(state) ON TABLE memory.import_attempts TO memory_writer;
 
 -- import_attempts_simulation_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX import_attempts_simulation_idx ON memory.import_attempts USING btree (tenant_id, simulation_id, started_at);
@@ -1676,6 +2453,7 @@ DECLARE
     v_in     boolean;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
     IF p_node_id IS NULL THEN
         RAISE EXCEPTION 'p_node_id must not be NULL'
             USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the upstream id of the start node';
@@ -1685,13 +2463,13 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed', HINT = 'pass ''out'', ''in'' or ''both''';
     END IF;
     IF p_direction NOT IN ('out', 'in', 'both') THEN
-        RAISE EXCEPTION 'unknown direction %', pg_catalog.quote_literal(p_direction)
+        RAISE EXCEPTION 'unknown direction %', pg_catalog.quote_literal(memory._quote(p_direction))
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''out'', ''in'' or ''both''';
     END IF;
     IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
                     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
                       AND n.node_key = v_start) THEN
-        RAISE EXCEPTION 'unknown node % in simulation %', p_node_id, p_simulation_id
+        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
             USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
     END IF;
     v_out := p_direction IN ('out', 'both');
@@ -1800,7 +2578,9 @@ CREATE TABLE memory.nodes (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     content_hash bytea,
+    source text DEFAULT 'api'::text NOT NULL,
     CONSTRAINT nodes_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
+    CONSTRAINT nodes_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text]))),
     CONSTRAINT nodes_type_length_check CHECK ((char_length(type) <= memory._label_max()))
 );
 
@@ -1813,7 +2593,7 @@ COMMENT ON TABLE memory.nodes IS 'Knowledge-graph entities of a simulation (upst
 
 -- TABLE nodes; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.nodes TO memory_reader;
-GRANT INSERT,DELETE,UPDATE ON TABLE memory.nodes TO memory_writer;
+GRANT INSERT ON TABLE memory.nodes TO memory_writer;
 
 -- nodes nodes_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.nodes
@@ -1822,6 +2602,12 @@ ALTER TABLE ONLY memory.nodes
 -- nodes nodes_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.nodes
     ADD CONSTRAINT nodes_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- nodes owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.nodes FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- nodes owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.nodes FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- nodes readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.nodes FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -1835,10 +2621,44 @@ CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.nodes FOR
 -- nodes writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.nodes FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
+-- COLUMN nodes.attributes; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(attributes) ON TABLE memory.nodes TO memory_writer;
+
+-- COLUMN nodes.content_hash; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(content_hash) ON TABLE memory.nodes TO memory_writer;
+
+-- COLUMN nodes.embedding; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(embedding) ON TABLE memory.nodes TO memory_writer;
+
+-- COLUMN nodes.embedding_model; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(embedding_model) ON TABLE memory.nodes TO memory_writer;
+
+-- COLUMN nodes.labels; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(labels) ON TABLE memory.nodes TO memory_writer;
+
+-- COLUMN nodes.name; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(name) ON TABLE memory.nodes TO memory_writer;
+
+-- COLUMN nodes.node_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(node_id) ON TABLE memory.nodes TO memory_writer;
+
+-- COLUMN nodes.source; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(source) ON TABLE memory.nodes TO memory_writer;
+
+-- COLUMN nodes.summary; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(summary) ON TABLE memory.nodes TO memory_writer;
+
+-- COLUMN nodes.type; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(type) ON TABLE memory.nodes TO memory_writer;
+
+-- COLUMN nodes.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.nodes TO memory_writer;
+
 -- nodes_by_type(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.nodes_by_type(p_tenant_id uuid, p_simulation_id uuid, p_type text, p_limit integer DEFAULT 100) RETURNS TABLE(node_id text, name text, type text, labels text[], summary text, attributes jsonb)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
     AS $$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
@@ -1922,7 +2742,9 @@ CREATE TABLE memory.profiles (
     attributes jsonb DEFAULT '{}'::jsonb NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT profiles_platform_length_check CHECK ((char_length(platform) <= memory._label_max()))
+    source text DEFAULT 'api'::text NOT NULL,
+    CONSTRAINT profiles_platform_length_check CHECK ((char_length(platform) <= memory._label_max())),
+    CONSTRAINT profiles_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
 );
 
 ALTER TABLE ONLY memory.profiles FORCE ROW LEVEL SECURITY;
@@ -1934,7 +2756,13 @@ COMMENT ON TABLE memory.profiles IS 'Agent profiles of a simulation, one per pla
 
 -- TABLE profiles; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.profiles TO memory_reader;
-GRANT INSERT,DELETE,UPDATE ON TABLE memory.profiles TO memory_writer;
+GRANT INSERT ON TABLE memory.profiles TO memory_writer;
+
+-- profiles owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.profiles FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- profiles owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.profiles FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- profiles profiles_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.profiles
@@ -1955,6 +2783,33 @@ CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.profiles 
 
 -- profiles writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.profiles FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN profiles.agent_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(agent_id) ON TABLE memory.profiles TO memory_writer;
+
+-- COLUMN profiles.attributes; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(attributes) ON TABLE memory.profiles TO memory_writer;
+
+-- COLUMN profiles.bio; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(bio) ON TABLE memory.profiles TO memory_writer;
+
+-- COLUMN profiles.name; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(name) ON TABLE memory.profiles TO memory_writer;
+
+-- COLUMN profiles.persona; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(persona) ON TABLE memory.profiles TO memory_writer;
+
+-- COLUMN profiles.platform; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(platform) ON TABLE memory.profiles TO memory_writer;
+
+-- COLUMN profiles.source; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(source) ON TABLE memory.profiles TO memory_writer;
+
+-- COLUMN profiles.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.profiles TO memory_writer;
+
+-- COLUMN profiles.username; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(username) ON TABLE memory.profiles TO memory_writer;
 
 -- profiles_simulation_stats; Type: STATISTICS; Schema: memory; Owner: memory_owner
 CREATE STATISTICS memory.profiles_simulation_stats (dependencies) ON tenant_id, simulation_id FROM memory.profiles;
@@ -1990,15 +2845,17 @@ BEGIN
         RAISE EXCEPTION 'p_role and p_tenant_id must not be NULL (got %, %)', p_role, p_tenant_id
             USING ERRCODE = 'null_value_not_allowed', HINT = 'name the role and tenant of the grant';
     END IF;
-    DELETE FROM memory.tenant_grants AS g
-     WHERE g.tenant_id = p_tenant_id AND g.role_name = p_role;
+    -- No row (no such role): nothing to revoke.
+    PERFORM memory._delete_grant(p_tenant_id, r.oid)
+       FROM pg_catalog.pg_roles AS r
+      WHERE r.rolname = p_role;
 END
 $$;
 
 ALTER FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) OWNER TO memory_owner;
 
 -- FUNCTION revoke_tenant(p_role name, p_tenant_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) IS 'Take a role''s grant for a tenant away; memory_admin only';
+COMMENT ON FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) IS 'Take a role''s grant (by OID) for a tenant away; memory_admin only';
 
 -- FUNCTION revoke_tenant(p_role name, p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) FROM PUBLIC;
@@ -2010,55 +2867,155 @@ CREATE FUNCTION memory.rls_audit() RETURNS TABLE(table_name text, rls_enabled bo
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
     WITH t AS (
-        SELECT c.oid, c.relname::text AS table_name, c.relrowsecurity, c.relforcerowsecurity
+        SELECT c.oid, c.relname AS table_name, c.relrowsecurity, c.relforcerowsecurity, c.relowner, c.relacl
           FROM pg_catalog.pg_class AS c
           JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
          WHERE n.nspname = 'memory' AND c.relkind IN ('r', 'p')
-    ), p AS (
-        SELECT t.oid,
-               pg_catalog.array_agg(pol.polname::text ORDER BY pol.polname)
-                   FILTER (WHERE pol.polname IS NOT NULL) AS policies,
-               pg_catalog.array_agg(pol.polname::text ORDER BY pol.polname)
-                   FILTER (WHERE pol.polpermissive
-                             AND (pg_catalog.pg_get_expr(pol.polqual, pol.polrelid) = 'true'
-                                  OR pg_catalog.pg_get_expr(pol.polwithcheck, pol.polrelid) = 'true'))
-                   AS true_policies
-          FROM t LEFT JOIN pg_catalog.pg_policy AS pol ON pol.polrelid = t.oid
-         GROUP BY t.oid
-    ), b AS (
-        SELECT t.oid, pg_catalog.array_agg(r.rolname::text ORDER BY r.rolname) AS bypass_roles
+    ), actual AS (
+        SELECT p.tablename AS table_name, p.policyname AS policy_name, p.permissive = 'PERMISSIVE' AS permissive,
+               ARRAY(SELECT x FROM pg_catalog.unnest(p.roles) AS x ORDER BY x) AS roles,
+               p.cmd AS command, p.qual, p.with_check
+          FROM pg_catalog.pg_policies AS p
+         WHERE p.schemaname = 'memory'
+    ), expected AS (
+        SELECT e.table_name, e.policy_name, e.permissive,
+               ARRAY(SELECT x FROM pg_catalog.unnest(e.roles) AS x ORDER BY x) AS roles,
+               e.command, e.qual, e.with_check
+          FROM memory._installed_policies() AS e
+    ), policy_problems AS (
+        SELECT COALESCE(a.table_name, x.table_name) AS table_name,
+               pg_catalog.string_agg(CASE
+                   WHEN x.policy_name IS NULL THEN pg_catalog.format(
+                       'policy %s is not one the migrations install (%s FOR %s TO %s USING %s WITH CHECK %s): DROP POLICY %I ON memory.%I',
+                       a.policy_name, CASE WHEN a.permissive THEN 'PERMISSIVE' ELSE 'RESTRICTIVE' END, a.command,
+                       pg_catalog.array_to_string(a.roles, ', '), pg_catalog.left(COALESCE(a.qual, '-'), 200),
+                       pg_catalog.left(COALESCE(a.with_check, '-'), 200), a.policy_name, a.table_name)
+                   WHEN a.policy_name IS NULL THEN pg_catalog.format(
+                       'installed policy %s is missing: run migrate, which re-creates it', x.policy_name)
+                   ELSE pg_catalog.format(
+                       'policy %s differs from its installed form (%s FOR %s TO %s USING %s WITH CHECK %s): run migrate, which re-creates it',
+                       a.policy_name, CASE WHEN a.permissive THEN 'PERMISSIVE' ELSE 'RESTRICTIVE' END, a.command,
+                       pg_catalog.array_to_string(a.roles, ', '), pg_catalog.left(COALESCE(a.qual, '-'), 200),
+                       pg_catalog.left(COALESCE(a.with_check, '-'), 200))
+               END, '; ' ORDER BY COALESCE(a.policy_name, x.policy_name)) AS problems
+          FROM actual AS a
+          FULL JOIN expected AS x ON x.table_name = a.table_name AND x.policy_name = a.policy_name
+         WHERE (a.permissive, a.roles, a.command, a.qual, a.with_check)
+               IS DISTINCT FROM (x.permissive, x.roles, x.command, x.qual, x.with_check)
+         GROUP BY 1
+    ), acl AS (
+        SELECT t.oid, a.grantee, a.privilege_type AS privilege
+          FROM t CROSS JOIN LATERAL pg_catalog.aclexplode(t.relacl) AS a
+        UNION ALL
+        SELECT t.oid, a.grantee, a.privilege_type || ' (' || att.attname || ')'
           FROM t
+          JOIN pg_catalog.pg_attribute AS att
+            ON att.attrelid = t.oid AND att.attnum > 0 AND NOT att.attisdropped AND att.attacl IS NOT NULL
+          CROSS JOIN LATERAL pg_catalog.aclexplode(att.attacl) AS a
+    ), foreign_grantees AS (
+        SELECT acl.oid,
+               CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE pg_catalog.quote_ident(r.rolname) END AS grantee,
+               pg_catalog.string_agg(DISTINCT acl.privilege, ', ') AS privileges
+          FROM acl
+          JOIN t ON t.oid = acl.oid
+          LEFT JOIN pg_catalog.pg_roles AS r ON r.oid = acl.grantee
+         WHERE acl.grantee <> t.relowner
+           AND (acl.grantee = 0 OR r.rolname <> ALL (memory._group_roles()))
+         GROUP BY acl.oid, 2
+    ), foreign_privileges AS (
+        SELECT f.oid,
+               pg_catalog.string_agg(f.grantee || ' (' || f.privileges || ')', ', ' ORDER BY f.grantee) AS held,
+               pg_catalog.string_agg(f.grantee, ', ' ORDER BY f.grantee) AS grantees
+          FROM foreign_grantees AS f
+         GROUP BY f.oid
+    ), reach AS (
+        -- Every role whose privileges reach a table (0: PUBLIC, i.e. every role).
+        SELECT t.oid, t.relowner AS grantee FROM t
+        UNION
+        SELECT acl.oid, acl.grantee FROM acl
+    ), bypass AS (
+        SELECT reach.oid, pg_catalog.array_agg(DISTINCT r.rolname::text ORDER BY r.rolname::text) AS bypass_roles
+          FROM reach
           JOIN pg_catalog.pg_roles AS r
             ON r.rolbypassrls AND NOT r.rolsuper
-           AND pg_catalog.has_table_privilege(r.oid, t.oid, 'SELECT, INSERT, UPDATE, DELETE')
+           AND (reach.grantee = 0 OR pg_catalog.pg_has_role(r.oid, reach.grantee, 'MEMBER'))
+         GROUP BY reach.oid
+    ), p AS (
+        SELECT t.oid, pg_catalog.array_agg(pol.polname::text ORDER BY pol.polname)
+                          FILTER (WHERE pol.polname IS NOT NULL) AS policies
+          FROM t LEFT JOIN pg_catalog.pg_policy AS pol ON pol.polrelid = t.oid
          GROUP BY t.oid
-    ), checks AS (
-        SELECT t.table_name, t.relrowsecurity, t.relforcerowsecurity,
+    ), table_rows AS (
+        SELECT t.table_name::text AS table_name, t.relrowsecurity AS rls_enabled, t.relforcerowsecurity AS rls_forced,
                COALESCE(p.policies, '{}') AS policies,
                pg_catalog.array_remove(ARRAY[
                    CASE WHEN NOT t.relrowsecurity THEN 'row level security is disabled' END,
                    CASE WHEN NOT t.relforcerowsecurity THEN 'row level security is not forced (the owner bypasses it)' END,
                    CASE WHEN p.policies IS NULL THEN 'no policy' END,
-                   CASE WHEN p.true_policies IS NOT NULL
-                        THEN 'permissive policy with expression true: ' || pg_catalog.array_to_string(p.true_policies, ', ') END,
+                   pp.problems,
+                   CASE WHEN t.relowner <> 'memory_owner'::regrole
+                        THEN pg_catalog.format('belongs to %s instead of memory_owner: run migrate, which hands every memory object to memory_owner',
+                                               t.relowner::regrole) END,
+                   CASE WHEN fp.oid IS NOT NULL
+                        THEN pg_catalog.format('privileges held outside the memory group roles: %s: REVOKE ALL ON memory.%I FROM %s',
+                                               fp.held, t.table_name, fp.grantees) END,
                    CASE WHEN b.bypass_roles IS NOT NULL
-                        THEN 'roles with BYPASSRLS can reach it: ' || pg_catalog.array_to_string(b.bypass_roles, ', ') END
+                        THEN 'roles with BYPASSRLS can reach it: ' || pg_catalog.array_to_string(b.bypass_roles, ', ')
+                             || ': ALTER ROLE ... NOBYPASSRLS, or revoke their memory roles' END
                ], NULL) AS problems
           FROM t
           JOIN p ON p.oid = t.oid
-          LEFT JOIN b ON b.oid = t.oid
+          LEFT JOIN policy_problems AS pp ON pp.table_name = t.table_name
+          LEFT JOIN foreign_privileges AS fp ON fp.oid = t.oid
+          LEFT JOIN bypass AS b ON b.oid = t.oid
+    ), other_rows AS (
+        -- Views and materialized views over memory tables, anywhere in the database.
+        SELECT CASE v.relkind WHEN 'm' THEN 'materialized view ' ELSE 'view ' END || v.oid::regclass::text AS subject,
+               pg_catalog.format('%s reads memory tables (%s) outside the API''s grant check (a view with its owner''s rights, a materialized view from a copy): DROP %s %s',
+                                 CASE v.relkind WHEN 'm' THEN 'materialized view ' ELSE 'view ' END || v.oid::regclass::text,
+                                 pg_catalog.string_agg(DISTINCT t.table_name::text, ', '),
+                                 CASE v.relkind WHEN 'm' THEN 'MATERIALIZED VIEW' ELSE 'VIEW' END, v.oid::regclass::text) AS problem
+          FROM pg_catalog.pg_depend AS d
+          JOIN pg_catalog.pg_rewrite AS w ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND w.oid = d.objid
+          JOIN pg_catalog.pg_class AS v ON v.oid = w.ev_class
+          JOIN t ON d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid = t.oid
+         WHERE v.relkind IN ('v', 'm') AND v.oid <> t.oid
+         GROUP BY v.oid, v.relkind
+        UNION ALL
+        -- Roles that act as the owner of every memory table.
+        SELECT 'role ' || r.rolname,
+               pg_catalog.format('role %s has the privileges of memory_owner or may SET ROLE to it: as the owner of every memory table it can switch row level security off, change the policies and read any tenant: REVOKE memory_owner FROM %I',
+                                 r.rolname, r.rolname)
+          FROM pg_catalog.pg_roles AS r
+         WHERE NOT r.rolsuper AND r.rolname <> 'memory_owner'
+           AND (pg_catalog.pg_has_role(r.oid, 'memory_owner', 'USAGE') OR pg_catalog.pg_has_role(r.oid, 'memory_owner', 'SET'))
+        UNION ALL
+        -- Tenants granted to a shared group role, and grants whose role was dropped.
+        SELECT pg_catalog.format('grant of tenant %s to %s', g.tenant_id, COALESCE(r.rolname, g.role_name)),
+               CASE WHEN r.oid IS NULL
+                    THEN pg_catalog.format('the role granted tenant %s (%s, OID %s) was dropped: the grant authorises nobody; memory.grant_tenant() removes such grants',
+                                           g.tenant_id, g.role_name, g.role_oid)
+                    ELSE pg_catalog.format('tenant %s is granted to the shared group role %s, so every member of it acts for the tenant: SELECT memory.revoke_tenant(%L, %L), and grant the tenant to the application''s own role',
+                                           g.tenant_id, r.rolname, r.rolname, g.tenant_id) END
+          FROM memory.tenant_grants AS g
+          LEFT JOIN pg_catalog.pg_roles AS r ON r.oid = g.role_oid
+         WHERE r.oid IS NULL OR r.rolname = ANY (memory._group_roles())
     )
-    SELECT c.table_name, c.relrowsecurity, c.relforcerowsecurity, c.policies,
-           pg_catalog.cardinality(c.problems) = 0,
-           NULLIF(pg_catalog.array_to_string(c.problems, '; '), '')
-      FROM checks AS c
-     ORDER BY c.table_name
+    SELECT s.table_name, s.rls_enabled, s.rls_forced, s.policies, s.ok, s.problem
+      FROM (SELECT 0 AS section, r.table_name, r.rls_enabled, r.rls_forced, r.policies,
+                   pg_catalog.cardinality(r.problems) = 0 AS ok,
+                   NULLIF(pg_catalog.array_to_string(r.problems, '; '), '') AS problem
+              FROM table_rows AS r
+            UNION ALL
+            SELECT 1, o.subject, NULL, NULL, '{}', false, o.problem
+              FROM other_rows AS o) AS s
+     ORDER BY s.section, s.table_name
 $$;
 
 ALTER FUNCTION memory.rls_audit() OWNER TO memory_owner;
 
 -- FUNCTION rls_audit(); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.rls_audit() IS 'Every table of schema memory with its RLS state, policies and problems, in one query; memory_admin';
+COMMENT ON FUNCTION memory.rls_audit() IS 'Every table of schema memory with its RLS state, policies and problems, plus a row for each view over memory tables, role acting as memory_owner and grant to a group or dropped role; memory_admin';
 
 -- FUNCTION rls_audit(); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.rls_audit() FROM PUBLIC;
@@ -2074,16 +3031,19 @@ DECLARE
     v_k          integer;
     v_hits       memory.episode_hit[];
     v_index_rows real;
+    v_sim_no     bigint;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
     v_k := LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+    SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
     SELECT c.reltuples INTO v_index_rows FROM pg_catalog.pg_class AS c
-     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(p_tenant_id, p_simulation_id));
+     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(v_sim_no));
     IF FOUND THEN
         v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(p_tenant_id, p_simulation_id,
-                                                                   p_query, v_k, p_agent_id,
-                                                                   v_index_rows) AS h);
+                                                                   v_sim_no, p_query, v_k,
+                                                                   p_agent_id, v_index_rows) AS h);
         IF pg_catalog.cardinality(v_hits) = v_k THEN
             RETURN QUERY SELECT * FROM pg_catalog.unnest(v_hits);
             RETURN;
@@ -2117,6 +3077,7 @@ GRANT ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id u
 CREATE FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_type text DEFAULT NULL::text) RETURNS TABLE(node_id text, name text, type text, summary text, similarity double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
     AS $$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
@@ -2147,6 +3108,7 @@ GRANT ALL ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid
 CREATE FUNCTION memory.simulation_stats(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(simulation_id uuid, name text, metadata jsonb, nodes bigint, edges bigint, episodes bigint, profiles bigint, node_types jsonb, edge_types jsonb, platforms jsonb, agents bigint, rounds integer, first_at timestamp with time zone, last_at timestamp with time zone)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
     AS $$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
@@ -2207,6 +3169,7 @@ CREATE TABLE memory.simulations (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     published boolean DEFAULT true NOT NULL,
+    sim_no bigint NOT NULL,
     CONSTRAINT simulations_metadata_check CHECK ((jsonb_typeof(metadata) = 'object'::text))
 );
 
@@ -2219,7 +3182,13 @@ COMMENT ON TABLE memory.simulations IS 'One row per mirrored simulation run';
 
 -- TABLE simulations; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.simulations TO memory_reader;
-GRANT INSERT,DELETE,UPDATE ON TABLE memory.simulations TO memory_writer;
+GRANT INSERT ON TABLE memory.simulations TO memory_writer;
+
+-- simulations owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.simulations FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- simulations owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.simulations FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- simulations readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.simulations FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -2227,6 +3196,10 @@ CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.simulations 
 -- simulations simulations_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.simulations
     ADD CONSTRAINT simulations_pkey PRIMARY KEY (tenant_id, simulation_id);
+
+-- simulations simulations_sim_no_key; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.simulations
+    ADD CONSTRAINT simulations_sim_no_key UNIQUE (sim_no);
 
 -- simulations simulations_tenant_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.simulations
@@ -2241,10 +3214,36 @@ CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.simulatio
 -- simulations writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.simulations FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
+-- COLUMN simulations.metadata; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(metadata) ON TABLE memory.simulations TO memory_writer;
+
+-- COLUMN simulations.name; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(name) ON TABLE memory.simulations TO memory_writer;
+
+-- COLUMN simulations.published; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(published) ON TABLE memory.simulations TO memory_writer;
+
+-- COLUMN simulations.sim_no; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.simulations.sim_no IS 'Opaque number of the simulation: the only thing index names and predicates name';
+
+-- COLUMN simulations.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.simulations TO memory_writer;
+
+-- simulations_sim_no_seq; Type: SEQUENCE; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.simulations ALTER COLUMN sim_no ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME memory.simulations_sim_no_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
 -- stage_rows(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.stage_rows(p_tenant_id uuid, p_attempt_id uuid) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
     SET enable_nestloop TO 'off'
     AS $$
 DECLARE
@@ -2275,7 +3274,7 @@ BEGIN
         SELECT d.key, d.first_position, d.second_position INTO v_problem, v_position, v_second
           FROM memory._staging_duplicate(v_kind.kind, p_tenant_id, p_attempt_id) AS d;
         IF FOUND THEN
-            RAISE EXCEPTION '% id % appears twice, at positions % and %', v_kind.item, v_problem,
+            RAISE EXCEPTION '% id % appears twice, at positions % and %', v_kind.item, memory._quote(v_problem),
                     v_position, v_second
                 USING ERRCODE = 'invalid_parameter_value',
                       HINT = 'each row of an import needs its own id; nothing of this batch was staged';
@@ -2319,7 +3318,9 @@ CREATE UNLOGGED TABLE memory.staged_edges (
     invalid_at timestamp with time zone,
     embedding public.vector(384),
     embedding_model text,
-    content_hash bytea
+    content_hash bytea,
+    source text DEFAULT 'import'::text NOT NULL,
+    CONSTRAINT staged_edges_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
 );
 
 ALTER TABLE ONLY memory.staged_edges FORCE ROW LEVEL SECURITY;
@@ -2328,7 +3329,13 @@ ALTER TABLE memory.staged_edges OWNER TO memory_owner;
 
 -- TABLE staged_edges; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.staged_edges TO memory_reader;
-GRANT INSERT,DELETE,UPDATE ON TABLE memory.staged_edges TO memory_writer;
+GRANT INSERT ON TABLE memory.staged_edges TO memory_writer;
+
+-- staged_edges owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.staged_edges FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_edges owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.staged_edges FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- staged_edges readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_edges FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -2370,7 +3377,9 @@ CREATE UNLOGGED TABLE memory.staged_episodes (
     occurred_at timestamp with time zone,
     embedding public.vector(384),
     embedding_model text,
-    content_hash bytea
+    content_hash bytea,
+    source text DEFAULT 'import'::text NOT NULL,
+    CONSTRAINT staged_episodes_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
 );
 
 ALTER TABLE ONLY memory.staged_episodes FORCE ROW LEVEL SECURITY;
@@ -2379,7 +3388,13 @@ ALTER TABLE memory.staged_episodes OWNER TO memory_owner;
 
 -- TABLE staged_episodes; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.staged_episodes TO memory_reader;
-GRANT INSERT,DELETE,UPDATE ON TABLE memory.staged_episodes TO memory_writer;
+GRANT INSERT ON TABLE memory.staged_episodes TO memory_writer;
+
+-- staged_episodes owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.staged_episodes FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_episodes owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.staged_episodes FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- staged_episodes readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_episodes FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -2418,7 +3433,9 @@ CREATE UNLOGGED TABLE memory.staged_nodes (
     attributes jsonb DEFAULT '{}'::jsonb NOT NULL,
     embedding public.vector(384),
     embedding_model text,
-    content_hash bytea
+    content_hash bytea,
+    source text DEFAULT 'import'::text NOT NULL,
+    CONSTRAINT staged_nodes_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
 );
 
 ALTER TABLE ONLY memory.staged_nodes FORCE ROW LEVEL SECURITY;
@@ -2427,7 +3444,13 @@ ALTER TABLE memory.staged_nodes OWNER TO memory_owner;
 
 -- TABLE staged_nodes; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.staged_nodes TO memory_reader;
-GRANT INSERT,DELETE,UPDATE ON TABLE memory.staged_nodes TO memory_writer;
+GRANT INSERT ON TABLE memory.staged_nodes TO memory_writer;
+
+-- staged_nodes owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.staged_nodes FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_nodes owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.staged_nodes FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- staged_nodes readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_nodes FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -2463,7 +3486,9 @@ CREATE UNLOGGED TABLE memory.staged_profiles (
     username text,
     bio text,
     persona text,
-    attributes jsonb DEFAULT '{}'::jsonb NOT NULL
+    attributes jsonb DEFAULT '{}'::jsonb NOT NULL,
+    source text DEFAULT 'import'::text NOT NULL,
+    CONSTRAINT staged_profiles_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
 );
 
 ALTER TABLE ONLY memory.staged_profiles FORCE ROW LEVEL SECURITY;
@@ -2472,7 +3497,13 @@ ALTER TABLE memory.staged_profiles OWNER TO memory_owner;
 
 -- TABLE staged_profiles; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.staged_profiles TO memory_reader;
-GRANT INSERT,DELETE,UPDATE ON TABLE memory.staged_profiles TO memory_writer;
+GRANT INSERT ON TABLE memory.staged_profiles TO memory_writer;
+
+-- staged_profiles owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.staged_profiles FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_profiles owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.staged_profiles FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- staged_profiles readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_profiles FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -2502,7 +3533,8 @@ CREATE TABLE memory.tenant_grants (
     tenant_id uuid NOT NULL,
     role_name name NOT NULL,
     granted_by name DEFAULT CURRENT_USER NOT NULL,
-    granted_at timestamp with time zone DEFAULT now() NOT NULL
+    granted_at timestamp with time zone DEFAULT now() NOT NULL,
+    role_oid oid NOT NULL
 );
 
 ALTER TABLE ONLY memory.tenant_grants FORCE ROW LEVEL SECURITY;
@@ -2510,30 +3542,40 @@ ALTER TABLE ONLY memory.tenant_grants FORCE ROW LEVEL SECURITY;
 ALTER TABLE memory.tenant_grants OWNER TO memory_owner;
 
 -- TABLE tenant_grants; Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON TABLE memory.tenant_grants IS 'Which database roles may act for which tenant (a grant to a group role covers its members)';
+COMMENT ON TABLE memory.tenant_grants IS 'Which database roles may act for which tenant, by role OID (a grant counts for the roles that have the granted role''s privileges)';
 
 -- TABLE tenant_grants; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.tenant_grants TO memory_reader;
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE memory.tenant_grants TO memory_admin;
+GRANT SELECT,INSERT ON TABLE memory.tenant_grants TO memory_admin;
 
 -- tenant_grants admins_manage_all_grants; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY admins_manage_all_grants ON memory.tenant_grants TO memory_admin USING (pg_has_role(CURRENT_USER, 'memory_admin'::name, 'MEMBER'::text)) WITH CHECK (pg_has_role(CURRENT_USER, 'memory_admin'::name, 'MEMBER'::text));
 
+-- tenant_grants owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.tenant_grants FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- tenant_grants owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.tenant_grants FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
 -- tenant_grants roles_see_their_own_grants; Type: POLICY; Schema: memory; Owner: memory_owner
-CREATE POLICY roles_see_their_own_grants ON memory.tenant_grants FOR SELECT TO memory_reader USING ((EXISTS ( SELECT 1
-   FROM pg_roles r
-  WHERE ((r.rolname = tenant_grants.role_name) AND pg_has_role(CURRENT_USER, r.oid, 'MEMBER'::text)))));
+CREATE POLICY roles_see_their_own_grants ON memory.tenant_grants FOR SELECT TO memory_reader USING (pg_has_role(CURRENT_USER, role_oid, 'USAGE'::text));
 
 -- tenant_grants tenant_grants_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.tenant_grants
-    ADD CONSTRAINT tenant_grants_pkey PRIMARY KEY (tenant_id, role_name);
+    ADD CONSTRAINT tenant_grants_pkey PRIMARY KEY (tenant_id, role_oid);
 
 -- tenant_grants tenant_grants_tenant_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.tenant_grants
     ADD CONSTRAINT tenant_grants_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES memory.tenants(tenant_id) ON DELETE CASCADE;
 
--- tenant_grants_role_idx; Type: INDEX; Schema: memory; Owner: memory_owner
-CREATE INDEX tenant_grants_role_idx ON memory.tenant_grants USING btree (role_name);
+-- COLUMN tenant_grants.role_name; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.tenant_grants.role_name IS 'Display only: the role''s name when it was granted; never used to authorise';
+
+-- COLUMN tenant_grants.role_oid; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.tenant_grants.role_oid IS 'The granted role (pg_roles.oid); a grant whose role was dropped authorises nobody';
+
+-- tenant_grants_role_oid_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX tenant_grants_role_oid_idx ON memory.tenant_grants USING btree (role_oid);
 
 -- tenants; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.tenants ENABLE ROW LEVEL SECURITY;
@@ -2555,10 +3597,16 @@ COMMENT ON TABLE memory.tenants IS 'Tenants: the unit of ownership and isolation
 
 -- TABLE tenants; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.tenants TO memory_reader;
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE memory.tenants TO memory_admin;
+GRANT SELECT,INSERT ON TABLE memory.tenants TO memory_admin;
 
 -- tenants admins_manage_all_tenants; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY admins_manage_all_tenants ON memory.tenants TO memory_admin USING (pg_has_role(CURRENT_USER, 'memory_admin'::name, 'MEMBER'::text)) WITH CHECK (pg_has_role(CURRENT_USER, 'memory_admin'::name, 'MEMBER'::text));
+
+-- tenants owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.tenants FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- tenants owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.tenants FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- tenants readers_see_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY readers_see_the_granted_call_tenant ON memory.tenants FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -2575,6 +3623,7 @@ ALTER TABLE ONLY memory.tenants
 CREATE FUNCTION memory.upsert_edges(p_tenant_id uuid, p_simulation_id uuid, p_edges jsonb, p_skip_dangling boolean DEFAULT false) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint, skipped bigint)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
     AS $$
 DECLARE
     v_index   bigint;
@@ -2606,7 +3655,7 @@ BEGIN
      LIMIT 1;
     v_dangling := FOUND;
     IF v_dangling AND NOT p_skip_dangling THEN
-        RAISE EXCEPTION 'p_edges[%]: edge % refers to unknown node %', v_index, v_edge_id, v_node_id
+        RAISE EXCEPTION 'p_edges[%]: edge % refers to unknown node %', v_index, memory._quote(v_edge_id), memory._quote(v_node_id)
             USING ERRCODE = 'foreign_key_violation',
                   HINT = 'upsert the node first, or pass p_skip_dangling => true to leave such edges out';
     END IF;
@@ -2643,6 +3692,7 @@ GRANT ALL ON FUNCTION memory.upsert_edges(p_tenant_id uuid, p_simulation_id uuid
 CREATE FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episodes jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
     LANGUAGE sql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
     AS $$
     SELECT * FROM memory._upsert('episodes', p_tenant_id, p_simulation_id, p_episodes)
 $$;
@@ -2660,6 +3710,7 @@ GRANT ALL ON FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id u
 CREATE FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
     LANGUAGE sql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
     AS $$
     SELECT * FROM memory._upsert('nodes', p_tenant_id, p_simulation_id, p_nodes)
 $$;
@@ -2677,6 +3728,7 @@ GRANT ALL ON FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid
 CREATE FUNCTION memory.upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p_profiles jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
     LANGUAGE sql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
     AS $$
     SELECT * FROM memory._upsert('profiles', p_tenant_id, p_simulation_id, p_profiles)
 $$;
@@ -2694,9 +3746,12 @@ GRANT ALL ON FUNCTION memory.upsert_profiles(p_tenant_id uuid, p_simulation_id u
 CREATE FUNCTION memory.upsert_simulation(p_tenant_id uuid, p_simulation_id uuid, p_name text DEFAULT NULL::text, p_metadata jsonb DEFAULT '{}'::jsonb) RETURNS void
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
     AS $$
 BEGIN
     PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_limit('string_bytes', 'p_name', pg_catalog.octet_length(p_name));
+    PERFORM memory._check_limit('object_bytes', 'p_metadata', pg_catalog.pg_column_size(p_metadata));
     IF p_metadata IS NOT NULL AND pg_catalog.jsonb_typeof(p_metadata) <> 'object' THEN
         RAISE EXCEPTION 'p_metadata must be a JSON object, not %', pg_catalog.jsonb_typeof(p_metadata)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a JSON object such as {"rounds": 8}';
@@ -2727,6 +3782,7 @@ GRANT ALL ON FUNCTION memory.upsert_simulation(p_tenant_id uuid, p_simulation_id
 CREATE FUNCTION memory.validate_import(p_tenant_id uuid, p_attempt_id uuid) RETURNS TABLE(problem text, kind text, item_id text, detail text)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
     SET enable_nestloop TO 'off'
     AS $$
 DECLARE
