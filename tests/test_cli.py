@@ -141,3 +141,54 @@ def test_cli_import_refuses_a_bad_file_naming_it(world, capsys, tmp_path):
         "--quiet",
     )
     assert code == 2 and "actions.jsonl:2" in err
+
+
+def test_tenants_and_simulations_by_name(world, capsys, tmp_path):
+    import shutil
+
+    admin = world.dsn("admin")
+    app_a = world.dsn("app_a")
+    code, _, err = run(capsys, "--dsn", admin, "tenant", "create", "acme", "--grant", "app_a")
+    assert code == 0, err
+    # A MiroFish simulation folder: the actions of one platform and its state.json.
+    folder = tmp_path / "sim_3f2a9c1b7d4e"
+    shutil.copytree(EXAMPLE / "twitter", folder / "twitter")
+    (folder / "state.json").write_text(
+        json.dumps({"simulation_id": "sim_3f2a9c1b7d4e"}), encoding="utf-8"
+    )
+    code, out, err = run(
+        capsys,
+        "--dsn",
+        app_a,
+        "import",
+        str(folder),
+        "--tenant",
+        "acme",
+        "--simulation",
+        "riverside",
+    )
+    assert code == 0, err
+    code, out, err = run(capsys, "--dsn", app_a, "simulations", "--tenant", "acme")
+    assert code == 0 and "riverside" in out and "sim_3f2a9c1b7d4e" in out, err
+    for name in ("riverside", "sim_3f2a9c1b7d4e"):  # by name and by MiroFish id
+        code, out, err = run(
+            capsys, "--dsn", app_a, "stats", "--tenant", "acme", "--simulation", name
+        )
+        assert code == 0 and "riverside" in out, err
+    code, out, _ = run(capsys, "--dsn", app_a, "tenants")
+    assert "acme" in out and str(world.tenant_a) in out
+    code, _, err = run(capsys, "--dsn", app_a, "stats", "--tenant", "acme", "--simulation", "x")
+    assert code == 2 and "no simulation named 'x'" in err and "swarm-memory simulations" in err
+    code, _, err = run(capsys, "--dsn", world.dsn("app_b"), "tenants")
+    assert code == 0
+    code, _, err = run(
+        capsys,
+        "--dsn",
+        world.dsn("app_b"),
+        "stats",
+        "--tenant",
+        "acme",
+        "--simulation",
+        "riverside",
+    )
+    assert code == 2 and "no tenant named 'acme'" in err

@@ -45,7 +45,7 @@ from swarm_memory import (
     UnknownReference,
     UpsertCounts,
 )
-from swarm_memory.client import AnnPlanRow, TenantDeleteCounts
+from swarm_memory.client import AnnPlanRow, SimulationRow, TenantDeleteCounts, TenantRow
 from swarm_memory.errors import LimitExceeded, error_class
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -265,6 +265,8 @@ READS = {
     "rls_audit": AuditRow,
     "upsert_edges": UpsertCounts,
     "ann_plan": AnnPlanRow,
+    "list_tenants": TenantRow,
+    "list_simulations": SimulationRow,
 }
 
 

@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from swarm_memory import server
@@ -25,6 +25,79 @@ def _uuid(text: str) -> uuid.UUID:
         return uuid.UUID(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a UUID: {text!r}") from None
+
+
+def _as_uuid(text: str | uuid.UUID) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(str(text))
+    except ValueError:
+        return None
+
+
+# The simulation a name or MiroFish id names when no simulation has it yet: the same name
+# under the same tenant always gives the same id, so a first import by name and every later
+# command by that name meet.
+SIMULATION_NAMESPACE = uuid.UUID("5b0c6a53-3f0e-4d1b-9a51-2f9d0c7e6a10")
+
+
+def resolve_tenant(mem: Memory, tenant: str | uuid.UUID) -> uuid.UUID:
+    """A tenant given as a UUID or by name (among the tenants the caller may act for)."""
+    as_id = _as_uuid(tenant)
+    if as_id is not None:
+        return as_id
+    found = [t.tenant_id for t in mem.list_tenants() if t.name == tenant]
+    if not found:
+        raise ValueError(
+            f"no tenant named {tenant!r} that this role may act for; "
+            "`swarm-memory tenants` lists them"
+        )
+    return found[0]
+
+
+def resolve_simulation(
+    mem: Memory, tenant_id: uuid.UUID, simulation: str | uuid.UUID, *, create: bool = False
+) -> uuid.UUID:
+    """A simulation given as a UUID, by name or by MiroFish id. With `create` (an import), a
+    name no simulation has yet gives a new, stable id."""
+    as_id = _as_uuid(simulation)
+    if as_id is not None:
+        return as_id
+    found = {
+        s.simulation_id
+        for s in mem.list_simulations(tenant_id)
+        if simulation in (s.name, s.mirofish_id)
+    }
+    if len(found) > 1:
+        raise ValueError(
+            f"{len(found)} simulations are named {simulation!r}; give its UUID "
+            f"(`swarm-memory simulations --tenant {tenant_id}` lists them)"
+        )
+    if found:
+        return found.pop()
+    if create:
+        return uuid.uuid5(SIMULATION_NAMESPACE, f"{tenant_id}/{simulation}")
+    raise ValueError(
+        f"no simulation named {simulation!r}; `swarm-memory simulations --tenant "
+        f"{tenant_id}` lists them"
+    )
+
+
+def _resolved(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Run a command with its --tenant and --simulation turned into UUIDs."""
+
+    def run(args: argparse.Namespace) -> int:
+        given = args.simulation
+        with _memory(args) as mem:
+            args.tenant = resolve_tenant(mem, args.tenant)
+            if given is not None:
+                args.simulation = resolve_simulation(
+                    mem, args.tenant, given, create=func is cmd_import
+                )
+        if func is cmd_import and _as_uuid(given) is None and not args.name:
+            args.name = given  # a simulation addressed by name is created with that name
+        return func(args)
+
+    return run
 
 
 def resolve_dsn(args: argparse.Namespace) -> str:
@@ -66,9 +139,33 @@ def cmd_tenant(args: argparse.Namespace) -> int:
                 mem.grant_tenant(role, tenant)
             print(tenant)
         elif args.action == "grant":
-            mem.grant_tenant(args.role, args.tenant)
+            mem.grant_tenant(args.role, resolve_tenant(mem, args.tenant))
         elif args.action == "revoke":
-            mem.revoke_tenant(args.role, args.tenant)
+            mem.revoke_tenant(args.role, resolve_tenant(mem, args.tenant))
+    return 0
+
+
+def cmd_tenants(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        rows = [(t.name, t.tenant_id, f"{t.created_at:%Y-%m-%d %H:%M}") for t in mem.list_tenants()]
+    print(table(rows, ["name", "tenant", "created"]))
+    return 0
+
+
+def cmd_simulations(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        tenant = resolve_tenant(mem, args.tenant)
+        rows = [
+            (
+                s.name or "",
+                s.mirofish_id or "",
+                s.simulation_id,
+                "yes" if s.published else "not yet",
+                f"{s.updated_at:%Y-%m-%d %H:%M}",
+            )
+            for s in mem.list_simulations(tenant)
+        ]
+    print(table(rows, ["name", "mirofish id", "simulation", "committed", "updated"]))
     return 0
 
 
@@ -320,13 +417,20 @@ def build_parser() -> argparse.ArgumentParser:
     for action in ("grant", "revoke"):
         t = tsub.add_parser(action)
         t.add_argument("role")
-        t.add_argument("tenant", type=_uuid)
+        t.add_argument("tenant", help="UUID or name")
     s.set_defaults(func=cmd_tenant)
+
+    s = sub.add_parser("tenants", help="the tenants this role may act for")
+    s.set_defaults(func=cmd_tenants)
+
+    s = sub.add_parser("simulations", help="the simulations of a tenant")
+    s.add_argument("--tenant", required=True, help="UUID or name")
+    s.set_defaults(func=cmd_simulations)
 
     def scoped(name: str, help_: str) -> argparse.ArgumentParser:
         s = sub.add_parser(name, help=help_)
-        s.add_argument("--tenant", type=_uuid, required=True)
-        s.add_argument("--simulation", type=_uuid, required=True)
+        s.add_argument("--tenant", required=True, help="UUID or name")
+        s.add_argument("--simulation", required=True, help="UUID, name or MiroFish id")
         return s
 
     s = scoped("import", "import a MiroFish run directory")
@@ -354,28 +458,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--quiet", action="store_true")
     s.add_argument("--batch-size", type=int, default=5000)
-    s.set_defaults(func=cmd_import)
+    s.set_defaults(func=_resolved(cmd_import))
 
     s = scoped("attempts", "the import attempts of a simulation")
-    s.set_defaults(func=cmd_attempts)
+    s.set_defaults(func=_resolved(cmd_attempts))
 
     s = scoped("nodes", "entities by type")
     s.add_argument("--type")
     s.add_argument("--limit", type=int, default=100)
-    s.set_defaults(func=cmd_nodes)
+    s.set_defaults(func=_resolved(cmd_nodes))
 
     s = scoped("neighbors", "neighbourhood walk from a node")
     s.add_argument("node_id")
     s.add_argument("--depth", type=int, default=1)
     s.add_argument("--edge-type", action="append")
     s.add_argument("--direction", default="both", choices=["out", "in", "both"])
-    s.set_defaults(func=cmd_neighbors)
+    s.set_defaults(func=_resolved(cmd_neighbors))
 
     s = scoped("search", "semantic search over episodes")
     s.add_argument("question")
     s.add_argument("--top-k", type=int, default=10)
     s.add_argument("--agent", type=int)
-    s.set_defaults(func=cmd_search)
+    s.set_defaults(func=_resolved(cmd_search))
 
     s = scoped("remember", "add one memory (an episode written outside imports), embedded")
     s.add_argument("text")
@@ -383,10 +487,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--agent-name")
     s.add_argument("--platform")
     s.add_argument("--action-type", default="MEMORY")
-    s.set_defaults(func=cmd_remember)
+    s.set_defaults(func=_resolved(cmd_remember))
 
     s = scoped("stats", "what a simulation holds")
-    s.set_defaults(func=cmd_stats)
+    s.set_defaults(func=_resolved(cmd_stats))
 
     s = sub.add_parser("role", help="create a login role for a tenant (CREATEROLE, memory_admin)")
     rsub = s.add_subparsers(dest="action", required=True)

@@ -156,6 +156,27 @@ class SimulationStats:
 
 
 @dataclass(frozen=True)
+class TenantRow:
+    """A row of list_tenants: a tenant the caller may act for."""
+
+    tenant_id: uuid.UUID
+    name: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class SimulationRow:
+    """A row of list_simulations."""
+
+    simulation_id: uuid.UUID
+    name: str | None
+    mirofish_id: str | None
+    published: bool
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
 class AnnPlanRow:
     """A row of ann_plan: what `swarm-memory index` would do for one simulation's index."""
 
@@ -801,6 +822,18 @@ class Memory:
         conn: Connection | None = None,
     ) -> None:
         self._rows("SELECT memory.abort_import(%s, %s, %s)", (tenant_id, attempt_id, reason), conn)
+
+    def list_tenants(self, *, conn: Connection | None = None) -> list[TenantRow]:
+        """The tenants the caller may act for (every tenant for memory_admin)."""
+        return self._records(TenantRow, "SELECT * FROM memory.list_tenants()", (), conn)
+
+    def list_simulations(
+        self, tenant_id: UUIDLike, *, conn: Connection | None = None
+    ) -> list[SimulationRow]:
+        """The simulations of a tenant, with their names and MiroFish ids."""
+        return self._records(
+            SimulationRow, "SELECT * FROM memory.list_simulations(%s)", (tenant_id,), conn
+        )
 
     def ann_plan(
         self,
