@@ -2438,6 +2438,66 @@ GRANT UPDATE(state) ON TABLE memory.import_attempts TO memory_writer;
 -- import_attempts_simulation_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX import_attempts_simulation_idx ON memory.import_attempts USING btree (tenant_id, simulation_id, started_at);
 
+-- list_simulations(uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.list_simulations(p_tenant_id uuid) RETURNS TABLE(simulation_id uuid, name text, mirofish_id text, published boolean, created_at timestamp with time zone, updated_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+-- STABLE: reads only; _enter_tenant sets a transaction-local setting (the call's tenant).
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    RETURN QUERY SELECT s.simulation_id, s.name, s.metadata ->> 'simulation_id', s.published,
+                        s.created_at, s.updated_at
+      FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id
+     ORDER BY s.name NULLS LAST, s.created_at;
+END
+$$;
+
+ALTER FUNCTION memory.list_simulations(p_tenant_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION list_simulations(p_tenant_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.list_simulations(p_tenant_id uuid) IS 'The simulations of a tenant with their names, MiroFish ids and whether an import committed';
+
+-- FUNCTION list_simulations(p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.list_simulations(p_tenant_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.list_simulations(p_tenant_id uuid) TO memory_reader;
+
+-- list_tenants(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.list_tenants() RETURNS TABLE(tenant_id uuid, name text, created_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_tenant   uuid;
+    v_previous text := pg_catalog.current_setting('memory.tenant_id', true);
+BEGIN
+    IF pg_catalog.pg_has_role(CURRENT_USER, 'memory_admin', 'USAGE') THEN
+        RETURN QUERY SELECT t.tenant_id, t.name, t.created_at FROM memory.tenants AS t ORDER BY t.name;
+        RETURN;
+    END IF;
+    FOR v_tenant IN SELECT DISTINCT g.tenant_id FROM memory.tenant_grants AS g LOOP
+        CONTINUE WHEN NOT memory._holds_grant(v_tenant);
+        PERFORM pg_catalog.set_config('memory.tenant_id', v_tenant::text, true);
+        RETURN QUERY SELECT t.tenant_id, t.name, t.created_at FROM memory.tenants AS t
+                      WHERE t.tenant_id = v_tenant;
+    END LOOP;
+    PERFORM pg_catalog.set_config('memory.tenant_id', COALESCE(v_previous, ''), true);
+END
+$$;
+
+ALTER FUNCTION memory.list_tenants() OWNER TO memory_owner;
+
+-- FUNCTION list_tenants(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.list_tenants() IS 'The tenants the caller may act for (every tenant for memory_admin), with their names';
+
+-- FUNCTION list_tenants(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.list_tenants() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.list_tenants() TO memory_reader;
+GRANT ALL ON FUNCTION memory.list_tenants() TO memory_admin;
+
 -- neighbors(uuid, uuid, text, integer, text[], text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text) RETURNS TABLE(node_id text, name text, type text, depth integer, path text[], edge_id text, edge_type text, fact text)
     LANGUAGE plpgsql STABLE
