@@ -192,3 +192,44 @@ def test_tenants_and_simulations_by_name(world, capsys, tmp_path):
         "riverside",
     )
     assert code == 2 and "no tenant named 'acme'" in err
+
+
+def test_profiles_and_episodes_read_back_a_page_at_a_time(world, capsys):
+    app_a = world.dsn("app_a")
+    code, _, err = run(
+        capsys,
+        "--dsn",
+        app_a,
+        "import",
+        str(EXAMPLE),
+        "--tenant",
+        str(world.tenant_a),
+        "--simulation",
+        str(world.sim_a),
+        "--quiet",
+    )
+    assert code == 0, err
+    where = ["--tenant", str(world.tenant_a), "--simulation", str(world.sim_a)]
+    code, out, _ = run(
+        capsys, "--dsn", app_a, "profiles", *where, "--platform", "reddit", "--agent-id", "0"
+    )
+    assert code == 0 and "Maya Okafor" in out
+    code, out, _ = run(
+        capsys, "--dsn", app_a, "episodes", *where, "--action-type", "create_post", "--limit", "5"
+    )
+    assert code == 0 and out.count("CREATE_POST") == 5 and "next page: --after" in out
+    after = out.strip().splitlines()[-1].split()[-1]
+    code, out2, _ = run(
+        capsys,
+        "--dsn",
+        app_a,
+        "episodes",
+        *where,
+        "--action-type",
+        "CREATE_POST",
+        "--limit",
+        "5",
+        "--after",
+        after,
+    )
+    assert code == 0 and out2.count("CREATE_POST") == 5 and out2 != out

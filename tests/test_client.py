@@ -45,7 +45,15 @@ from swarm_memory import (
     UnknownReference,
     UpsertCounts,
 )
-from swarm_memory.client import AnnPlanRow, SimulationRow, TenantDeleteCounts, TenantRow
+from swarm_memory.client import (
+    AnnPlanRow,
+    EdgeDetail,
+    EpisodeRow,
+    ProfileRow,
+    SimulationRow,
+    TenantDeleteCounts,
+    TenantRow,
+)
 from swarm_memory.errors import LimitExceeded, error_class
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -266,6 +274,9 @@ READS = {
     "upsert_edges": UpsertCounts,
     "ann_plan": AnnPlanRow,
     "list_tenants": TenantRow,
+    "profiles": ProfileRow,
+    "episodes": EpisodeRow,
+    "get_edge": EdgeDetail,
     "list_simulations": SimulationRow,
 }
 

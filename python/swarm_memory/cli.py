@@ -342,6 +342,44 @@ def cmd_remember(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_profiles(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        rows = mem.profiles(args.tenant, args.simulation, args.platform, args.agent_id)
+    print(
+        table(
+            [(p.platform, p.agent_id, p.name or "", p.username or "", p.bio or "") for p in rows],
+            ["platform", "agent", "name", "username", "bio"],
+            width=60,
+        )
+    )
+    return 0
+
+
+def cmd_episodes(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        rows = mem.episodes(
+            args.tenant,
+            args.simulation,
+            agent_id=args.agent,
+            platform=args.platform,
+            action_type=args.action_type,
+            round_from=args.round_from,
+            round_to=args.round_to,
+            limit=args.limit,
+            after=args.after,
+        )
+    print(
+        table(
+            [(e.round, e.platform, e.agent_name, e.action_type, e.content) for e in rows],
+            ["round", "platform", "agent", "action", "content"],
+            width=80,
+        )
+    )
+    if len(rows) == args.limit:
+        print(f"next page: --after {rows[-1].episode_id}")
+    return 0
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     with _memory(args) as mem:
         s = mem.simulation_stats(args.tenant, args.simulation)
@@ -488,6 +526,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--platform")
     s.add_argument("--action-type", default="MEMORY")
     s.set_defaults(func=_resolved(cmd_remember))
+
+    s = scoped("profiles", "the agents' profiles")
+    s.add_argument("--platform")
+    s.add_argument("--agent-id", type=int)
+    s.set_defaults(func=_resolved(cmd_profiles))
+
+    s = scoped("episodes", "what the agents did, in order, a page at a time")
+    s.add_argument("--agent", type=int)
+    s.add_argument("--platform")
+    s.add_argument("--action-type")
+    s.add_argument("--round-from", type=int)
+    s.add_argument("--round-to", type=int)
+    s.add_argument("--limit", type=int, default=50)
+    s.add_argument("--after", help="the last episode id of the previous page")
+    s.set_defaults(func=_resolved(cmd_episodes))
 
     s = scoped("stats", "what a simulation holds")
     s.set_defaults(func=_resolved(cmd_stats))

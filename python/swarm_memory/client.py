@@ -156,6 +156,55 @@ class SimulationStats:
 
 
 @dataclass(frozen=True)
+class ProfileRow:
+    """A row of profiles."""
+
+    platform: str
+    agent_id: int
+    name: str | None
+    username: str | None
+    bio: str | None
+    persona: str | None
+    attributes: dict[str, Any]
+    source: str
+
+
+@dataclass(frozen=True)
+class EpisodeRow:
+    """A row of episodes."""
+
+    episode_id: str
+    agent_id: int | None
+    agent_name: str | None
+    platform: str | None
+    round: int | None
+    action_type: str
+    content: str | None
+    metadata: dict[str, Any]
+    occurred_at: datetime | None
+    source: str
+
+
+@dataclass(frozen=True)
+class EdgeDetail:
+    """The row of get_edge: every field MiroFish sends with a relationship."""
+
+    edge_id: str
+    type: str
+    source_id: str
+    target_id: str
+    fact: str | None
+    fact_type: str | None
+    valid_at: datetime | None
+    invalid_at: datetime | None
+    created_at: datetime | None
+    expired_at: datetime | None
+    episodes: list[str] | None
+    attributes: dict[str, Any]
+    source: str
+
+
+@dataclass(frozen=True)
 class TenantRow:
     """A row of list_tenants: a tenant the caller may act for."""
 
@@ -822,6 +871,74 @@ class Memory:
         conn: Connection | None = None,
     ) -> None:
         self._rows("SELECT memory.abort_import(%s, %s, %s)", (tenant_id, attempt_id, reason), conn)
+
+    def profiles(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        platform: str | None = None,
+        agent_id: int | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> list[ProfileRow]:
+        return self._records(
+            ProfileRow,
+            "SELECT * FROM memory.profiles(%s, %s, %s, %s)",
+            (tenant_id, simulation_id, platform, agent_id),
+            conn,
+        )
+
+    def episodes(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        *,
+        agent_id: int | None = None,
+        platform: str | None = None,
+        action_type: str | None = None,
+        round_from: int | None = None,
+        round_to: int | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        limit: int = 100,
+        after: str | None = None,
+        conn: Connection | None = None,
+    ) -> list[EpisodeRow]:
+        """A page of a simulation's episodes in the order they happened; pass the last
+        episode_id of a page as `after` for the next."""
+        return self._records(
+            EpisodeRow,
+            "SELECT * FROM memory.episodes(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (
+                tenant_id,
+                simulation_id,
+                agent_id,
+                platform,
+                action_type,
+                round_from,
+                round_to,
+                since,
+                until,
+                limit,
+                after,
+            ),
+            conn,
+        )
+
+    def get_edge(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        edge_id: str,
+        *,
+        conn: Connection | None = None,
+    ) -> EdgeDetail:
+        return self._one(
+            EdgeDetail,
+            "SELECT * FROM memory.get_edge(%s, %s, %s)",
+            (tenant_id, simulation_id, edge_id),
+            conn,
+        )
 
     def list_tenants(self, *, conn: Connection | None = None) -> list[TenantRow]:
         """The tenants the caller may act for (every tenant for memory_admin)."""

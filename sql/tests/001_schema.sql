@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(323);
+SELECT plan(332);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -66,6 +66,8 @@ INSERT INTO fx_functions VALUES
     ('create_tenant',       '{text,uuid}'),
     ('delete_simulation',   '{uuid,uuid}'),
     ('delete_tenant',       '{uuid}'),
+    ('episodes',            '{uuid,uuid,integer,text,text,integer,integer,timestamp with time zone,timestamp with time zone,integer,text}'),
+    ('get_edge',            '{uuid,uuid,text}'),
     ('get_node',            '{uuid,uuid,text}'),
     ('grant_tenant',        '{name,uuid}'),
     ('import_attempts',     '{uuid,uuid}'),
@@ -73,6 +75,7 @@ INSERT INTO fx_functions VALUES
     ('list_tenants',        '{}'),
     ('neighbors',           '{uuid,uuid,text,integer,text[],text}'),
     ('nodes_by_type',       '{uuid,uuid,text,integer}'),
+    ('profiles',            '{uuid,uuid,text,integer}'),
     ('open_staging',        '{}'),
     ('revoke_tenant',       '{name,uuid}'),
     ('rls_audit',           '{}'),
@@ -216,7 +219,7 @@ $$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max())
     'the label checks read the one limit, memory._label_max()');
 SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
 
--- Functions (1 + 73 x 3 = 220)
+-- Functions (1 + 76 x 3 = 229)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 
