@@ -16,7 +16,7 @@ AS $fn$
         SELECT t::name AS table_name, t NOT IN ('tenants', 'tenant_grants') AS tenant_data
           FROM pg_catalog.unnest(ARRAY['tenants', 'tenant_grants', 'simulations', 'nodes', 'edges', 'episodes',
                                        'profiles', 'import_attempts', 'staged_nodes', 'staged_edges',
-                                       'staged_episodes', 'staged_profiles']) AS t
+                                       'staged_episodes', 'staged_profiles', 'vector_cache']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -34,6 +34,8 @@ AS $fn$
           ('writers_remove_rows_of_the_granted_call_tenant', 'memory_writer', 'DELETE', e.call_tenant, NULL)
       ) AS p (policy_name, role, command, qual, with_check)
      WHERE t.tenant_data
+       -- memory.vector_cache is append-only: readers see, writers add, nothing more.
+       AND (t.table_name <> 'vector_cache' OR p.command IN ('SELECT', 'INSERT'))
     UNION ALL
     SELECT p.table_name::name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM e CROSS JOIN LATERAL (VALUES

@@ -1,6 +1,6 @@
 -- Remove a tenant and everything it holds, from every table, atomically; returns how many
--- simulations, nodes, edges, episodes, profiles and grants went (staged rows and import
--- attempts go as well). An unknown tenant is P0002. The only way a tenant's rows leave
+-- simulations, nodes, edges, episodes, profiles and grants went (staged rows, import
+-- attempts and cached vectors go as well). An unknown tenant is P0002. The only way a tenant's rows leave
 -- memory.tenants: no role holds DELETE on it, so a foreign-key cascade cannot reach past
 -- row-level security.
 -- SECURITY DEFINER: administrators hold no DELETE (with it they could LOCK the tables in
@@ -35,6 +35,7 @@ BEGIN
         v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
     END LOOP;
     DELETE FROM memory.import_attempts AS a WHERE a.tenant_id = p_tenant_id;
+    DELETE FROM memory.vector_cache AS c WHERE c.tenant_id = p_tenant_id;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id;
     GET DIAGNOSTICS v_simulations = ROW_COUNT;
     DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id;

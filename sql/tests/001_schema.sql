@@ -3,13 +3,14 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(332);
+SELECT plan(347);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
 INSERT INTO fx_tables VALUES
     ('tenants'), ('tenant_grants'), ('simulations'), ('nodes'), ('edges'), ('episodes'), ('profiles'),
-    ('import_attempts'), ('staged_nodes'), ('staged_edges'), ('staged_episodes'), ('staged_profiles');
+    ('import_attempts'), ('staged_nodes'), ('staged_edges'), ('staged_episodes'), ('staged_profiles'),
+    ('vector_cache');
 
 CREATE TEMP TABLE fx_functions (fn name, args name[], PRIMARY KEY (fn, args)) ON COMMIT DROP;
 INSERT INTO fx_functions VALUES
@@ -27,6 +28,7 @@ INSERT INTO fx_functions VALUES
     ('_enter_simulation',   '{uuid,uuid}'),
     ('_enter_tenant',       '{uuid}'),
     ('_enter_tenant_as_admin', '{uuid}'),
+    ('_enter_vector_cache', '{uuid,text,bytea[]}'),
     ('_episode_sim_no',     '{}'),
     ('_fail_dead_attempts', '{uuid,uuid}'),
     ('_field_problem',      '{jsonb,text}'),
@@ -62,6 +64,8 @@ INSERT INTO fx_functions VALUES
     ('ann_plan',            '{integer,integer,integer}'),
     ('begin_import',        '{uuid,uuid,jsonb,boolean,jsonb,text,jsonb}'),
     ('commit_import',       '{uuid,uuid}'),
+    ('cache_vectors',       '{uuid,text,bytea[],vector[]}'),
+    ('cached_vectors',      '{uuid,text,bytea[]}'),
     ('committed_hashes',    '{uuid,uuid}'),
     ('create_tenant',       '{text,uuid}'),
     ('delete_simulation',   '{uuid,uuid}'),
@@ -111,8 +115,8 @@ SELECT ok(NOT (SELECT r.rolcanlogin FROM pg_catalog.pg_roles AS r WHERE r.rolnam
           'memory_owner cannot log in (no application acts as the owner)');
 SELECT is_member_of('memory_reader', 'memory_writer', 'memory_writer is a member of memory_reader');
 
--- Tables (1 + 12 x 5 = 61)
-SELECT tables_are('memory', ARRAY(SELECT table_name FROM fx_tables), 'schema memory has exactly its twelve tables');
+-- Tables (1 + 13 x 5 = 66)
+SELECT tables_are('memory', ARRAY(SELECT table_name FROM fx_tables), 'schema memory has exactly its thirteen tables');
 
 SELECT ok((SELECT c.relrowsecurity FROM pg_catalog.pg_class AS c WHERE c.oid = pg_catalog.to_regclass('memory.' || t.table_name)),
           'memory.' || t.table_name || ' has row level security enabled')
@@ -164,13 +168,14 @@ SELECT is((SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid)
 SELECT col_is_pk('memory', 'profiles', ARRAY['tenant_id', 'simulation_id', 'platform', 'agent_id'],
                  'profiles are keyed by tenant, simulation, platform and agent');
 
--- Vector columns (7): every embedding column is vector(384), and there are no others.
+-- Vector columns (8): every embedding column is vector(384), and there are no others.
 SELECT col_type_is('memory', 'nodes', 'embedding', 'vector(384)', 'memory.nodes.embedding is vector(384)');
 SELECT col_type_is('memory', 'edges', 'embedding', 'vector(384)', 'memory.edges.embedding is vector(384)');
 SELECT col_type_is('memory', 'episodes', 'embedding', 'vector(384)', 'memory.episodes.embedding is vector(384)');
 SELECT col_type_is('memory', 'staged_nodes', 'embedding', 'vector(384)', 'memory.staged_nodes.embedding is vector(384)');
 SELECT col_type_is('memory', 'staged_edges', 'embedding', 'vector(384)', 'memory.staged_edges.embedding is vector(384)');
 SELECT col_type_is('memory', 'staged_episodes', 'embedding', 'vector(384)', 'memory.staged_episodes.embedding is vector(384)');
+SELECT col_type_is('memory', 'vector_cache', 'embedding', 'vector(384)', 'memory.vector_cache.embedding is vector(384)');
 SELECT is_empty($$
     SELECT c.relname || '.' || a.attname || ' ' || pg_catalog.format_type(a.atttypid, a.atttypmod)
       FROM pg_catalog.pg_attribute AS a
@@ -219,7 +224,7 @@ $$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max())
     'the label checks read the one limit, memory._label_max()');
 SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
 
--- Functions (1 + 76 x 3 = 229)
+-- Functions (1 + 79 x 3 = 238)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 

@@ -2,7 +2,7 @@
 -- Data tables (everything but tenants and tenant_grants: the simulation data, import attempts
 -- and staging) admit a row only for the granted tenant of the current call.
 BEGIN;
-SELECT plan(150);
+SELECT plan(159);
 
 CREATE TEMP TABLE fx_policies (table_name name, policy name, cmd text, roles name[]) ON COMMIT DROP;
 INSERT INTO fx_policies VALUES
@@ -19,6 +19,10 @@ SELECT t.table_name, p.policy, p.cmd, p.roles
     ('writers_add_rows_to_the_granted_call_tenant',    'INSERT', '{memory_writer}'::name[]),
     ('writers_change_rows_of_the_granted_call_tenant', 'UPDATE', '{memory_writer}'::name[]),
     ('writers_remove_rows_of_the_granted_call_tenant', 'DELETE', '{memory_writer}'::name[])) AS p(policy, cmd, roles);
+-- The vector cache is append-only: readers see, writers add.
+INSERT INTO fx_policies VALUES
+    ('vector_cache', 'readers_see_rows_of_the_granted_call_tenant', 'SELECT', '{memory_reader}'),
+    ('vector_cache', 'writers_add_rows_to_the_granted_call_tenant', 'INSERT', '{memory_writer}');
 -- memory_owner runs the SECURITY DEFINER functions that delete: it sees and removes the rows
 -- of the entered call tenant only, on every table.
 INSERT INTO fx_policies
@@ -27,17 +31,17 @@ SELECT t.table_name, p.policy, p.cmd, '{memory_owner}'::name[]
  CROSS JOIN (VALUES ('owner_sees_rows_of_the_entered_call_tenant', 'SELECT'),
                     ('owner_removes_rows_of_the_entered_call_tenant', 'DELETE')) AS p(policy, cmd);
 
--- policies_are per table (12)
+-- policies_are per table (13)
 SELECT policies_are('memory', t.table_name, ARRAY(SELECT p.policy FROM fx_policies AS p WHERE p.table_name = t.table_name),
                     'memory.' || t.table_name || ' has exactly its policies')
   FROM (SELECT DISTINCT table_name FROM fx_policies) AS t ORDER BY t.table_name;
 
--- policy_cmd_is per policy (68)
+-- policy_cmd_is per policy (72)
 SELECT policy_cmd_is('memory', p.table_name, p.policy, p.cmd,
                      pg_catalog.format('policy %s on memory.%s is for %s', p.policy, p.table_name, p.cmd))
   FROM fx_policies AS p ORDER BY p.table_name, p.policy;
 
--- policy_roles_are per policy (68)
+-- policy_roles_are per policy (72)
 SELECT policy_roles_are('memory', p.table_name, p.policy, p.roles,
                         pg_catalog.format('policy %s on memory.%s applies to %s', p.policy, p.table_name,
                                           pg_catalog.array_to_string(p.roles, ', ')))

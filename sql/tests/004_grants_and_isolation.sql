@@ -4,7 +4,7 @@
 -- memory.tenant_id gives nothing. Both tenants hold the same ids: reads, deletes and edges
 -- never cross; a role granted two tenants acts for one per call.
 BEGIN;
-SELECT plan(227);
+SELECT plan(231);
 \ir _fixtures.psql
 
 -- Every call template of fx.calls succeeds for a granted tenant (checked at the end), so each
@@ -61,6 +61,8 @@ INSERT INTO memory.staged_episodes (tenant_id, attempt_id, episode_id, position,
 VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'sepb1', 1, 'CREATE_POST');
 INSERT INTO memory.staged_profiles (tenant_id, attempt_id, platform, agent_id, position)
 VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'twitter', 1, 1);
+INSERT INTO memory.vector_cache (tenant_id, embedding_model, content_hash, embedding)
+VALUES (fx.tenant_b(), 'm', '\x01', fx.vec(1));
 
 -- Every table, and for the tenant-owned data tables a forged INSERT of a row of B and an
 -- UPDATE of B's rows, as app_a would try them.
@@ -78,7 +80,8 @@ INSERT INTO fx.tables VALUES
     (9,  'staged_nodes',    $q$INSERT INTO memory.staged_nodes (tenant_id, attempt_id, node_id, position, name, type) VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'forged', 2, 'forged', 'Person')$q$, $q$name = 'pwned'$q$),
     (10, 'staged_edges',    $q$INSERT INTO memory.staged_edges (tenant_id, attempt_id, edge_id, position, type, source_id, target_id) VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'forged', 2, 'T', 'sb1', 'sb1')$q$, $q$fact = 'pwned'$q$),
     (11, 'staged_episodes', $q$INSERT INTO memory.staged_episodes (tenant_id, attempt_id, episode_id, position, action_type) VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'forged', 2, 'CREATE_POST')$q$, $q$content = 'pwned'$q$),
-    (12, 'staged_profiles', $q$INSERT INTO memory.staged_profiles (tenant_id, attempt_id, platform, agent_id, position) VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'twitter', 2, 2)$q$, $q$name = 'pwned'$q$);
+    (12, 'staged_profiles', $q$INSERT INTO memory.staged_profiles (tenant_id, attempt_id, platform, agent_id, position) VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'twitter', 2, 2)$q$, $q$name = 'pwned'$q$),
+    (13, 'vector_cache',    $q$INSERT INTO memory.vector_cache (tenant_id, embedding_model, content_hash, embedding) VALUES (fx.tenant_b(), 'm', '\x02', fx.vec(2))$q$, $q$embedding = fx.vec(3)$q$);
 
 -- Rows of B in a table, counted as the current role (RLS applies).
 CREATE FUNCTION fx.visible_rows_of_b(p_table text) RETURNS bigint LANGUAGE plpgsql STABLE SECURITY INVOKER AS $$
@@ -241,7 +244,7 @@ SELECT throws_ok($$SELECT memory._enter_tenant(fx.tenant_a())$$, '42501', NULL,
                  'app_b may not enter tenant A through memory._enter_tenant');
 RESET SESSION AUTHORIZATION;
 
--- Direct SELECT as app_a with memory.tenant_id forged to B sees nothing of B (12)
+-- Direct SELECT as app_a with memory.tenant_id forged to B sees nothing of B (13)
 SET LOCAL SESSION AUTHORIZATION app_a;
 DO $$ BEGIN PERFORM pg_catalog.set_config('memory.tenant_id', fx.tenant_b()::text, true); END $$;
 SELECT is(fx.visible_rows_of_b(t.table_name), 0::bigint, 'forged tenant B: app_a sees no row of B in memory.' || t.table_name)
@@ -254,7 +257,7 @@ DO $$ BEGIN PERFORM pg_catalog.set_config('memory.tenant_id', fx.tenant_b()::tex
 SELECT is(fx.visible_rows_of_b('nodes') + fx.visible_rows_of_b('episodes'), 0::bigint,
           'memory.tenant_id set to B for the session: app_a sees no node or episode of B');
 
--- Direct INSERT of a row of B as app_a, tenant still forged to B (12): tenants and grants
+-- Direct INSERT of a row of B as app_a, tenant still forged to B (13): tenants and grants
 -- are not writable at all, the data tables refuse it by RLS WITH CHECK.
 SELECT throws_ok($$INSERT INTO memory.tenants (tenant_id, name) VALUES (fx.unknown(), 'pgtap-forged')$$,
                  '42501', NULL, 'app_a may not insert into memory.tenants');
@@ -263,7 +266,7 @@ SELECT throws_ok($$INSERT INTO memory.tenant_grants (tenant_id, role_oid, role_n
 SELECT throws_ok(t.forged_insert, '42501', NULL, 'app_a may not insert a row of B into memory.' || t.table_name || ' (RLS WITH CHECK)')
   FROM fx.tables AS t WHERE t.forged_insert IS NOT NULL ORDER BY t.ord;
 
--- Direct UPDATE and DELETE of B's rows as app_a, tenant forged to B (24)
+-- Direct UPDATE and DELETE of B's rows as app_a, tenant forged to B (26)
 SELECT throws_ok($$UPDATE memory.tenants SET name = 'pwned' WHERE tenant_id = fx.tenant_b()$$,
                  '42501', NULL, 'app_a may not update memory.tenants');
 SELECT throws_ok($$DELETE FROM memory.tenants WHERE tenant_id = fx.tenant_b()$$,

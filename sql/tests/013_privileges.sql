@@ -10,14 +10,15 @@
 -- SET LOCAL SESSION AUTHORIZATION, not SET ROLE (the session user of this file is the
 -- superuser, who has every role's privileges).
 BEGIN;
-SELECT plan(106);
+SELECT plan(111);
 \ir _fixtures.psql
 
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY, data boolean NOT NULL) ON COMMIT DROP;
 INSERT INTO fx_tables VALUES
     ('tenants', false), ('tenant_grants', false), ('simulations', true), ('nodes', true),
     ('edges', true), ('episodes', true), ('profiles', true), ('import_attempts', true),
-    ('staged_nodes', true), ('staged_edges', true), ('staged_episodes', true), ('staged_profiles', true);
+    ('staged_nodes', true), ('staged_edges', true), ('staged_episodes', true), ('staged_profiles', true),
+    ('vector_cache', true);
 GRANT SELECT ON fx_tables TO PUBLIC;
 
 -- Rows of a tenant in a table, counted as the superuser (no RLS).
@@ -41,7 +42,7 @@ INSERT INTO fx_definers VALUES
     ('delete_tenant',     '{uuid}',                'memory_admin'),
     ('_delete_grant',     '{uuid,oid}',            'memory_admin');
 
--- Table privileges of the group roles (3 x 12 = 36), MAINTAIN (1)
+-- Table privileges of the group roles (3 x 13 = 39), MAINTAIN (1)
 SELECT table_privs_are('memory', t.table_name, r.role,
                        CASE WHEN r.role = 'memory_reader' THEN ARRAY['SELECT']
                             WHEN r.role = 'memory_writer' AND t.data THEN ARRAY['SELECT', 'INSERT']
@@ -98,7 +99,8 @@ SELECT function_privs_are('memory', d.fn, d.args, r.role,
 SELECT is_empty($$
     SELECT p.proname::text FROM pg_catalog.pg_proc AS p
      WHERE p.pronamespace = 'memory'::regnamespace
-       AND p.proname IN ('abort_import', 'commit_import', 'committed_hashes', 'create_tenant',
+       AND p.proname IN ('abort_import', 'cache_vectors', 'cached_vectors', 'commit_import',
+                         'committed_hashes', 'create_tenant',
                          'delete_simulation', 'delete_tenant', 'get_node', 'import_attempts',
                          'nodes_by_type', 'search_nodes', 'simulation_stats', 'stage_rows',
                          'upsert_edges', 'upsert_episodes', 'upsert_nodes', 'upsert_profiles',
@@ -116,10 +118,12 @@ BEGIN
     PERFORM memory.upsert_profiles(fx.tenant_a(), fx.sim_a(), '[{"agent_id": 1, "platform": "twitter", "name": "al"}]');
     PERFORM memory.upsert_simulation(fx.tenant_a(), fx.unknown(), 'second');
     PERFORM memory.begin_import(fx.tenant_a(), fx.sim_a());
+    PERFORM memory.cache_vectors(fx.tenant_a(), 'm', ARRAY['\x01'::bytea],
+                                 ARRAY[pg_catalog.array_fill(0.5::real, ARRAY[384])::public.vector]);
 END
 $$;
 
--- A writer deletes nothing directly and takes no blocking table lock (12 + 12)
+-- A writer deletes nothing directly and takes no blocking table lock (13 + 13)
 SELECT throws_ok(pg_catalog.format('DELETE FROM memory.%I', t.table_name), '42501', NULL,
                  pg_catalog.format('a writer may not DELETE FROM memory.%s', t.table_name))
   FROM fx_tables AS t ORDER BY t.table_name;
