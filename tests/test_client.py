@@ -47,6 +47,7 @@ from swarm_memory import (
 )
 from swarm_memory.client import (
     AnnPlanRow,
+    CachedVector,
     EdgeDetail,
     EpisodeRow,
     ProfileRow,
@@ -267,6 +268,7 @@ READS = {
     "validate_import": ImportProblem,
     "commit_import": PromoteCounts,
     "committed_hashes": CommittedHash,
+    "cached_vectors": CachedVector,
     "stage_rows": StagedCounts,
     "delete_simulation": DeleteCounts,
     "delete_tenant": TenantDeleteCounts,

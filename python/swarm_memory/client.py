@@ -294,6 +294,14 @@ class CommittedHash:
 
 
 @dataclass(frozen=True)
+class CachedVector:
+    """A row of cached_vectors: the tenant's cached vector of a content hash."""
+
+    content_hash: bytes
+    embedding: np.ndarray
+
+
+@dataclass(frozen=True)
 class AuditRow:
     """A row of rls_audit."""
 
@@ -1006,3 +1014,47 @@ class Memory:
             (tenant_id, simulation_id),
             conn,
         )
+
+    def cached_vectors(
+        self,
+        tenant_id: UUIDLike,
+        embedding_model: str,
+        hashes: Sequence[bytes],
+        *,
+        conn: Connection | None = None,
+    ) -> list[CachedVector]:
+        """The tenant's cached vectors of `embedding_model` for these content hashes (hits
+        only; at most memory._limit('cache_hashes') hashes a call). Vectors as float32 arrays."""
+        rows = self._records(
+            CachedVector,
+            "SELECT * FROM memory.cached_vectors(%s, %s, %s::bytea[])",
+            (tenant_id, embedding_model, list(hashes)),
+            conn,
+            vectors=True,
+        )
+        return [
+            CachedVector(r.content_hash, np.asarray(r.embedding.to_numpy(), dtype=np.float32))
+            if isinstance(r.embedding, Vector)
+            else r
+            for r in rows
+        ]
+
+    def cache_vectors(
+        self,
+        tenant_id: UUIDLike,
+        embedding_model: str,
+        hashes: Sequence[bytes],
+        vectors: Sequence[Any],
+        *,
+        conn: Connection | None = None,
+    ) -> int:
+        """Add vectors (numpy arrays or sequences of floats) to the tenant's cache, one per
+        content hash; returns how many were new (a cached hash keeps its vector)."""
+        with _translated(), self._conn(conn) as c:
+            _ensure_vector(c)
+            row = c.execute(
+                "SELECT memory.cache_vectors(%s, %s, %s::bytea[], %s::public.vector[])",
+                (tenant_id, embedding_model, list(hashes), [_vector(v) for v in vectors]),
+            ).fetchone()
+        assert row is not None
+        return int(row[0])

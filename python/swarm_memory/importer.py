@@ -5,7 +5,9 @@ own connection (the attempt lives as long as that session):
 
     parse     parse_run()            the graph export, the action logs, the profiles
     embed     embed()                only texts whose content hash is not committed yet
-                                     (Memory.committed_hashes), all files in one model pass
+                                     (Memory.committed_hashes) nor in the tenant's vector
+                                     cache (Memory.cached_vectors), all files in one model
+                                     pass; new vectors cached at once (Memory.cache_vectors)
     load      load() / stage()       Memory.begin_import, then Memory.open_staging and
                                      Memory.stage_rows: binary COPY into the session's
                                      staging tables, moved into the attempt, a batch per
@@ -57,6 +59,8 @@ __all__ = [
 ]
 
 PAUSE_ENV = "SWARM_MEMORY_IMPORT_PAUSE"
+# Content hashes per cached_vectors call (memory._limit('cache_hashes') is 100,000).
+CACHE_BATCH = 10000
 
 
 @dataclass
@@ -68,6 +72,7 @@ class ImportReport:
     skipped_lines: int = 0
     embedded: int = 0
     reused: int = 0
+    cached: int = 0
     embed_rate: float = 0.0
     skipped_edges: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
@@ -290,33 +295,50 @@ def embed(
     embedder: Embedder,
     progress: Progress,
     embed_all_actions: bool = False,
-) -> tuple[int, int]:
-    """Phase embed: set each item's content hash, model and vector; a text whose hash is
-    committed already gets no vector (the promote keeps the committed one). Returns
-    (texts embedded, texts reused)."""
+) -> tuple[int, int, int]:
+    """Phase embed: set each item's content hash, model and vector. A text whose hash is
+    committed already in this simulation gets no vector (the promote keeps the committed
+    one); one the tenant's vector cache holds gets the cached vector; only the rest is
+    encoded, each distinct text once, and its vectors go into the cache in a transaction of
+    their own right after each batch (so a refused or killed attempt leaves them for its
+    rerun). Returns the rows (embedded, reused from the simulation, taken from the cache)."""
     _pause("embed")
+    model = embedder.model_name
     known = {
         (h.kind, h.item_id): h.content_hash
         for h in mem.committed_hashes(tenant_id, simulation_id, conn=conn)
     }
-    todo = []
+    wanted: dict[bytes, tuple[str, list[dict[str, Any]]]] = {}
     reused = 0
     for kind, item, text in _texts(parsed, embed_all_actions):
-        item["content_hash"] = content_hash(embedder.model_name, text)
-        item["embedding_model"] = embedder.model_name
+        item["content_hash"] = content_hash(model, text)
+        item["embedding_model"] = model
         if known.get((kind, item["id"])) == item["content_hash"]:
             item["embedding"] = None  # commit keeps the committed vector
             reused += 1
         else:
-            todo.append((item, text))
+            wanted.setdefault(item["content_hash"], (text, []))[1].append(item)
+    cached = 0
+    for chunk in _batches(list(wanted), CACHE_BATCH):
+        for hit in mem.cached_vectors(tenant_id, model, chunk, conn=conn):
+            _, items = wanted.pop(hit.content_hash)
+            for item in items:
+                item["embedding"] = hit.embedding
+            cached += len(items)
+    todo = list(wanted.items())
+    embedded = sum(len(items) for _, (_, items) in todo)
     progress.start("embed", len(todo), "texts")
     for chunk in _batches(todo, 1024):
-        vectors = embedder.encode([t for _, t in chunk])
-        for (item, _), vec in zip(chunk, vectors, strict=True):
-            item["embedding"] = np.asarray(vec, dtype=np.float32)
+        vectors = [
+            np.asarray(v, dtype=np.float32) for v in embedder.encode([t for _, (t, _) in chunk])
+        ]
+        for (_, (_, items)), vec in zip(chunk, vectors, strict=True):
+            for item in items:
+                item["embedding"] = vec
+        mem.cache_vectors(tenant_id, model, [h for h, _ in chunk], vectors, conn=conn)
         progress.advance(len(chunk))
-    progress.finish(f"{reused} unchanged texts reused")
-    return len(todo), reused
+    progress.finish(f"{reused} unchanged texts reused, {cached} taken from the vector cache")
+    return embedded, reused, cached
 
 
 # -- load --------------------------------------------------------------------------------
@@ -551,7 +573,7 @@ def import_run(
     )
     with Memory(dsn) as mem, mem.connect() as conn:
         try:
-            report.embedded, report.reused = embed(
+            report.embedded, report.reused, report.cached = embed(
                 mem, conn, tenant_id, simulation_id, parsed, embedder, progress, embed_all_actions
             )
             report.embed_rate = embedder.rate

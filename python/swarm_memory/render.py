@@ -44,7 +44,8 @@ def print_import_report(report: ImportReport) -> None:
     print(
         f"attempt {report.attempt_id} committed; {report.events} event lines kept as "
         f"simulation metadata; {report.skipped_lines} bad lines skipped; "
-        f"{report.embedded} texts embedded, {report.reused} unchanged texts reused; "
+        f"{report.embedded} texts embedded, {report.reused} unchanged texts reused, "
+        f"{report.cached} from the vector cache; "
         f"{report.seconds:.1f} s"
     )
     if report.naive_times:
