@@ -112,3 +112,16 @@ def test_the_readme_synopsis_names_every_command_and_flag():
                 if o.startswith("--") and o != "--help" and o not in synopsis
             ]
     assert missing == [], f"README's command synopsis lacks {missing}"
+
+
+def test_tables_keep_chinese_text_aligned():
+    from swarm_memory.render import display_width, table
+
+    out = table([("李华", "河滨路应该禁止汽车"), ("Maya", "shops")], ["agent", "content"], width=12)
+    lines = out.splitlines()
+    # The second column starts at the same terminal column on every line.
+    firsts = ("content", "-----------", "河滨路应...", "shops")
+    starts = [
+        display_width(line[: line.index(first)]) for line, first in zip(lines, firsts, strict=True)
+    ]
+    assert starts == [7, 7, 7, 7], out  # cut at 12 columns: 4 wide characters and '...'

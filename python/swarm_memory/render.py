@@ -3,6 +3,7 @@ the row-level security audit."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -11,17 +12,45 @@ if TYPE_CHECKING:
     from swarm_memory.importer import ImportReport
 
 
+def display_width(text: str) -> int:
+    """Terminal columns a text takes: wide and full-width characters (CJK) take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def _cut(text: str, width: int) -> str:
+    """The text cut to at most `width` columns, ending in '...' when cut."""
+    if display_width(text) <= width:
+        return text
+    out, used = [], 0
+    for ch in text:
+        w = display_width(ch)
+        if used + w > width - 3:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + "..."
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - display_width(text))
+
+
 def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], width: int = 70) -> str:
+    """Rows as aligned columns (by terminal width, so Chinese text lines up), each cell cut
+    to `width` columns."""
+
     def cell(v: Any) -> str:
         text = "" if v is None else (", ".join(map(str, v)) if isinstance(v, list) else str(v))
-        text = " ".join(text.split())
-        return text if len(text) <= width else text[: width - 3] + "..."
+        return _cut(" ".join(text.split()), width)
 
     cells = [[cell(v) for v in r] for r in rows]
-    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))
+    widths = [
+        max([display_width(h)] + [display_width(r[i]) for r in cells])
+        for i, h in enumerate(headers)
+    ]
+    line = "  ".join(_pad(h, w) for h, w in zip(headers, widths, strict=True))
     out = [line, "  ".join("-" * w for w in widths)]
-    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in cells]
+    out += ["  ".join(_pad(c, w) for c, w in zip(r, widths, strict=True)) for r in cells]
     return "\n".join(out)
 
 
