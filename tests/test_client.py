@@ -50,12 +50,14 @@ from swarm_memory.client import (
     CachedVector,
     EdgeDetail,
     EpisodeRow,
+    GraphEdge,
+    GraphNode,
     ProfileRow,
     SimulationRow,
     TenantDeleteCounts,
     TenantRow,
 )
-from swarm_memory.errors import LimitExceeded, error_class
+from swarm_memory.errors import ConcurrentImport, LimitExceeded, error_class
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,6 +72,7 @@ EXPECTED = {
     "22000": InvalidInput,  # data_exception: pgvector refuses NaN
     "23503": UnknownReference,  # foreign_key_violation
     "23505": Conflict,  # unique_violation
+    "40001": ConcurrentImport,  # serialization_failure: another import committed meanwhile
     "21000": CountMismatch,  # cardinality_violation: staged counts are not the declared
     "54000": LimitExceeded,  # program_limit_exceeded: over a cap of memory._limit()
     "55000": StateError,  # object_not_in_prerequisite_state
@@ -279,6 +282,8 @@ READS = {
     "profiles": ProfileRow,
     "episodes": EpisodeRow,
     "get_edge": EdgeDetail,
+    "graph_nodes": GraphNode,
+    "graph_edges": GraphEdge,
     "list_simulations": SimulationRow,
 }
 

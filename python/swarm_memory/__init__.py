@@ -27,6 +27,7 @@ from swarm_memory.client import (
     UpsertCounts,
 )
 from swarm_memory.errors import (
+    ConcurrentImport,
     Conflict,
     CountMismatch,
     DatabaseError,
@@ -42,6 +43,7 @@ from swarm_memory.errors import (
 )
 
 __all__ = [
+    "ConcurrentImport",
     "AnnPlanRow",
     "AuditRow",
     "CommittedHash",

@@ -10,6 +10,8 @@
     |   +-- LimitExceeded    54000 program_limit_exceeded (a batch, list, object or string
     |                        over a cap of memory._limit(); the message names the limit)
     +-- Conflict             23505 unique_violation (a tenant name or id already taken)
+    |   +-- ConcurrentImport 40001 serialization_failure (another import of the simulation
+    |                        committed while this one loaded; run it again)
     +-- StateError           55000 object_not_in_prerequisite_state (an import attempt that
     |   |                    is no longer loading, a session without staging tables)
     |   +-- CountMismatch    21000 cardinality_violation (staged counts are not the declared)
@@ -77,6 +79,11 @@ class Conflict(SwarmMemoryError):
     """23505: a tenant name or id already taken."""
 
 
+class ConcurrentImport(Conflict):
+    """40001: another import of the simulation committed while this one loaded and changed
+    rows it relied on; running the import again succeeds."""
+
+
 class StateError(SwarmMemoryError):
     """55000: the object is not in the state the call needs (an import attempt already
     committed, aborted or failed; a session that has not opened its staging tables)."""
@@ -121,6 +128,7 @@ _BY_STATE: dict[str, type[SwarmMemoryError]] = {
     "42704": NotFound,
     "23503": UnknownReference,
     "23505": Conflict,
+    "40001": ConcurrentImport,
     "23502": InvalidInput,
     "23514": InvalidInput,
     "55000": StateError,

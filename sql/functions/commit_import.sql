@@ -7,7 +7,8 @@
 -- commits, then the new one.
 -- Refuses (nothing promoted, the attempt stays open): counts other than declared (21000),
 -- an edge to a node not in the import unless the attempt skips dangling edges (23503),
--- a row without vector and no committed one to keep (22004).
+-- a row without vector and no committed one to keep (22004), or 40001 when another import
+-- of the simulation committed meanwhile and is why (run the import again).
 CREATE OR REPLACE FUNCTION memory.commit_import(p_tenant_id uuid, p_attempt_id uuid)
 RETURNS TABLE (kind text, inserted bigint, updated bigint, unchanged bigint, deleted bigint,
                skipped bigint)
@@ -29,6 +30,8 @@ DECLARE
     v_count    bigint;
     v_skipped  text[];
     v_held     jsonb := '{}'::jsonb;
+    v_other    uuid;
+    v_other_at timestamptz;
     v_result   jsonb := '{}'::jsonb;
 BEGIN
     v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
@@ -74,6 +77,20 @@ BEGIN
     SELECT p.value INTO v_problem FROM pg_catalog.jsonb_array_elements(v_problems) AS p
      WHERE p.value ->> 'problem' = 'missing_embedding' LIMIT 1;
     IF FOUND THEN
+        -- The usual cause: another import of the simulation committed while this one loaded,
+        -- and changed rows this one staged without a vector (their committed text was the
+        -- same when it embedded). A rerun embeds what changed.
+        SELECT a.attempt_id, a.finished_at INTO v_other, v_other_at
+          FROM memory.import_attempts AS a
+         WHERE a.tenant_id = p_tenant_id AND a.simulation_id = v_sim AND a.state = 'committed'
+           AND a.finished_at > v_attempt.started_at
+         ORDER BY a.finished_at DESC LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'import attempt %: another import of this simulation (attempt %) committed at % while this one loaded, and changed % %',
+                    p_attempt_id, v_other, v_other_at, v_problem ->> 'kind', memory._quote(v_problem ->> 'item_id')
+                USING ERRCODE = 'serialization_failure',
+                      HINT = 'run the import again: it embeds what the other import changed';
+        END IF;
         RAISE EXCEPTION 'import attempt %: % % %', p_attempt_id, v_problem ->> 'kind',
                 memory._quote(v_problem ->> 'item_id'), v_problem ->> 'detail'
             USING ERRCODE = 'null_value_not_allowed',
