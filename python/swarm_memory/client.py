@@ -205,6 +205,24 @@ class EdgeDetail:
 
 
 @dataclass(frozen=True)
+class GraphNode:
+    """A row of graph_nodes: a node with every stored field but its vector."""
+
+    node_id: str
+    name: str
+    type: str
+    labels: list[str]
+    summary: str | None
+    attributes: dict[str, Any]
+    source: str
+
+
+@dataclass(frozen=True)
+class GraphEdge(EdgeDetail):
+    """A row of graph_edges: the fields of get_edge, for every edge a page at a time."""
+
+
+@dataclass(frozen=True)
 class TenantRow:
     """A row of list_tenants: a tenant the caller may act for."""
 
@@ -945,6 +963,42 @@ class Memory:
             EdgeDetail,
             "SELECT * FROM memory.get_edge(%s, %s, %s)",
             (tenant_id, simulation_id, edge_id),
+            conn,
+        )
+
+    def graph_nodes(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        *,
+        limit: int = 1000,
+        after: str | None = None,
+        conn: Connection | None = None,
+    ) -> list[GraphNode]:
+        """A page of a simulation's nodes ordered by id; pass the last node_id of a page as
+        `after` for the next."""
+        return self._records(
+            GraphNode,
+            "SELECT * FROM memory.graph_nodes(%s, %s, %s, %s)",
+            (tenant_id, simulation_id, limit, after),
+            conn,
+        )
+
+    def graph_edges(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        *,
+        limit: int = 1000,
+        after: str | None = None,
+        conn: Connection | None = None,
+    ) -> list[GraphEdge]:
+        """A page of a simulation's edges ordered by id, each with every field get_edge
+        gives; pass the last edge_id of a page as `after` for the next."""
+        return self._records(
+            GraphEdge,
+            "SELECT * FROM memory.graph_edges(%s, %s, %s, %s)",
+            (tenant_id, simulation_id, limit, after),
             conn,
         )
 

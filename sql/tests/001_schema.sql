@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(347);
+SELECT plan(356);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -74,10 +74,13 @@ INSERT INTO fx_functions VALUES
     ('get_edge',            '{uuid,uuid,text}'),
     ('get_node',            '{uuid,uuid,text}'),
     ('grant_tenant',        '{name,uuid}'),
+    ('graph_edges',         '{uuid,uuid,integer,text}'),
+    ('graph_nodes',         '{uuid,uuid,integer,text}'),
     ('import_attempts',     '{uuid,uuid}'),
     ('list_simulations',    '{uuid}'),
     ('list_tenants',        '{}'),
     ('neighbors',           '{uuid,uuid,text,integer,text[],text}'),
+    ('nodes_named',         '{uuid,uuid,text}'),
     ('nodes_by_type',       '{uuid,uuid,text,integer}'),
     ('profiles',            '{uuid,uuid,text,integer}'),
     ('open_staging',        '{}'),
@@ -224,7 +227,7 @@ $$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max())
     'the label checks read the one limit, memory._label_max()');
 SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
 
--- Functions (1 + 79 x 3 = 238)
+-- Functions (1 + 82 x 3 = 247)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 
