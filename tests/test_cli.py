@@ -233,3 +233,28 @@ def test_profiles_and_episodes_read_back_a_page_at_a_time(world, capsys):
         after,
     )
     assert code == 0 and out2.count("CREATE_POST") == 5 and out2 != out
+
+
+def test_neighbors_takes_a_node_name_and_hints_name_commands(world, capsys):
+    app_a = world.dsn("app_a")
+    where = ["--tenant", str(world.tenant_a), "--simulation", str(world.sim_a)]
+    code, _, err = run(capsys, "--dsn", app_a, "import", str(EXAMPLE), *where, "--quiet")
+    assert code == 0, err
+    by_id = read_graph(EXAMPLE / "graph.json").nodes[0]
+    code, out_id, _ = run(capsys, "--dsn", app_a, "neighbors", by_id["id"], *where)
+    code2, out_name, _ = run(capsys, "--dsn", app_a, "neighbors", by_id["name"].upper(), *where)
+    assert code == code2 == 0 and out_id == out_name
+    code, _, err = run(capsys, "--dsn", app_a, "neighbors", "nobody-by-that-name", *where)
+    assert code == 2 and "[P0002]" in err
+    unknown = str(uuid.uuid4())
+    code, _, err = run(
+        capsys,
+        "--dsn",
+        world.dsn("app_a"),
+        "stats",
+        "--tenant",
+        unknown,
+        "--simulation",
+        str(world.sim_a),
+    )
+    assert code == 2 and "`swarm-memory tenant grant ROLE TENANT`" in err

@@ -223,6 +223,15 @@ class GraphEdge(EdgeDetail):
 
 
 @dataclass(frozen=True)
+class NodeRef:
+    """A row of nodes_named."""
+
+    node_id: str
+    name: str
+    type: str
+
+
+@dataclass(frozen=True)
 class TenantRow:
     """A row of list_tenants: a tenant the caller may act for."""
 
@@ -999,6 +1008,22 @@ class Memory:
             GraphEdge,
             "SELECT * FROM memory.graph_edges(%s, %s, %s, %s)",
             (tenant_id, simulation_id, limit, after),
+            conn,
+        )
+
+    def nodes_named(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        name: str,
+        *,
+        conn: Connection | None = None,
+    ) -> list[NodeRef]:
+        """The entities with a name, in any case."""
+        return self._records(
+            NodeRef,
+            "SELECT * FROM memory.nodes_named(%s, %s, %s)",
+            (tenant_id, simulation_id, name),
             conn,
         )
 
