@@ -380,6 +380,35 @@ def cmd_episodes(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from swarm_memory.export import export_run
+
+    c = export_run(
+        resolve_dsn(args), args.tenant, args.simulation, args.out_dir, overwrite=args.overwrite
+    )
+    print(
+        f"exported {c.nodes} nodes, {c.edges} edges, {c.episodes} actions, {c.events} events, "
+        f"{c.profiles} profiles to {args.out_dir}: {', '.join(c.files) or 'nothing to write'}"
+    )
+    if c.left_out:
+        print(f"{c.left_out} episodes written outside imports (or on another platform) left out")
+    if c.zoned_times:
+        print(
+            f"{c.zoned_times} naive times were read in another zone than UTC: import with that --timezone"
+        )
+    for n, what in (
+        (
+            c.unmatched_ids,
+            "actions imported before raw timestamps were kept get new ids on re-import",
+        ),
+        (c.relabelled, "nodes got their type as first label"),
+        (c.renumbered, "Twitter profiles are renumbered by row"),
+    ):
+        if n:
+            print(f"{n} {what}")
+    return 0
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     with _memory(args) as mem:
         s = mem.simulation_stats(args.tenant, args.simulation)
@@ -541,6 +570,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--limit", type=int, default=50)
     s.add_argument("--after", help="the last episode id of the previous page")
     s.set_defaults(func=_resolved(cmd_episodes))
+
+    s = scoped("export", "write a simulation back in MiroFish's formats")
+    s.add_argument("out_dir")
+    s.add_argument("--overwrite", action="store_true", help="replace a run's files in OUT_DIR")
+    s.set_defaults(func=_resolved(cmd_export))
 
     s = scoped("stats", "what a simulation holds")
     s.set_defaults(func=_resolved(cmd_stats))

@@ -286,6 +286,9 @@ def read_actions(
                     "result": line.get("result"),
                     "success": line.get("success"),
                     "line": number,
+                    # the text as written: the episode's id derives from it, so an export
+                    # writes it back unchanged (occurred_at is its reading in a zone)
+                    "timestamp": line.get("timestamp"),
                 },
             }
         )
