@@ -293,10 +293,28 @@ def cmd_nodes(args: argparse.Namespace) -> int:
     return 0
 
 
+def resolve_node(mem: Memory, tenant_id: uuid.UUID, simulation_id: uuid.UUID, node: str) -> str:
+    """A node given by id or, failing that, by name (in any case); several with the name are
+    refused, listing their ids."""
+    from swarm_memory.errors import NotFound
+
+    try:
+        return mem.get_node(tenant_id, simulation_id, node).node_id
+    except NotFound:
+        named = mem.nodes_named(tenant_id, simulation_id, node)
+        if len(named) == 1:
+            return named[0].node_id
+        if not named:
+            raise
+        ids = ", ".join(f"{n.node_id} ({n.type})" for n in named[:10])
+        raise ValueError(f"{len(named)} nodes are named {node!r}: {ids}; give its id") from None
+
+
 def cmd_neighbors(args: argparse.Namespace) -> int:
     with _memory(args) as mem:
+        node_id = resolve_node(mem, args.tenant, args.simulation, args.node_id)
         rows = mem.neighbors(
-            args.tenant, args.simulation, args.node_id, args.depth, args.edge_type, args.direction
+            args.tenant, args.simulation, node_id, args.depth, args.edge_type, args.direction
         )
     print(
         table(
@@ -536,7 +554,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=_resolved(cmd_nodes))
 
     s = scoped("neighbors", "neighbourhood walk from a node")
-    s.add_argument("node_id")
+    s.add_argument("node_id", metavar="NODE", help="a node's id, or its name")
     s.add_argument("--depth", type=int, default=1)
     s.add_argument("--edge-type", action="append")
     s.add_argument("--direction", default="both", choices=["out", "in", "both"])
@@ -610,6 +628,25 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+# The SQL functions a hint names, as the command that does the same from here.
+CLI_HINTS = {
+    "memory.grant_tenant(role, tenant)": "`swarm-memory tenant grant ROLE TENANT`",
+    "memory.create_tenant()": "`swarm-memory tenant create NAME`",
+    "memory.upsert_simulation()": "`swarm-memory import`",
+    "memory.begin_import()": "`swarm-memory import`",
+    "memory.import_attempts()": "`swarm-memory attempts`",
+    "memory.ann_plan()": "`swarm-memory index`",
+    "neighbors()": "`swarm-memory neighbors`",
+}
+
+
+def cli_hint(hint: str) -> str:
+    """A hint of the SQL API, naming the CLI command where it names a function."""
+    for function, command in CLI_HINTS.items():
+        hint = hint.replace(function, command)
+    return hint
+
+
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
@@ -625,6 +662,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SwarmMemoryError, ValueError, OSError, psycopg.Error) as exc:
         if args.debug:
             raise
+        if isinstance(exc, SwarmMemoryError) and exc.hint:
+            exc.hint = cli_hint(exc.hint)
         code = getattr(exc, "sqlstate", None)
         print(f"error{f' [{code}]' if code else ''}: {_one_line(exc)}", file=sys.stderr)
         return 2
