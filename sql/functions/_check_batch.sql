@@ -20,10 +20,7 @@ DECLARE
                   'object_bytes', memory._limit('object_bytes'),
                   'list_elements', memory._limit('list_elements'));
 BEGIN
-    IF p_items IS NULL THEN
-        RAISE EXCEPTION '% must not be NULL', p_arg
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass a JSON array of items ([] for none)';
-    END IF;
+    PERFORM memory._not_null(p_items, p_arg, 'pass a JSON array of items ([] for none)');
     IF pg_catalog.jsonb_typeof(p_items) <> 'array' THEN
         RAISE EXCEPTION '% must be a JSON array, not %', p_arg, pg_catalog.jsonb_typeof(p_items)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a JSON array of items ([] for none)';

@@ -7,10 +7,7 @@ LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    IF p_query IS NULL THEN
-        RAISE EXCEPTION 'p_query must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass a 384-dimensional embedding of the question';
-    END IF;
+    PERFORM memory._not_null(p_query, 'p_query', 'pass a 384-dimensional embedding of the question');
     IF public.vector_dims(p_query) <> 384 THEN
         RAISE EXCEPTION 'p_query has % dimensions, expected 384', public.vector_dims(p_query)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'embed the question with all-MiniLM-L6-v2 (384 dimensions)';

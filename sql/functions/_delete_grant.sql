@@ -10,10 +10,7 @@ SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 BEGIN
     PERFORM memory._enter_tenant_as_admin(p_tenant_id);
-    IF p_role_oid IS NULL THEN
-        RAISE EXCEPTION 'p_role_oid must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'name the role of the grant by its OID';
-    END IF;
+    PERFORM memory._not_null(p_role_oid, 'p_role_oid', 'name the role of the grant by its OID');
     DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id AND g.role_oid = p_role_oid;
     RETURN FOUND;
 END

@@ -8,10 +8,7 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_simulation_id IS NULL THEN
-        RAISE EXCEPTION 'p_simulation_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
-    END IF;
+    PERFORM memory._not_null(p_simulation_id, 'p_simulation_id', 'pass the simulation''s uuid');
 END
 $fn$;
 

@@ -10,11 +10,7 @@ LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    IF p_tenant_id IS NULL THEN
-        RAISE EXCEPTION 'p_tenant_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'pass the id of the tenant the call acts for';
-    END IF;
+    PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the id of the tenant the call acts for');
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
     IF NOT memory._holds_grant(p_tenant_id) THEN
         RAISE EXCEPTION 'role % holds no grant for tenant %',

@@ -10,10 +10,7 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
     PERFORM memory._require_admin();
-    IF p_tenant_id IS NULL THEN
-        RAISE EXCEPTION 'p_tenant_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the id of the tenant to act on';
-    END IF;
+    PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the id of the tenant to act on');
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
 END
 $fn$;

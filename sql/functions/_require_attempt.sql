@@ -9,10 +9,7 @@ DECLARE
     v_attempt memory.import_attempts;
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_attempt_id IS NULL THEN
-        RAISE EXCEPTION 'p_attempt_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the id memory.begin_import() returned';
-    END IF;
+    PERFORM memory._not_null(p_attempt_id, 'p_attempt_id', 'pass the id memory.begin_import() returned');
     SELECT * INTO v_attempt FROM memory.import_attempts AS a
      WHERE a.tenant_id = p_tenant_id AND a.attempt_id = p_attempt_id;
     IF NOT FOUND THEN

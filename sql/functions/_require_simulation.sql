@@ -9,11 +9,7 @@ DECLARE
     v_published boolean;
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_simulation_id IS NULL THEN
-        RAISE EXCEPTION 'p_simulation_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'pass the id of a simulation of the tenant';
-    END IF;
+    PERFORM memory._not_null(p_simulation_id, 'p_simulation_id', 'pass the id of a simulation of the tenant');
     SELECT s.published INTO v_published FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
     IF NOT FOUND THEN

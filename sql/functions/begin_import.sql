@@ -34,10 +34,7 @@ DECLARE
     v_start      timestamptz;
 BEGIN
     PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
-    IF p_skip_dangling IS NULL THEN
-        RAISE EXCEPTION 'p_skip_dangling must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass true or false';
-    END IF;
+    PERFORM memory._not_null(p_skip_dangling, 'p_skip_dangling', 'pass true or false');
     PERFORM memory._check_limit('object_bytes', 'p_declared', pg_catalog.pg_column_size(p_declared));
     PERFORM memory._check_limit('object_bytes', 'p_metadata', pg_catalog.pg_column_size(p_metadata));
     PERFORM memory._check_limit('string_bytes', 'p_name', pg_catalog.octet_length(p_name));

@@ -18,10 +18,7 @@ DECLARE
     v_inserted bigint;
 BEGIN
     PERFORM memory._enter_vector_cache(p_tenant_id, p_embedding_model, p_hashes);
-    IF p_vectors IS NULL THEN
-        RAISE EXCEPTION 'p_vectors must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass one vector per content hash (''{}'' for none)';
-    END IF;
+    PERFORM memory._not_null(p_vectors, 'p_vectors', 'pass one vector per content hash (''{}'' for none)');
     IF pg_catalog.cardinality(p_hashes) <> pg_catalog.cardinality(p_vectors) THEN
         RAISE EXCEPTION 'p_hashes has % elements and p_vectors %', pg_catalog.cardinality(p_hashes),
                         pg_catalog.cardinality(p_vectors)

@@ -54,7 +54,7 @@ BEGIN
             OR (COALESCE(e.round, 2147483647), COALESCE(e.occurred_at, 'infinity'), e.episode_id)
                > (v_round, v_time, v_id))
      ORDER BY COALESCE(e.round, 2147483647), COALESCE(e.occurred_at, 'infinity'), e.episode_id
-     LIMIT LEAST(GREATEST(COALESCE(p_limit, 100), 1), 1000);
+     LIMIT memory._page_rows(p_limit, 100);
 END
 $fn$;
 

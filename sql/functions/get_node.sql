@@ -8,10 +8,7 @@ AS $fn$
 -- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    IF p_node_id IS NULL THEN
-        RAISE EXCEPTION 'p_node_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the upstream id of a node';
-    END IF;
+    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of a node');
     RETURN QUERY
     SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes, n.embedding_model,
            n.created_at, n.updated_at

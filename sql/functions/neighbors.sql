@@ -40,14 +40,8 @@ DECLARE
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
-    IF p_node_id IS NULL THEN
-        RAISE EXCEPTION 'p_node_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the upstream id of the start node';
-    END IF;
-    IF p_direction IS NULL THEN
-        RAISE EXCEPTION 'p_direction must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass ''out'', ''in'' or ''both''';
-    END IF;
+    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the start node');
+    PERFORM memory._not_null(p_direction, 'p_direction', 'pass ''out'', ''in'' or ''both''');
     IF p_direction NOT IN ('out', 'in', 'both') THEN
         RAISE EXCEPTION 'unknown direction %', pg_catalog.quote_literal(memory._quote(p_direction))
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''out'', ''in'' or ''both''';

@@ -18,7 +18,7 @@ BEGIN
        AND n.simulation_id = p_simulation_id
        AND (p_type IS NULL OR n.type = p_type)
      ORDER BY n.type, n.name, n.node_id
-     LIMIT LEAST(GREATEST(COALESCE(p_limit, 100), 1), 1000);
+     LIMIT memory._page_rows(p_limit, 100);
 END
 $fn$;
 

@@ -23,10 +23,7 @@ BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_batch(k.batch_arg, p_edges, k.batch_spec, k.batch_key)
        FROM memory._kind('edges') AS k;
-    IF p_skip_dangling IS NULL THEN
-        RAISE EXCEPTION 'p_skip_dangling must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass true or false';
-    END IF;
+    PERFORM memory._not_null(p_skip_dangling, 'p_skip_dangling', 'pass true or false');
 
     SELECT d.ord - 1, d.edge_id, d.node_id, pg_catalog.count(*) OVER ()
       INTO v_index, v_edge_id, v_node_id, v_skipped
