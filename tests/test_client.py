@@ -298,6 +298,12 @@ def out_columns(conn: psycopg.Connection) -> dict[str, list[str]]:
         "       WITH ORDINALITY AS u(name, mode, ord)"
         " WHERE p.pronamespace = 'memory'::regnamespace AND p.proname !~ '^_'"
         "   AND u.mode = 't' GROUP BY p.proname"
+        " UNION ALL"  # SETOF a composite type (memory.edge_detail): the type's attributes
+        " SELECT p.proname, array_agg(a.attname::text ORDER BY a.attnum)"
+        "  FROM pg_proc AS p JOIN pg_type AS t ON t.oid = p.prorettype"
+        "  JOIN pg_attribute AS a ON a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped"
+        " WHERE p.pronamespace = 'memory'::regnamespace AND p.proname !~ '^_'"
+        "   AND p.proretset AND p.proargmodes IS NULL GROUP BY p.proname"
     ).fetchall()
     return dict(rows)
 

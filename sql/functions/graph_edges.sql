@@ -1,34 +1,28 @@
--- Every relationship of a simulation with every field memory.get_edge gives (read by it, so
--- the two never differ), ordered by id (byte order), a page at a time: p_limit rows
--- (clamped to 1..1000, NULL means 1000) after the edge p_after (the last edge_id of the
--- previous page; NULL: from the start). An unknown p_after is P0002. What an export reads
--- to write the graph back whole.
+-- Every relationship of a simulation with every field memory.get_edge gives (both read an
+-- edge through memory._edge_detail, so the two never differ), ordered by id (byte order), a
+-- page at a time: p_limit rows (clamped to 1..1000, NULL means 1000) after the edge p_after
+-- (the last edge_id of the previous page; NULL: from the start). An unknown p_after is
+-- P0002. What an export reads to write the graph back whole.
 CREATE OR REPLACE FUNCTION memory.graph_edges(
     p_tenant_id uuid,
     p_simulation_id uuid,
     p_limit integer DEFAULT 1000,
     p_after text DEFAULT NULL)
-RETURNS TABLE (edge_id text, type text, source_id text, target_id text, fact text,
-               fact_type text, valid_at timestamptz, invalid_at timestamptz,
-               created_at timestamptz, expired_at timestamptz, episodes text[],
-               attributes jsonb, source text)
+RETURNS SETOF memory.edge_detail
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
--- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
+-- STABLE: reads only; _enter_page sets a transaction-local setting (the call's tenant).
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    IF p_after IS NOT NULL THEN
-        PERFORM memory.get_edge(p_tenant_id, p_simulation_id, p_after);  -- P0002 when unknown
-    END IF;
-    RETURN QUERY SELECT g.*
-      FROM (SELECT e.edge_id FROM memory.edges AS e
+    PERFORM memory._enter_page('edges', p_tenant_id, p_simulation_id, p_after);  -- P0002 for an unknown p_after
+    RETURN QUERY SELECT d.*
+      FROM (SELECT e FROM memory.edges AS e
              WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
                AND (p_after IS NULL OR e.edge_id COLLATE "C" > p_after COLLATE "C")
              ORDER BY e.edge_id COLLATE "C"
-             LIMIT LEAST(GREATEST(COALESCE(p_limit, 1000), 1), 1000)) AS page
-     CROSS JOIN LATERAL memory.get_edge(p_tenant_id, p_simulation_id, page.edge_id) AS g
-     ORDER BY page.edge_id COLLATE "C";
+             LIMIT memory._page_rows(p_limit, 1000)) AS page
+     CROSS JOIN LATERAL memory._edge_detail(page.e) AS d
+     ORDER BY d.edge_id COLLATE "C";
 END
 $fn$;
 

@@ -12,18 +12,15 @@ RETURNS TABLE (node_id text, name text, type text, labels text[], summary text,
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
--- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
+-- STABLE: reads only; _enter_page sets a transaction-local setting (the call's tenant).
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    IF p_after IS NOT NULL THEN
-        PERFORM memory.get_node(p_tenant_id, p_simulation_id, p_after);  -- P0002 when unknown
-    END IF;
+    PERFORM memory._enter_page('nodes', p_tenant_id, p_simulation_id, p_after);  -- P0002 for an unknown p_after
     RETURN QUERY SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes, n.source
       FROM memory.nodes AS n
      WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
        AND (p_after IS NULL OR n.node_id COLLATE "C" > p_after COLLATE "C")
      ORDER BY n.node_id COLLATE "C"
-     LIMIT LEAST(GREATEST(COALESCE(p_limit, 1000), 1), 1000);
+     LIMIT memory._page_rows(p_limit, 1000);
 END
 $fn$;
 

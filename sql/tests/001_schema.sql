@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(356);
+SELECT plan(368);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -14,6 +14,10 @@ INSERT INTO fx_tables VALUES
 
 CREATE TEMP TABLE fx_functions (fn name, args name[], PRIMARY KEY (fn, args)) ON COMMIT DROP;
 INSERT INTO fx_functions VALUES
+    ('_edge_detail',        '{memory.edges}'),
+    ('_enter_page',         '{text,uuid,uuid,text}'),
+    ('_not_null',           '{anyelement,text,text}'),
+    ('_page_rows',          '{integer,integer}'),
     ('_ann_counts',         '{uuid,integer}'),
     ('_ann_index_name',     '{bigint}'),
     ('_attempt_alive',      '{integer,integer,"timestamp with time zone"}'),
@@ -227,7 +231,7 @@ $$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max())
     'the label checks read the one limit, memory._label_max()');
 SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
 
--- Functions (1 + 82 x 3 = 247)
+-- Functions (1 + 86 x 3 = 259)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 

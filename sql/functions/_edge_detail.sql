@@ -1,0 +1,23 @@
+-- An edge as memory.get_edge and memory.graph_edges return it (memory.edge_detail), so the
+-- two never differ: the stored columns and the fields MiroFish sends that the edge keeps in
+-- its attributes: fact_type, when the graph learned it and learned it no longer held
+-- (created_at, expired_at: NULL unless a valid timestamp) and the episodes it was extracted
+-- from (NULL unless a list).
+CREATE OR REPLACE FUNCTION memory._edge_detail(p_edge memory.edges) RETURNS memory.edge_detail
+LANGUAGE sql STABLE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+SELECT p_edge.edge_id, p_edge.type::text, p_edge.source_id, p_edge.target_id, p_edge.fact,
+       p_edge.attributes ->> 'fact_type', p_edge.valid_at, p_edge.invalid_at,
+       CASE WHEN pg_catalog.pg_input_is_valid(p_edge.attributes ->> 'created_at', 'timestamptz')
+            THEN (p_edge.attributes ->> 'created_at')::timestamptz END,
+       CASE WHEN pg_catalog.pg_input_is_valid(p_edge.attributes ->> 'expired_at', 'timestamptz')
+            THEN (p_edge.attributes ->> 'expired_at')::timestamptz END,
+       CASE WHEN pg_catalog.jsonb_typeof(p_edge.attributes -> 'episodes') = 'array'
+            THEN ARRAY(SELECT pg_catalog.jsonb_array_elements_text(p_edge.attributes -> 'episodes')) END,
+       p_edge.attributes, p_edge.source
+$fn$;
+
+COMMENT ON FUNCTION memory._edge_detail(memory.edges) IS 'Internal: an edge with every field MiroFish sends, as get_edge and graph_edges return it';
+REVOKE ALL ON FUNCTION memory._edge_detail(memory.edges) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._edge_detail(memory.edges) TO memory_reader;
