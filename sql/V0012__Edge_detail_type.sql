@@ -23,3 +23,6 @@ COMMENT ON TYPE memory.edge_detail IS 'One result row of memory.get_edge and mem
 
 DROP FUNCTION IF EXISTS memory.get_edge(uuid, uuid, text);
 DROP FUNCTION IF EXISTS memory.graph_edges(uuid, uuid, integer, text);
+
+-- commit_import prunes before it merges, so it no longer asks whether a kind was held.
+DROP FUNCTION IF EXISTS memory._kind_held(text, uuid, uuid);

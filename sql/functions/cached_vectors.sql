@@ -9,7 +9,6 @@ RETURNS TABLE (content_hash bytea, embedding public.vector)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
--- STABLE: reads only; _enter_vector_cache sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._enter_vector_cache(p_tenant_id, p_embedding_model, p_hashes);
     RETURN QUERY SELECT c.content_hash, c.embedding

@@ -29,7 +29,6 @@ DECLARE
     v_list     text;
     v_count    bigint;
     v_skipped  text[];
-    v_held     jsonb := '{}'::jsonb;
     v_other    uuid;
     v_other_at timestamptz;
     v_result   jsonb := '{}'::jsonb;
@@ -40,12 +39,6 @@ BEGIN
     PERFORM 1 FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim FOR UPDATE;
     v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
-    -- Which kinds the simulation held before this promote: where it held none, every row
-    -- afterwards is the attempt's, and the pass that drops rows absent from it is skipped.
-    -- Read under the simulation's row lock, which every other write to its rows waits for
-    -- (their foreign-key checks take KEY SHARE on it).
-    SELECT pg_catalog.jsonb_object_agg(k.kind, memory._kind_held(k.kind, p_tenant_id, v_sim))
-      INTO v_held FROM memory._record_kinds() AS k;
 
     SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v) ORDER BY v.problem, v.item_id), '[]')
       INTO v_problems
@@ -100,26 +93,29 @@ BEGIN
     -- Dangling edges of an attempt that skips them: leave them out, and say which.
     v_skipped := memory._skip_dangling(p_tenant_id, p_attempt_id);
 
-    -- Every kind merged in order (nodes before the edges that reference them), then the rows
-    -- the attempt does not have deleted in reverse order (edges before their nodes, so that
-    -- no edge goes by cascade uncounted).
-    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
-        SELECT v_result || pg_catalog.jsonb_build_object(v_kind.kind, pg_catalog.to_jsonb(m))
-          INTO v_result FROM memory._merge(v_kind.kind, p_tenant_id, v_sim, p_attempt_id) AS m;
-    END LOOP;
+    -- First the rows the attempt does not have are deleted, kind by kind in reverse order
+    -- (edges before their nodes, so that no edge goes by cascade uncounted); then every kind
+    -- is merged in order (nodes before the edges that reference them). Pruning first costs a
+    -- first import nothing (the simulation holds no row of the kind to compare), where
+    -- pruning after the merge would compare every row just written.
     FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord DESC LOOP
-        v_result := pg_catalog.jsonb_set(v_result, ARRAY[v_kind.kind, 'deleted'], pg_catalog.to_jsonb(
-            CASE WHEN (v_held ->> v_kind.kind)::boolean
-                      AND (v_attempt.scope IS NULL OR v_attempt.scope ? v_kind.kind)
+        v_result := v_result || pg_catalog.jsonb_build_object(v_kind.kind, pg_catalog.jsonb_build_object(
+            'deleted',
+            CASE WHEN v_attempt.scope IS NULL OR v_attempt.scope ? v_kind.kind
                  THEN memory._prune(v_kind.kind, p_tenant_id, v_sim, p_attempt_id,
                                     CASE WHEN pg_catalog.jsonb_typeof(v_attempt.scope -> v_kind.kind) = 'array'
                                          THEN ARRAY(SELECT pg_catalog.jsonb_array_elements_text(
                                                                v_attempt.scope -> v_kind.kind)) END)
-                 ELSE 0 END));
-        -- What the attempt replaced of the kind: all of it (true), some platforms, nothing.
-        v_result := pg_catalog.jsonb_set(v_result, ARRAY[v_kind.kind, 'replaced'],
+                 ELSE 0 END,
+            -- What the attempt replaced of the kind: all of it (true), some platforms, nothing.
+            'replaced',
             CASE WHEN v_attempt.scope IS NULL OR pg_catalog.jsonb_typeof(v_attempt.scope -> v_kind.kind) = 'null'
-                 THEN 'true'::jsonb ELSE COALESCE(v_attempt.scope -> v_kind.kind, 'false'::jsonb) END);
+                 THEN 'true'::jsonb ELSE COALESCE(v_attempt.scope -> v_kind.kind, 'false'::jsonb) END));
+    END LOOP;
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
+        SELECT pg_catalog.jsonb_set(v_result, ARRAY[v_kind.kind],
+                                    (v_result -> v_kind.kind) || pg_catalog.to_jsonb(m))
+          INTO v_result FROM memory._merge(v_kind.kind, p_tenant_id, v_sim, p_attempt_id) AS m;
     END LOOP;
     v_result := pg_catalog.jsonb_set(v_result, '{edges,skipped}',
                                      pg_catalog.to_jsonb(COALESCE(pg_catalog.cardinality(v_skipped), 0)));

@@ -6,7 +6,6 @@ RETURNS TABLE (kind text, item_id text, content_hash bytea)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
--- STABLE: reads only; _enter_simulation sets a transaction-local setting (the call's tenant).
 DECLARE
     v_kind memory.record_kind;
 BEGIN

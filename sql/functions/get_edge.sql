@@ -7,7 +7,6 @@ RETURNS SETOF memory.edge_detail
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
--- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._not_null(p_edge_id, 'p_edge_id', 'pass the id of an edge of the simulation');

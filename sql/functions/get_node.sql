@@ -5,7 +5,6 @@ RETURNS TABLE (node_id text, name text, type text, labels text[], summary text, 
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
--- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of a node');

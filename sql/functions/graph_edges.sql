@@ -12,7 +12,6 @@ RETURNS SETOF memory.edge_detail
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
--- STABLE: reads only; _enter_page sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._enter_page('edges', p_tenant_id, p_simulation_id, p_after);  -- P0002 for an unknown p_after
     RETURN QUERY SELECT d.*

@@ -8,7 +8,6 @@ RETURNS TABLE (attempt_id uuid, state text, declared jsonb, staged jsonb, result
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
--- STABLE: reads only; _enter_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
     IF NOT EXISTS (SELECT 1 FROM memory.simulations AS s

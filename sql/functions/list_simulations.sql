@@ -7,7 +7,6 @@ RETURNS TABLE (simulation_id uuid, name text, mirofish_id text, published boolea
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
--- STABLE: reads only; _enter_tenant sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
     RETURN QUERY SELECT s.simulation_id, s.name, s.metadata ->> 'simulation_id', s.published,

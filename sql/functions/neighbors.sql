@@ -31,7 +31,6 @@ SET search_path = pg_catalog, pg_temp
 SET plan_cache_mode = force_custom_plan
 SET enable_nestloop = off
 AS $fn$
--- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 DECLARE
     v_depth  integer := LEAST(GREATEST(COALESCE(p_depth, 1), 1), 20);
     v_start  uuid := pg_catalog.md5(p_node_id)::uuid;

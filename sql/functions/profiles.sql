@@ -10,7 +10,6 @@ RETURNS TABLE (platform text, agent_id integer, name text, username text, bio te
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
--- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     RETURN QUERY SELECT p.platform::text, p.agent_id, p.name, p.username, p.bio, p.persona,

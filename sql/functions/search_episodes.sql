@@ -19,7 +19,6 @@ RETURNS TABLE (episode_id text, agent_id integer, agent_name text, platform text
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
--- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 DECLARE
     v_k          integer;
     v_hits       memory.episode_hit[];

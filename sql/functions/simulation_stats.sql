@@ -8,7 +8,6 @@ RETURNS TABLE (simulation_id uuid, name text, metadata jsonb, nodes bigint, edge
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
--- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     RETURN QUERY

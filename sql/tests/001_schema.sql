@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(368);
+SELECT plan(365);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -49,7 +49,6 @@ INSERT INTO fx_functions VALUES
     ('_default_model', '{}'),
     ('_kind', '{text}'),
     ('_kind_columns', '{text}'),
-    ('_kind_held', '{text,uuid,uuid}'),
     ('_kind_key', '{text,text,text}'),
     ('_kind_problems', '{text,memory.import_attempts}'),
     ('_label_max', '{}'),
@@ -231,7 +230,7 @@ $$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max())
     'the label checks read the one limit, memory._label_max()');
 SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
 
--- Functions (1 + 86 x 3 = 259)
+-- Functions (1 + 85 x 3 = 256)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 
