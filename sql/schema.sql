@@ -153,10 +153,7 @@ DECLARE
                   'object_bytes', memory._limit('object_bytes'),
                   'list_elements', memory._limit('list_elements'));
 BEGIN
-    IF p_items IS NULL THEN
-        RAISE EXCEPTION '% must not be NULL', p_arg
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass a JSON array of items ([] for none)';
-    END IF;
+    PERFORM memory._not_null(p_items, p_arg, 'pass a JSON array of items ([] for none)');
     IF pg_catalog.jsonb_typeof(p_items) <> 'array' THEN
         RAISE EXCEPTION '% must be a JSON array, not %', p_arg, pg_catalog.jsonb_typeof(p_items)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a JSON array of items ([] for none)';
@@ -270,10 +267,7 @@ CREATE FUNCTION memory._check_query_vector(p_query public.vector) RETURNS void
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 BEGIN
-    IF p_query IS NULL THEN
-        RAISE EXCEPTION 'p_query must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass a 384-dimensional embedding of the question';
-    END IF;
+    PERFORM memory._not_null(p_query, 'p_query', 'pass a 384-dimensional embedding of the question');
     IF public.vector_dims(p_query) <> 384 THEN
         RAISE EXCEPTION 'p_query has % dimensions, expected 384', public.vector_dims(p_query)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'embed the question with all-MiniLM-L6-v2 (384 dimensions)';
@@ -340,10 +334,7 @@ CREATE FUNCTION memory._delete_grant(p_tenant_id uuid, p_role_oid oid) RETURNS b
     AS $$
 BEGIN
     PERFORM memory._enter_tenant_as_admin(p_tenant_id);
-    IF p_role_oid IS NULL THEN
-        RAISE EXCEPTION 'p_role_oid must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'name the role of the grant by its OID';
-    END IF;
+    PERFORM memory._not_null(p_role_oid, 'p_role_oid', 'name the role of the grant by its OID');
     DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id AND g.role_oid = p_role_oid;
     RETURN FOUND;
 END
@@ -418,6 +409,57 @@ COMMENT ON FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[
 REVOKE ALL ON FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) TO memory_writer;
 
+-- _edge_detail(memory.edges); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._edge_detail(p_edge memory.edges) RETURNS memory.edge_detail
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+SELECT p_edge.edge_id, p_edge.type::text, p_edge.source_id, p_edge.target_id, p_edge.fact,
+       p_edge.attributes ->> 'fact_type', p_edge.valid_at, p_edge.invalid_at,
+       CASE WHEN pg_catalog.pg_input_is_valid(p_edge.attributes ->> 'created_at', 'timestamptz')
+            THEN (p_edge.attributes ->> 'created_at')::timestamptz END,
+       CASE WHEN pg_catalog.pg_input_is_valid(p_edge.attributes ->> 'expired_at', 'timestamptz')
+            THEN (p_edge.attributes ->> 'expired_at')::timestamptz END,
+       CASE WHEN pg_catalog.jsonb_typeof(p_edge.attributes -> 'episodes') = 'array'
+            THEN ARRAY(SELECT pg_catalog.jsonb_array_elements_text(p_edge.attributes -> 'episodes')) END,
+       p_edge.attributes, p_edge.source
+$$;
+
+ALTER FUNCTION memory._edge_detail(p_edge memory.edges) OWNER TO memory_owner;
+
+-- FUNCTION _edge_detail(p_edge memory.edges); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._edge_detail(p_edge memory.edges) IS 'Internal: an edge with every field MiroFish sends, as get_edge and graph_edges return it';
+
+-- FUNCTION _edge_detail(p_edge memory.edges); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._edge_detail(p_edge memory.edges) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._edge_detail(p_edge memory.edges) TO memory_reader;
+
+-- _enter_page(text, uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._enter_page(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_after text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    CASE WHEN p_after IS NULL THEN
+        NULL;
+    WHEN p_kind = 'nodes' THEN
+        PERFORM memory.get_node(p_tenant_id, p_simulation_id, p_after);
+    ELSE
+        PERFORM memory.get_edge(p_tenant_id, p_simulation_id, p_after);
+    END CASE;
+END
+$$;
+
+ALTER FUNCTION memory._enter_page(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_after text) OWNER TO memory_owner;
+
+-- FUNCTION _enter_page(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_after text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._enter_page(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_after text) IS 'Internal: enter a simulation for a page of its nodes or edges after p_after (P0002 when unknown)';
+
+-- FUNCTION _enter_page(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_after text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._enter_page(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_after text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._enter_page(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_after text) TO memory_reader;
+
 -- _enter_simulation(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._enter_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS void
     LANGUAGE plpgsql
@@ -425,10 +467,7 @@ CREATE FUNCTION memory._enter_simulation(p_tenant_id uuid, p_simulation_id uuid)
     AS $$
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_simulation_id IS NULL THEN
-        RAISE EXCEPTION 'p_simulation_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the simulation''s uuid';
-    END IF;
+    PERFORM memory._not_null(p_simulation_id, 'p_simulation_id', 'pass the simulation''s uuid');
 END
 $$;
 
@@ -448,11 +487,7 @@ CREATE FUNCTION memory._enter_tenant(p_tenant_id uuid) RETURNS void
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 BEGIN
-    IF p_tenant_id IS NULL THEN
-        RAISE EXCEPTION 'p_tenant_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'pass the id of the tenant the call acts for';
-    END IF;
+    PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the id of the tenant the call acts for');
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
     IF NOT memory._holds_grant(p_tenant_id) THEN
         RAISE EXCEPTION 'role % holds no grant for tenant %',
@@ -481,10 +516,7 @@ CREATE FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) RETURNS void
     AS $$
 BEGIN
     PERFORM memory._require_admin();
-    IF p_tenant_id IS NULL THEN
-        RAISE EXCEPTION 'p_tenant_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the id of the tenant to act on';
-    END IF;
+    PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the id of the tenant to act on');
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
 END
 $$;
@@ -497,6 +529,36 @@ COMMENT ON FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) IS 'Internal
 -- FUNCTION _enter_tenant_as_admin(p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) TO memory_admin;
+
+-- _enter_vector_cache(uuid, text, bytea[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._enter_vector_cache(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_embedding_model IS NULL OR p_hashes IS NULL THEN
+        RAISE EXCEPTION '% must not be NULL', CASE WHEN p_hashes IS NULL THEN 'p_hashes' ELSE 'p_embedding_model' END
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'pass the model that made the vectors and an array of content hashes (''{}'' for none)';
+    END IF;
+    IF p_embedding_model = '' OR pg_catalog.char_length(p_embedding_model) > memory._label_max() THEN
+        RAISE EXCEPTION 'p_embedding_model % is empty or longer than % characters',
+                        memory._quote(pg_catalog.quote_literal(p_embedding_model)), memory._label_max()
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass the model''s name, e.g. all-MiniLM-L6-v2';
+    END IF;
+    PERFORM memory._check_limit('cache_hashes', 'p_hashes', pg_catalog.cardinality(p_hashes));
+END
+$$;
+
+ALTER FUNCTION memory._enter_vector_cache(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) OWNER TO memory_owner;
+
+-- FUNCTION _enter_vector_cache(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._enter_vector_cache(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) IS 'Internal: enter the tenant and check the model name and the hash array of a vector-cache call';
+
+-- FUNCTION _enter_vector_cache(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._enter_vector_cache(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._enter_vector_cache(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) TO memory_writer;
 
 -- _episode_sim_no(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._episode_sim_no() RETURNS trigger
@@ -659,7 +721,7 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
         SELECT t::name AS table_name, t NOT IN ('tenants', 'tenant_grants') AS tenant_data
           FROM pg_catalog.unnest(ARRAY['tenants', 'tenant_grants', 'simulations', 'nodes', 'edges', 'episodes',
                                        'profiles', 'import_attempts', 'staged_nodes', 'staged_edges',
-                                       'staged_episodes', 'staged_profiles']) AS t
+                                       'staged_episodes', 'staged_profiles', 'vector_cache']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -677,6 +739,8 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
           ('writers_remove_rows_of_the_granted_call_tenant', 'memory_writer', 'DELETE', e.call_tenant, NULL)
       ) AS p (policy_name, role, command, qual, with_check)
      WHERE t.tenant_data
+       -- memory.vector_cache is append-only: readers see, writers add, nothing more.
+       AND (t.table_name <> 'vector_cache' OR p.command IN ('SELECT', 'INSERT'))
     UNION ALL
     SELECT p.table_name::name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM e CROSS JOIN LATERAL (VALUES
@@ -756,31 +820,6 @@ COMMENT ON FUNCTION memory._kind_columns(p_kind text) IS 'Internal: the data col
 -- FUNCTION _kind_columns(p_kind text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._kind_columns(p_kind text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._kind_columns(p_kind text) TO memory_writer;
-
--- _kind_held(text, uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid) RETURNS boolean
-    LANGUAGE plpgsql STABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $_$
-DECLARE
-    v_held boolean;
-BEGIN
-    EXECUTE pg_catalog.format(
-        'SELECT EXISTS (SELECT 1 FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2)',
-        (memory._kind(p_kind)).live)
-    INTO v_held USING p_tenant_id, p_simulation_id;
-    RETURN v_held;
-END
-$_$;
-
-ALTER FUNCTION memory._kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
-
--- FUNCTION _kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid) IS 'Internal: whether a simulation holds any committed row of a record kind';
-
--- FUNCTION _kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._kind_held(p_kind text, p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
 
 -- _kind_key(text, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._kind_key(p_kind text, p_left text, p_right text) RETURNS text
@@ -876,12 +915,13 @@ DECLARE
         WHEN 'object_bytes' THEN 1024 * 1024
         WHEN 'string_bytes' THEN 1024 * 1024
         WHEN 'list_elements' THEN 1000
-        WHEN 'quoted_chars' THEN 200 END;
+        WHEN 'quoted_chars' THEN 200
+        WHEN 'cache_hashes' THEN 100000 END;
 BEGIN
     IF v_limit IS NULL THEN
         RAISE EXCEPTION 'unknown limit %', pg_catalog.left(p_name, 40)
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'batch_rows, batch_bytes, object_bytes, string_bytes, list_elements or quoted_chars';
+                  HINT = 'batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars or cache_hashes';
     END IF;
     RETURN v_limit;
 END
@@ -890,7 +930,7 @@ $$;
 ALTER FUNCTION memory._limit(p_name text) OWNER TO memory_owner;
 
 -- FUNCTION _limit(p_name text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._limit(p_name text) IS 'Internal: the cap of a named limit (batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars)';
+COMMENT ON FUNCTION memory._limit(p_name text) IS 'Internal: the cap of a named limit (batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes)';
 
 -- FUNCTION _limit(p_name text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._limit(p_name text) FROM PUBLIC;
@@ -983,6 +1023,47 @@ COMMENT ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id
 -- FUNCTION _merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) TO memory_writer;
+
+-- _not_null(anyelement, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_value IS NULL THEN
+        RAISE EXCEPTION '% must not be NULL', p_arg
+            USING ERRCODE = 'null_value_not_allowed', HINT = p_hint;
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint text) OWNER TO memory_owner;
+
+-- FUNCTION _not_null(p_value anyelement, p_arg text, p_hint text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint text) IS 'Internal: refuse a NULL argument (22004, naming it, with a hint)';
+
+-- FUNCTION _not_null(p_value anyelement, p_arg text, p_hint text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint text) TO memory_reader;
+GRANT ALL ON FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint text) TO memory_writer;
+GRANT ALL ON FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint text) TO memory_admin;
+
+-- _page_rows(integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._page_rows(p_limit integer, p_default integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+SELECT LEAST(GREATEST(COALESCE(p_limit, p_default), 1), 1000)
+$$;
+
+ALTER FUNCTION memory._page_rows(p_limit integer, p_default integer) OWNER TO memory_owner;
+
+-- FUNCTION _page_rows(p_limit integer, p_default integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._page_rows(p_limit integer, p_default integer) IS 'Internal: the rows of a page, p_limit clamped to 1..1000 (NULL: p_default)';
+
+-- FUNCTION _page_rows(p_limit integer, p_default integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._page_rows(p_limit integer, p_default integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._page_rows(p_limit integer, p_default integer) TO memory_reader;
 
 -- _prune(text, uuid, uuid, uuid, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_platforms text[]) RETURNS bigint
@@ -1135,10 +1216,7 @@ DECLARE
     v_attempt memory.import_attempts;
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_attempt_id IS NULL THEN
-        RAISE EXCEPTION 'p_attempt_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the id memory.begin_import() returned';
-    END IF;
+    PERFORM memory._not_null(p_attempt_id, 'p_attempt_id', 'pass the id memory.begin_import() returned');
     SELECT * INTO v_attempt FROM memory.import_attempts AS a
      WHERE a.tenant_id = p_tenant_id AND a.attempt_id = p_attempt_id;
     IF NOT FOUND THEN
@@ -1172,11 +1250,7 @@ DECLARE
     v_published boolean;
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_simulation_id IS NULL THEN
-        RAISE EXCEPTION 'p_simulation_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'pass the id of a simulation of the tenant';
-    END IF;
+    PERFORM memory._not_null(p_simulation_id, 'p_simulation_id', 'pass the id of a simulation of the tenant');
     SELECT s.published INTO v_published FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
     IF NOT FOUND THEN
@@ -1611,10 +1685,7 @@ DECLARE
     v_start      timestamptz;
 BEGIN
     PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
-    IF p_skip_dangling IS NULL THEN
-        RAISE EXCEPTION 'p_skip_dangling must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass true or false';
-    END IF;
+    PERFORM memory._not_null(p_skip_dangling, 'p_skip_dangling', 'pass true or false');
     PERFORM memory._check_limit('object_bytes', 'p_declared', pg_catalog.pg_column_size(p_declared));
     PERFORM memory._check_limit('object_bytes', 'p_metadata', pg_catalog.pg_column_size(p_metadata));
     PERFORM memory._check_limit('string_bytes', 'p_name', pg_catalog.octet_length(p_name));
@@ -1679,6 +1750,90 @@ COMMENT ON FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, 
 REVOKE ALL ON FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text, p_scope jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb, p_skip_dangling boolean, p_metadata jsonb, p_name text, p_scope jsonb) TO memory_writer;
 
+-- cache_vectors(uuid, text, bytea[], public.vector[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.cache_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[], p_vectors public.vector[]) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_bad      record;
+    v_inserted bigint;
+BEGIN
+    PERFORM memory._enter_vector_cache(p_tenant_id, p_embedding_model, p_hashes);
+    PERFORM memory._not_null(p_vectors, 'p_vectors', 'pass one vector per content hash (''{}'' for none)');
+    IF pg_catalog.cardinality(p_hashes) <> pg_catalog.cardinality(p_vectors) THEN
+        RAISE EXCEPTION 'p_hashes has % elements and p_vectors %', pg_catalog.cardinality(p_hashes),
+                        pg_catalog.cardinality(p_vectors)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass one vector per content hash, in the same order';
+    END IF;
+    SELECT u.i, u.h IS NULL OR u.v IS NULL AS missing,
+           CASE WHEN u.h IS NULL THEN 'p_hashes[' || u.i || '] is NULL'
+                WHEN u.v IS NULL THEN 'p_vectors[' || u.i || '] is NULL'
+                WHEN pg_catalog.octet_length(u.h) > 64 THEN
+                    pg_catalog.format('p_hashes[%s] has %s bytes, at most 64', u.i, pg_catalog.octet_length(u.h))
+                WHEN public.vector_dims(u.v) <> 384 THEN
+                    pg_catalog.format('p_vectors[%s] has %s dimensions, expected 384', u.i, public.vector_dims(u.v))
+                ELSE 'p_vectors[' || u.i || '] ' || memory._vector_problem(u.v) END AS problem
+      INTO v_bad
+      FROM ROWS FROM (pg_catalog.unnest(p_hashes), pg_catalog.unnest(p_vectors)) WITH ORDINALITY AS u (h, v, i)
+     WHERE u.h IS NULL OR u.v IS NULL OR pg_catalog.octet_length(u.h) NOT BETWEEN 1 AND 64
+        OR public.vector_dims(u.v) <> 384 OR memory._vector_problem(u.v) IS NOT NULL
+     ORDER BY u.i
+     LIMIT 1;
+    IF FOUND THEN
+        IF v_bad.missing THEN
+            RAISE EXCEPTION '%', v_bad.problem
+                USING ERRCODE = 'null_value_not_allowed', HINT = 'nothing was cached; pass a hash and a vector for every text';
+        END IF;
+        RAISE EXCEPTION '%', COALESCE(v_bad.problem, 'p_hashes[' || v_bad.i || '] is empty')
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'nothing was cached; pass 384-dimensional embeddings of non-empty texts and their content hashes (sha256)';
+    END IF;
+
+    INSERT INTO memory.vector_cache AS c (tenant_id, embedding_model, content_hash, embedding)
+    SELECT p_tenant_id, p_embedding_model, u.h, u.v
+      FROM ROWS FROM (pg_catalog.unnest(p_hashes), pg_catalog.unnest(p_vectors)) AS u (h, v)
+    ON CONFLICT DO NOTHING;
+    GET DIAGNOSTICS v_inserted = ROW_COUNT;
+    RETURN v_inserted;
+END
+$$;
+
+ALTER FUNCTION memory.cache_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[], p_vectors public.vector[]) OWNER TO memory_owner;
+
+-- FUNCTION cache_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[], p_vectors public.vector[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.cache_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[], p_vectors public.vector[]) IS 'Add vectors to the tenant''s cache by embedding model and content hash; returns the rows added (a cached hash keeps its vector)';
+
+-- FUNCTION cache_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[], p_vectors public.vector[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.cache_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[], p_vectors public.vector[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.cache_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[], p_vectors public.vector[]) TO memory_writer;
+
+-- cached_vectors(uuid, text, bytea[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.cached_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) RETURNS TABLE(content_hash bytea, embedding public.vector)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._enter_vector_cache(p_tenant_id, p_embedding_model, p_hashes);
+    RETURN QUERY SELECT c.content_hash, c.embedding
+      FROM memory.vector_cache AS c
+     WHERE c.tenant_id = p_tenant_id AND c.embedding_model = p_embedding_model
+       AND c.content_hash = ANY (p_hashes)
+       AND memory._vector_problem(c.embedding) IS NULL;
+END
+$$;
+
+ALTER FUNCTION memory.cached_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) OWNER TO memory_owner;
+
+-- FUNCTION cached_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.cached_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) IS 'The tenant''s cached vectors of an embedding model for the content hashes asked (hits only)';
+
+-- FUNCTION cached_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.cached_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.cached_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) TO memory_writer;
+
 -- commit_import(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.commit_import(p_tenant_id uuid, p_attempt_id uuid) RETURNS TABLE(kind text, inserted bigint, updated bigint, unchanged bigint, deleted bigint, skipped bigint)
     LANGUAGE plpgsql
@@ -1695,7 +1850,8 @@ DECLARE
     v_list     text;
     v_count    bigint;
     v_skipped  text[];
-    v_held     jsonb := '{}'::jsonb;
+    v_other    uuid;
+    v_other_at timestamptz;
     v_result   jsonb := '{}'::jsonb;
 BEGIN
     v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
@@ -1704,12 +1860,6 @@ BEGIN
     PERFORM 1 FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim FOR UPDATE;
     v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
-    -- Which kinds the simulation held before this promote: where it held none, every row
-    -- afterwards is the attempt's, and the pass that drops rows absent from it is skipped.
-    -- Read under the simulation's row lock, which every other write to its rows waits for
-    -- (their foreign-key checks take KEY SHARE on it).
-    SELECT pg_catalog.jsonb_object_agg(k.kind, memory._kind_held(k.kind, p_tenant_id, v_sim))
-      INTO v_held FROM memory._record_kinds() AS k;
 
     SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v) ORDER BY v.problem, v.item_id), '[]')
       INTO v_problems
@@ -1741,6 +1891,20 @@ BEGIN
     SELECT p.value INTO v_problem FROM pg_catalog.jsonb_array_elements(v_problems) AS p
      WHERE p.value ->> 'problem' = 'missing_embedding' LIMIT 1;
     IF FOUND THEN
+        -- The usual cause: another import of the simulation committed while this one loaded,
+        -- and changed rows this one staged without a vector (their committed text was the
+        -- same when it embedded). A rerun embeds what changed.
+        SELECT a.attempt_id, a.finished_at INTO v_other, v_other_at
+          FROM memory.import_attempts AS a
+         WHERE a.tenant_id = p_tenant_id AND a.simulation_id = v_sim AND a.state = 'committed'
+           AND a.finished_at > v_attempt.started_at
+         ORDER BY a.finished_at DESC LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'import attempt %: another import of this simulation (attempt %) committed at % while this one loaded, and changed % %',
+                    p_attempt_id, v_other, v_other_at, v_problem ->> 'kind', memory._quote(v_problem ->> 'item_id')
+                USING ERRCODE = 'serialization_failure',
+                      HINT = 'run the import again: it embeds what the other import changed';
+        END IF;
         RAISE EXCEPTION 'import attempt %: % % %', p_attempt_id, v_problem ->> 'kind',
                 memory._quote(v_problem ->> 'item_id'), v_problem ->> 'detail'
             USING ERRCODE = 'null_value_not_allowed',
@@ -1750,26 +1914,29 @@ BEGIN
     -- Dangling edges of an attempt that skips them: leave them out, and say which.
     v_skipped := memory._skip_dangling(p_tenant_id, p_attempt_id);
 
-    -- Every kind merged in order (nodes before the edges that reference them), then the rows
-    -- the attempt does not have deleted in reverse order (edges before their nodes, so that
-    -- no edge goes by cascade uncounted).
-    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
-        SELECT v_result || pg_catalog.jsonb_build_object(v_kind.kind, pg_catalog.to_jsonb(m))
-          INTO v_result FROM memory._merge(v_kind.kind, p_tenant_id, v_sim, p_attempt_id) AS m;
-    END LOOP;
+    -- First the rows the attempt does not have are deleted, kind by kind in reverse order
+    -- (edges before their nodes, so that no edge goes by cascade uncounted); then every kind
+    -- is merged in order (nodes before the edges that reference them). Pruning first costs a
+    -- first import nothing (the simulation holds no row of the kind to compare), where
+    -- pruning after the merge would compare every row just written.
     FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord DESC LOOP
-        v_result := pg_catalog.jsonb_set(v_result, ARRAY[v_kind.kind, 'deleted'], pg_catalog.to_jsonb(
-            CASE WHEN (v_held ->> v_kind.kind)::boolean
-                      AND (v_attempt.scope IS NULL OR v_attempt.scope ? v_kind.kind)
+        v_result := v_result || pg_catalog.jsonb_build_object(v_kind.kind, pg_catalog.jsonb_build_object(
+            'deleted',
+            CASE WHEN v_attempt.scope IS NULL OR v_attempt.scope ? v_kind.kind
                  THEN memory._prune(v_kind.kind, p_tenant_id, v_sim, p_attempt_id,
                                     CASE WHEN pg_catalog.jsonb_typeof(v_attempt.scope -> v_kind.kind) = 'array'
                                          THEN ARRAY(SELECT pg_catalog.jsonb_array_elements_text(
                                                                v_attempt.scope -> v_kind.kind)) END)
-                 ELSE 0 END));
-        -- What the attempt replaced of the kind: all of it (true), some platforms, nothing.
-        v_result := pg_catalog.jsonb_set(v_result, ARRAY[v_kind.kind, 'replaced'],
+                 ELSE 0 END,
+            -- What the attempt replaced of the kind: all of it (true), some platforms, nothing.
+            'replaced',
             CASE WHEN v_attempt.scope IS NULL OR pg_catalog.jsonb_typeof(v_attempt.scope -> v_kind.kind) = 'null'
-                 THEN 'true'::jsonb ELSE COALESCE(v_attempt.scope -> v_kind.kind, 'false'::jsonb) END);
+                 THEN 'true'::jsonb ELSE COALESCE(v_attempt.scope -> v_kind.kind, 'false'::jsonb) END));
+    END LOOP;
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
+        SELECT pg_catalog.jsonb_set(v_result, ARRAY[v_kind.kind],
+                                    (v_result -> v_kind.kind) || pg_catalog.to_jsonb(m))
+          INTO v_result FROM memory._merge(v_kind.kind, p_tenant_id, v_sim, p_attempt_id) AS m;
     END LOOP;
     v_result := pg_catalog.jsonb_set(v_result, '{edges,skipped}',
                                      pg_catalog.to_jsonb(COALESCE(pg_catalog.cardinality(v_skipped), 0)));
@@ -1818,7 +1985,6 @@ CREATE FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id uuid) 
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $_$
--- STABLE: reads only; _enter_simulation sets a transaction-local setting (the call's tenant).
 DECLARE
     v_kind memory.record_kind;
 BEGIN
@@ -1942,6 +2108,7 @@ BEGIN
         v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
     END LOOP;
     DELETE FROM memory.import_attempts AS a WHERE a.tenant_id = p_tenant_id;
+    DELETE FROM memory.vector_cache AS c WHERE c.tenant_id = p_tenant_id;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id;
     GET DIAGNOSTICS v_simulations = ROW_COUNT;
     DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id;
@@ -1962,6 +2129,28 @@ COMMENT ON FUNCTION memory.delete_tenant(p_tenant_id uuid) IS 'Remove a tenant w
 -- FUNCTION delete_tenant(p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.delete_tenant(p_tenant_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.delete_tenant(p_tenant_id uuid) TO memory_admin;
+
+-- edge_detail; Type: TYPE; Schema: memory; Owner: memory_owner
+CREATE TYPE memory.edge_detail AS (
+	edge_id text,
+	type text,
+	source_id text,
+	target_id text,
+	fact text,
+	fact_type text,
+	valid_at timestamp with time zone,
+	invalid_at timestamp with time zone,
+	created_at timestamp with time zone,
+	expired_at timestamp with time zone,
+	episodes text[],
+	attributes jsonb,
+	source text
+);
+
+ALTER TYPE memory.edge_detail OWNER TO memory_owner;
+
+-- TYPE edge_detail; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TYPE memory.edge_detail IS 'One result row of memory.get_edge and memory.graph_edges: an edge with every field MiroFish sends';
 
 -- edges; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.edges ENABLE ROW LEVEL SECURITY;
@@ -2105,6 +2294,51 @@ ALTER TYPE memory.episode_hit OWNER TO memory_owner;
 -- TYPE episode_hit; Type: COMMENT; Schema: memory; Owner: memory_owner
 COMMENT ON TYPE memory.episode_hit IS 'One result row of memory.search_episodes';
 
+-- episodes(uuid, uuid, integer, text, text, integer, integer, timestamp with time zone, timestamp with time zone, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.episodes(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer DEFAULT NULL::integer, p_platform text DEFAULT NULL::text, p_action_type text DEFAULT NULL::text, p_round_from integer DEFAULT NULL::integer, p_round_to integer DEFAULT NULL::integer, p_from timestamp with time zone DEFAULT NULL::timestamp with time zone, p_to timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 100, p_after text DEFAULT NULL::text) RETURNS TABLE(episode_id text, agent_id integer, agent_name text, platform text, round integer, action_type text, content text, metadata jsonb, occurred_at timestamp with time zone, source text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_round integer;
+    v_time  timestamptz;
+    v_id    text;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    IF p_after IS NOT NULL THEN
+        SELECT COALESCE(e.round, 2147483647), COALESCE(e.occurred_at, 'infinity'), e.episode_id
+          INTO v_round, v_time, v_id
+          FROM memory.episodes AS e
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+           AND e.episode_key = pg_catalog.md5(p_after)::uuid;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'unknown episode % to page after', memory._quote(p_after)
+                USING ERRCODE = 'no_data_found',
+                      HINT = 'pass the episode_id of the last row of the previous page';
+        END IF;
+    END IF;
+    RETURN QUERY SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round,
+                        e.action_type, e.content, e.metadata, e.occurred_at, e.source
+      FROM memory.episodes AS e
+     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+       AND (p_agent_id IS NULL OR e.agent_id = p_agent_id)
+       AND (p_platform IS NULL OR e.platform = p_platform)
+       AND (p_action_type IS NULL OR pg_catalog.upper(e.action_type) = pg_catalog.upper(p_action_type))
+       AND (p_round_from IS NULL OR e.round >= p_round_from)
+       AND (p_round_to IS NULL OR e.round <= p_round_to)
+       AND (p_from IS NULL OR e.occurred_at >= p_from)
+       AND (p_to IS NULL OR e.occurred_at < p_to)
+       AND (v_id IS NULL
+            OR (COALESCE(e.round, 2147483647), COALESCE(e.occurred_at, 'infinity'), e.episode_id)
+               > (v_round, v_time, v_id))
+     ORDER BY COALESCE(e.round, 2147483647), COALESCE(e.occurred_at, 'infinity'), e.episode_id
+     LIMIT memory._page_rows(p_limit, 100);
+END
+$$;
+
+ALTER FUNCTION memory.episodes(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text, p_action_type text, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_limit integer, p_after text) OWNER TO memory_owner;
+
 -- episodes; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.episodes ENABLE ROW LEVEL SECURITY;
 
@@ -2137,8 +2371,15 @@ ALTER TABLE ONLY memory.episodes FORCE ROW LEVEL SECURITY;
 
 ALTER TABLE memory.episodes OWNER TO memory_owner;
 
+-- FUNCTION episodes(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text, p_action_type text, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_limit integer, p_after text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.episodes(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text, p_action_type text, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_limit integer, p_after text) IS 'Episodes of a simulation filtered by agent, platform, action type, rounds and time, in order, a page at a time';
+
 -- TABLE episodes; Type: COMMENT; Schema: memory; Owner: memory_owner
 COMMENT ON TABLE memory.episodes IS 'Agent actions of a simulation, one row per action';
+
+-- FUNCTION episodes(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text, p_action_type text, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_limit integer, p_after text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.episodes(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text, p_action_type text, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_limit integer, p_after text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.episodes(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text, p_action_type text, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_limit integer, p_after text) TO memory_reader;
 
 -- TABLE episodes; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.episodes TO memory_reader;
@@ -2226,19 +2467,44 @@ CREATE STATISTICS memory.episodes_simulation_stats (dependencies) ON tenant_id, 
 
 ALTER STATISTICS memory.episodes_simulation_stats OWNER TO memory_owner;
 
+-- get_edge(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.get_edge(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) RETURNS SETOF memory.edge_detail
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_edge_id, 'p_edge_id', 'pass the id of an edge of the simulation');
+    RETURN QUERY SELECT d.*
+      FROM memory.edges AS e CROSS JOIN LATERAL memory._edge_detail(e) AS d
+     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+       AND e.edge_key = pg_catalog.md5(p_edge_id)::uuid;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown edge % in simulation %', memory._quote(p_edge_id), p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'neighbors() lists the edges around a node';
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory.get_edge(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) OWNER TO memory_owner;
+
+-- FUNCTION get_edge(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.get_edge(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) IS 'One edge with every field MiroFish sends (fact_type, validity, created/expired, source episodes)';
+
+-- FUNCTION get_edge(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.get_edge(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.get_edge(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) TO memory_reader;
+
 -- get_node(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.get_node(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) RETURNS TABLE(node_id text, name text, type text, labels text[], summary text, attributes jsonb, embedding_model text, created_at timestamp with time zone, updated_at timestamp with time zone)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
--- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    IF p_node_id IS NULL THEN
-        RAISE EXCEPTION 'p_node_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the upstream id of a node';
-    END IF;
+    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of a node');
     RETURN QUERY
     SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes, n.embedding_model,
            n.created_at, n.updated_at
@@ -2305,13 +2571,66 @@ COMMENT ON FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) IS 'Let a
 REVOKE ALL ON FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) TO memory_admin;
 
+-- graph_edges(uuid, uuid, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.graph_edges(p_tenant_id uuid, p_simulation_id uuid, p_limit integer DEFAULT 1000, p_after text DEFAULT NULL::text) RETURNS SETOF memory.edge_detail
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._enter_page('edges', p_tenant_id, p_simulation_id, p_after);  -- P0002 for an unknown p_after
+    RETURN QUERY SELECT d.*
+      FROM (SELECT e FROM memory.edges AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND (p_after IS NULL OR e.edge_id COLLATE "C" > p_after COLLATE "C")
+             ORDER BY e.edge_id COLLATE "C"
+             LIMIT memory._page_rows(p_limit, 1000)) AS page
+     CROSS JOIN LATERAL memory._edge_detail(page.e) AS d
+     ORDER BY d.edge_id COLLATE "C";
+END
+$$;
+
+ALTER FUNCTION memory.graph_edges(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text) OWNER TO memory_owner;
+
+-- FUNCTION graph_edges(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.graph_edges(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text) IS 'Every edge of a simulation with every field MiroFish sends, ordered by id, a page at a time (keyset after the last id; limit clamped to 1..1000)';
+
+-- FUNCTION graph_edges(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.graph_edges(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.graph_edges(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text) TO memory_reader;
+
+-- graph_nodes(uuid, uuid, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p_limit integer DEFAULT 1000, p_after text DEFAULT NULL::text) RETURNS TABLE(node_id text, name text, type text, labels text[], summary text, attributes jsonb, source text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._enter_page('nodes', p_tenant_id, p_simulation_id, p_after);  -- P0002 for an unknown p_after
+    RETURN QUERY SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes, n.source
+      FROM memory.nodes AS n
+     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+       AND (p_after IS NULL OR n.node_id COLLATE "C" > p_after COLLATE "C")
+     ORDER BY n.node_id COLLATE "C"
+     LIMIT memory._page_rows(p_limit, 1000);
+END
+$$;
+
+ALTER FUNCTION memory.graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text) OWNER TO memory_owner;
+
+-- FUNCTION graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text) IS 'Every node of a simulation with all its fields, ordered by id, a page at a time (keyset after the last id; limit clamped to 1..1000)';
+
+-- FUNCTION graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text) TO memory_reader;
+
 -- import_attempts(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.import_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(attempt_id uuid, state text, declared jsonb, staged jsonb, result jsonb, skip_dangling boolean, error text, started_at timestamp with time zone, finished_at timestamp with time zone, seconds double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
--- STABLE: reads only; _enter_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
     IF NOT EXISTS (SELECT 1 FROM memory.simulations AS s
@@ -2444,7 +2763,6 @@ CREATE FUNCTION memory.list_simulations(p_tenant_id uuid) RETURNS TABLE(simulati
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
--- STABLE: reads only; _enter_tenant sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
     RETURN QUERY SELECT s.simulation_id, s.name, s.metadata ->> 'simulation_id', s.published,
@@ -2505,7 +2823,6 @@ CREATE FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_
     SET plan_cache_mode TO 'force_custom_plan'
     SET enable_nestloop TO 'off'
     AS $$
--- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 DECLARE
     v_depth  integer := LEAST(GREATEST(COALESCE(p_depth, 1), 1), 20);
     v_start  uuid := pg_catalog.md5(p_node_id)::uuid;
@@ -2514,14 +2831,8 @@ DECLARE
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
-    IF p_node_id IS NULL THEN
-        RAISE EXCEPTION 'p_node_id must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass the upstream id of the start node';
-    END IF;
-    IF p_direction IS NULL THEN
-        RAISE EXCEPTION 'p_direction must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass ''out'', ''in'' or ''both''';
-    END IF;
+    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the start node');
+    PERFORM memory._not_null(p_direction, 'p_direction', 'pass ''out'', ''in'' or ''both''');
     IF p_direction NOT IN ('out', 'in', 'both') THEN
         RAISE EXCEPTION 'unknown direction %', pg_catalog.quote_literal(memory._quote(p_direction))
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''out'', ''in'' or ''both''';
@@ -2720,7 +3031,6 @@ CREATE FUNCTION memory.nodes_by_type(p_tenant_id uuid, p_simulation_id uuid, p_t
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
--- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     RETURN QUERY SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes
@@ -2729,7 +3039,7 @@ BEGIN
        AND n.simulation_id = p_simulation_id
        AND (p_type IS NULL OR n.type = p_type)
      ORDER BY n.type, n.name, n.node_id
-     LIMIT LEAST(GREATEST(COALESCE(p_limit, 100), 1), 1000);
+     LIMIT memory._page_rows(p_limit, 100);
 END
 $$;
 
@@ -2741,6 +3051,33 @@ COMMENT ON FUNCTION memory.nodes_by_type(p_tenant_id uuid, p_simulation_id uuid,
 -- FUNCTION nodes_by_type(p_tenant_id uuid, p_simulation_id uuid, p_type text, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.nodes_by_type(p_tenant_id uuid, p_simulation_id uuid, p_type text, p_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.nodes_by_type(p_tenant_id uuid, p_simulation_id uuid, p_type text, p_limit integer) TO memory_reader;
+
+-- nodes_named(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.nodes_named(p_tenant_id uuid, p_simulation_id uuid, p_name text) RETURNS TABLE(node_id text, name text, type text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_limit('string_bytes', 'p_name', pg_catalog.octet_length(p_name));
+    RETURN QUERY SELECT n.node_id, n.name, n.type::text
+      FROM memory.nodes AS n
+     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+       AND pg_catalog.lower(n.name) = pg_catalog.lower(p_name)
+     ORDER BY n.type, n.node_id
+     LIMIT 100;
+END
+$$;
+
+ALTER FUNCTION memory.nodes_named(p_tenant_id uuid, p_simulation_id uuid, p_name text) OWNER TO memory_owner;
+
+-- FUNCTION nodes_named(p_tenant_id uuid, p_simulation_id uuid, p_name text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.nodes_named(p_tenant_id uuid, p_simulation_id uuid, p_name text) IS 'Entities of a simulation with a name, in any case (at most 100)';
+
+-- FUNCTION nodes_named(p_tenant_id uuid, p_simulation_id uuid, p_name text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.nodes_named(p_tenant_id uuid, p_simulation_id uuid, p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.nodes_named(p_tenant_id uuid, p_simulation_id uuid, p_name text) TO memory_reader;
 
 -- nodes_simulation_stats; Type: STATISTICS; Schema: memory; Owner: memory_owner
 CREATE STATISTICS memory.nodes_simulation_stats (dependencies) ON tenant_id, simulation_id FROM memory.nodes;
@@ -2786,6 +3123,26 @@ COMMENT ON FUNCTION memory.open_staging() IS 'Create the session''s temporary st
 REVOKE ALL ON FUNCTION memory.open_staging() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.open_staging() TO memory_writer;
 
+-- profiles(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.profiles(p_tenant_id uuid, p_simulation_id uuid, p_platform text DEFAULT NULL::text, p_agent_id integer DEFAULT NULL::integer) RETURNS TABLE(platform text, agent_id integer, name text, username text, bio text, persona text, attributes jsonb, source text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    RETURN QUERY SELECT p.platform::text, p.agent_id, p.name, p.username, p.bio, p.persona,
+                        p.attributes, p.source
+      FROM memory.profiles AS p
+     WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+       AND (p_platform IS NULL OR p.platform = p_platform)
+       AND (p_agent_id IS NULL OR p.agent_id = p_agent_id)
+     ORDER BY p.platform, p.agent_id;
+END
+$$;
+
+ALTER FUNCTION memory.profiles(p_tenant_id uuid, p_simulation_id uuid, p_platform text, p_agent_id integer) OWNER TO memory_owner;
+
 -- profiles; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.profiles ENABLE ROW LEVEL SECURITY;
 
@@ -2811,8 +3168,15 @@ ALTER TABLE ONLY memory.profiles FORCE ROW LEVEL SECURITY;
 
 ALTER TABLE memory.profiles OWNER TO memory_owner;
 
+-- FUNCTION profiles(p_tenant_id uuid, p_simulation_id uuid, p_platform text, p_agent_id integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.profiles(p_tenant_id uuid, p_simulation_id uuid, p_platform text, p_agent_id integer) IS 'Agent profiles of a simulation, by platform and agent (NULL: all)';
+
 -- TABLE profiles; Type: COMMENT; Schema: memory; Owner: memory_owner
 COMMENT ON TABLE memory.profiles IS 'Agent profiles of a simulation, one per platform and agent';
+
+-- FUNCTION profiles(p_tenant_id uuid, p_simulation_id uuid, p_platform text, p_agent_id integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.profiles(p_tenant_id uuid, p_simulation_id uuid, p_platform text, p_agent_id integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.profiles(p_tenant_id uuid, p_simulation_id uuid, p_platform text, p_agent_id integer) TO memory_reader;
 
 -- TABLE profiles; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.profiles TO memory_reader;
@@ -3086,7 +3450,6 @@ CREATE FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
--- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 DECLARE
     v_k          integer;
     v_hits       memory.episode_hit[];
@@ -3139,7 +3502,6 @@ CREATE FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_qu
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
--- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
@@ -3170,7 +3532,6 @@ CREATE FUNCTION memory.simulation_stats(p_tenant_id uuid, p_simulation_id uuid) 
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
--- STABLE: reads only; _require_simulation sets a transaction-local setting (the call's tenant).
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     RETURN QUERY
@@ -3696,10 +4057,7 @@ BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_batch(k.batch_arg, p_edges, k.batch_spec, k.batch_key)
        FROM memory._kind('edges') AS k;
-    IF p_skip_dangling IS NULL THEN
-        RAISE EXCEPTION 'p_skip_dangling must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'pass true or false';
-    END IF;
+    PERFORM memory._not_null(p_skip_dangling, 'p_skip_dangling', 'pass true or false');
 
     SELECT d.ord - 1, d.edge_id, d.node_id, pg_catalog.count(*) OVER ()
       INTO v_index, v_edge_id, v_node_id, v_skipped
@@ -3879,3 +4237,48 @@ COMMENT ON FUNCTION memory.validate_import(p_tenant_id uuid, p_attempt_id uuid) 
 -- FUNCTION validate_import(p_tenant_id uuid, p_attempt_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.validate_import(p_tenant_id uuid, p_attempt_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.validate_import(p_tenant_id uuid, p_attempt_id uuid) TO memory_writer;
+
+-- vector_cache; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.vector_cache ENABLE ROW LEVEL SECURITY;
+
+-- vector_cache; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.vector_cache (
+    tenant_id uuid NOT NULL,
+    embedding_model text NOT NULL,
+    content_hash bytea NOT NULL,
+    embedding public.vector(384) NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT vector_cache_content_hash_check CHECK (((octet_length(content_hash) >= 1) AND (octet_length(content_hash) <= 64))),
+    CONSTRAINT vector_cache_embedding_model_check CHECK (((embedding_model <> ''::text) AND (char_length(embedding_model) <= memory._label_max())))
+);
+
+ALTER TABLE ONLY memory.vector_cache FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.vector_cache OWNER TO memory_owner;
+
+-- TABLE vector_cache; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.vector_cache IS 'Vectors a tenant has computed, by embedding model and content hash (append-only): an import embeds a text once per tenant';
+
+-- TABLE vector_cache; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.vector_cache TO memory_reader;
+GRANT INSERT ON TABLE memory.vector_cache TO memory_writer;
+
+-- vector_cache owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.vector_cache FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- vector_cache owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.vector_cache FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- vector_cache readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.vector_cache FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- vector_cache vector_cache_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.vector_cache
+    ADD CONSTRAINT vector_cache_pkey PRIMARY KEY (tenant_id, embedding_model, content_hash);
+
+-- vector_cache vector_cache_tenant_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.vector_cache
+    ADD CONSTRAINT vector_cache_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES memory.tenants(tenant_id) ON DELETE CASCADE;
+
+-- vector_cache writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.vector_cache FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
