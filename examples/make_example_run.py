@@ -2474,12 +2474,12 @@ class Platform:
                 new_id = self.next_post_id
                 self.next_post_id += 1
                 return {
-                    # content is what the quoting agent wrote; quote_content and
-                    # original_content are the text of the post being quoted.
+                    # As MiroFish writes it (OASIS's quote_post(post_id, quote_content)):
+                    # quote_content is what the quoting agent wrote, original_content the
+                    # text of the post being quoted.
                     "quoted_id": p["id"],
                     "new_post_id": new_id,
-                    "content": text,
-                    "quote_content": p["content"],
+                    "quote_content": text,
                     "original_content": p["content"],
                     "original_author_name": AGENTS[p["author"]][1],
                 }, None
