@@ -30,6 +30,8 @@ DECLARE
     v_from   text;
     v_total  bigint;
     v_pkey   name;
+    v_sim_cols text;
+    v_sim_vals text;
 BEGIN
     SELECT pg_catalog.bool_or(c.col = 'embedding'),
            pg_catalog.string_agg(pg_catalog.format('%I', c.col), ', '),
@@ -46,6 +48,24 @@ BEGIN
      WHERE c.committed;
     SELECT c.conname INTO v_pkey FROM pg_catalog.pg_constraint AS c
      WHERE c.conrelid = v_kind.live AND c.contype = 'p';
+    -- Columns the committed table takes from its simulation (episodes.sim_no, the number of
+    -- its search index; a foreign key holds it to the simulation's): the committed table has
+    -- them without a default, the staged table does not, memory.simulations does. Read once
+    -- a statement (an uncorrelated subquery), not once a row.
+    SELECT COALESCE(pg_catalog.string_agg(pg_catalog.format(', %I', a.attname), ''), ''),
+           COALESCE(pg_catalog.string_agg(pg_catalog.format(
+               ', (SELECT v.%I FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2)',
+               a.attname), ''), '')
+      INTO v_sim_cols, v_sim_vals
+      FROM pg_catalog.pg_attribute AS a
+      LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+     WHERE a.attrelid = v_kind.live AND a.attnum > 0 AND NOT a.attisdropped AND d.adbin IS NULL
+       AND a.attname NOT IN ('tenant_id', 'simulation_id')
+       AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS st
+                        WHERE st.attrelid = v_kind.staged AND st.attname = a.attname AND NOT st.attisdropped)
+       AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS sa
+                    WHERE sa.attrelid = 'memory.simulations'::pg_catalog.regclass
+                      AND sa.attname = a.attname AND NOT sa.attisdropped);
 
     IF p_attempt_id IS NOT NULL THEN
         v_from := pg_catalog.format('%s AS s', v_kind.staged)
@@ -77,8 +97,8 @@ BEGIN
 
     RETURN QUERY EXECUTE pg_catalog.format(
         'WITH written AS ('
-        ' INSERT INTO %1$s AS t (tenant_id, simulation_id, %2$s)'
-        ' SELECT $1, $2, %3$s FROM %4$s'
+        ' INSERT INTO %1$s AS t (tenant_id, simulation_id, %2$s%9$s)'
+        ' SELECT $1, $2, %3$s%10$s FROM %4$s'
         ' ON CONFLICT ON CONSTRAINT %5$I DO UPDATE SET %6$s, updated_at = pg_catalog.now()'
         ' WHERE (%7$s) IS DISTINCT FROM (%8$s)'
         ' RETURNING (t.xmax = 0) AS was_inserted)'
@@ -86,7 +106,7 @@ BEGIN
         '        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),'
         '        $5 - pg_catalog.count(*)'
         '   FROM written AS w',
-        v_kind.live, v_cols, v_src, v_from, v_pkey, v_set, v_old, v_new)
+        v_kind.live, v_cols, v_src, v_from, v_pkey, v_set, v_old, v_new, v_sim_cols, v_sim_vals)
     USING p_tenant_id, p_simulation_id, p_attempt_id, p_items, COALESCE(v_total, 0);
 END
 $fn$;

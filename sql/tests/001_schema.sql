@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(365);
+SELECT plan(362);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -33,7 +33,6 @@ INSERT INTO fx_functions VALUES
     ('_enter_tenant',       '{uuid}'),
     ('_enter_tenant_as_admin', '{uuid}'),
     ('_enter_vector_cache', '{uuid,text,bytea[]}'),
-    ('_episode_sim_no',     '{}'),
     ('_fail_dead_attempts', '{uuid,uuid}'),
     ('_field_problem',      '{jsonb,text}'),
     ('_group_roles',        '{}'),
@@ -230,7 +229,7 @@ $$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max())
     'the label checks read the one limit, memory._label_max()');
 SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
 
--- Functions (1 + 85 x 3 = 256)
+-- Functions (1 + 84 x 3 = 253)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 
