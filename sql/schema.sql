@@ -560,26 +560,6 @@ COMMENT ON FUNCTION memory._enter_vector_cache(p_tenant_id uuid, p_embedding_mod
 REVOKE ALL ON FUNCTION memory._enter_vector_cache(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._enter_vector_cache(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) TO memory_writer;
 
--- _episode_sim_no(); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._episode_sim_no() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
-BEGIN
-    NEW.sim_no := (SELECT s.sim_no FROM memory.simulations AS s
-                    WHERE s.tenant_id = NEW.tenant_id AND s.simulation_id = NEW.simulation_id);
-    RETURN NEW;
-END
-$$;
-
-ALTER FUNCTION memory._episode_sim_no() OWNER TO memory_owner;
-
--- FUNCTION _episode_sim_no(); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._episode_sim_no() IS 'Internal (trigger): an episode takes its simulation''s opaque number';
-
--- FUNCTION _episode_sim_no(); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._episode_sim_no() FROM PUBLIC;
-
 -- _fail_dead_attempts(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS integer
     LANGUAGE plpgsql
@@ -954,6 +934,8 @@ DECLARE
     v_from   text;
     v_total  bigint;
     v_pkey   name;
+    v_sim_cols text;
+    v_sim_vals text;
 BEGIN
     SELECT pg_catalog.bool_or(c.col = 'embedding'),
            pg_catalog.string_agg(pg_catalog.format('%I', c.col), ', '),
@@ -970,6 +952,24 @@ BEGIN
      WHERE c.committed;
     SELECT c.conname INTO v_pkey FROM pg_catalog.pg_constraint AS c
      WHERE c.conrelid = v_kind.live AND c.contype = 'p';
+    -- Columns the committed table takes from its simulation (episodes.sim_no, the number of
+    -- its search index; a foreign key holds it to the simulation's): the committed table has
+    -- them without a default, the staged table does not, memory.simulations does. Read once
+    -- a statement (an uncorrelated subquery), not once a row.
+    SELECT COALESCE(pg_catalog.string_agg(pg_catalog.format(', %I', a.attname), ''), ''),
+           COALESCE(pg_catalog.string_agg(pg_catalog.format(
+               ', (SELECT v.%I FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2)',
+               a.attname), ''), '')
+      INTO v_sim_cols, v_sim_vals
+      FROM pg_catalog.pg_attribute AS a
+      LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+     WHERE a.attrelid = v_kind.live AND a.attnum > 0 AND NOT a.attisdropped AND d.adbin IS NULL
+       AND a.attname NOT IN ('tenant_id', 'simulation_id')
+       AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS st
+                        WHERE st.attrelid = v_kind.staged AND st.attname = a.attname AND NOT st.attisdropped)
+       AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS sa
+                    WHERE sa.attrelid = 'memory.simulations'::pg_catalog.regclass
+                      AND sa.attname = a.attname AND NOT sa.attisdropped);
 
     IF p_attempt_id IS NOT NULL THEN
         v_from := pg_catalog.format('%s AS s', v_kind.staged)
@@ -1001,8 +1001,8 @@ BEGIN
 
     RETURN QUERY EXECUTE pg_catalog.format(
         'WITH written AS ('
-        ' INSERT INTO %1$s AS t (tenant_id, simulation_id, %2$s)'
-        ' SELECT $1, $2, %3$s FROM %4$s'
+        ' INSERT INTO %1$s AS t (tenant_id, simulation_id, %2$s%9$s)'
+        ' SELECT $1, $2, %3$s%10$s FROM %4$s'
         ' ON CONFLICT ON CONSTRAINT %5$I DO UPDATE SET %6$s, updated_at = pg_catalog.now()'
         ' WHERE (%7$s) IS DISTINCT FROM (%8$s)'
         ' RETURNING (t.xmax = 0) AS was_inserted)'
@@ -1010,7 +1010,7 @@ BEGIN
         '        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),'
         '        $5 - pg_catalog.count(*)'
         '   FROM written AS w',
-        v_kind.live, v_cols, v_src, v_from, v_pkey, v_set, v_old, v_new)
+        v_kind.live, v_cols, v_src, v_from, v_pkey, v_set, v_old, v_new, v_sim_cols, v_sim_vals)
     USING p_tenant_id, p_simulation_id, p_attempt_id, p_items, COALESCE(v_total, 0);
 END
 $_$;
@@ -2389,12 +2389,13 @@ GRANT INSERT ON TABLE memory.episodes TO memory_writer;
 ALTER TABLE ONLY memory.episodes
     ADD CONSTRAINT episodes_pkey PRIMARY KEY (tenant_id, simulation_id, episode_key);
 
+-- episodes episodes_sim_no_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.episodes
+    ADD CONSTRAINT episodes_sim_no_fkey FOREIGN KEY (tenant_id, simulation_id, sim_no) REFERENCES memory.simulations(tenant_id, simulation_id, sim_no) ON DELETE CASCADE;
+
 -- episodes episodes_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.episodes
     ADD CONSTRAINT episodes_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
-
--- episodes episodes_take_the_simulation_number; Type: TRIGGER; Schema: memory; Owner: memory_owner
-CREATE TRIGGER episodes_take_the_simulation_number BEFORE INSERT OR UPDATE OF tenant_id, simulation_id, sim_no ON memory.episodes FOR EACH ROW EXECUTE FUNCTION memory._episode_sim_no();
 
 -- episodes owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.episodes FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -3621,6 +3622,10 @@ ALTER TABLE ONLY memory.simulations
 -- simulations simulations_sim_no_key; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.simulations
     ADD CONSTRAINT simulations_sim_no_key UNIQUE (sim_no);
+
+-- simulations simulations_sim_no_ref_key; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.simulations
+    ADD CONSTRAINT simulations_sim_no_ref_key UNIQUE (tenant_id, simulation_id, sim_no);
 
 -- simulations simulations_tenant_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.simulations
