@@ -295,7 +295,12 @@ CREATE FUNCTION memory._current_tenant_id() RETURNS uuid
     AS $$
     SELECT v.tenant_id
       FROM (SELECT NULLIF(pg_catalog.current_setting('memory.tenant_id', true), '')::uuid AS tenant_id) AS v
-     WHERE CURRENT_USER = 'memory_owner' OR memory._holds_grant(v.tenant_id)
+     WHERE CURRENT_USER = 'memory_owner'
+        OR EXISTS (SELECT 1
+                     FROM memory.tenant_grants AS g
+                     JOIN pg_catalog.pg_roles AS r ON r.oid = g.role_oid
+                    WHERE g.tenant_id = v.tenant_id
+                      AND pg_catalog.pg_has_role(CURRENT_USER, r.oid, 'USAGE'))
 $$;
 
 ALTER FUNCTION memory._current_tenant_id() OWNER TO memory_owner;

@@ -3,7 +3,8 @@
 -- INHERIT, or SET alone, gives nothing). The caller is the current role, except inside the
 -- SECURITY DEFINER functions owned by memory_owner, where current_user is memory_owner and the
 -- caller is the session user, which SET ROLE cannot change. A grant whose role was dropped
--- matches no role in pg_roles and authorises nobody.
+-- matches no role in pg_roles and authorises nobody. memory._current_tenant_id() writes the
+-- same rule out for the current role (the policies' hot path); change both together.
 CREATE OR REPLACE FUNCTION memory._holds_grant(p_tenant_id uuid) RETURNS boolean
 LANGUAGE sql STABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp

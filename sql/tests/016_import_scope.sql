@@ -1,3 +1,4 @@
+/* pgmigrate-encoding: utf-8 */
 -- 016_import_scope: an import replaces only what it carries (issue 10, points 1 and 7).
 -- begin_import's p_scope names the kinds (and for episodes and profiles the platforms) an
 -- attempt replaces; a kind it does not name is kept; rows written through upsert_* (source

@@ -1,3 +1,4 @@
+/* pgmigrate-encoding: utf-8 */
 -- 019_read_back: everything an import stores can be read back (issue 10, point 8): profiles
 -- by agent, episodes filtered by agent, platform, action type, rounds and time, a page at a
 -- time, and every field MiroFish sends with an edge.

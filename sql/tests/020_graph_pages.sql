@@ -1,3 +1,4 @@
+/* pgmigrate-encoding: utf-8 */
 -- 020_graph_pages: every node and every edge of a simulation, a page at a time (issue 10,
 -- point 9: what `swarm-memory export` reads): ordered by id, keyset paging after the last
 -- id, an unknown cursor P0002, the limit clamped, edges with every field get_edge gives.

@@ -1,3 +1,4 @@
+/* pgmigrate-encoding: utf-8 */
 -- 021_concurrent_import: the losing side of two imports of one simulation is told what
 -- happened (issue 10, point 12): another import committed while it loaded and changed rows it
 -- had staged without a vector (their committed text was the same when it embedded). 40001,
