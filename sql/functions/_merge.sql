@@ -1,14 +1,9 @@
 -- Write rows of a record kind into its committed table: the one merge that both the
 -- staged import (rows of an attempt, p_attempt_id) and the kind's upsert function (a
--- validated jsonb batch, p_items) go through. A row is inserted, or replaces the stored
--- row with the same key, or, when nothing would change, is not written at all (the
--- updated_at of an unchanged row does not move). Values are filled as staging fills them
--- (memory._kind_columns.value_sql). A staged row without a vector whose content hash equals
--- the committed row's keeps the committed vector (the importer embeds only what changed).
--- The statement is built from the catalog (memory._kind_columns, memory._kind_key) for the
--- kind, which memory._kind has checked: a column added to a kind's tables is merged
--- without another change here. A row keeps the source of its last write: 'import' for an
--- attempt's rows (the staged tables' default), 'api' for a batch's.
+-- validated jsonb batch, p_items) go through. The work is the kind's generated function
+-- memory._merge_<kind> (sql/finalize/kind_merges.sql), whose statement memory._merge_sql
+-- builds from the catalog: a column added to a kind's tables is merged without another
+-- change here.
 CREATE OR REPLACE FUNCTION memory._merge(
     p_kind text,
     p_tenant_id uuid,
@@ -20,94 +15,10 @@ LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    v_kind   memory.record_kind := memory._kind(p_kind);
-    v_vector boolean;
-    v_cols   text;
-    v_src    text;
-    v_set    text;
-    v_old    text;
-    v_new    text;
-    v_from   text;
-    v_total  bigint;
-    v_pkey   name;
-    v_sim_cols text;
-    v_sim_vals text;
+    v_kind memory.record_kind := memory._kind(p_kind);
 BEGIN
-    SELECT pg_catalog.bool_or(c.col = 'embedding'),
-           pg_catalog.string_agg(pg_catalog.format('%I', c.col), ', '),
-           pg_catalog.string_agg(CASE WHEN c.col IN ('embedding', 'embedding_model')
-                                      THEN pg_catalog.format('COALESCE(%s, l.%I)', c.value_sql, c.col)
-                                      ELSE c.value_sql END, ', '),
-           pg_catalog.string_agg(pg_catalog.format('%I = excluded.%I', c.col, c.col), ', '),
-           pg_catalog.string_agg(pg_catalog.format(
-               CASE WHEN c.check_kind = 'vector' THEN 't.%I::real[]' ELSE 't.%I' END, c.col), ', '),
-           pg_catalog.string_agg(pg_catalog.format(
-               CASE WHEN c.check_kind = 'vector' THEN 'excluded.%I::real[]' ELSE 'excluded.%I' END, c.col), ', ')
-      INTO v_vector, v_cols, v_src, v_set, v_old, v_new
-      FROM memory._kind_columns(p_kind) AS c
-     WHERE c.committed;
-    SELECT c.conname INTO v_pkey FROM pg_catalog.pg_constraint AS c
-     WHERE c.conrelid = v_kind.live AND c.contype = 'p';
-    -- Columns the committed table takes from its simulation (episodes.sim_no, the number of
-    -- its search index; a foreign key holds it to the simulation's): the committed table has
-    -- them without a default, the staged table does not, memory.simulations does. Read once
-    -- a statement (an uncorrelated subquery), not once a row.
-    SELECT COALESCE(pg_catalog.string_agg(pg_catalog.format(', %I', a.attname), ''), ''),
-           COALESCE(pg_catalog.string_agg(pg_catalog.format(
-               ', (SELECT v.%I FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2)',
-               a.attname), ''), '')
-      INTO v_sim_cols, v_sim_vals
-      FROM pg_catalog.pg_attribute AS a
-      LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-     WHERE a.attrelid = v_kind.live AND a.attnum > 0 AND NOT a.attisdropped AND d.adbin IS NULL
-       AND a.attname NOT IN ('tenant_id', 'simulation_id')
-       AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS st
-                        WHERE st.attrelid = v_kind.staged AND st.attname = a.attname AND NOT st.attisdropped)
-       AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS sa
-                    WHERE sa.attrelid = 'memory.simulations'::pg_catalog.regclass
-                      AND sa.attname = a.attname AND NOT sa.attisdropped);
-
-    IF p_attempt_id IS NOT NULL THEN
-        v_from := pg_catalog.format('%s AS s', v_kind.staged)
-            || CASE WHEN v_vector THEN pg_catalog.format(
-                   ' LEFT JOIN %s AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL'
-                   ' AND l.tenant_id = $1 AND l.simulation_id = $2 AND %s AND l.content_hash = s.content_hash',
-                   v_kind.live, memory._kind_key(p_kind, 'l', 's')) ELSE '' END
-            || ' WHERE s.tenant_id = $1 AND s.attempt_id = $3';
-        EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s AS s WHERE s.tenant_id = $1 AND s.attempt_id = $2',
-                                  v_kind.staged)
-           INTO v_total USING p_tenant_id, p_attempt_id;
-    ELSE
-        -- Items: each read as the staged row type, with the id in the kind's id column,
-        -- JSON nulls dropped so that defaults apply, no field the batch does not accept, and
-        -- the source of a row written outside an import ('api', see V0010).
-        v_from := pg_catalog.format(
-            'pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record('
-            'NULL::%s, %L::jsonb || (i.item - %L::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f'
-            ' WHERE f.value = %L::jsonb))%s) AS s',
-            v_kind.staged, v_kind.item_defaults || '{"source": "api"}'::jsonb,
-            ARRAY(SELECT c.col::text FROM memory._kind_columns(p_kind) AS c WHERE NOT v_kind.batch_spec ? c.col),
-            'null',
-            CASE WHEN v_kind.id_column IS NOT NULL
-                 THEN pg_catalog.format(' || pg_catalog.jsonb_build_object(%L, i.item -> %L)', v_kind.id_column, 'id')
-                 ELSE '' END)
-            || CASE WHEN v_vector THEN pg_catalog.format(' LEFT JOIN %s AS l ON false', v_kind.live) ELSE '' END;
-        v_total := pg_catalog.jsonb_array_length(p_items);
-    END IF;
-
-    RETURN QUERY EXECUTE pg_catalog.format(
-        'WITH written AS ('
-        ' INSERT INTO %1$s AS t (tenant_id, simulation_id, %2$s%9$s)'
-        ' SELECT $1, $2, %3$s%10$s FROM %4$s'
-        ' ON CONFLICT ON CONSTRAINT %5$I DO UPDATE SET %6$s, updated_at = pg_catalog.now()'
-        ' WHERE (%7$s) IS DISTINCT FROM (%8$s)'
-        ' RETURNING (t.xmax = 0) AS was_inserted)'
-        ' SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),'
-        '        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),'
-        '        $5 - pg_catalog.count(*)'
-        '   FROM written AS w',
-        v_kind.live, v_cols, v_src, v_from, v_pkey, v_set, v_old, v_new, v_sim_cols, v_sim_vals)
-    USING p_tenant_id, p_simulation_id, p_attempt_id, p_items, COALESCE(v_total, 0);
+    RETURN QUERY EXECUTE pg_catalog.format('SELECT * FROM memory.%I($1, $2, $3, $4)', '_merge_' || v_kind.kind)
+    USING p_tenant_id, p_simulation_id, p_attempt_id, p_items;
 END
 $fn$;
 

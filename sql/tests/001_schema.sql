@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(362);
+SELECT plan(378);
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -53,6 +53,7 @@ INSERT INTO fx_functions VALUES
     ('_label_max', '{}'),
     ('_limit', '{text}'),
     ('_merge', '{text,uuid,uuid,uuid,jsonb}'),
+    ('_merge_sql', '{text,boolean}'),
     ('_prune', '{text,uuid,uuid,uuid,text[]}'),
     ('_quote', '{text}'),
     ('_record_kinds', '{}'),
@@ -229,7 +230,20 @@ $$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max())
     'the label checks read the one limit, memory._label_max()');
 SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
 
--- Functions (1 + 84 x 3 = 253)
+-- The merge of each record kind, generated on every deploy (sql/finalize/kind_merges.sql).
+INSERT INTO fx_functions SELECT '_merge_' || k.kind, '{uuid,uuid,uuid,jsonb}' FROM memory._record_kinds() AS k;
+
+-- Generated merges (1): each body is the statement memory._merge_sql builds from the catalog
+-- now, for an attempt's rows and for a batch.
+SELECT is_empty($$
+    SELECT k.kind FROM memory._record_kinds() AS k
+     WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_proc AS p
+                        WHERE p.oid = pg_catalog.to_regprocedure(pg_catalog.format('memory.%I(uuid,uuid,uuid,jsonb)', '_merge_' || k.kind))
+                          AND pg_catalog.strpos(p.prosrc, memory._merge_sql(k.kind, true)) > 0
+                          AND pg_catalog.strpos(p.prosrc, memory._merge_sql(k.kind, false)) > 0)
+$$, 'every record kind has its generated merge, and its statements are those of the catalog now');
+
+-- Functions (1 + 89 x 3 = 268)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 
