@@ -1,18 +1,21 @@
 -- An edge as memory.get_edge and memory.graph_edges return it (memory.edge_detail), so the
 -- two never differ: the stored columns and the fields MiroFish sends that the edge keeps in
 -- its attributes: fact_type, when the graph learned it and learned it no longer held
--- (created_at, expired_at: NULL unless a valid timestamp) and the episodes it was extracted
--- from (NULL unless a list).
+-- (created_at, expired_at: the columns learned_at and expired_at of V0015, else the
+-- attributes' values when valid timestamps) and the episodes it was extracted from (NULL
+-- unless a list).
 CREATE OR REPLACE FUNCTION memory._edge_detail(p_edge memory.edges) RETURNS memory.edge_detail
 LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 SELECT p_edge.edge_id, p_edge.type::text, p_edge.source_id, p_edge.target_id, p_edge.fact,
        p_edge.attributes ->> 'fact_type', p_edge.valid_at, p_edge.invalid_at,
-       CASE WHEN pg_catalog.pg_input_is_valid(p_edge.attributes ->> 'created_at', 'timestamptz')
-            THEN (p_edge.attributes ->> 'created_at')::timestamptz END,
-       CASE WHEN pg_catalog.pg_input_is_valid(p_edge.attributes ->> 'expired_at', 'timestamptz')
-            THEN (p_edge.attributes ->> 'expired_at')::timestamptz END,
+       COALESCE(p_edge.learned_at,
+                CASE WHEN pg_catalog.pg_input_is_valid(p_edge.attributes ->> 'created_at', 'timestamptz')
+                     THEN (p_edge.attributes ->> 'created_at')::timestamptz END),
+       COALESCE(p_edge.expired_at,
+                CASE WHEN pg_catalog.pg_input_is_valid(p_edge.attributes ->> 'expired_at', 'timestamptz')
+                     THEN (p_edge.attributes ->> 'expired_at')::timestamptz END),
        CASE WHEN pg_catalog.jsonb_typeof(p_edge.attributes -> 'episodes') = 'array'
             THEN ARRAY(SELECT pg_catalog.jsonb_array_elements_text(p_edge.attributes -> 'episodes')) END,
        p_edge.attributes, p_edge.source

@@ -92,6 +92,9 @@ BEGIN
 
     -- Dangling edges of an attempt that skips them: leave them out, and say which.
     v_skipped := memory._skip_dangling(p_tenant_id, p_attempt_id);
+    -- The versions this promote ends are recorded with its attempt (memory._record_history
+    -- believes the setting only for an attempt this backend began).
+    PERFORM pg_catalog.set_config('memory.attempt_id', p_attempt_id::text, true);
 
     -- First the rows the attempt does not have are deleted, kind by kind in reverse order
     -- (edges before their nodes, so that no edge goes by cascade uncounted); then every kind

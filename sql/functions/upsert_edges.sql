@@ -1,6 +1,8 @@
 -- Insert or update graph edges from a jsonb array of
---   {id, type, source_id, target_id, fact, attributes, valid_at, invalid_at, embedding, embedding_model}.
--- id, type, source_id and target_id are required. Both endpoints must be nodes of the same
+--   {id, type, source_id, target_id, fact, attributes, valid_at, invalid_at, learned_at,
+--    expired_at, embedding, embedding_model}.
+-- id, type, source_id and target_id are required; an invalid_at before the valid_at is
+-- refused with 22023 naming the item. Both endpoints must be nodes of the same
 -- tenant and simulation: an edge to an unknown node fails the call with 23503 naming the edge
 -- and the node, unless p_skip_dangling, which leaves such edges out and counts them.
 CREATE OR REPLACE FUNCTION memory.upsert_edges(
@@ -24,6 +26,16 @@ BEGIN
     PERFORM memory._check_batch(k.batch_arg, p_edges, k.batch_spec, k.batch_key)
        FROM memory._kind('edges') AS k;
     PERFORM memory._not_null(p_skip_dangling, 'p_skip_dangling', 'pass true or false');
+    -- A fact cannot end before it begins (the table's edges_validity_check, said with the item).
+    SELECT t.ord - 1, t.item ->> 'id' INTO v_index, v_edge_id
+      FROM pg_catalog.jsonb_array_elements(p_edges) WITH ORDINALITY AS t(item, ord)
+     WHERE (t.item ->> 'invalid_at')::timestamptz < (t.item ->> 'valid_at')::timestamptz
+     ORDER BY t.ord LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'p_edges[%]: edge % ends before it begins (invalid_at precedes valid_at)', v_index, memory._quote(v_edge_id)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'nothing of the batch was written; give the edge an invalid_at at or after its valid_at';
+    END IF;
 
     SELECT d.ord - 1, d.edge_id, d.node_id, pg_catalog.count(*) OVER ()
       INTO v_index, v_edge_id, v_node_id, v_skipped

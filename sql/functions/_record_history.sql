@@ -1,0 +1,40 @@
+-- Trigger of memory.nodes, memory.edges and memory.episodes (sql/finalize/history.sql), once
+-- a statement, after an UPDATE or a DELETE: the versions the statement ended go to
+-- memory.row_history, each with the interval it was the memory's word (from its updated_at
+-- to now) and the import attempt whose promote ended it (memory.commit_import names it in
+-- the memory.attempt_id setting, believed only for an attempt this backend began; NULL for
+-- an upsert). A version is kept without its vector. Rows that go with their simulation (a
+-- delete of the simulation or the tenant) leave no history: it goes with them.
+-- SECURITY DEFINER (owned by memory_owner, whose policies admit only the call's tenant) so
+-- that no tenant role holds a privilege on memory.row_history beyond reading it: it copies
+-- only rows the statement that fired it changed, which that statement's role could change.
+CREATE OR REPLACE FUNCTION memory._record_history() RETURNS trigger
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    v_id      name := (memory._kind(TG_TABLE_NAME)).id_column;
+    v_setting text := pg_catalog.current_setting('memory.attempt_id', true);
+    v_attempt uuid;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM old_rows) THEN
+        RETURN NULL;
+    END IF;
+    IF pg_catalog.pg_input_is_valid(v_setting, 'uuid') THEN
+        SELECT a.attempt_id INTO v_attempt FROM memory.import_attempts AS a
+         WHERE a.attempt_id = v_setting::uuid AND a.backend_pid = pg_catalog.pg_backend_pid();
+    END IF;
+    INSERT INTO memory.row_history (tenant_id, simulation_id, kind, row_id, recorded_from, recorded_to,
+                                    change, attempt_id, data)
+    SELECT o.tenant_id, o.simulation_id, TG_TABLE_NAME, o.row ->> v_id, o.updated_at,
+           GREATEST(pg_catalog.now(), o.updated_at),
+           CASE TG_OP WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END, v_attempt, o.row - 'embedding'
+      FROM (SELECT r.tenant_id, r.simulation_id, r.updated_at, pg_catalog.to_jsonb(r) AS row FROM old_rows AS r) AS o
+     WHERE EXISTS (SELECT 1 FROM memory.simulations AS s
+                    WHERE s.tenant_id = o.tenant_id AND s.simulation_id = o.simulation_id);
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._record_history() IS 'Internal: trigger keeping the versions an update or delete of nodes, edges or episodes ended (memory.row_history)';
+REVOKE ALL ON FUNCTION memory._record_history() FROM PUBLIC;

@@ -1,0 +1,66 @@
+-- The facts of a simulation (NULL p_node_id) or of one node (the edges it is either end of)
+-- in a state at a world time (the rule of memory._fact_state): p_state 'current' (holding at p_as_of), 'historical' (ended
+-- or expired by then: what the report agent shows as history), 'future' (not begun yet) or
+-- 'all'; p_as_of NULL means now, infinity the latest state. Each fact with both ends' ids and
+-- names, its type and text, its validity window (valid_at, invalid_at) and when the graph
+-- learned it and its end (learned_at, expired_at), its state (memory._fact_state) and the
+-- ids of the episodes it was extracted from. Newest first: by valid_at (unknown last), then
+-- id; p_limit clamped to 1..1000 (NULL: 100). Unknown node: P0002; unknown state: 22023.
+CREATE OR REPLACE FUNCTION memory.facts(
+    p_tenant_id uuid,
+    p_simulation_id uuid,
+    p_node_id text DEFAULT NULL,
+    p_state text DEFAULT 'current',
+    p_as_of timestamptz DEFAULT NULL,
+    p_limit integer DEFAULT 100)
+RETURNS TABLE (edge_id text, type text, fact text, source_id text, source_name text, target_id text,
+               target_name text, valid_at timestamptz, invalid_at timestamptz, learned_at timestamptz,
+               expired_at timestamptz, state text, episodes text[])
+LANGUAGE plpgsql STABLE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
+AS $fn$
+DECLARE
+    v_as_of timestamptz := COALESCE(p_as_of, pg_catalog.now());
+    v_key   uuid := pg_catalog.md5(p_node_id)::uuid;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_state, 'p_state', 'pass ''current'', ''historical'', ''future'' or ''all''');
+    IF p_state NOT IN ('current', 'historical', 'future', 'all') THEN
+        RAISE EXCEPTION 'unknown fact state %', pg_catalog.quote_literal(memory._quote(p_state))
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''current'', ''historical'', ''future'' or ''all''';
+    END IF;
+    IF p_node_id IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM memory.nodes AS n
+             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = v_key) THEN
+        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
+    END IF;
+
+    -- the state is memory._fact_state's rule written out, so that the page is cut before any
+    -- function is called per row (as in memory.neighbors)
+    RETURN QUERY
+    SELECT d.edge_id, d.type, d.fact, d.source_id, s.name, d.target_id, t.name, d.valid_at, d.invalid_at,
+           d.created_at, d.expired_at, f.state, d.episodes
+      FROM (SELECT e.edge, e.state, e.source_key, e.target_key, e.valid_at, e.edge_id
+              FROM (SELECT e AS edge, e.source_key, e.target_key, e.valid_at, e.edge_id,
+                           CASE WHEN e.valid_at > v_as_of THEN 'future'
+                                WHEN e.invalid_at <= v_as_of THEN 'ended'
+                                WHEN e.expired_at <= v_as_of THEN 'expired'
+                                ELSE 'current' END AS state
+                      FROM memory.edges AS e
+                     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                       AND (p_node_id IS NULL OR e.source_key = v_key OR e.target_key = v_key)) AS e
+             WHERE p_state = 'all' OR e.state = p_state
+                OR (p_state = 'historical' AND e.state IN ('ended', 'expired'))
+             ORDER BY e.valid_at DESC NULLS LAST, e.edge_id
+             LIMIT memory._page_rows(p_limit, 100)) AS f
+     CROSS JOIN LATERAL memory._edge_detail(f.edge) AS d
+      JOIN memory.nodes AS s ON s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id AND s.node_key = f.source_key
+      JOIN memory.nodes AS t ON t.tenant_id = p_tenant_id AND t.simulation_id = p_simulation_id AND t.node_key = f.target_key
+     ORDER BY f.valid_at DESC NULLS LAST, f.edge_id;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory.facts(uuid, uuid, text, text, timestamptz, integer) IS 'Facts of a simulation or a node in a state (current, historical, future, all) at a world time, with both ends, validity and evidence ids';
+REVOKE ALL ON FUNCTION memory.facts(uuid, uuid, text, text, timestamptz, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.facts(uuid, uuid, text, text, timestamptz, integer) TO memory_reader;
