@@ -157,9 +157,27 @@ def read_graph(path: str | Path, clock: Clock | None = None, *, allow_empty: boo
                 "attributes": attributes,
                 "valid_at": clock.iso(raw.get("valid_at")),
                 "invalid_at": clock.iso(raw.get("invalid_at")),
+                # when the graph learned the fact, and learned that it no longer holds
+                "learned_at": clock.iso(raw.get("created_at")),
+                "expired_at": clock.iso(raw.get("expired_at")),
             }
         )
+        edge = edges[-1]
+        begins, ends = _instant(edge["valid_at"]), _instant(edge["invalid_at"])
+        if begins and ends and ends < begins:
+            raise BadInput(
+                f"{path}: edge {edge['id']} (edges[{i}]) ends before it begins: "
+                f"invalid_at {raw.get('invalid_at')} precedes valid_at {raw.get('valid_at')}"
+            )
     return Graph(data.get("graph_id"), nodes, edges)
+
+
+def _instant(iso: str | None) -> datetime | None:
+    """An ISO time as Clock.iso gives it, or None (absent, or left for the database to judge)."""
+    try:
+        return datetime.fromisoformat(iso.replace("Z", "+00:00")) if iso else None
+    except ValueError:
+        return None
 
 
 def action_text(line: dict[str, Any]) -> str:

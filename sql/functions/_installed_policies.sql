@@ -16,7 +16,14 @@ AS $fn$
         SELECT t::name AS table_name, t NOT IN ('tenants', 'tenant_grants') AS tenant_data
           FROM pg_catalog.unnest(ARRAY['tenants', 'tenant_grants', 'simulations', 'nodes', 'edges', 'episodes',
                                        'profiles', 'import_attempts', 'staged_nodes', 'staged_edges',
-                                       'staged_episodes', 'staged_profiles', 'vector_cache']) AS t
+                                       'staged_episodes', 'staged_profiles', 'vector_cache',
+                                       -- V0014: reports and predictions
+                                       'reports', 'report_sections', 'report_chunks', 'report_log',
+                                       'predictions', 'prediction_outcomes', 'staged_reports',
+                                       'staged_report_sections', 'staged_report_chunks',
+                                       'staged_report_log', 'staged_predictions',
+                                       -- V0015: the versions a change ended
+                                       'row_history']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -36,6 +43,12 @@ AS $fn$
      WHERE t.tenant_data
        -- memory.vector_cache is append-only: readers see, writers add, nothing more.
        AND (t.table_name <> 'vector_cache' OR p.command IN ('SELECT', 'INSERT'))
+       -- memory.row_history: readers see; memory_owner adds (below), no tenant role writes.
+       AND (t.table_name <> 'row_history' OR p.command = 'SELECT')
+    UNION ALL
+    SELECT 'row_history'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
+           ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
+      FROM e
     UNION ALL
     SELECT p.table_name::name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM e CROSS JOIN LATERAL (VALUES

@@ -25,12 +25,13 @@ BEGIN
     END IF;
 
     RETURN QUERY EXECUTE pg_catalog.format(
-        'SELECT (pg_catalog.row_number() OVER (ORDER BY v.recorded_from, v.recorded_to NULLS LAST))::integer, v.*'
-        '  FROM (SELECT h.recorded_from, h.recorded_to, h.change, h.attempt_id, h.data - $4'
+        'SELECT (pg_catalog.row_number() OVER (ORDER BY v.recorded_from, v.seq NULLS LAST))::integer,'
+        '       v.recorded_from, v.recorded_to, v.change, v.attempt_id, v.data'
+        '  FROM (SELECT h.history_id AS seq, h.recorded_from, h.recorded_to, h.change, h.attempt_id, h.data - $4 AS data'
         '          FROM memory.row_history AS h'
         '         WHERE h.tenant_id = $1 AND h.simulation_id = $2 AND h.kind = %L AND h.row_id = $3'
         '        UNION ALL'
-        '        SELECT r.updated_at, NULL::timestamptz, %L::text, NULL::uuid, pg_catalog.to_jsonb(r) - $4'
+        '        SELECT NULL, r.updated_at, NULL::timestamptz, %L::text, NULL::uuid, pg_catalog.to_jsonb(r) - $4'
         '          FROM %s AS r'
         '         WHERE r.tenant_id = $1 AND r.simulation_id = $2 AND r.%I = $3) AS v'
         ' ORDER BY 1',

@@ -168,7 +168,7 @@ BEGIN
     )
     -- the state is memory._fact_state's rule written out (a call per row, whose pinned
     -- search_path keeps it from being inlined, cost a depth-3 walk of 4,800 nodes 30 ms);
-    -- sql/tests/022_time.sql holds the two to the same answers
+    -- sql/tests/023_time.sql holds the two to the same answers
     SELECT p.node_id, p.name, p.type, p.level, p.path, e.edge_id, e.type, e.fact, e.valid_at, e.invalid_at,
            CASE WHEN e.valid_at > v_as_of THEN 'future'
                 WHEN e.invalid_at <= v_as_of THEN 'ended'

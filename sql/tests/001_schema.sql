@@ -3,14 +3,18 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(378);
+SELECT plan(493);  -- V0015: + row_history and 5 functions
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
 INSERT INTO fx_tables VALUES
     ('tenants'), ('tenant_grants'), ('simulations'), ('nodes'), ('edges'), ('episodes'), ('profiles'),
     ('import_attempts'), ('staged_nodes'), ('staged_edges'), ('staged_episodes'), ('staged_profiles'),
-    ('vector_cache');
+    ('vector_cache'), ('row_history'),
+    -- V0014: reports and predictions
+    ('reports'), ('report_sections'), ('report_chunks'), ('report_log'), ('predictions'),
+    ('prediction_outcomes'), ('staged_reports'), ('staged_report_sections'), ('staged_report_chunks'),
+    ('staged_report_log'), ('staged_predictions');
 
 CREATE TEMP TABLE fx_functions (fn name, args name[], PRIMARY KEY (fn, args)) ON COMMIT DROP;
 INSERT INTO fx_functions VALUES
@@ -82,7 +86,13 @@ INSERT INTO fx_functions VALUES
     ('import_attempts',     '{uuid,uuid}'),
     ('list_simulations',    '{uuid}'),
     ('list_tenants',        '{}'),
-    ('neighbors',           '{uuid,uuid,text,integer,text[],text}'),
+    ('neighbors',           '{uuid,uuid,text,integer,text[],text,"timestamp with time zone","timestamp with time zone",boolean}'),
+    -- V0015: time
+    ('_known',              '{anyelement,uuid,uuid,"timestamp with time zone"}'),
+    ('_fact_state',         '{"timestamp with time zone","timestamp with time zone","timestamp with time zone","timestamp with time zone"}'),
+    ('_record_history',     '{}'),
+    ('facts',               '{uuid,uuid,text,text,"timestamp with time zone",integer}'),
+    ('history',             '{uuid,uuid,text,text}'),
     ('nodes_named',         '{uuid,uuid,text}'),
     ('nodes_by_type',       '{uuid,uuid,text,integer}'),
     ('profiles',            '{uuid,uuid,text,integer}'),
@@ -99,6 +109,17 @@ INSERT INTO fx_functions VALUES
     ('upsert_profiles',     '{uuid,uuid,jsonb}'),
     ('upsert_simulation',   '{uuid,uuid,text,jsonb}'),
     ('validate_import',     '{uuid,uuid}');
+-- V0014: reports and predictions
+INSERT INTO fx_functions VALUES
+    ('_outcomes',           '{}'),
+    ('_require_report',     '{uuid,uuid,text}'),
+    ('predictions',         '{uuid,uuid,text}'),
+    ('record_outcome',      '{uuid,uuid,text,text,text,"timestamp with time zone"}'),
+    ('report_log',          '{uuid,uuid,text,integer,integer}'),
+    ('report_sections',     '{uuid,uuid,text}'),
+    ('reports',             '{uuid,uuid}'),
+    ('search_reports',      '{uuid,uuid,vector,integer,text}'),
+    ('upsert_predictions',  '{uuid,uuid,jsonb}');
 
 -- SECURITY DEFINER only where tenant roles must not hold the privilege used: DELETE (with it a
 -- role could LOCK the shared tables in modes that stop every tenant).
@@ -108,6 +129,8 @@ INSERT INTO fx_definers VALUES
     ('delete_tenant');
 -- SECURITY DEFINER: only the owner may index memory.episodes, and counting needs every tenant's rows.
 INSERT INTO fx_definers VALUES ('_ann_counts'), ('ann_index');
+-- SECURITY DEFINER: the trigger keeping history writes memory.row_history, which no tenant role may write.
+INSERT INTO fx_definers VALUES ('_record_history');
 
 -- Schema, extension, roles (9)
 SELECT has_schema('memory', 'schema memory exists');
@@ -121,8 +144,8 @@ SELECT ok(NOT (SELECT r.rolcanlogin FROM pg_catalog.pg_roles AS r WHERE r.rolnam
           'memory_owner cannot log in (no application acts as the owner)');
 SELECT is_member_of('memory_reader', 'memory_writer', 'memory_writer is a member of memory_reader');
 
--- Tables (1 + 13 x 5 = 66)
-SELECT tables_are('memory', ARRAY(SELECT table_name FROM fx_tables), 'schema memory has exactly its thirteen tables');
+-- Tables (1 + 24 x 5 = 121)
+SELECT tables_are('memory', ARRAY(SELECT table_name FROM fx_tables), 'schema memory has exactly its twenty-four tables');
 
 SELECT ok((SELECT c.relrowsecurity FROM pg_catalog.pg_class AS c WHERE c.oid = pg_catalog.to_regclass('memory.' || t.table_name)),
           'memory.' || t.table_name || ' has row level security enabled')
@@ -196,10 +219,10 @@ $$, 'no vector column of schema memory has a dimension other than 384');
 -- statistics objects and the row type of a search hit belong to memory_owner; a type label
 -- longer than memory._label_max() characters is refused even without the API.
 SELECT is(pg_catalog.pg_get_indexdef('memory.edges_out_idx'::regclass),
-          'CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type)',
+          'CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type, valid_at, invalid_at, expired_at)',
           'edges_out_idx covers the outgoing step of the walk');
 SELECT is(pg_catalog.pg_get_indexdef('memory.edges_in_idx'::regclass),
-          'CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type)',
+          'CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type, valid_at, invalid_at, expired_at)',
           'edges_in_idx covers the incoming step of the walk');
 SELECT is_empty($$
     SELECT c.relname FROM pg_catalog.pg_class AS c
@@ -243,7 +266,7 @@ SELECT is_empty($$
                           AND pg_catalog.strpos(p.prosrc, memory._merge_sql(k.kind, false)) > 0)
 $$, 'every record kind has its generated merge, and its statements are those of the catalog now');
 
--- Functions (1 + 89 x 3 = 268)
+-- Functions (1 + 103 x 3 = 310)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 
@@ -280,7 +303,7 @@ $$, 'PUBLIC holds no privilege on any table of schema memory');
 SELECT ok(NOT pg_catalog.has_schema_privilege('public', 'memory', 'USAGE'), 'PUBLIC has no USAGE on schema memory');
 
 -- Function privileges by group (8): readers read, writers write, admins administer.
-SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.neighbors(uuid,uuid,text,integer,text[],text)', 'EXECUTE'),
+SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.neighbors(uuid,uuid,text,integer,text[],text,timestamptz,timestamptz,boolean)', 'EXECUTE'),
           'memory_reader may call neighbors');
 SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.search_episodes(uuid,uuid,public.vector,integer,integer)', 'EXECUTE'),
           'memory_reader may call search_episodes');

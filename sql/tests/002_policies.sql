@@ -2,7 +2,7 @@
 -- Data tables (everything but tenants and tenant_grants: the simulation data, import attempts
 -- and staging) admit a row only for the granted tenant of the current call.
 BEGIN;
-SELECT plan(159);
+SELECT plan(311);  -- 159 + 11 report and prediction tables x 13 + row_history (V0015) 9
 
 CREATE TEMP TABLE fx_policies (table_name name, policy name, cmd text, roles name[]) ON COMMIT DROP;
 INSERT INTO fx_policies VALUES
@@ -13,12 +13,19 @@ INSERT INTO fx_policies VALUES
 INSERT INTO fx_policies
 SELECT t.table_name, p.policy, p.cmd, p.roles
   FROM (VALUES ('simulations'), ('nodes'), ('edges'), ('episodes'), ('profiles'), ('import_attempts'),
-               ('staged_nodes'), ('staged_edges'), ('staged_episodes'), ('staged_profiles')) AS t(table_name)
+               ('staged_nodes'), ('staged_edges'), ('staged_episodes'), ('staged_profiles'),
+               -- V0014: reports and predictions
+               ('reports'), ('report_sections'), ('report_chunks'), ('report_log'), ('predictions'),
+               ('prediction_outcomes'), ('staged_reports'), ('staged_report_sections'),
+               ('staged_report_chunks'), ('staged_report_log'), ('staged_predictions')) AS t(table_name)
  CROSS JOIN (VALUES
     ('readers_see_rows_of_the_granted_call_tenant',    'SELECT', '{memory_reader}'::name[]),
     ('writers_add_rows_to_the_granted_call_tenant',    'INSERT', '{memory_writer}'::name[]),
     ('writers_change_rows_of_the_granted_call_tenant', 'UPDATE', '{memory_writer}'::name[]),
     ('writers_remove_rows_of_the_granted_call_tenant', 'DELETE', '{memory_writer}'::name[])) AS p(policy, cmd, roles);
+-- memory.row_history (V0015): readers see; memory_owner adds (the definer trigger), below.
+INSERT INTO fx_policies VALUES
+    ('row_history', 'readers_see_rows_of_the_granted_call_tenant', 'SELECT', '{memory_reader}');
 -- The vector cache is append-only: readers see, writers add.
 INSERT INTO fx_policies VALUES
     ('vector_cache', 'readers_see_rows_of_the_granted_call_tenant', 'SELECT', '{memory_reader}'),
@@ -30,18 +37,20 @@ SELECT t.table_name, p.policy, p.cmd, '{memory_owner}'::name[]
   FROM (SELECT DISTINCT f.table_name FROM fx_policies AS f) AS t
  CROSS JOIN (VALUES ('owner_sees_rows_of_the_entered_call_tenant', 'SELECT'),
                     ('owner_removes_rows_of_the_entered_call_tenant', 'DELETE')) AS p(policy, cmd);
+INSERT INTO fx_policies VALUES
+    ('row_history', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}');
 
--- policies_are per table (13)
+-- policies_are per table (24)
 SELECT policies_are('memory', t.table_name, ARRAY(SELECT p.policy FROM fx_policies AS p WHERE p.table_name = t.table_name),
                     'memory.' || t.table_name || ' has exactly its policies')
   FROM (SELECT DISTINCT table_name FROM fx_policies) AS t ORDER BY t.table_name;
 
--- policy_cmd_is per policy (72)
+-- policy_cmd_is per policy (138)
 SELECT policy_cmd_is('memory', p.table_name, p.policy, p.cmd,
                      pg_catalog.format('policy %s on memory.%s is for %s', p.policy, p.table_name, p.cmd))
   FROM fx_policies AS p ORDER BY p.table_name, p.policy;
 
--- policy_roles_are per policy (72)
+-- policy_roles_are per policy (138)
 SELECT policy_roles_are('memory', p.table_name, p.policy, p.roles,
                         pg_catalog.format('policy %s on memory.%s applies to %s', p.policy, p.table_name,
                                           pg_catalog.array_to_string(p.roles, ', ')))

@@ -4,7 +4,7 @@
 -- memory.tenant_id gives nothing. Both tenants hold the same ids: reads, deletes and edges
 -- never cross; a role granted two tenants acts for one per call.
 BEGIN;
-SELECT plan(231);
+SELECT plan(279);  -- 231 + 11 report and prediction tables x 4 + row_history (V0015) 4
 \ir _fixtures.psql
 
 -- Every call template of fx.calls succeeds for a granted tenant (checked at the end), so each
@@ -63,6 +63,32 @@ INSERT INTO memory.staged_profiles (tenant_id, attempt_id, platform, agent_id, p
 VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'twitter', 1, 1);
 INSERT INTO memory.vector_cache (tenant_id, embedding_model, content_hash, embedding)
 VALUES (fx.tenant_b(), 'm', '\x01', fx.vec(1));
+-- V0015: a version of B's that a change ended (written as the superuser: no tenant role writes it)
+INSERT INTO memory.row_history (tenant_id, simulation_id, kind, row_id, recorded_from, recorded_to, change, data)
+    VALUES (fx.tenant_b(), fx.sim_b(), 'edges', 'eb1', now() - interval '1 day', now(), 'updated', '{}');
+-- Reports and predictions of B (V0014), and one staged row of each of their kinds.
+INSERT INTO memory.reports (tenant_id, simulation_id, report_id, status, source)
+VALUES (fx.tenant_b(), fx.sim_b(), 'rb1', 'completed', 'import');
+INSERT INTO memory.report_sections (tenant_id, simulation_id, report_id, section_index, title, markdown)
+VALUES (fx.tenant_b(), fx.sim_b(), 'rb1', 1, 'secret section of B', '## secret section of B');
+INSERT INTO memory.report_chunks (tenant_id, simulation_id, chunk_id, report_id, section_index, chunk_index, content, embedding, embedding_model)
+VALUES (fx.tenant_b(), fx.sim_b(), 'rb1/1/0', 'rb1', 1, 0, 'secret chunk of B', fx.vec(1), 'm');
+INSERT INTO memory.report_log (tenant_id, simulation_id, report_id, line_no, action, entry)
+VALUES (fx.tenant_b(), fx.sim_b(), 'rb1', 1, 'report_start', '{"action": "report_start"}');
+INSERT INTO memory.predictions (tenant_id, simulation_id, prediction_id, claim, confidence)
+VALUES (fx.tenant_b(), fx.sim_b(), 'pb1', 'a secret claim of B', 0.5);
+INSERT INTO memory.prediction_outcomes (tenant_id, simulation_id, prediction_id, outcome)
+VALUES (fx.tenant_b(), fx.sim_b(), 'pb1', 'confirmed');
+INSERT INTO memory.staged_reports (tenant_id, attempt_id, report_id, position, status)
+VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'srb1', 1, 'completed');
+INSERT INTO memory.staged_report_sections (tenant_id, attempt_id, report_id, section_index, position, title, markdown)
+VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'srb1', 1, 1, 't', 'm');
+INSERT INTO memory.staged_report_chunks (tenant_id, attempt_id, chunk_id, position, report_id, section_index, chunk_index, content)
+VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'srb1/1/0', 1, 'srb1', 1, 0, 'c');
+INSERT INTO memory.staged_report_log (tenant_id, attempt_id, report_id, line_no, position, entry)
+VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'srb1', 1, 1, '{}');
+INSERT INTO memory.staged_predictions (tenant_id, attempt_id, prediction_id, position, claim)
+VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'spb1', 1, 'c');
 
 -- Every table, and for the tenant-owned data tables a forged INSERT of a row of B and an
 -- UPDATE of B's rows, as app_a would try them.
@@ -81,7 +107,20 @@ INSERT INTO fx.tables VALUES
     (10, 'staged_edges',    $q$INSERT INTO memory.staged_edges (tenant_id, attempt_id, edge_id, position, type, source_id, target_id) VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'forged', 2, 'T', 'sb1', 'sb1')$q$, $q$fact = 'pwned'$q$),
     (11, 'staged_episodes', $q$INSERT INTO memory.staged_episodes (tenant_id, attempt_id, episode_id, position, action_type) VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'forged', 2, 'CREATE_POST')$q$, $q$content = 'pwned'$q$),
     (12, 'staged_profiles', $q$INSERT INTO memory.staged_profiles (tenant_id, attempt_id, platform, agent_id, position) VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'twitter', 2, 2)$q$, $q$name = 'pwned'$q$),
-    (13, 'vector_cache',    $q$INSERT INTO memory.vector_cache (tenant_id, embedding_model, content_hash, embedding) VALUES (fx.tenant_b(), 'm', '\x02', fx.vec(2))$q$, $q$embedding = fx.vec(3)$q$);
+    (13, 'vector_cache',    $q$INSERT INTO memory.vector_cache (tenant_id, embedding_model, content_hash, embedding) VALUES (fx.tenant_b(), 'm', '\x02', fx.vec(2))$q$, $q$embedding = fx.vec(3)$q$),
+    (14, 'row_history',     $q$INSERT INTO memory.row_history (tenant_id, simulation_id, kind, row_id, recorded_from, recorded_to, change, data) VALUES (fx.tenant_b(), fx.sim_b(), 'edges', 'forged', now(), now(), 'updated', '{}')$q$, $q$data = '{}'$q$),
+    -- V0014: reports and predictions
+    (101, 'reports',         $q$INSERT INTO memory.reports (tenant_id, simulation_id, report_id, status) VALUES (fx.tenant_b(), fx.sim_b(), 'forged', 'completed')$q$, $q$title = 'pwned'$q$),
+    (102, 'report_sections', $q$INSERT INTO memory.report_sections (tenant_id, simulation_id, report_id, section_index, title, markdown) VALUES (fx.tenant_b(), fx.sim_b(), 'rb1', 2, 'forged', 'forged')$q$, $q$markdown = 'pwned'$q$),
+    (103, 'report_chunks',   $q$INSERT INTO memory.report_chunks (tenant_id, simulation_id, chunk_id, report_id, section_index, chunk_index, content) VALUES (fx.tenant_b(), fx.sim_b(), 'forged', 'rb1', 1, 1, 'forged')$q$, $q$content = 'pwned'$q$),
+    (104, 'report_log',      $q$INSERT INTO memory.report_log (tenant_id, simulation_id, report_id, line_no, entry) VALUES (fx.tenant_b(), fx.sim_b(), 'rb1', 2, '{}')$q$, $q$action = 'pwned'$q$),
+    (105, 'predictions',     $q$INSERT INTO memory.predictions (tenant_id, simulation_id, prediction_id, claim) VALUES (fx.tenant_b(), fx.sim_b(), 'forged', 'forged')$q$, $q$claim = 'pwned'$q$),
+    (106, 'prediction_outcomes', $q$INSERT INTO memory.prediction_outcomes (tenant_id, simulation_id, prediction_id, outcome) VALUES (fx.tenant_b(), fx.sim_b(), 'forged', 'void')$q$, $q$outcome = 'refuted'$q$),
+    (107, 'staged_reports',  $q$INSERT INTO memory.staged_reports (tenant_id, attempt_id, report_id, position, status) VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'forged', 2, 'completed')$q$, $q$title = 'pwned'$q$),
+    (108, 'staged_report_sections', $q$INSERT INTO memory.staged_report_sections (tenant_id, attempt_id, report_id, section_index, position, title, markdown) VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'forged', 1, 2, 't', 'm')$q$, $q$markdown = 'pwned'$q$),
+    (109, 'staged_report_chunks', $q$INSERT INTO memory.staged_report_chunks (tenant_id, attempt_id, chunk_id, position, report_id, section_index, chunk_index, content) VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'forged', 2, 'srb1', 1, 1, 'c')$q$, $q$content = 'pwned'$q$),
+    (110, 'staged_report_log', $q$INSERT INTO memory.staged_report_log (tenant_id, attempt_id, report_id, line_no, position, entry) VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'srb1', 2, 2, '{}')$q$, $q$action = 'pwned'$q$),
+    (111, 'staged_predictions', $q$INSERT INTO memory.staged_predictions (tenant_id, attempt_id, prediction_id, position, claim) VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'forged', 2, 'c')$q$, $q$claim = 'pwned'$q$);
 
 -- Rows of B in a table, counted as the current role (RLS applies).
 CREATE FUNCTION fx.visible_rows_of_b(p_table text) RETURNS bigint LANGUAGE plpgsql STABLE SECURITY INVOKER AS $$

@@ -10,7 +10,7 @@
 -- SET LOCAL SESSION AUTHORIZATION, not SET ROLE (the session user of this file is the
 -- superuser, who has every role's privileges).
 BEGIN;
-SELECT plan(111);
+SELECT plan(175);  -- 111 + 11 report and prediction tables x 5 + row_history and _record_history (V0015) 9
 \ir _fixtures.psql
 
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY, data boolean NOT NULL) ON COMMIT DROP;
@@ -18,7 +18,12 @@ INSERT INTO fx_tables VALUES
     ('tenants', false), ('tenant_grants', false), ('simulations', true), ('nodes', true),
     ('edges', true), ('episodes', true), ('profiles', true), ('import_attempts', true),
     ('staged_nodes', true), ('staged_edges', true), ('staged_episodes', true), ('staged_profiles', true),
-    ('vector_cache', true);
+    ('vector_cache', true), ('row_history', true),
+    -- V0014: reports and predictions
+    ('reports', true), ('report_sections', true), ('report_chunks', true), ('report_log', true),
+    ('predictions', true), ('prediction_outcomes', true), ('staged_reports', true),
+    ('staged_report_sections', true), ('staged_report_chunks', true), ('staged_report_log', true),
+    ('staged_predictions', true);
 GRANT SELECT ON fx_tables TO PUBLIC;
 
 -- Rows of a tenant in a table, counted as the superuser (no RLS).
@@ -40,11 +45,16 @@ INSERT INTO fx_definers VALUES
     ('_skip_dangling',    '{uuid,uuid}',           'memory_writer'),
     ('_delete_simulation', '{uuid,uuid}',          'memory_writer'),
     ('delete_tenant',     '{uuid}',                'memory_admin'),
-    ('_delete_grant',     '{uuid,oid}',            'memory_admin');
+    ('_delete_grant',     '{uuid,oid}',            'memory_admin'),
+    -- the trigger keeping history (no role calls it)
+    ('_record_history',   '{}',                    NULL);
 
--- Table privileges of the group roles (3 x 13 = 39), MAINTAIN (1)
+-- Table privileges of the group roles (3 x 24 = 72), MAINTAIN (1)
 SELECT table_privs_are('memory', t.table_name, r.role,
                        CASE WHEN r.role = 'memory_reader' THEN ARRAY['SELECT']
+                            -- memory.row_history: written only by the definer trigger
+                            WHEN t.table_name = 'row_history' AND r.role = 'memory_writer' THEN ARRAY['SELECT']
+                            WHEN t.table_name = 'row_history' THEN ARRAY[]::name[]
                             WHEN r.role = 'memory_writer' AND t.data THEN ARRAY['SELECT', 'INSERT']
                             WHEN r.role = 'memory_writer' THEN ARRAY['SELECT']
                             WHEN NOT t.data THEN ARRAY['SELECT', 'INSERT']
@@ -68,7 +78,9 @@ SELECT set_eq($$
 $$, $$
     SELECT t, c FROM (VALUES
         ('simulations', ARRAY['name', 'metadata', 'published', 'updated_at']),
-        ('import_attempts', ARRAY['state', 'result', 'error', 'finished_at'])) AS v(t, cols)
+        ('import_attempts', ARRAY['state', 'result', 'error', 'finished_at']),
+        -- memory.record_outcome records and corrects outcomes.
+        ('prediction_outcomes', ARRAY['outcome', 'note', 'observed_at', 'recorded_at', 'recorded_by'])) AS v(t, cols)
      CROSS JOIN LATERAL unnest(v.cols) AS c
     UNION ALL
     -- memory._merge sets every committed column of the kind, and updated_at.
@@ -104,7 +116,9 @@ SELECT is_empty($$
                          'delete_simulation', 'delete_tenant', 'get_node', 'import_attempts',
                          'nodes_by_type', 'search_nodes', 'simulation_stats', 'stage_rows',
                          'upsert_edges', 'upsert_episodes', 'upsert_nodes', 'upsert_profiles',
-                         'upsert_simulation', 'validate_import', '_delete_grant')
+                         'upsert_simulation', 'validate_import', '_delete_grant',
+                         'reports', 'report_sections', 'report_log', 'search_reports', 'predictions',
+                         'upsert_predictions', 'record_outcome')
        AND NOT EXISTS (SELECT 1 FROM unnest(p.proconfig) AS c WHERE c LIKE 'lock\_timeout=%')
 $$, 'the API functions that take locks bound their waits with lock_timeout');
 
@@ -118,12 +132,14 @@ BEGIN
     PERFORM memory.upsert_profiles(fx.tenant_a(), fx.sim_a(), '[{"agent_id": 1, "platform": "twitter", "name": "al"}]');
     PERFORM memory.upsert_simulation(fx.tenant_a(), fx.unknown(), 'second');
     PERFORM memory.begin_import(fx.tenant_a(), fx.sim_a());
+    PERFORM memory.upsert_predictions(fx.tenant_a(), fx.sim_a(), '[{"id": "pa1", "claim": "c", "confidence": 0.5}]');
+    PERFORM memory.record_outcome(fx.tenant_a(), fx.sim_a(), 'pa1', 'confirmed');
     PERFORM memory.cache_vectors(fx.tenant_a(), 'm', ARRAY['\x01'::bytea],
                                  ARRAY[pg_catalog.array_fill(0.5::real, ARRAY[384])::public.vector]);
 END
 $$;
 
--- A writer deletes nothing directly and takes no blocking table lock (13 + 13)
+-- A writer deletes nothing directly and takes no blocking table lock (24 + 24)
 SELECT throws_ok(pg_catalog.format('DELETE FROM memory.%I', t.table_name), '42501', NULL,
                  pg_catalog.format('a writer may not DELETE FROM memory.%s', t.table_name))
   FROM fx_tables AS t ORDER BY t.table_name;
@@ -191,8 +207,8 @@ SELECT throws_ok($$SELECT * FROM memory.delete_tenant(NULL)$$, '22004', NULL, 'd
 
 -- delete_tenant: counts, everything of A gone, B untouched (3)
 SELECT results_eq($$SELECT * FROM memory.delete_tenant(fx.tenant_a())$$,
-                  $$VALUES (2::bigint, 2::bigint, 1::bigint, 1::bigint, 1::bigint, 2::bigint)$$,
-                  'delete_tenant returns the simulations, nodes, edges, episodes, profiles and grants it removed');
+                  $$VALUES (2::bigint, 2::bigint, 1::bigint, 1::bigint, 1::bigint, 2::bigint, 0::bigint, 1::bigint)$$,
+                  'delete_tenant returns the simulations, nodes, edges, episodes, profiles, grants, reports and predictions it removed');
 RESET SESSION AUTHORIZATION;
 SELECT is_empty($$
     SELECT t.table_name FROM fx_tables AS t WHERE fx.tenant_rows(t.table_name, fx.tenant_a()) > 0
