@@ -85,6 +85,11 @@ def timed(conn: psycopg.Connection, sql: str, params: tuple) -> tuple[float, lis
 # vector goes binary through pgvector's adapter, as the driver sends it (configure()).
 SEARCH_SQL = "SELECT episode_id FROM memory.search_episodes(%s, %s, %s, 10)"
 WALK_SQL = "SELECT node_id, depth FROM memory.neighbors(%s, %s, %s, %s)"
+# The walk at a world time, and the facts of a node (issue 11). The bench graph's edges carry
+# no validity, so the walk as of any moment reaches what the plain walk reaches.
+WALK_AS_OF_SQL = "SELECT node_id, depth FROM memory.neighbors(%s, %s, %s, %s, p_as_of => %s)"
+AS_OF = "2026-01-01T00:00:00Z"
+FACTS_SQL = "SELECT edge_id FROM memory.facts(%s, %s, %s, 'all')"
 
 
 def plan_simulations(
@@ -270,6 +275,27 @@ def measure_walk(app_dsn: str, big: load.Sim, k15: load.Sim, queries: int) -> di
             lat.append(s)
             assert len(rows) == 14
         res["k15_depth_20"] = pcts(lat)
+        # the walk as of a moment beside the plain walk, interleaved from the same starts
+        for depth in (2, 3):
+            plain, as_of = [], []
+            for _ in range(queries):
+                start = f"n-{rnd.randrange(big.n_nodes)}"
+                s1, r1 = timed(conn, WALK_SQL, (big.tenant_id, big.simulation_id, start, depth))
+                s2, r2 = timed(
+                    conn, WALK_AS_OF_SQL, (big.tenant_id, big.simulation_id, start, depth, AS_OF)
+                )
+                assert len(r1) == len(r2), (start, len(r1), len(r2))
+                plain.append(s1)
+                as_of.append(s2)
+            res[f"as_of_depth_{depth}"] = {"plain": pcts(plain), "as_of": pcts(as_of)}
+        lat, counts = [], []
+        for _ in range(queries):
+            s, rows = timed(
+                conn, FACTS_SQL, (big.tenant_id, big.simulation_id, f"n-{rnd.randrange(big.n_nodes)}")
+            )
+            lat.append(s)
+            counts.append(len(rows))
+        res["facts_of_node"] = {**pcts(lat), "mean_facts": float(np.mean(counts))}
     return res
 
 
@@ -489,6 +515,21 @@ def table(results: dict) -> str:
         f"| walk K15 depth 20 | <= 10 ms | p50 {x['p50_ms']:.2f} ms, "
         f"p99 {x['p99_ms']:.2f} ms | {ok(x['p99_ms'] <= 10)} |"
     )
+    for d in (2, 3):
+        x = w.get(f"as_of_depth_{d}")
+        if x:
+            extra = x["as_of"]["p50_ms"] / x["plain"]["p50_ms"] - 1
+            lines.append(
+                f"| walk depth {d} with p_as_of, beside the plain walk | within 20% "
+                f"| p50 {x['as_of']['p50_ms']:.2f} vs {x['plain']['p50_ms']:.2f} ms ({extra:+.1%}) "
+                f"| {ok(extra <= 0.20)} |"
+            )
+    x = w.get("facts_of_node")
+    if x:
+        lines.append(
+            f"| facts of a node (all states) | reported | p50 {x['p50_ms']:.2f} ms, "
+            f"p99 {x['p99_ms']:.2f} ms, {x['mean_facts']:.0f} facts on average | - |"
+        )
     b = results["bulk_vs_record"]
     ld = results["load"]
     lines.append(

@@ -26,6 +26,7 @@ from swarm_memory import (
     DatabaseError,
     DeleteCounts,
     EpisodeHit,
+    Fact,
     ImportAttempt,
     ImportProblem,
     InvalidInput,
@@ -44,8 +45,9 @@ from swarm_memory import (
     Timeout,
     UnknownReference,
     UpsertCounts,
+    Version,
 )
-from swarm_memory.client import (
+from swarm_memory.client import (  # reports and predictions (V0014)
     AnnPlanRow,
     CachedVector,
     EdgeDetail,
@@ -53,7 +55,13 @@ from swarm_memory.client import (
     GraphEdge,
     GraphNode,
     NodeRef,
+    OutcomeRow,
+    PredictionRow,
     ProfileRow,
+    ReportHit,
+    ReportLogLine,
+    ReportRow,
+    ReportSection,
     SimulationRow,
     TenantDeleteCounts,
     TenantRow,
@@ -265,6 +273,8 @@ READS = {
     "nodes_by_type": Node,
     "get_node": NodeDetail,
     "neighbors": Neighbor,
+    "facts": Fact,
+    "history": Version,
     "search_episodes": EpisodeHit,
     "search_nodes": NodeHit,
     "simulation_stats": SimulationStats,
@@ -287,6 +297,13 @@ READS = {
     "graph_nodes": GraphNode,
     "graph_edges": GraphEdge,
     "list_simulations": SimulationRow,
+    # Reports and predictions (V0014)
+    "reports": ReportRow,
+    "report_sections": ReportSection,
+    "report_log": ReportLogLine,
+    "search_reports": ReportHit,
+    "predictions": PredictionRow,
+    "record_outcome": OutcomeRow,
 }
 
 
@@ -324,7 +341,7 @@ def test_every_api_function_has_a_method_and_every_row_its_dataclass(world, conn
     for name, cls in READS.items():
         fields = [f.name for f in dataclasses.fields(cls)]
         assert fields == columns[name], name
-    for name in ("upsert_nodes", "upsert_episodes", "upsert_profiles"):
+    for name in ("upsert_nodes", "upsert_episodes", "upsert_profiles", "upsert_predictions"):
         fields = [f.name for f in dataclasses.fields(UpsertCounts)]
         assert fields[: len(columns[name])] == columns[name], name
 

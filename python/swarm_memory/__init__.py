@@ -1,5 +1,6 @@
 """swarm-memory: tenant-owned memory for agent swarms, inside PostgreSQL."""
 
+# Reports and predictions (V0014)
 from swarm_memory.client import (
     AnnPlanRow,
     AuditRow,
@@ -8,6 +9,7 @@ from swarm_memory.client import (
     EdgeDetail,
     EpisodeHit,
     EpisodeRow,
+    Fact,
     ImportAttempt,
     ImportProblem,
     Memory,
@@ -16,8 +18,14 @@ from swarm_memory.client import (
     NodeDetail,
     NodeHit,
     NodeRef,
+    OutcomeRow,
+    PredictionRow,
     ProfileRow,
     PromoteCounts,
+    ReportHit,
+    ReportLogLine,
+    ReportRow,
+    ReportSection,
     SimulationRow,
     SimulationStats,
     StagedCounts,
@@ -26,6 +34,7 @@ from swarm_memory.client import (
     TenantDeleteCounts,
     TenantRow,
     UpsertCounts,
+    Version,
 )
 from swarm_memory.errors import (
     ConcurrentImport,
@@ -53,6 +62,7 @@ __all__ = [
     "DatabaseError",
     "DeleteCounts",
     "EdgeDetail",
+    "Fact",
     "EpisodeHit",
     "EpisodeRow",
     "ImportAttempt",
@@ -62,6 +72,7 @@ __all__ = [
     "LimitExceeded",
     "Memory",
     "Neighbor",
+    "Version",
     "Node",
     "NodeDetail",
     "NodeHit",
@@ -82,4 +93,11 @@ __all__ = [
     "Timeout",
     "UnknownReference",
     "UpsertCounts",
+    # Reports and predictions (V0014)
+    "OutcomeRow",
+    "PredictionRow",
+    "ReportHit",
+    "ReportLogLine",
+    "ReportRow",
+    "ReportSection",
 ]

@@ -12,9 +12,10 @@ import os
 import sys
 import uuid
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 
-from swarm_memory import server
+from swarm_memory import reports_cli, server
 from swarm_memory.client import Memory
 from swarm_memory.errors import SwarmMemoryError
 from swarm_memory.render import audit_table, print_import_report, table
@@ -314,16 +315,77 @@ def cmd_neighbors(args: argparse.Namespace) -> int:
     with _memory(args) as mem:
         node_id = resolve_node(mem, args.tenant, args.simulation, args.node_id)
         rows = mem.neighbors(
-            args.tenant, args.simulation, node_id, args.depth, args.edge_type, args.direction
+            args.tenant,
+            args.simulation,
+            node_id,
+            args.depth,
+            args.edge_type,
+            args.direction,
+            as_of=args.as_of,
+            known_at=args.known_at,
+            include_ended=args.include_ended,
         )
     print(
         table(
-            [(r.depth, r.name, r.type, r.edge_type, r.fact) for r in rows],
-            ["depth", "name", "type", "via", "fact"],
+            [(r.depth, r.name, r.type, r.edge_type, r.state, r.fact) for r in rows],
+            ["depth", "name", "type", "via", "state", "fact"],
             width=70,
         )
     )
     return 0
+
+
+def cmd_facts(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        node_id = (
+            resolve_node(mem, args.tenant, args.simulation, args.node_id) if args.node_id else None
+        )
+        rows = mem.facts(args.tenant, args.simulation, node_id, args.state, args.as_of, args.limit)
+    print(
+        table(
+            [
+                (
+                    r.source_name,
+                    r.type,
+                    r.target_name,
+                    r.state,
+                    _day(r.valid_at),
+                    _day(r.invalid_at),
+                    r.fact,
+                )
+                for r in rows
+            ],
+            ["from", "type", "to", "state", "valid", "until", "fact"],
+            width=60,
+        )
+    )
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        rows = mem.history(args.tenant, args.simulation, args.kind, args.row_id)
+    print(
+        table(
+            [
+                (
+                    r.version,
+                    r.recorded_from.isoformat(timespec="seconds"),
+                    r.recorded_to.isoformat(timespec="seconds") if r.recorded_to else "",
+                    r.change,
+                    r.data.get("fact") or r.data.get("content") or r.data.get("name") or "",
+                )
+                for r in rows
+            ],
+            ["version", "from", "to", "change", "text"],
+            width=60,
+        )
+    )
+    return 0
+
+
+def _day(value: datetime | None) -> str:
+    return value.isoformat(timespec="minutes") if value is not None else ""
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -558,7 +620,34 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--depth", type=int, default=1)
     s.add_argument("--edge-type", action="append")
     s.add_argument("--direction", default="both", choices=["out", "in", "both"])
+    s.add_argument(
+        "--as-of",
+        metavar="TIME",
+        help="world time: follow the facts current then (default now; 'infinity': the latest state)",
+    )
+    s.add_argument(
+        "--known-at",
+        metavar="TIME",
+        help="record time: the graph as the memory held it then (default now)",
+    )
+    s.add_argument(
+        "--include-ended", action="store_true", help="follow ended, expired and future facts too"
+    )
     s.set_defaults(func=_resolved(cmd_neighbors))
+
+    s = scoped("facts", "facts of a simulation or a node, current or historical")
+    s.add_argument(
+        "node_id", metavar="NODE", nargs="?", help="a node's id, or its name (default: every node)"
+    )
+    s.add_argument("--state", default="current", choices=["current", "historical", "future", "all"])
+    s.add_argument("--as-of", metavar="TIME", help="world time (default now)")
+    s.add_argument("--limit", type=int, default=100)
+    s.set_defaults(func=_resolved(cmd_facts))
+
+    s = scoped("history", "the versions of a node, edge or episode across imports")
+    s.add_argument("kind", choices=["node", "edge", "episode"])
+    s.add_argument("row_id", metavar="ID")
+    s.set_defaults(func=_resolved(cmd_history))
 
     s = scoped("search", "semantic search over episodes")
     s.add_argument("question")
@@ -596,6 +685,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = scoped("stats", "what a simulation holds")
     s.set_defaults(func=_resolved(cmd_stats))
+
+    # Reports and predictions (V0014): swarm_memory.reports_cli
+    def bind(
+        handler: Callable[[argparse.Namespace, Memory], int],
+    ) -> Callable[[argparse.Namespace], int]:
+        def run(args: argparse.Namespace) -> int:
+            with _memory(args) as mem:
+                return handler(args, mem)
+
+        return _resolved(run)
+
+    reports_cli.add_commands(scoped, bind)
 
     s = sub.add_parser("role", help="create a login role for a tenant (CREATEROLE, memory_admin)")
     rsub = s.add_subparsers(dest="action", required=True)

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from typing import Any, TypeVar
 
 import numpy as np
@@ -60,6 +61,8 @@ class DeleteCounts:
     edges: int
     episodes: int
     profiles: int
+    reports: int
+    predictions: int
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,8 @@ class TenantDeleteCounts:
     episodes: int
     profiles: int
     grants: int
+    reports: int
+    predictions: int
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,8 @@ class NodeDetail(Node):
 
 @dataclass(frozen=True)
 class Neighbor:
-    """A row of neighbors."""
+    """A row of neighbors: a node, how it was reached, and the reaching fact's validity and
+    state (current, ended, expired, future) at the walk's world time."""
 
     node_id: str
     name: str
@@ -107,6 +113,42 @@ class Neighbor:
     edge_id: str
     edge_type: str
     fact: str | None
+    valid_at: datetime | None
+    invalid_at: datetime | None
+    state: str
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A row of facts: a relationship with both ends, its validity window, when the graph
+    learned it and its end, its state at the asked moment and its source episodes."""
+
+    edge_id: str
+    type: str
+    fact: str | None
+    source_id: str
+    source_name: str
+    target_id: str
+    target_name: str
+    valid_at: datetime | None
+    invalid_at: datetime | None
+    learned_at: datetime | None
+    expired_at: datetime | None
+    state: str
+    episodes: list[str] | None
+
+
+@dataclass(frozen=True)
+class Version:
+    """A row of history: one version of a node, edge or episode and when it was the
+    memory's word (recorded_to None: the version held now)."""
+
+    version: int
+    recorded_from: datetime
+    recorded_to: datetime | None
+    change: str
+    attempt_id: uuid.UUID | None
+    data: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -338,6 +380,91 @@ class AuditRow:
     policies: list[str]
     ok: bool
     problem: str | None
+
+
+# -- Reports and predictions (V0014): row shapes ------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    """A row of reports: a MiroFish report (meta.json) with its section and prediction
+    counts; started_at is MiroFish's created_at."""
+
+    report_id: str
+    mirofish_simulation_id: str | None
+    graph_id: str | None
+    title: str | None
+    summary: str | None
+    status: str
+    simulation_requirement: str | None
+    started_at: datetime | None
+    completed_at: datetime | None
+    error: str | None
+    sections: int
+    predictions: int
+    metadata: dict[str, Any]
+    source: str
+
+
+@dataclass(frozen=True)
+class ReportSection:
+    """A row of report_sections: one section_NN.md as written."""
+
+    section_index: int
+    title: str
+    markdown: str
+
+
+@dataclass(frozen=True)
+class ReportLogLine:
+    """A row of report_log: one line of agent_log.jsonl."""
+
+    line_no: int
+    action: str | None
+    entry: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ReportHit:
+    """A row of search_reports: a chunk of a report section, by cosine distance."""
+
+    report_id: str
+    section_index: int
+    section_title: str
+    chunk_index: int
+    content: str
+    distance: float
+
+
+@dataclass(frozen=True)
+class PredictionRow:
+    """A row of predictions, with its recorded outcome (None while none is)."""
+
+    prediction_id: str
+    report_id: str | None
+    section_index: int | None
+    claim: str
+    horizon: str | None
+    confidence: Decimal | None
+    metadata: dict[str, Any]
+    source: str
+    outcome: str | None
+    note: str | None
+    observed_at: datetime | None
+    recorded_at: datetime | None
+    recorded_by: str | None
+
+
+@dataclass(frozen=True)
+class OutcomeRow:
+    """A row of record_outcome: the outcome as recorded."""
+
+    prediction_id: str
+    outcome: str
+    note: str | None
+    observed_at: datetime | None
+    recorded_at: datetime
+    recorded_by: str
 
 
 @dataclass(frozen=True)
@@ -738,11 +865,17 @@ class Memory:
         edge_types: Sequence[str] | None = None,
         direction: str = "both",
         *,
+        as_of: datetime | str | None = None,
+        known_at: datetime | str | None = None,
+        include_ended: bool = False,
         conn: Connection | None = None,
     ) -> list[Neighbor]:
+        """The walk along the facts current at `as_of` (world time, None: now; "infinity":
+        the latest state), as the memory held them at `known_at` (record time, None: now);
+        `include_ended` follows every fact, a current one winning where several reach a node."""
         return self._records(
             Neighbor,
-            "SELECT * FROM memory.neighbors(%s, %s, %s, %s, %s, %s)",
+            "SELECT * FROM memory.neighbors(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (
                 tenant_id,
                 simulation_id,
@@ -750,6 +883,9 @@ class Memory:
                 depth,
                 list(edge_types) if edge_types is not None else None,
                 direction,
+                as_of,
+                known_at,
+                include_ended,
             ),
             conn,
         )
@@ -960,6 +1096,44 @@ class Memory:
             conn,
         )
 
+    def facts(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        node_id: str | None = None,
+        state: str = "current",
+        as_of: datetime | str | None = None,
+        limit: int | None = 100,
+        *,
+        conn: Connection | None = None,
+    ) -> list[Fact]:
+        """Facts of a simulation or a node in a state ('current', 'historical', 'future',
+        'all') at a world time (None: now)."""
+        return self._records(
+            Fact,
+            "SELECT * FROM memory.facts(%s, %s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, node_id, state, as_of, limit),
+            conn,
+        )
+
+    def history(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        kind: str,
+        row_id: str,
+        *,
+        conn: Connection | None = None,
+    ) -> list[Version]:
+        """The versions of a node, edge or episode (kind 'node', 'edge' or 'episode'),
+        oldest first, the last the one held now unless it was removed."""
+        return self._records(
+            Version,
+            "SELECT * FROM memory.history(%s, %s, %s, %s)",
+            (tenant_id, simulation_id, kind, row_id),
+            conn,
+        )
+
     def get_edge(
         self,
         tenant_id: UUIDLike,
@@ -1137,3 +1311,120 @@ class Memory:
             ).fetchone()
         assert row is not None
         return int(row[0])
+
+    # -- Reports and predictions (V0014) -------------------------------------------------
+
+    def reports(
+        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn: Connection | None = None
+    ) -> list[ReportRow]:
+        """The simulation's MiroFish reports, newest first."""
+        return self._records(
+            ReportRow, "SELECT * FROM memory.reports(%s, %s)", (tenant_id, simulation_id), conn
+        )
+
+    def report_sections(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        report_id: str,
+        *,
+        conn: Connection | None = None,
+    ) -> list[ReportSection]:
+        """A report's sections in order, as written (markdown)."""
+        return self._records(
+            ReportSection,
+            "SELECT * FROM memory.report_sections(%s, %s, %s)",
+            (tenant_id, simulation_id, report_id),
+            conn,
+        )
+
+    def report_log(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        report_id: str,
+        *,
+        limit: int = 100,
+        after: int | None = None,
+        conn: Connection | None = None,
+    ) -> list[ReportLogLine]:
+        """A page of a report's agent log; pass the last line_no of a page as `after`."""
+        return self._records(
+            ReportLogLine,
+            "SELECT * FROM memory.report_log(%s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, report_id, limit, after),
+            conn,
+        )
+
+    def search_reports(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        query: Any,
+        top_k: int | None = 10,
+        report_id: str | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> list[ReportHit]:
+        """Report section chunks nearest `query` (a 384-dimensional vector), least distance
+        first."""
+        return self._records(
+            ReportHit,
+            "SELECT * FROM memory.search_reports(%s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, _vector(query), top_k, report_id),
+            conn,
+            vectors=True,
+        )
+
+    def predictions(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        report_id: str | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> list[PredictionRow]:
+        """The simulation's predictions (of one report), with their recorded outcomes."""
+        return self._records(
+            PredictionRow,
+            "SELECT * FROM memory.predictions(%s, %s, %s)",
+            (tenant_id, simulation_id, report_id),
+            conn,
+        )
+
+    def upsert_predictions(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        predictions: Sequence[dict[str, Any]],
+        *,
+        conn: Connection | None = None,
+    ) -> UpsertCounts:
+        """Add or update predictions {id, claim, horizon, confidence, report_id,
+        section_index, metadata} (source 'api': no import removes them)."""
+        return self._one(
+            UpsertCounts,
+            "SELECT * FROM memory.upsert_predictions(%s, %s, %s)",
+            (tenant_id, simulation_id, _json(list(predictions))),
+            conn,
+        )
+
+    def record_outcome(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        prediction_id: str,
+        outcome: str,
+        note: str | None = None,
+        observed_at: datetime | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> OutcomeRow:
+        """Record (or correct) what became of a prediction: confirmed, refuted, partial or
+        void. No import ever overwrites it."""
+        return self._one(
+            OutcomeRow,
+            "SELECT * FROM memory.record_outcome(%s, %s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, prediction_id, outcome, note, observed_at),
+            conn,
+        )
