@@ -52,6 +52,8 @@ from swarm_memory.client import (  # reports and predictions (V0014)
     CachedVector,
     EdgeDetail,
     EpisodeRow,
+    Evidence,  # evidence and timeline (V0016)
+    EvidenceLinks,
     GraphEdge,
     GraphNode,
     NodeRef,
@@ -65,6 +67,7 @@ from swarm_memory.client import (  # reports and predictions (V0014)
     SimulationRow,
     TenantDeleteCounts,
     TenantRow,
+    TimelineEvent,
 )
 from swarm_memory.errors import ConcurrentImport, LimitExceeded, error_class
 
@@ -304,6 +307,10 @@ READS = {
     "search_reports": ReportHit,
     "predictions": PredictionRow,
     "record_outcome": OutcomeRow,
+    # Evidence and timeline (V0016)
+    "evidence": Evidence,
+    "timeline": TimelineEvent,
+    "link_evidence": EvidenceLinks,
 }
 
 

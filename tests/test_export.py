@@ -19,7 +19,18 @@ from swarm_memory.export import export_run
 from swarm_memory.importer import import_run
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "mirofish_run"
-KINDS = ("nodes", "edges", "episodes", "profiles")
+KINDS = (
+    "nodes",
+    "edges",
+    "episodes",
+    "profiles",
+    "reports",
+    "report_sections",
+    "report_chunks",
+    "report_log",
+    "predictions",
+)
+REPORT = "reports/report_5e0c2a91d7b4"
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +61,15 @@ def held(world, sim: uuid.UUID) -> dict[str, Any]:
             ),
             "profiles": mem.profiles(t, sim),
             "metadata": mem.simulation_stats(t, sim).metadata,
+            "reports": [
+                (
+                    r,
+                    mem.report_sections(t, sim, r.report_id),
+                    mem.report_log(t, sim, r.report_id, limit=1000),
+                )
+                for r in mem.reports(t, sim)
+            ],
+            "predictions": mem.predictions(t, sim),
         }
 
 
@@ -83,8 +103,38 @@ def test_import_of_the_export_changes_nothing(world, embedder, tmp_path):
             "reddit/actions.jsonl",
             "reddit_profiles.json",
             "twitter_profiles.csv",
+            *(
+                f"{REPORT}/{name}"
+                for name in (
+                    "meta.json",
+                    "outline.json",
+                    "progress.json",
+                    "full_report.md",
+                    "section_01.md",
+                    "section_02.md",
+                    "section_03.md",
+                    "agent_log.jsonl",
+                    "predictions.json",
+                )
+            ),
         ]
     )
+    assert (counts.reports, counts.predictions) == (1, 3)
+    # MiroFish's report files: the sections and the full report byte for byte, the JSON
+    # files and log lines as the same objects
+    for name in ("section_01.md", "section_02.md", "section_03.md", "full_report.md"):
+        assert (out / REPORT / name).read_bytes() == (EXAMPLE / REPORT / name).read_bytes(), name
+    for name in ("meta.json", "outline.json", "progress.json", "predictions.json"):
+        mine, theirs = (json.loads((d / REPORT / name).read_text("utf-8")) for d in (out, EXAMPLE))
+        if name == "predictions.json":  # written by report, section and id
+            mine, theirs = (sorted(x, key=lambda p: p["id"]) for x in (mine, theirs))
+        assert mine == theirs, name
+    assert [
+        json.loads(x) for x in (out / REPORT / "agent_log.jsonl").read_text("utf-8").splitlines()
+    ] == [
+        json.loads(x)
+        for x in (EXAMPLE / REPORT / "agent_log.jsonl").read_text("utf-8").splitlines()
+    ]
     # MiroFish's shapes
     graph = json.loads((out / "graph.json").read_text(encoding="utf-8"))
     assert set(graph) == {"graph_id", "nodes", "edges"}

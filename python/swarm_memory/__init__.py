@@ -9,6 +9,8 @@ from swarm_memory.client import (
     EdgeDetail,
     EpisodeHit,
     EpisodeRow,
+    Evidence,  # evidence and timeline (V0016)
+    EvidenceLinks,
     Fact,
     ImportAttempt,
     ImportProblem,
@@ -33,6 +35,7 @@ from swarm_memory.client import (
     StagingTable,
     TenantDeleteCounts,
     TenantRow,
+    TimelineEvent,
     UpsertCounts,
     Version,
 )
@@ -93,6 +96,10 @@ __all__ = [
     "Timeout",
     "UnknownReference",
     "UpsertCounts",
+    # Evidence and timeline (V0016)
+    "Evidence",
+    "EvidenceLinks",
+    "TimelineEvent",
     # Reports and predictions (V0014)
     "OutcomeRow",
     "PredictionRow",

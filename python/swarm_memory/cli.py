@@ -384,6 +384,62 @@ def cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- evidence and timeline (V0016) ----------------------------------------------------------
+
+
+def _rounds(text: str) -> tuple[int | None, int | None]:
+    """A round range A:B (inclusive); either end may be left out (A: or :B); one number N is N:N."""
+    first, sep, last = text.partition(":")
+    try:
+        low = int(first) if first.strip() else None
+        high = (int(last) if last.strip() else None) if sep else low
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a round range A:B: {text!r}") from None
+    return low, high
+
+
+def cmd_evidence(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        rows = mem.evidence(args.tenant, args.simulation, args.edge_id)
+    print(
+        table(
+            [
+                (
+                    r.kind,
+                    r.episode_id
+                    if r.kind == "mention" or r.resolved
+                    else f"{r.episode_id} (not held)",
+                    _day(r.occurred_at),
+                    r.agent_name,
+                    r.matched,
+                    r.content,
+                )
+                for r in rows
+            ],
+            ["kind", "episode", "at", "agent", "matched", "content"],
+            width=60,
+        )
+    )
+    return 0
+
+
+def cmd_timeline(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        node_id = resolve_node(mem, args.tenant, args.simulation, args.node_id)
+        rows = mem.timeline(args.tenant, args.simulation, node_id, args.limit)
+    print(
+        table(
+            [
+                (_day(r.at), r.event, r.edge_id or r.episode_id, r.other_name, r.content)
+                for r in rows
+            ],
+            ["at", "event", "id", "other", "text"],
+            width=60,
+        )
+    )
+    return 0
+
+
 def _day(value: datetime | None) -> str:
     return value.isoformat(timespec="minutes") if value is not None else ""
 
@@ -393,7 +449,17 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     query = Embedder().encode_one(args.question)
     with _memory(args) as mem:
-        hits = mem.search_episodes(args.tenant, args.simulation, query, args.top_k, args.agent)
+        hits = mem.search_episodes(
+            args.tenant,
+            args.simulation,
+            query,
+            args.top_k,
+            args.agent,
+            round_from=args.rounds[0] if args.rounds else None,
+            round_to=args.rounds[1] if args.rounds else None,
+            since=args.since,
+            until=args.until,
+        )
     print(
         table(
             [
@@ -653,7 +719,23 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("question")
     s.add_argument("--top-k", type=int, default=10)
     s.add_argument("--agent", type=int)
+    s.add_argument(
+        "--rounds", type=_rounds, metavar="A:B", help="rounds A to B, inclusive (A: or :B open)"
+    )
+    s.add_argument("--from", dest="since", metavar="TIME", help="actions at or after TIME")
+    s.add_argument("--to", dest="until", metavar="TIME", help="actions before TIME")
     s.set_defaults(func=_resolved(cmd_search))
+
+    s = scoped(
+        "evidence", "the evidence behind a fact: source episodes and actions naming both ends"
+    )
+    s.add_argument("edge_id", metavar="EDGE_ID")
+    s.set_defaults(func=_resolved(cmd_evidence))
+
+    s = scoped("timeline", "what happened to an entity, in time order")
+    s.add_argument("node_id", metavar="NODE", help="a node's id, or its name")
+    s.add_argument("--limit", type=int, default=100)
+    s.set_defaults(func=_resolved(cmd_timeline))
 
     s = scoped("remember", "add one memory (an episode written outside imports), embedded")
     s.add_argument("text")

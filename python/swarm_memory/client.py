@@ -167,6 +167,47 @@ class EpisodeHit:
 
 
 @dataclass(frozen=True)
+class Evidence:
+    """A row of evidence: a source episode of a fact, or an action naming both its entities."""
+
+    kind: str
+    episode_id: str
+    resolved: bool
+    list_position: int | None
+    matched: list[str] | None
+    agent_id: int | None
+    agent_name: str | None
+    platform: str | None
+    round: int | None
+    action_type: str | None
+    content: str | None
+    occurred_at: datetime | None
+
+
+@dataclass(frozen=True)
+class TimelineEvent:
+    """A row of timeline: a fact that began or ended, or an action naming the entity."""
+
+    at: datetime
+    event: str
+    edge_id: str | None
+    episode_id: str | None
+    content: str | None
+    other_node_id: str | None
+    other_name: str | None
+
+
+@dataclass(frozen=True)
+class EvidenceLinks:
+    """The row of link_evidence: the links a simulation holds and what the call changed."""
+
+    sources: int
+    mentions: int
+    added: int
+    removed: int
+
+
+@dataclass(frozen=True)
 class NodeHit:
     """A row of search_nodes."""
 
@@ -898,13 +939,28 @@ class Memory:
         top_k: int | None = 10,
         agent_id: int | None = None,
         *,
+        round_from: int | None = None,
+        round_to: int | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
         conn: Connection | None = None,
     ) -> list[EpisodeHit]:
-        """Episodes nearest `query` (a 384-dimensional vector: numpy array or floats)."""
+        """Episodes nearest `query` (a 384-dimensional vector: numpy array or floats), within
+        rounds round_from..round_to (inclusive) and the time window [since, until) if given."""
         return self._records(
             EpisodeHit,
-            "SELECT * FROM memory.search_episodes(%s, %s, %s, %s, %s)",
-            (tenant_id, simulation_id, _vector(query), top_k, agent_id),
+            "SELECT * FROM memory.search_episodes(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (
+                tenant_id,
+                simulation_id,
+                _vector(query),
+                top_k,
+                agent_id,
+                round_from,
+                round_to,
+                since,
+                until,
+            ),
             conn,
             vectors=True,
         )
@@ -1131,6 +1187,50 @@ class Memory:
             Version,
             "SELECT * FROM memory.history(%s, %s, %s, %s)",
             (tenant_id, simulation_id, kind, row_id),
+            conn,
+        )
+
+    def evidence(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        edge_id: str,
+        *,
+        conn: Connection | None = None,
+    ) -> list[Evidence]:
+        """The evidence behind a fact: its source episodes, then the actions naming both ends."""
+        return self._records(
+            Evidence,
+            "SELECT * FROM memory.evidence(%s, %s, %s)",
+            (tenant_id, simulation_id, edge_id),
+            conn,
+        )
+
+    def link_evidence(
+        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn: Connection | None = None
+    ) -> EvidenceLinks:
+        """Recompute a simulation's evidence after upserts (imports do it themselves)."""
+        return self._one(
+            EvidenceLinks,
+            "SELECT * FROM memory.link_evidence(%s, %s)",
+            (tenant_id, simulation_id),
+            conn,
+        )
+
+    def timeline(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        node_id: str,
+        limit: int | None = 100,
+        *,
+        conn: Connection | None = None,
+    ) -> list[TimelineEvent]:
+        """What happened to an entity in time order: facts that began or ended, actions naming it."""
+        return self._records(
+            TimelineEvent,
+            "SELECT * FROM memory.timeline(%s, %s, %s, %s)",
+            (tenant_id, simulation_id, node_id, limit),
             conn,
         )
 

@@ -116,6 +116,18 @@ def run_demo(dsn: str, run_dir: Path) -> int:
             )
             print(textwrap.indent(textwrap.fill(h.content or "", 86), "         "))
 
+        reports = acme_mem.reports(acme, SIMULATION_ID)
+        if reports:
+            _title("6b. The run's MiroFish report: search its sections, read its predictions")
+            r = reports[0]
+            print(f"{r.report_id}: {r.title} ({r.status}, {r.sections} sections)")
+            for h in acme_mem.search_reports(acme, SIMULATION_ID, embedder.encode_one(QUESTION), 2):
+                print(f"\n  {h.distance:.3f}  section {h.section_index}: {h.section_title}")
+                print(textwrap.indent(textwrap.fill(h.content, 86), "         "))
+            print()
+            for p in acme_mem.predictions(acme, SIMULATION_ID):
+                print(f"  {p.prediction_id}  {p.confidence}  by {p.horizon}: {p.claim}")
+
         _title("7. The second tenant sees none of it")
         try:
             globex_mem.search_episodes(acme, SIMULATION_ID, embedder.encode_one(QUESTION), 5)

@@ -6,6 +6,9 @@
     reddit_profiles.json        the Reddit profile list, each with its user_id (the agent)
     twitter_profiles.csv        the Twitter profile CSV, a row per agent (row = agent id)
     state.json                  the simulation's MiroFish ids and status, when it has them
+    reports/<report_id>/        each imported report as MiroFish's ReportAgent writes it
+                                (meta.json, outline.json, progress.json, section_NN.md,
+                                full_report.md, agent_log.jsonl) and its predictions.json
 
 Each file is written only when the simulation holds rows of its kind and platform. Every
 read goes through the SQL API (Memory's read methods, under row-level security) in one
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -28,7 +32,7 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from swarm_memory import mirofish
+from swarm_memory import mirofish, reports
 from swarm_memory.client import EpisodeRow, Memory, ProfileRow, UUIDLike
 
 __all__ = ["ExportCounts", "export_run"]
@@ -79,6 +83,8 @@ class ExportCounts:
     zoned_times: int = 0
     relabelled: int = 0
     renumbered: int = 0
+    reports: int = 0
+    predictions: int = 0
 
 
 def _pages(fetch: Callable[[str | None], list[R]], key: Callable[[R], str]) -> Iterator[R]:
@@ -314,7 +320,7 @@ def export_run(
     out_dir that holds a file of a run already is refused unless overwrite (those files
     are then removed first, so that none of an earlier export is read with this one)."""
     out = Path(out_dir)
-    stale = [name for name in RUN_FILES if (out / name).exists()]
+    stale = [name for name in (*RUN_FILES, "reports") if (out / name).exists()]
     if stale and not overwrite:
         raise FileExistsError(
             f"{out}: holds {', '.join(stale)} already; export into an empty directory, or "
@@ -336,10 +342,14 @@ def export_run(
             )
         )
         profiles = mem.profiles(tenant, sim, conn=conn)
+        report_files = reports.export_files(mem, tenant, sim, conn)
         conn.rollback()
 
     for name in stale:
-        (out / name).unlink()
+        if (out / name).is_dir():
+            shutil.rmtree(out / name)
+        else:
+            (out / name).unlink()
     out.mkdir(parents=True, exist_ok=True)
 
     def write(name: str, text: str) -> None:
@@ -372,4 +382,9 @@ def export_run(
     }
     if set(state) - {"graph_id"}:  # graph.json carries the graph_id alone
         write("state.json", _dump(state) + "\n")
+    for name, text in report_files.items():
+        write(name, text)
+        counts.reports += name.endswith("/meta.json")
+        if name.endswith("/predictions.json"):
+            counts.predictions += len(json.loads(text))
     return counts

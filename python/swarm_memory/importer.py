@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import psycopg
 
-from swarm_memory import mirofish
+from swarm_memory import mirofish, reports
 from swarm_memory.client import Memory, PromoteCounts, StagingColumn, StagingTable, UUIDLike
 from swarm_memory.embed import Embedder, node_text
 from swarm_memory.errors import ImportFailed, SwarmMemoryError
@@ -80,6 +80,8 @@ class ImportReport:
     files: list[str] = field(default_factory=list)
     naive_times: int = 0
     scope: dict[str, list[str] | None] = field(default_factory=dict)
+    # reports/ folders of other MiroFish simulations, left out
+    other_reports: list[str] = field(default_factory=list)
 
 
 def content_hash(model: str, text: str) -> bytes:
@@ -117,6 +119,8 @@ class Parsed:
     # a kind mapped to None is replaced whole, to a list only for those platforms; a kind
     # with no file in the run is not named and is kept as it is.
     scope: dict[str, list[str] | None] = field(default_factory=dict)
+    # The run's reports/ folder (None: the run has none, and the import keeps the reports)
+    reports: reports.Reports | None = None
 
     @property
     def rows(self) -> dict[str, list[dict[str, Any]]]:
@@ -126,6 +130,7 @@ class Parsed:
             "edges": self.graph.edges,
             "episodes": self.episodes,
             "profiles": self.profiles,
+            **(self.reports.rows if self.reports else {}),
         }
 
     @property
@@ -180,8 +185,22 @@ def parse_run(
             files.append(str(path))
             scope.setdefault("episodes", [])
             scope["episodes"].append(platform)  # type: ignore[union-attr]
-    if not files:
-        raise mirofish.BadInput(f"{run_dir}: no graph export and no <platform>/actions.jsonl")
+    simulation = mirofish.read_simulation(run_dir)
+    found = reports.read_reports(
+        run_dir,
+        clock,
+        simulation_id=simulation.get("simulation_id"),
+        skip_bad_lines=skip_bad_lines,
+        allow_empty=allow_empty,
+    )
+    if found is not None:
+        files += found.files
+        skipped += found.skipped_lines
+        scope.update(dict.fromkeys(reports.KINDS))
+    if not files and found is None:
+        raise mirofish.BadInput(
+            f"{run_dir}: no graph export, no <platform>/actions.jsonl and no reports/"
+        )
     profiles = mirofish.read_profiles(run_dir)
     profile_platforms = mirofish.profile_platforms(run_dir)
     if profile_platforms:
@@ -197,8 +216,9 @@ def parse_run(
         skipped,
         files,
         naive_times=clock.naive,
-        simulation=mirofish.read_simulation(run_dir),
+        simulation=simulation,
         scope=scope,
+        reports=found,
     )
 
 
@@ -277,6 +297,8 @@ def _texts(
     do not answer with them, unless embed_all_actions."""
     out = [("nodes", n, node_text(n["type"], n["name"])) for n in parsed.graph.nodes]
     out += [("edges", e, e["fact"]) for e in parsed.graph.edges if e.get("fact")]
+    if parsed.reports:
+        out += [("report_chunks", c, c["embed_text"]) for c in parsed.reports.report_chunks]
     out += [
         ("episodes", e, e["content"])
         for e in parsed.episodes
@@ -359,11 +381,17 @@ def _timestamp(kind: str, key: str) -> Callable[[dict[str, Any]], Any]:
     return get
 
 
+# The key column of a kind whose name is not <kind without s>_id (node_id, report_id, ...).
+ID_COLUMNS = {"report_chunks": "chunk_id"}
+
+
 def _cell(kind: str, column: StagingColumn) -> Callable[[dict[str, Any]], Any]:
     """How an item gives a staging column its value, by the column's name and type: the
     kind's key column (node_id, edge_id, episode_id) is the item's id; an absent JSON
     object or array is empty; a timestamp is parsed from its ISO 8601 text."""
-    key = "id" if column.name == f"{kind.removesuffix('s')}_id" else column.name
+    key = (
+        "id" if column.name == ID_COLUMNS.get(kind, f"{kind.removesuffix('s')}_id") else column.name
+    )
     if column.type == "jsonb":
         return lambda item: item.get(key) or {}
     if column.type.endswith("[]"):
@@ -564,6 +592,7 @@ def import_run(
         skip_dangling=skip_dangling,
     )
     report = ImportReport(
+        other_reports=parsed.reports.other_simulations if parsed.reports else [],
         naive_times=parsed.naive_times,
         scope=parsed.scope,
         parsed=parsed.counts,

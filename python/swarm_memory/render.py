@@ -79,6 +79,11 @@ def print_import_report(report: ImportReport) -> None:
     )
     if report.naive_times:
         print(f"{report.naive_times} timestamps without a zone read in the --timezone given")
+    if report.other_reports:
+        print(
+            f"{len(report.other_reports)} reports of other MiroFish simulations left out: "
+            + ", ".join(report.other_reports[:5])
+        )
     if report.skipped_edges:
         print(
             f"{len(report.skipped_edges)} dangling edges left out: "

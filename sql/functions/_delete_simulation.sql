@@ -1,31 +1,37 @@
--- Delete a simulation of the tenant with its nodes, edges, episodes and profiles (its import
--- attempts and staged rows go by cascade); returns how many rows of each kind went.
+-- Delete a simulation of the tenant with its rows of every record kind (nodes, edges,
+-- episodes, profiles, reports and their sections, chunks and log lines, predictions) and its
+-- recorded prediction outcomes (its import attempts and staged rows go by cascade); returns
+-- how many nodes, edges, episodes, profiles, reports and predictions went.
 -- memory.delete_simulation calls it once the simulation is known to be the caller's.
 -- SECURITY DEFINER: writers hold no DELETE on the tables (with it they could LOCK them in
 -- modes that stop every tenant). memory._enter_tenant checks the session user's grant first
 -- (SET ROLE does not change it), and the owner's policies keep every statement to its rows.
 CREATE OR REPLACE FUNCTION memory._delete_simulation(p_tenant_id uuid, p_simulation_id uuid)
-RETURNS TABLE (nodes bigint, edges bigint, episodes bigint, profiles bigint)
+RETURNS TABLE (nodes bigint, edges bigint, episodes bigint, profiles bigint, reports bigint,
+               predictions bigint)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    v_nodes bigint;
-    v_edges bigint;
-    v_episodes bigint;
-    v_profiles bigint;
+    v_kind   memory.record_kind;
+    v_count  bigint;
+    v_counts jsonb := '{}'::jsonb;
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
-    DELETE FROM memory.edges AS e WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id;
-    GET DIAGNOSTICS v_edges = ROW_COUNT;
-    DELETE FROM memory.nodes AS n WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id;
-    GET DIAGNOSTICS v_nodes = ROW_COUNT;
-    DELETE FROM memory.episodes AS e WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id;
-    GET DIAGNOSTICS v_episodes = ROW_COUNT;
-    DELETE FROM memory.profiles AS p WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id;
-    GET DIAGNOSTICS v_profiles = ROW_COUNT;
+    -- In reverse order (edges before their nodes, a report's parts before the report), so
+    -- that no row goes by cascade uncounted.
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord DESC LOOP
+        EXECUTE pg_catalog.format('DELETE FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2',
+                                  v_kind.live)
+        USING p_tenant_id, p_simulation_id;
+        GET DIAGNOSTICS v_count = ROW_COUNT;
+        v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
+    END LOOP;
+    DELETE FROM memory.prediction_outcomes AS o WHERE o.tenant_id = p_tenant_id AND o.simulation_id = p_simulation_id;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
-    RETURN QUERY SELECT v_nodes, v_edges, v_episodes, v_profiles;
+    RETURN QUERY SELECT (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
+                        (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint,
+                        (v_counts ->> 'reports')::bigint, (v_counts ->> 'predictions')::bigint;
 END
 $fn$;
 

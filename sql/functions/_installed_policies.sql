@@ -23,7 +23,9 @@ AS $fn$
                                        'staged_report_sections', 'staged_report_chunks',
                                        'staged_report_log', 'staged_predictions',
                                        -- V0015: the versions a change ended
-                                       'row_history']) AS t
+                                       'row_history',
+                                       -- V0016: the evidence behind a fact
+                                       'edge_evidence']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -45,8 +47,14 @@ AS $fn$
        AND (t.table_name <> 'vector_cache' OR p.command IN ('SELECT', 'INSERT'))
        -- memory.row_history: readers see; memory_owner adds (below), no tenant role writes.
        AND (t.table_name <> 'row_history' OR p.command = 'SELECT')
+       -- memory.edge_evidence (V0016): the same; memory._link_evidence writes it.
+       AND (t.table_name <> 'edge_evidence' OR p.command = 'SELECT')
     UNION ALL
     SELECT 'row_history'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
+           ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
+      FROM e
+    UNION ALL
+    SELECT 'edge_evidence'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
            ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
       FROM e
     UNION ALL

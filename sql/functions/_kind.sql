@@ -12,7 +12,8 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'unknown record kind %', pg_catalog.left(p_kind, 40)
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'one of nodes, edges, episodes, profiles';
+                  HINT = 'one of ' || (SELECT pg_catalog.string_agg(k.kind, ', ' ORDER BY k.ord)
+                                          FROM memory._record_kinds() AS k);
     END IF;
     RETURN v_kind;
 END

@@ -14,7 +14,10 @@
 -- with format('%s'), which cannot carry anything but digits. Tenant and simulation, and
 -- every other argument, are passed with USING.
 -- p_index_rows: the index's row count as the catalog holds it (pg_class.reltuples), which
--- the caller has just read to learn that the index exists.
+-- the caller has just read to learn that the index exists. p_round_from .. p_round_to
+-- (inclusive) and [p_from, p_to): the range of memory.search_episodes (NULL: open), applied
+-- inside the iterative scan, so candidates come from the range; the caller sends only
+-- ranges wide enough for that (and falls back to the exact scan on a short result).
 CREATE OR REPLACE FUNCTION memory._search_episodes_ann(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -22,7 +25,11 @@ CREATE OR REPLACE FUNCTION memory._search_episodes_ann(
     p_query public.vector,
     p_top_k integer,
     p_agent_id integer,
-    p_index_rows real)
+    p_index_rows real,
+    p_round_from integer,
+    p_round_to integer,
+    p_from timestamptz,
+    p_to timestamptz)
 RETURNS SETOF memory.episode_hit
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
@@ -46,15 +53,19 @@ BEGIN
                   FROM memory.episodes AS e
                  WHERE e.sim_no = %s AND e.tenant_id = $6 AND e.simulation_id = $7
                    AND ($4::integer IS NULL OR e.agent_id = $4)
+                   AND ($8::integer IS NULL OR e.round >= $8) AND ($9::integer IS NULL OR e.round <= $9)
+                   AND ($10::timestamptz IS NULL OR e.occurred_at >= $10)
+                   AND ($11::timestamptz IS NULL OR e.occurred_at < $11)
                  ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
                  LIMIT $3) AS c
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
          LIMIT $5 $q$, p_sim_no)
     USING p_query::public.vector(384), p_query::public.halfvec(384),
-          GREATEST(p_top_k * 20, 200), p_agent_id, p_top_k, p_tenant_id, p_simulation_id;
+          GREATEST(p_top_k * 20, 200), p_agent_id, p_top_k, p_tenant_id, p_simulation_id,
+          p_round_from, p_round_to, p_from, p_to;
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real) IS 'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
-REVOKE ALL ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real) TO memory_reader;
+COMMENT ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real, integer, integer, timestamptz, timestamptz) IS 'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
+REVOKE ALL ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real, integer, integer, timestamptz, timestamptz) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real, integer, integer, timestamptz, timestamptz) TO memory_reader;

@@ -1,7 +1,7 @@
 -- Begin a staged import of a simulation; returns the attempt id. The simulation is created
 -- if it does not exist yet, unpublished: its reads answer P0002 until an attempt commits.
--- p_declared: the counts the importer will stage ({"nodes": n, "edges": n, "episodes": n,
--- "profiles": n}), checked by commit_import. p_skip_dangling: commit leaves edges to
+-- p_declared: the counts the importer will stage by record kind ({"nodes": n, "edges": n,
+-- "episodes": n, "profiles": n, "reports": n, ...}), checked by commit_import. p_skip_dangling: commit leaves edges to
 -- unknown nodes out instead of refusing. p_metadata is merged into the simulation's
 -- metadata on commit.
 --
@@ -41,8 +41,8 @@ BEGIN
     IF p_declared IS NOT NULL AND (pg_catalog.jsonb_typeof(p_declared) <> 'object'
         OR pg_catalog.jsonb_path_exists(p_declared, '$.* ? (@.type() != "number" || @ < 0)')
         OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_object_keys(p_declared) AS k
-                    WHERE k NOT IN ('nodes', 'edges', 'episodes', 'profiles'))) THEN
-        RAISE EXCEPTION 'p_declared must map nodes, edges, episodes, profiles to counts, not %', memory._quote(p_declared::text)
+                    WHERE k NOT IN (SELECT r.kind FROM memory._record_kinds() AS r))) THEN
+        RAISE EXCEPTION 'p_declared must map record kinds to counts, not %', memory._quote(p_declared::text)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'e.g. {"nodes": 30, "edges": 40}';
     END IF;
     PERFORM memory._check_limit('object_bytes', 'p_scope', pg_catalog.pg_column_size(p_scope));

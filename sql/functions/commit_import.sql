@@ -120,6 +120,8 @@ BEGIN
                                     (v_result -> v_kind.kind) || pg_catalog.to_jsonb(m))
           INTO v_result FROM memory._merge(v_kind.kind, p_tenant_id, v_sim, p_attempt_id) AS m;
     END LOOP;
+    -- V0016: the evidence behind each fact, as the promoted rows stand.
+    PERFORM memory._link_evidence(p_tenant_id, v_sim);
     v_result := pg_catalog.jsonb_set(v_result, '{edges,skipped}',
                                      pg_catalog.to_jsonb(COALESCE(pg_catalog.cardinality(v_skipped), 0)));
     IF v_skipped IS NOT NULL THEN

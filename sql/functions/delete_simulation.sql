@@ -1,9 +1,11 @@
--- Delete a simulation and everything in it; returns how many rows of each kind went.
+-- Delete a simulation and everything in it; returns how many rows of each kind went (a
+-- report's sections, chunks and log lines, and recorded outcomes, go with it uncounted).
 -- An unknown simulation (or another tenant's) is P0002. The caller's grant is checked as for
 -- every call (memory._require_simulation); the deletes run in memory._delete_simulation
 -- (SECURITY DEFINER: writers hold no DELETE), which checks the session user's grant as well.
 CREATE OR REPLACE FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid)
-RETURNS TABLE (nodes bigint, edges bigint, episodes bigint, profiles bigint)
+RETURNS TABLE (nodes bigint, edges bigint, episodes bigint, profiles bigint, reports bigint,
+               predictions bigint)
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
@@ -13,6 +15,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.delete_simulation(uuid, uuid) IS 'Delete a simulation with its nodes, edges, episodes and profiles; returns the counts';
+COMMENT ON FUNCTION memory.delete_simulation(uuid, uuid) IS 'Delete a simulation with its nodes, edges, episodes, profiles, reports and predictions; returns the counts';
 REVOKE ALL ON FUNCTION memory.delete_simulation(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.delete_simulation(uuid, uuid) TO memory_writer;

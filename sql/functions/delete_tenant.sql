@@ -1,6 +1,7 @@
 -- Remove a tenant and everything it holds, from every table, atomically; returns how many
--- simulations, nodes, edges, episodes, profiles and grants went (staged rows, import
--- attempts and cached vectors go as well). An unknown tenant is P0002. The only way a tenant's rows leave
+-- simulations, nodes, edges, episodes, profiles, grants, reports and predictions went
+-- (staged rows, import attempts, a report's parts, recorded outcomes and cached vectors go
+-- as well). An unknown tenant is P0002. The only way a tenant's rows leave
 -- memory.tenants: no role holds DELETE on it, so a foreign-key cascade cannot reach past
 -- row-level security.
 -- SECURITY DEFINER: administrators hold no DELETE (with it they could LOCK the tables in
@@ -9,7 +10,7 @@
 -- policies, which keep every statement to its rows.
 CREATE OR REPLACE FUNCTION memory.delete_tenant(p_tenant_id uuid)
 RETURNS TABLE (simulations bigint, nodes bigint, edges bigint, episodes bigint, profiles bigint,
-               grants bigint)
+               grants bigint, reports bigint, predictions bigint)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
@@ -34,6 +35,7 @@ BEGIN
         GET DIAGNOSTICS v_count = ROW_COUNT;
         v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
     END LOOP;
+    DELETE FROM memory.prediction_outcomes AS o WHERE o.tenant_id = p_tenant_id;
     DELETE FROM memory.import_attempts AS a WHERE a.tenant_id = p_tenant_id;
     DELETE FROM memory.vector_cache AS c WHERE c.tenant_id = p_tenant_id;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id;
@@ -44,7 +46,8 @@ BEGIN
     DELETE FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
 
     RETURN QUERY SELECT v_simulations, (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
-                        (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint, v_grants;
+                        (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint, v_grants,
+                        (v_counts ->> 'reports')::bigint, (v_counts ->> 'predictions')::bigint;
 END
 $fn$;
 

@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(493);  -- V0015: + row_history and 5 functions
+SELECT plan(513);  -- V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -15,6 +15,8 @@ INSERT INTO fx_tables VALUES
     ('reports'), ('report_sections'), ('report_chunks'), ('report_log'), ('predictions'),
     ('prediction_outcomes'), ('staged_reports'), ('staged_report_sections'), ('staged_report_chunks'),
     ('staged_report_log'), ('staged_predictions');
+-- V0016: the evidence behind a fact
+INSERT INTO fx_tables VALUES ('edge_evidence');
 
 CREATE TEMP TABLE fx_functions (fn name, args name[], PRIMARY KEY (fn, args)) ON COMMIT DROP;
 INSERT INTO fx_functions VALUES
@@ -46,7 +48,7 @@ INSERT INTO fx_functions VALUES
     ('_require_admin',      '{}'),
     ('_require_attempt',    '{uuid,uuid,boolean}'),
     ('_require_simulation', '{uuid,uuid}'),
-    ('_search_episodes_ann', '{uuid,uuid,bigint,vector,integer,integer,real}'),
+    ('_search_episodes_ann', '{uuid,uuid,bigint,vector,integer,integer,real,integer,integer,"timestamp with time zone","timestamp with time zone"}'),
     ('_skip_dangling',      '{uuid,uuid}'),
     ('_attempt_lock_class', '{}'),
     ('_default_model', '{}'),
@@ -99,7 +101,7 @@ INSERT INTO fx_functions VALUES
     ('open_staging',        '{}'),
     ('revoke_tenant',       '{name,uuid}'),
     ('rls_audit',           '{}'),
-    ('search_episodes',     '{uuid,uuid,vector,integer,integer}'),
+    ('search_episodes',     '{uuid,uuid,vector,integer,integer,integer,integer,"timestamp with time zone","timestamp with time zone"}'),
     ('search_nodes',        '{uuid,uuid,vector,integer,text}'),
     ('simulation_stats',    '{uuid,uuid}'),
     ('stage_rows',          '{uuid,uuid}'),
@@ -120,6 +122,13 @@ INSERT INTO fx_functions VALUES
     ('reports',             '{uuid,uuid}'),
     ('search_reports',      '{uuid,uuid,vector,integer,text}'),
     ('upsert_predictions',  '{uuid,uuid,jsonb}');
+-- V0016: evidence and timeline
+INSERT INTO fx_functions VALUES
+    ('_entity_names',       '{text,jsonb}'),
+    ('_link_evidence',      '{uuid,uuid}'),
+    ('evidence',            '{uuid,uuid,text}'),
+    ('link_evidence',       '{uuid,uuid}'),
+    ('timeline',            '{uuid,uuid,text,integer}');
 
 -- SECURITY DEFINER only where tenant roles must not hold the privilege used: DELETE (with it a
 -- role could LOCK the shared tables in modes that stop every tenant).
@@ -131,6 +140,8 @@ INSERT INTO fx_definers VALUES
 INSERT INTO fx_definers VALUES ('_ann_counts'), ('ann_index');
 -- SECURITY DEFINER: the trigger keeping history writes memory.row_history, which no tenant role may write.
 INSERT INTO fx_definers VALUES ('_record_history');
+-- SECURITY DEFINER: the evidence links are written only by memory_owner (V0016).
+INSERT INTO fx_definers VALUES ('_link_evidence');
 
 -- Schema, extension, roles (9)
 SELECT has_schema('memory', 'schema memory exists');
@@ -266,7 +277,7 @@ SELECT is_empty($$
                           AND pg_catalog.strpos(p.prosrc, memory._merge_sql(k.kind, false)) > 0)
 $$, 'every record kind has its generated merge, and its statements are those of the catalog now');
 
--- Functions (1 + 103 x 3 = 310)
+-- Functions (1 + 108 x 3 = 325)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 
@@ -305,7 +316,7 @@ SELECT ok(NOT pg_catalog.has_schema_privilege('public', 'memory', 'USAGE'), 'PUB
 -- Function privileges by group (8): readers read, writers write, admins administer.
 SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.neighbors(uuid,uuid,text,integer,text[],text,timestamptz,timestamptz,boolean)', 'EXECUTE'),
           'memory_reader may call neighbors');
-SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.search_episodes(uuid,uuid,public.vector,integer,integer)', 'EXECUTE'),
+SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamptz,timestamptz)', 'EXECUTE'),
           'memory_reader may call search_episodes');
 SELECT ok(NOT pg_catalog.has_function_privilege('memory_reader', 'memory.upsert_nodes(uuid,uuid,jsonb)', 'EXECUTE'),
           'memory_reader may not call upsert_nodes');

@@ -2,7 +2,7 @@
 -- Data tables (everything but tenants and tenant_grants: the simulation data, import attempts
 -- and staging) admit a row only for the granted tenant of the current call.
 BEGIN;
-SELECT plan(311);  -- 159 + 11 report and prediction tables x 13 + row_history (V0015) 9
+SELECT plan(320);  -- 159 + 11 report and prediction tables x 13 + row_history (V0015) 9 + edge_evidence (V0016) 9
 
 CREATE TEMP TABLE fx_policies (table_name name, policy name, cmd text, roles name[]) ON COMMIT DROP;
 INSERT INTO fx_policies VALUES
@@ -26,6 +26,9 @@ SELECT t.table_name, p.policy, p.cmd, p.roles
 -- memory.row_history (V0015): readers see; memory_owner adds (the definer trigger), below.
 INSERT INTO fx_policies VALUES
     ('row_history', 'readers_see_rows_of_the_granted_call_tenant', 'SELECT', '{memory_reader}');
+-- memory.edge_evidence (V0016): the same; memory._link_evidence (definer) writes it.
+INSERT INTO fx_policies VALUES
+    ('edge_evidence', 'readers_see_rows_of_the_granted_call_tenant', 'SELECT', '{memory_reader}');
 -- The vector cache is append-only: readers see, writers add.
 INSERT INTO fx_policies VALUES
     ('vector_cache', 'readers_see_rows_of_the_granted_call_tenant', 'SELECT', '{memory_reader}'),
@@ -39,6 +42,8 @@ SELECT t.table_name, p.policy, p.cmd, '{memory_owner}'::name[]
                     ('owner_removes_rows_of_the_entered_call_tenant', 'DELETE')) AS p(policy, cmd);
 INSERT INTO fx_policies VALUES
     ('row_history', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}');
+INSERT INTO fx_policies VALUES
+    ('edge_evidence', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}');
 
 -- policies_are per table (24)
 SELECT policies_are('memory', t.table_name, ARRAY(SELECT p.policy FROM fx_policies AS p WHERE p.table_name = t.table_name),

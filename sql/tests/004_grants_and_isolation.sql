@@ -4,7 +4,7 @@
 -- memory.tenant_id gives nothing. Both tenants hold the same ids: reads, deletes and edges
 -- never cross; a role granted two tenants acts for one per call.
 BEGIN;
-SELECT plan(279);  -- 231 + 11 report and prediction tables x 4 + row_history (V0015) 4
+SELECT plan(283);  -- 231 + 11 report and prediction tables x 4 + row_history (V0015) 4 + edge_evidence (V0016) 4
 \ir _fixtures.psql
 
 -- Every call template of fx.calls succeeds for a granted tenant (checked at the end), so each
@@ -66,6 +66,9 @@ VALUES (fx.tenant_b(), 'm', '\x01', fx.vec(1));
 -- V0015: a version of B's that a change ended (written as the superuser: no tenant role writes it)
 INSERT INTO memory.row_history (tenant_id, simulation_id, kind, row_id, recorded_from, recorded_to, change, data)
     VALUES (fx.tenant_b(), fx.sim_b(), 'edges', 'eb1', now() - interval '1 day', now(), 'updated', '{}');
+-- V0016: a link of B's edge to an episode (written as the superuser: no tenant role writes it)
+INSERT INTO memory.edge_evidence (tenant_id, simulation_id, edge_key, kind, episode_id, matched)
+    VALUES (fx.tenant_b(), fx.sim_b(), md5('eb1')::uuid, 'mention', 'epb1', '{beta one,beta two}');
 -- Reports and predictions of B (V0014), and one staged row of each of their kinds.
 INSERT INTO memory.reports (tenant_id, simulation_id, report_id, status, source)
 VALUES (fx.tenant_b(), fx.sim_b(), 'rb1', 'completed', 'import');
@@ -109,6 +112,8 @@ INSERT INTO fx.tables VALUES
     (12, 'staged_profiles', $q$INSERT INTO memory.staged_profiles (tenant_id, attempt_id, platform, agent_id, position) VALUES (fx.tenant_b(), 'bbbbbbbb-a77e-4000-8000-000000000001', 'twitter', 2, 2)$q$, $q$name = 'pwned'$q$),
     (13, 'vector_cache',    $q$INSERT INTO memory.vector_cache (tenant_id, embedding_model, content_hash, embedding) VALUES (fx.tenant_b(), 'm', '\x02', fx.vec(2))$q$, $q$embedding = fx.vec(3)$q$),
     (14, 'row_history',     $q$INSERT INTO memory.row_history (tenant_id, simulation_id, kind, row_id, recorded_from, recorded_to, change, data) VALUES (fx.tenant_b(), fx.sim_b(), 'edges', 'forged', now(), now(), 'updated', '{}')$q$, $q$data = '{}'$q$),
+    -- V0016: the evidence behind a fact
+    (15, 'edge_evidence',   $q$INSERT INTO memory.edge_evidence (tenant_id, simulation_id, edge_key, kind, episode_id, position) VALUES (fx.tenant_b(), fx.sim_b(), md5('eb1')::uuid, 'source', 'forged', 1)$q$, $q$matched = '{pwned}'$q$),
     -- V0014: reports and predictions
     (101, 'reports',         $q$INSERT INTO memory.reports (tenant_id, simulation_id, report_id, status) VALUES (fx.tenant_b(), fx.sim_b(), 'forged', 'completed')$q$, $q$title = 'pwned'$q$),
     (102, 'report_sections', $q$INSERT INTO memory.report_sections (tenant_id, simulation_id, report_id, section_index, title, markdown) VALUES (fx.tenant_b(), fx.sim_b(), 'rb1', 2, 'forged', 'forged')$q$, $q$markdown = 'pwned'$q$),

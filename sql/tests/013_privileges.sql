@@ -10,7 +10,7 @@
 -- SET LOCAL SESSION AUTHORIZATION, not SET ROLE (the session user of this file is the
 -- superuser, who has every role's privileges).
 BEGIN;
-SELECT plan(175);  -- 111 + 11 report and prediction tables x 5 + row_history and _record_history (V0015) 9
+SELECT plan(184);  -- 111 + 11 report and prediction tables x 5 + row_history and _record_history (V0015) 9 + edge_evidence and _link_evidence (V0016) 9
 \ir _fixtures.psql
 
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY, data boolean NOT NULL) ON COMMIT DROP;
@@ -19,6 +19,8 @@ INSERT INTO fx_tables VALUES
     ('edges', true), ('episodes', true), ('profiles', true), ('import_attempts', true),
     ('staged_nodes', true), ('staged_edges', true), ('staged_episodes', true), ('staged_profiles', true),
     ('vector_cache', true), ('row_history', true),
+    -- V0016: the evidence behind a fact
+    ('edge_evidence', true),
     -- V0014: reports and predictions
     ('reports', true), ('report_sections', true), ('report_chunks', true), ('report_log', true),
     ('predictions', true), ('prediction_outcomes', true), ('staged_reports', true),
@@ -47,7 +49,9 @@ INSERT INTO fx_definers VALUES
     ('delete_tenant',     '{uuid}',                'memory_admin'),
     ('_delete_grant',     '{uuid,oid}',            'memory_admin'),
     -- the trigger keeping history (no role calls it)
-    ('_record_history',   '{}',                    NULL);
+    ('_record_history',   '{}',                    NULL),
+    -- the evidence links (V0016), run by every promote
+    ('_link_evidence',    '{uuid,uuid}',           'memory_writer');
 
 -- Table privileges of the group roles (3 x 24 = 72), MAINTAIN (1)
 SELECT table_privs_are('memory', t.table_name, r.role,
@@ -55,6 +59,9 @@ SELECT table_privs_are('memory', t.table_name, r.role,
                             -- memory.row_history: written only by the definer trigger
                             WHEN t.table_name = 'row_history' AND r.role = 'memory_writer' THEN ARRAY['SELECT']
                             WHEN t.table_name = 'row_history' THEN ARRAY[]::name[]
+                            -- memory.edge_evidence (V0016): written only by memory._link_evidence
+                            WHEN t.table_name = 'edge_evidence' AND r.role = 'memory_writer' THEN ARRAY['SELECT']
+                            WHEN t.table_name = 'edge_evidence' THEN ARRAY[]::name[]
                             WHEN r.role = 'memory_writer' AND t.data THEN ARRAY['SELECT', 'INSERT']
                             WHEN r.role = 'memory_writer' THEN ARRAY['SELECT']
                             WHEN NOT t.data THEN ARRAY['SELECT', 'INSERT']

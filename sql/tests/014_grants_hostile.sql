@@ -71,7 +71,7 @@ SET LOCAL SESSION AUTHORIZATION gw_i;
 SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)), 3::bigint,
           'gw_i (member with INHERIT) reads A''s nodes');
 SELECT lives_ok(fx14.write(fx.tenant_a(), fx.sim_a()), 'gw_i writes to A');
-SELECT results_eq(fx14.delete(fx.tenant_a(), 'aaaaaaaa-5151-4000-8000-0000000000d1'), $$VALUES (0::bigint, 0::bigint, 0::bigint, 0::bigint)$$,
+SELECT results_eq(fx14.delete(fx.tenant_a(), 'aaaaaaaa-5151-4000-8000-0000000000d1'), $$VALUES (0::bigint, 0::bigint, 0::bigint, 0::bigint, 0::bigint, 0::bigint)$$,
                   'gw_i deletes a simulation of A (SECURITY DEFINER: its session user has the grant)');
 SELECT is(fx14.forged_rows(fx.tenant_b()), 0::bigint, 'gw_i sees nothing of B with the setting forged to B');
 RESET SESSION AUTHORIZATION;

@@ -63,7 +63,9 @@ SELECT is(pg_temp.ids('nodes'), ARRAY['n1', 'n2'], 'a run without a graph keeps 
 SELECT is(pg_temp.ids('edges'), ARRAY['e1'], 'a run without a graph keeps the edges');
 SELECT is(pg_temp.ids('profiles'), ARRAY['reddit', 'twitter'], 'a run without profiles keeps them');
 SELECT results_eq($$SELECT kind, inserted, deleted FROM promoted ORDER BY kind$$,
-                  $$VALUES ('edges', 0::bigint, 0::bigint), ('episodes', 1, 1), ('nodes', 0, 0), ('profiles', 0, 0)$$,
+                  $$VALUES ('edges', 0::bigint, 0::bigint), ('episodes', 1, 1), ('nodes', 0, 0), ('predictions', 0, 0),
+                           ('profiles', 0, 0), ('report_chunks', 0, 0), ('report_log', 0, 0),
+                           ('report_sections', 0, 0), ('reports', 0, 0)$$,
                   'the commit counts one twitter action in and one out, nothing else');
 SELECT is((SELECT a.result -> 'episodes' -> 'replaced' FROM memory.import_attempts AS a
             WHERE a.attempt_id = (SELECT attempt_id FROM attempt_ids WHERE step = 'twitter')),

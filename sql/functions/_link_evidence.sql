@@ -1,0 +1,97 @@
+-- Make memory.edge_evidence hold exactly the evidence of a simulation's edges as its rows
+-- stand now, writing only what differs (an unchanged replay writes nothing). Called by every
+-- promote (memory.commit_import, after the merges) and by memory.link_evidence.
+--   source:  each id of the edge's `episodes` list (MiroFish's field, kept in attributes),
+--            once, at its first place in the list.
+--   mention: each action (an episode with text) that names both of the edge's entities,
+--            by a node's name or an alias (memory._entity_names; MiroFish's Graphiti nodes
+--            carry no aliases today), as a substring of the text in lower case: no word
+--            boundaries, so it works for Chinese, and "Dan" also matches "Daniel". The
+--            action must fall within the fact's validity window, occurred_at in
+--            [valid_at, invalid_at), an open bound open; an action without a time
+--            supports only a fact without bounds (nothing says when it happened).
+--   Cost: every name of an entity some edge joins against every action's text, once a
+--   promote (no index serves a substring search without pg_trgm, which swarm-memory does
+--   not require): about names x actions strpos calls.
+-- SECURITY DEFINER: no tenant role may write memory.edge_evidence (nor take its locks);
+-- memory_owner does, under forced RLS, for the tenant entered first as the session user.
+CREATE OR REPLACE FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid)
+RETURNS TABLE (sources bigint, mentions bigint, added bigint, removed bigint)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+-- hash joins for the set-based matching (the rows may have no statistics yet)
+SET enable_nestloop = off
+AS $fn$
+DECLARE
+    v_want    memory.edge_evidence[];
+    v_added   bigint;
+    v_removed bigint;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    v_want := ARRAY(
+        WITH facts AS (
+            SELECT d.edge_key, d.source_key, d.target_key, d.valid_at, d.invalid_at, d.attributes
+              FROM memory.edges AS d
+             WHERE d.tenant_id = p_tenant_id AND d.simulation_id = p_simulation_id
+        ), names AS (
+            SELECT n.node_key, v.label, pg_catalog.lower(v.label) AS needle
+              FROM memory.nodes AS n
+             CROSS JOIN LATERAL memory._entity_names(n.name, n.attributes) AS v (label)
+             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+               AND n.node_key IN (SELECT f.source_key FROM facts AS f UNION SELECT f.target_key FROM facts AS f)
+        ), acts AS (
+            SELECT x.episode_id, x.occurred_at, pg_catalog.lower(x.content) AS hay
+              FROM memory.episodes AS x
+             WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+               AND x.content IS NOT NULL
+        ), hits AS (
+            SELECT nm.node_key, a.episode_id, a.occurred_at,
+                   pg_catalog.array_agg(nm.label ORDER BY nm.label) AS labels
+              FROM names AS nm JOIN acts AS a ON pg_catalog.strpos(a.hay, nm.needle) > 0
+             GROUP BY nm.node_key, a.episode_id, a.occurred_at
+        )
+        SELECT ROW(p_tenant_id, p_simulation_id, w.edge_key, w.kind, w.episode_id,
+                   pg_catalog.md5(w.episode_id)::uuid, w.position, w.matched)::memory.edge_evidence
+          FROM (SELECT f.edge_key, 'mention' AS kind, hs.episode_id, NULL::integer AS position,
+                       CASE WHEN f.source_key = f.target_key THEN hs.labels
+                            ELSE hs.labels OPERATOR(pg_catalog.||) ht.labels END AS matched
+                  FROM facts AS f
+                  JOIN hits AS hs ON hs.node_key = f.source_key
+                  JOIN hits AS ht ON ht.node_key = f.target_key AND ht.episode_id = hs.episode_id
+                 WHERE CASE WHEN hs.occurred_at IS NULL THEN f.valid_at IS NULL AND f.invalid_at IS NULL
+                            ELSE hs.occurred_at >= COALESCE(f.valid_at, '-infinity')
+                                 AND hs.occurred_at < COALESCE(f.invalid_at, 'infinity') END
+                UNION ALL
+                (SELECT DISTINCT ON (f.edge_key, s.id) f.edge_key, 'source', s.id, s.ord::integer, NULL::text[]
+                   FROM facts AS f
+                  CROSS JOIN LATERAL pg_catalog.jsonb_array_elements_text(
+                             CASE pg_catalog.jsonb_typeof(f.attributes -> 'episodes')
+                                  WHEN 'array' THEN f.attributes -> 'episodes' ELSE '[]'::jsonb END)
+                             WITH ORDINALITY AS s (id, ord)
+                  WHERE s.id <> ''
+                  ORDER BY f.edge_key, s.id, s.ord)) AS w);
+
+    DELETE FROM memory.edge_evidence AS l
+     WHERE l.tenant_id = p_tenant_id AND l.simulation_id = p_simulation_id
+       AND NOT EXISTS (SELECT 1 FROM pg_catalog.unnest(v_want) AS w
+                        WHERE w.edge_key = l.edge_key AND w.kind = l.kind AND w.episode_key = l.episode_key
+                          AND w.position IS NOT DISTINCT FROM l.position
+                          AND w.matched IS NOT DISTINCT FROM l.matched);
+    GET DIAGNOSTICS v_removed = ROW_COUNT;
+    INSERT INTO memory.edge_evidence (tenant_id, simulation_id, edge_key, kind, episode_id, position, matched)
+    SELECT w.tenant_id, w.simulation_id, w.edge_key, w.kind, w.episode_id, w.position, w.matched
+      FROM pg_catalog.unnest(v_want) AS w
+     WHERE NOT EXISTS (SELECT 1 FROM memory.edge_evidence AS l
+                        WHERE l.tenant_id = p_tenant_id AND l.simulation_id = p_simulation_id
+                          AND l.edge_key = w.edge_key AND l.kind = w.kind AND l.episode_key = w.episode_key);
+    GET DIAGNOSTICS v_added = ROW_COUNT;
+    RETURN QUERY
+    SELECT pg_catalog.count(*) FILTER (WHERE w.kind = 'source'),
+           pg_catalog.count(*) FILTER (WHERE w.kind = 'mention'), v_added, v_removed
+      FROM pg_catalog.unnest(v_want) AS w;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._link_evidence(uuid, uuid) IS 'Internal: bring a simulation''s edge evidence (source episodes, actions naming both entities in the validity window) up to date, writing only what differs (SECURITY DEFINER: tenant roles do not write memory.edge_evidence)';
+REVOKE ALL ON FUNCTION memory._link_evidence(uuid, uuid) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._link_evidence(uuid, uuid) TO memory_writer;

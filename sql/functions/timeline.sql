@@ -1,0 +1,61 @@
+-- What happened to an entity, in time order, one row per event: the facts touching it that
+-- began (valid_at) or ended (invalid_at), with the entity at the fact's other end, and the
+-- agent actions whose text names it (its name or an alias, memory._entity_names, matched
+-- as memory._link_evidence matches: lower case, substring). Events without a time (a fact
+-- with an unknown start, an action without occurred_at) are not on a timeline. At the same
+-- instant a fact that ended comes before one that began, and facts before actions.
+-- p_limit: the first events (NULL means 100, at most 1000; below 1 is 22023). An unknown
+-- node is P0002, the same for another tenant's.
+CREATE OR REPLACE FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text,
+                                           p_limit integer DEFAULT 100)
+RETURNS TABLE (at timestamptz, event text, edge_id text, episode_id text, content text,
+               other_node_id text, other_name text)
+LANGUAGE plpgsql STABLE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
+AS $fn$
+DECLARE
+    v_key     uuid := pg_catalog.md5(p_node_id)::uuid;
+    v_needles text[];
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the id of a node of the simulation');
+    IF p_limit < 1 THEN
+        RAISE EXCEPTION 'p_limit % is below 1', p_limit
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a limit from 1 to 1000, or NULL for 100';
+    END IF;
+    SELECT pg_catalog.array_agg(pg_catalog.lower(v.label)) INTO v_needles
+      FROM memory.nodes AS n CROSS JOIN LATERAL memory._entity_names(n.name, n.attributes) AS v (label)
+     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = v_key;
+    IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
+                    WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                      AND n.node_key = v_key) THEN
+        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
+    END IF;
+    RETURN QUERY
+    SELECT t.at, t.event, t.edge_id, t.episode_id, t.content, t.other_node_id, t.other_name
+      FROM (SELECT c.at, c.event, c.ord, e.edge_id, NULL::text AS episode_id, e.fact AS content,
+                   o.node_id AS other_node_id, o.name AS other_name
+              FROM memory.edges AS e
+              JOIN memory.nodes AS o
+                ON o.tenant_id = e.tenant_id AND o.simulation_id = e.simulation_id
+               AND o.node_key = CASE WHEN e.source_key = v_key THEN e.target_key ELSE e.source_key END
+             CROSS JOIN LATERAL (VALUES (e.invalid_at, 'fact_ended', 0), (e.valid_at, 'fact_began', 1)) AS c (at, event, ord)
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND (e.source_key = v_key OR e.target_key = v_key)
+               AND c.at IS NOT NULL
+            UNION ALL
+            SELECT x.occurred_at, 'action', 2, NULL, x.episode_id, x.content, NULL, NULL
+              FROM memory.episodes AS x
+             WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+               AND x.occurred_at IS NOT NULL AND x.content IS NOT NULL
+               AND EXISTS (SELECT 1 FROM pg_catalog.unnest(v_needles) AS nd (needle)
+                            WHERE pg_catalog.strpos(pg_catalog.lower(x.content), nd.needle) > 0)) AS t
+     ORDER BY t.at, t.ord, COALESCE(t.edge_id, t.episode_id)
+     LIMIT memory._page_rows(p_limit, 100);
+END
+$fn$;
+
+COMMENT ON FUNCTION memory.timeline(uuid, uuid, text, integer) IS 'What happened to an entity in time order: facts touching it that began or ended, and actions naming it';
+REVOKE ALL ON FUNCTION memory.timeline(uuid, uuid, text, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.timeline(uuid, uuid, text, integer) TO memory_reader;
