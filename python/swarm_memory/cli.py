@@ -8,6 +8,7 @@ it at any PostgreSQL; without one it starts (or finds running) the embedded serv
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import uuid
@@ -596,6 +597,72 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_recall(args: argparse.Namespace) -> int:
+    options: dict[str, object] = {}
+    if args.arms:
+        options["arms"] = [a.strip() for a in args.arms.split(",") if a.strip()]
+    options.update(args.options or {})
+    with _memory(args) as mem:
+        rows = mem.recall(
+            args.tenant,
+            args.simulation,
+            args.question,
+            None,
+            args.top_k,
+            options,
+            embed=not args.words_only,
+        )
+    print(
+        table(
+            [(f"{r.score:.4f}", r.kind, r.text, r.why) for r in rows],
+            ["score", "kind", "text", "arms"],
+            width=60,
+        )
+    )
+    return 0
+
+
+def _json_object(text: str) -> dict[str, object]:
+    """A JSON object given on the command line."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"not a JSON object: {text!r}")
+    return value
+
+
+def cmd_paths(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        source = resolve_node(mem, args.tenant, args.simulation, args.source)
+        target = resolve_node(mem, args.tenant, args.simulation, args.target)
+        rows = mem.paths(args.tenant, args.simulation, source, target, args.max_depth)
+    if not rows:
+        print(f"no chain of current facts within {args.max_depth} steps")
+    for r in rows:
+        print(f"{r.path_no}. " + " -> ".join(r.names))
+        for fact in r.facts:
+            print(f"     {fact or ''}")
+    return 0
+
+
+def cmd_route(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        route = mem.route(args.question)
+    phrases = ", ".join(f"{s['phrase']} ({s['target']})" for s in route.signals)
+    print(f"{route.target}: {phrases or 'no signal'}")
+    return 0
+
+
+def cmd_embed(args: argparse.Namespace) -> int:
+    from swarm_memory.embed import Embedder
+
+    vector = Embedder().encode_one(args.text)
+    print("[" + ",".join(f"{float(x):.6g}" for x in vector) + "]")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="swarm-memory", description=__doc__.splitlines()[0])
     p.add_argument(
@@ -714,6 +781,37 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("kind", choices=["node", "edge", "episode"])
     s.add_argument("row_id", metavar="ID")
     s.set_defaults(func=_resolved(cmd_history))
+
+    s = scoped("recall", "hybrid recall: meaning, words and the graph, fused")
+    s.add_argument("question")
+    s.add_argument("--top-k", type=int, default=10)
+    s.add_argument(
+        "--arms", help="comma-separated: episodes,facts,entities,words,graph (default: routed)"
+    )
+    s.add_argument(
+        "--options",
+        metavar="JSON",
+        type=_json_object,
+        help='recall options, e.g. \'{"weights": {"words": 2}}\'',
+    )
+    s.add_argument(
+        "--words-only", action="store_true", help="do not embed the question (words and graph arms)"
+    )
+    s.set_defaults(func=_resolved(cmd_recall))
+
+    s = scoped("paths", "the shortest chains of current facts between two entities")
+    s.add_argument("source", metavar="FROM", help="a node's id, or its name")
+    s.add_argument("target", metavar="TO", help="a node's id, or its name")
+    s.add_argument("--max-depth", type=int, default=4)
+    s.set_defaults(func=_resolved(cmd_paths))
+
+    s = sub.add_parser("route", help="where recall sends a question (graph, vector, hybrid)")
+    s.add_argument("question")
+    s.set_defaults(func=cmd_route)
+
+    s = sub.add_parser("embed", help="print the vector of a text, as a literal psql accepts")
+    s.add_argument("text")
+    s.set_defaults(func=cmd_embed)
 
     s = scoped("search", "semantic search over episodes")
     s.add_argument("question")

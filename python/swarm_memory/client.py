@@ -139,6 +139,57 @@ class Fact:
 
 
 @dataclass(frozen=True)
+class FactHit:
+    """A row of search_facts: a fact near the query, with both ends and its validity."""
+
+    edge_id: str
+    type: str
+    fact: str | None
+    source_id: str
+    source_name: str
+    target_id: str
+    target_name: str
+    valid_at: datetime | None
+    invalid_at: datetime | None
+    state: str
+    similarity: float
+
+
+@dataclass(frozen=True)
+class Route:
+    """The row of route: where a question goes (graph, vector, hybrid) and the phrases that
+    decided it."""
+
+    target: str
+    signals: list[dict[str, str]]
+
+
+@dataclass(frozen=True)
+class Recalled:
+    """A row of recall: an episode, fact or entity, its fused score, each arm's rank and raw
+    score, and why it is there."""
+
+    kind: str
+    id: str
+    text: str | None
+    score: float
+    ranks: dict[str, dict[str, float]]
+    why: str
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A row of paths: one shortest chain of current facts between two entities."""
+
+    path_no: int
+    length: int
+    node_ids: list[str]
+    names: list[str]
+    edge_ids: list[str]
+    facts: list[str | None]
+
+
+@dataclass(frozen=True)
 class Version:
     """A row of history: one version of a node, edge or episode and when it was the
     memory's word (recorded_to None: the version held now)."""
@@ -1233,6 +1284,91 @@ class Memory:
             (tenant_id, simulation_id, node_id, limit),
             conn,
         )
+
+    def search_facts(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        query: Any,
+        top_k: int | None = 10,
+        state: str = "current",
+        as_of: datetime | str | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> list[FactHit]:
+        """Facts nearest `query` (a 384-dimensional vector), current ones by default."""
+        return self._records(
+            FactHit,
+            "SELECT * FROM memory.search_facts(%s, %s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, _vector(query), top_k, state, as_of),
+            conn,
+        )
+
+    def route(self, question: str, *, conn: Connection | None = None) -> Route:
+        return self._one(Route, "SELECT * FROM memory.route(%s)", (question,), conn)
+
+    def set_route_rule(
+        self, phrase: str, target: str | None, *, conn: Connection | None = None
+    ) -> bool:
+        """Add or change a routing phrase ('graph' or 'vector'), or remove it (None)."""
+        return self._rows("SELECT memory.set_route_rule(%s, %s)", (phrase, target), conn)[0][0]
+
+    def recall(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        question: str | None,
+        vector: Any = None,
+        top_k: int | None = 10,
+        options: dict[str, Any] | None = None,
+        *,
+        embed: bool = True,
+        embedder: Any = None,
+        conn: Connection | None = None,
+    ) -> list[Recalled]:
+        """Hybrid recall: meaning, words and the graph fused by reciprocal rank. The question
+        is embedded here (all-MiniLM-L6-v2 unless `embedder` says otherwise) when no
+        `vector` is given, unless `embed=False` (words and graph alone)."""
+        if vector is None and question and question.strip() and embed:
+            from swarm_memory.embed import Embedder  # the model loads only for callers that embed
+
+            vector = (embedder or Embedder()).encode_one(question)
+        return self._records(
+            Recalled,
+            "SELECT * FROM memory.recall(%s, %s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, question, _vector(vector), top_k, _json(options or {})),
+            conn,
+        )
+
+    def paths(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        from_id: str,
+        to_id: str,
+        max_depth: int | None = 4,
+        *,
+        conn: Connection | None = None,
+    ) -> list[Chain]:
+        return self._records(
+            Chain,
+            "SELECT * FROM memory.paths(%s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, from_id, to_id, max_depth),
+            conn,
+        )
+
+    def episode_vector(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        episode_id: str,
+        *,
+        conn: Connection | None = None,
+    ) -> Any:
+        """An episode's stored vector (numpy array), or None if it has none."""
+        return self._rows(
+            "SELECT memory.episode_vector(%s, %s, %s)", (tenant_id, simulation_id, episode_id), conn
+        )[0][0]
 
     def get_edge(
         self,

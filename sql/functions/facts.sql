@@ -24,11 +24,7 @@ DECLARE
     v_key   uuid := pg_catalog.md5(p_node_id)::uuid;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._not_null(p_state, 'p_state', 'pass ''current'', ''historical'', ''future'' or ''all''');
-    IF p_state NOT IN ('current', 'historical', 'future', 'all') THEN
-        RAISE EXCEPTION 'unknown fact state %', pg_catalog.quote_literal(memory._quote(p_state))
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''current'', ''historical'', ''future'' or ''all''';
-    END IF;
+    PERFORM memory._check_fact_state(p_state);
     IF p_node_id IS NOT NULL AND NOT EXISTS (
             SELECT 1 FROM memory.nodes AS n
              WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = v_key) THEN

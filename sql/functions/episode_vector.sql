@@ -1,0 +1,28 @@
+-- The stored vector of one episode, for "more like this": memory.recall(t, s, NULL,
+-- memory.episode_vector(t, s, 'ep-1')) in one statement (a subquery on memory.episodes
+-- would run before any function entered the tenant, and row-level security would hide the
+-- row). Unknown episode: P0002; an episode stored without a vector: NULL.
+CREATE OR REPLACE FUNCTION memory.episode_vector(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text)
+RETURNS public.vector
+LANGUAGE plpgsql STABLE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
+AS $fn$
+DECLARE
+    v_vector public.vector;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_episode_id, 'p_episode_id', 'pass the upstream id of the episode');
+    SELECT e.embedding INTO v_vector FROM memory.episodes AS e
+     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+       AND e.episode_key = pg_catalog.md5(p_episode_id)::uuid;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown episode % in simulation %', memory._quote(p_episode_id), p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s episodes with memory.episodes()';
+    END IF;
+    RETURN v_vector;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory.episode_vector(uuid, uuid, text) IS 'The stored vector of one episode ("more like this" in one statement with memory.recall)';
+REVOKE ALL ON FUNCTION memory.episode_vector(uuid, uuid, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.episode_vector(uuid, uuid, text) TO memory_reader;

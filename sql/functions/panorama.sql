@@ -1,0 +1,54 @@
+-- The report agent's panorama: everything the memory holds about a question, current and
+-- historical. The entities and facts memory.recall finds for it (its routed arms, up to
+-- p_limit), then every fact of each entity found in any state (memory.facts 'all'), each
+-- row with its kind (entity or fact), id, text, state (facts), validity, and the fused score
+-- of what recall found itself (NULL for the facts added as an entity's). p_limit clamped to
+-- 1..100 (NULL: 30). Bad question or options: memory.recall's errors.
+CREATE OR REPLACE FUNCTION memory.panorama(
+    p_tenant_id uuid,
+    p_simulation_id uuid,
+    p_query_text text,
+    p_query_vector public.vector,
+    p_limit integer DEFAULT 30)
+RETURNS TABLE (kind text, id text, text text, state text, valid_at timestamptz, invalid_at timestamptz,
+               score double precision)
+LANGUAGE plpgsql STABLE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
+AS $fn$
+DECLARE
+    v_limit integer := LEAST(GREATEST(COALESCE(p_limit, 30), 1), 100);
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    RETURN QUERY
+    WITH found AS MATERIALIZED (
+        SELECT r.kind, r.id, r.text, r.score
+          FROM memory.recall(p_tenant_id, p_simulation_id, p_query_text, p_query_vector, v_limit,
+                             '{"arms": ["facts", "entities", "words", "graph"]}') AS r
+         WHERE r.kind IN ('entity', 'fact')
+    ), rows AS (
+        SELECT 'entity' AS kind, f.id, f.text, NULL::text AS state, NULL::timestamptz AS valid_at,
+               NULL::timestamptz AS invalid_at, f.score
+          FROM found AS f WHERE f.kind = 'entity'
+        UNION ALL
+        SELECT 'fact', x.edge_id, x.fact, x.state, x.valid_at, x.invalid_at,
+               (SELECT f.score FROM found AS f WHERE f.kind = 'fact' AND f.id = x.edge_id)
+          FROM found AS f
+         CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, f.id, 'all', NULL, 100) AS x
+         WHERE f.kind = 'entity'
+        UNION ALL
+        SELECT 'fact', x.edge_id, x.fact, x.state, x.valid_at, x.invalid_at, f.score
+          FROM found AS f
+          JOIN memory.edges AS e ON e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+           AND e.edge_key = pg_catalog.md5(f.id)::uuid
+         CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, e.source_id, 'all', NULL, 100) AS x
+         WHERE f.kind = 'fact' AND x.edge_id = f.id
+    )
+    SELECT DISTINCT ON (r.kind, r.id) r.kind, r.id, r.text, r.state, r.valid_at, r.invalid_at, r.score
+      FROM rows AS r
+     ORDER BY r.kind, r.id, r.score DESC NULLS LAST;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory.panorama(uuid, uuid, text, public.vector, integer) IS 'Everything about a question: the entities and facts recall finds and every fact of those entities, current and historical';
+REVOKE ALL ON FUNCTION memory.panorama(uuid, uuid, text, public.vector, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.panorama(uuid, uuid, text, public.vector, integer) TO memory_reader;

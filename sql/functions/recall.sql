@@ -1,0 +1,207 @@
+-- Hybrid recall in one call: the arms that search by meaning (episodes, facts and entities
+-- by the query vector), by words (memory.search_words) and through the graph (the entities
+-- the question names, memory.match_entities or the vector, their current facts, their
+-- neighbours and the episodes that name them) each rank their candidates, and reciprocal
+-- rank fusion adds weight / (k + rank) over the arms that found a candidate (k = 60 by
+-- default). Ties fall to kind, then id: the same data always gives the same answer.
+--
+-- p_options (every key optional, any other key 22023):
+--   arms        the arms to run, of episodes, facts, entities, words, graph; without it the
+--               route decides (memory.route): graph -> graph, facts, entities, words;
+--               vector -> episodes, facts, entities, words; hybrid -> all five
+--   weights     {"arm": weight >= 0}, 1 by default
+--   k           the fusion's constant (> 0), 60 by default
+--   candidates  how many candidates each arm ranks (1..200), 50 by default
+--   depth       how far the graph arm walks from a named entity (1 or 2), 1 by default
+--   as_of       the world time of the facts the arms read (memory.facts), now by default
+-- A NULL vector runs the arms that need none (words, graph), so any SQL client recalls by
+-- text; a NULL (or blank) text runs the arms of meaning alone; both NULL: 22023. Each row:
+-- kind (episode, fact, entity), id, text, fused score, each arm's rank and raw score
+-- (ranks), and why: the arms that found it, the entities that led the graph there, and the
+-- route taken.
+CREATE OR REPLACE FUNCTION memory.recall(
+    p_tenant_id uuid,
+    p_simulation_id uuid,
+    p_query_text text,
+    p_query_vector public.vector,
+    p_top_k integer DEFAULT 10,
+    p_options jsonb DEFAULT '{}')
+RETURNS TABLE (kind text, id text, text text, score double precision, ranks jsonb, why text)
+LANGUAGE plpgsql STABLE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
+AS $fn$
+DECLARE
+    v_arms_all text[] := ARRAY['episodes', 'facts', 'entities', 'words', 'graph'];
+    v_options  jsonb := COALESCE(p_options, '{}'::jsonb);
+    v_text     text := NULLIF(pg_catalog.btrim(p_query_text), '');
+    v_vec      public.vector := p_query_vector;
+    v_arms     text[];
+    v_route    text;
+    v_signals  jsonb := '[]';
+    v_k        double precision;
+    v_cand     integer;
+    v_depth    integer;
+    v_as_of    timestamptz;
+    v_bad      text;
+    v_hits     memory.recall_hit[] := '{}';
+    v_seeds    memory.recall_hit[] := '{}';
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
+        RAISE EXCEPTION 'p_options must be a JSON object, not %', pg_catalog.jsonb_typeof(v_options)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of';
+    END IF;
+    SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(o.key)), ', ' ORDER BY o.key) INTO v_bad
+      FROM pg_catalog.jsonb_object_keys(v_options) AS o(key)
+     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of');
+    IF v_bad IS NOT NULL THEN
+        RAISE EXCEPTION 'unknown option %', v_bad
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of';
+    END IF;
+    -- arms, and weights for known arms only, each a number >= 0
+    IF v_options ? 'arms' THEN
+        IF pg_catalog.jsonb_typeof(v_options -> 'arms') <> 'array' THEN
+            RAISE EXCEPTION 'option arms must be an array of arm names'
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph';
+        END IF;
+        SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(a.value #>> '{}')), ', '), pg_catalog.array_agg(DISTINCT a.value #>> '{}')
+          INTO v_bad, v_arms
+          FROM pg_catalog.jsonb_array_elements(v_options -> 'arms') AS a(value)
+         WHERE pg_catalog.jsonb_typeof(a.value) <> 'string' OR NOT (a.value #>> '{}') = ANY (v_arms_all);
+        IF v_bad IS NOT NULL THEN
+            RAISE EXCEPTION 'unknown arm %', v_bad
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph';
+        END IF;
+        v_arms := ARRAY(SELECT DISTINCT a.value #>> '{}' FROM pg_catalog.jsonb_array_elements(v_options -> 'arms') AS a(value));
+        v_route := 'as the caller chose';
+    END IF;
+    IF v_options ? 'weights' THEN
+        SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(w.key)), ', ' ORDER BY w.key) INTO v_bad
+          FROM pg_catalog.jsonb_each(CASE WHEN pg_catalog.jsonb_typeof(v_options -> 'weights') = 'object'
+                                          THEN v_options -> 'weights' ELSE '{"": null}' END) AS w(key, value)
+         WHERE NOT w.key = ANY (v_arms_all) OR pg_catalog.jsonb_typeof(w.value) <> 'number' OR (w.value #>> '{}')::numeric < 0;
+        IF v_bad IS NOT NULL THEN
+            RAISE EXCEPTION 'weights must map arms to numbers >= 0: %', v_bad
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'weights: {"words": 2, "graph": 1.5}';
+        END IF;
+    END IF;
+    v_k := memory._recall_option(v_options, 'k', 60, 0, NULL);
+    v_cand := memory._recall_option(v_options, 'candidates', 50, 1, 200);
+    v_depth := memory._recall_option(v_options, 'depth', 1, 1, 2);
+    IF v_options ? 'as_of' THEN
+        IF NOT pg_catalog.pg_input_is_valid(v_options ->> 'as_of', 'timestamptz') THEN
+            RAISE EXCEPTION 'option as_of must be a timestamp, not %', memory._quote(v_options ->> 'as_of')
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'as_of: an ISO 8601 time, or infinity';
+        END IF;
+        v_as_of := (v_options ->> 'as_of')::timestamptz;
+    END IF;
+    IF v_text IS NULL AND v_vec IS NULL THEN
+        RAISE EXCEPTION 'recall needs a question: p_query_text is empty and p_query_vector is NULL'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass the question as text, as its embedding, or both';
+    END IF;
+    IF v_vec IS NOT NULL THEN
+        PERFORM memory._check_query_vector(v_vec);
+    END IF;
+
+    -- the route, when the caller chose no arms
+    IF v_arms IS NULL THEN
+        IF v_text IS NULL THEN
+            v_route := 'vector';
+        ELSE
+            SELECT r.target, r.signals INTO v_route, v_signals FROM memory.route(v_text) AS r;
+        END IF;
+        v_arms := CASE v_route WHEN 'graph' THEN ARRAY['graph', 'facts', 'entities', 'words']
+                               WHEN 'vector' THEN ARRAY['episodes', 'facts', 'entities', 'words']
+                               ELSE v_arms_all END;
+    END IF;
+
+    -- the arms of meaning
+    IF v_vec IS NOT NULL AND 'episodes' = ANY (v_arms) THEN
+        v_hits := v_hits || ARRAY(
+            SELECT ROW('episodes', 'episode', h.episode_id, h.content, h.similarity,
+                       pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), NULL)::memory.recall_hit
+              FROM memory.search_episodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100)) AS h);
+    END IF;
+    IF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) THEN
+        v_hits := v_hits || ARRAY(
+            SELECT ROW('facts', 'fact', f.edge_id, f.fact, f.similarity,
+                       pg_catalog.row_number() OVER (ORDER BY f.similarity DESC, f.edge_id), NULL)::memory.recall_hit
+              FROM memory.search_facts(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), 'current', v_as_of) AS f);
+    END IF;
+    IF v_vec IS NOT NULL AND 'entities' = ANY (v_arms) THEN
+        v_hits := v_hits || ARRAY(
+            SELECT ROW('entities', 'entity', n.node_id, n.name || COALESCE(': ' || n.summary, ''), n.similarity,
+                       pg_catalog.row_number() OVER (ORDER BY n.similarity DESC, n.node_id), NULL)::memory.recall_hit
+              FROM memory.search_nodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100)) AS n);
+    END IF;
+
+    -- the words
+    IF v_text IS NOT NULL AND 'words' = ANY (v_arms) THEN
+        v_hits := v_hits || ARRAY(
+            SELECT ROW('words', w.kind, w.id, w.text, w.score,
+                       pg_catalog.row_number() OVER (ORDER BY w.score DESC, w.kind, w.id), NULL)::memory.recall_hit
+              FROM memory.search_words(p_tenant_id, p_simulation_id, v_text, v_cand) AS w);
+    END IF;
+
+    -- the graph: the entities the question names (by their names in its text, else by the
+    -- vector), then their current facts, their neighbours within v_depth, and the episodes
+    -- that name them, in that order of rank
+    IF v_text IS NOT NULL AND 'graph' = ANY (v_arms) THEN
+        v_seeds := ARRAY(
+            SELECT ROW('graph', 'entity', s.node_id, s.name, s.similarity, 0, s.name)::memory.recall_hit
+              FROM (SELECT m.node_id, m.name, m.similarity::double precision AS similarity
+                      FROM memory.match_entities(p_tenant_id, p_simulation_id, v_text, 5) AS m
+                     WHERE m.similarity >= 0.5) AS s
+             ORDER BY s.similarity DESC, s.node_id
+             LIMIT 5);
+        v_hits := v_hits || ARRAY(
+            SELECT ROW('graph', g.kind, g.id, g.body, g.raw,
+                       pg_catalog.row_number() OVER (ORDER BY g.tier, g.raw DESC, g.kind, g.id), g.matched)::memory.recall_hit
+              FROM (SELECT DISTINCT ON (c.kind, c.id) c.*
+                      FROM (SELECT 1 AS tier, 'entity' AS kind, s.id, n.name || COALESCE(': ' || n.summary, '') AS body,
+                                   s.raw, s.matched
+                              FROM pg_catalog.unnest(v_seeds) AS s
+                              JOIN memory.nodes AS n ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                               AND n.node_key = pg_catalog.md5(s.id)::uuid
+                            UNION ALL
+                            SELECT 2, 'fact', f.edge_id, f.fact, s.raw, s.matched
+                              FROM pg_catalog.unnest(v_seeds) AS s
+                             CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, s.id, 'current', v_as_of, 20) AS f
+                            UNION ALL
+                            SELECT 2 + w.depth, 'entity', w.node_id, w.name, s.raw / (1 + w.depth), s.matched
+                              FROM pg_catalog.unnest(v_seeds) AS s
+                             CROSS JOIN LATERAL memory.neighbors(p_tenant_id, p_simulation_id, s.id, v_depth,
+                                                                 NULL, 'both', v_as_of) AS w
+                            UNION ALL
+                            SELECT 3, 'episode', e.id, e.text, s.raw * e.score, s.matched
+                              FROM pg_catalog.unnest(v_seeds) AS s
+                             CROSS JOIN LATERAL memory.search_words(p_tenant_id, p_simulation_id, s.body, 10,
+                                                                    ARRAY['episode']) AS e) AS c
+                     ORDER BY c.kind, c.id, c.tier, c.raw DESC) AS g
+             ORDER BY g.tier, g.raw DESC, g.kind, g.id
+             LIMIT v_cand);
+    END IF;
+
+    RETURN QUERY
+    SELECT f.kind, f.id, f.body, f.score, f.ranks,
+           f.arms || COALESCE('; via ' || f.matched, '') || '; route ' || v_route
+           || CASE WHEN pg_catalog.jsonb_array_length(v_signals) > 0
+                   THEN ' (' || (SELECT pg_catalog.string_agg(x.value ->> 'phrase', ', ')
+                                   FROM pg_catalog.jsonb_array_elements(v_signals) AS x(value)) || ')'
+                   ELSE '' END
+      FROM (SELECT h.kind, h.id, pg_catalog.min(h.body) AS body,
+                   pg_catalog.sum(COALESCE((v_options -> 'weights' ->> h.arm)::double precision, 1) / (v_k + h.rank)) AS score,
+                   pg_catalog.jsonb_object_agg(h.arm, pg_catalog.jsonb_build_object('rank', h.rank, 'score', h.raw)) AS ranks,
+                   pg_catalog.string_agg(h.arm || ' #' || h.rank, ', ' ORDER BY h.rank, h.arm) AS arms,
+                   pg_catalog.string_agg(DISTINCT h.matched, ', ') AS matched
+              FROM pg_catalog.unnest(v_hits) AS h
+             GROUP BY h.kind, h.id) AS f
+     WHERE f.score > 0
+     ORDER BY f.score DESC, f.kind, f.id
+     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+END
+$fn$;
+
+COMMENT ON FUNCTION memory.recall(uuid, uuid, text, public.vector, integer, jsonb) IS 'Hybrid recall: episodes, facts and entities by meaning, words and the graph, fused by reciprocal rank, with each arm''s rank and why';
+REVOKE ALL ON FUNCTION memory.recall(uuid, uuid, text, public.vector, integer, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.recall(uuid, uuid, text, public.vector, integer, jsonb) TO memory_reader;

@@ -1,0 +1,50 @@
+-- Facts (edges) of a simulation most similar to a query embedding, best first (1 - cosine
+-- distance of the fact's text), in a state at a world time (memory.facts' states, current
+-- by default; p_as_of NULL: now); each with both ends named and its validity. An exact scan
+-- of the simulation's facts (their rows by the primary key's (tenant, simulation) prefix):
+-- a MiroFish graph holds hundreds to thousands of facts. p_top_k clamped to 1..100 (NULL: 10).
+CREATE OR REPLACE FUNCTION memory.search_facts(
+    p_tenant_id uuid,
+    p_simulation_id uuid,
+    p_query public.vector,
+    p_top_k integer DEFAULT 10,
+    p_state text DEFAULT 'current',
+    p_as_of timestamptz DEFAULT NULL)
+RETURNS TABLE (edge_id text, type text, fact text, source_id text, source_name text, target_id text,
+               target_name text, valid_at timestamptz, invalid_at timestamptz, state text,
+               similarity double precision)
+LANGUAGE plpgsql STABLE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
+AS $fn$
+DECLARE
+    v_as_of timestamptz := COALESCE(p_as_of, pg_catalog.now());
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._check_fact_state(p_state);
+    -- the state is memory._fact_state's rule written out (see memory.facts)
+    RETURN QUERY
+    SELECT f.edge_id, f.type, f.fact, f.source_id, s.name, f.target_id, t.name, f.valid_at, f.invalid_at,
+           f.state, f.similarity
+      FROM (SELECT e.edge_id, e.type, e.fact, e.source_id, e.source_key, e.target_id, e.target_key,
+                   e.valid_at, e.invalid_at,
+                   CASE WHEN e.valid_at > v_as_of THEN 'future'
+                        WHEN e.invalid_at <= v_as_of THEN 'ended'
+                        WHEN e.expired_at <= v_as_of THEN 'expired'
+                        ELSE 'current' END AS state,
+                   1 - (e.embedding OPERATOR(public.<=>) p_query::public.vector(384)) AS similarity
+              FROM memory.edges AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND e.embedding IS NOT NULL) AS f
+      JOIN memory.nodes AS s ON s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id AND s.node_key = f.source_key
+      JOIN memory.nodes AS t ON t.tenant_id = p_tenant_id AND t.simulation_id = p_simulation_id AND t.node_key = f.target_key
+     WHERE p_state = 'all' OR f.state = p_state
+        OR (p_state = 'historical' AND f.state IN ('ended', 'expired'))
+     ORDER BY f.similarity DESC, f.edge_id
+     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+END
+$fn$;
+
+COMMENT ON FUNCTION memory.search_facts(uuid, uuid, public.vector, integer, text, timestamptz) IS 'Semantic search over a simulation''s facts (cosine), current ones by default, best first; top_k clamped to 1..100';
+REVOKE ALL ON FUNCTION memory.search_facts(uuid, uuid, public.vector, integer, text, timestamptz) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.search_facts(uuid, uuid, public.vector, integer, text, timestamptz) TO memory_reader;
