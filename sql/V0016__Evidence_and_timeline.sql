@@ -25,8 +25,8 @@ CREATE TABLE memory.edge_evidence (
         REFERENCES memory.edges (tenant_id, simulation_id, edge_key) ON DELETE CASCADE,
     CONSTRAINT edge_evidence_kind_check CHECK (kind IN ('source', 'mention')),
     -- a source has its place in the edge's list; a mention the names it matched
-    CONSTRAINT edge_evidence_shape_check CHECK (CASE kind WHEN 'source' THEN position IS NOT NULL AND matched IS NULL
-                                                          ELSE position IS NULL AND matched IS NOT NULL END)
+    CONSTRAINT edge_evidence_shape_check CHECK ((kind = 'source' AND position IS NOT NULL AND matched IS NULL)
+                                                OR (kind = 'mention' AND position IS NULL AND matched IS NOT NULL))
 );
 COMMENT ON TABLE memory.edge_evidence IS
     'Episodes behind a fact: its source episodes, and agent actions naming both of its entities within its validity window';

@@ -55,6 +55,7 @@ from swarm_memory.client import (  # reports and predictions (V0014)
     AnnPlanRow,
     CachedVector,
     EdgeDetail,
+    EntityMatch,  # the words arm (V0017)
     EpisodeRow,
     Evidence,  # evidence and timeline (V0016)
     EvidenceLinks,
@@ -72,6 +73,7 @@ from swarm_memory.client import (  # reports and predictions (V0014)
     TenantDeleteCounts,
     TenantRow,
     TimelineEvent,
+    WordHit,
 )
 from swarm_memory.errors import ConcurrentImport, LimitExceeded, error_class
 
@@ -319,6 +321,9 @@ READS = {
     "evidence": Evidence,
     "timeline": TimelineEvent,
     "link_evidence": EvidenceLinks,
+    # The words arm (V0017)
+    "search_words": WordHit,
+    "match_entities": EntityMatch,
 }
 
 

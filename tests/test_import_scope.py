@@ -16,6 +16,7 @@ from swarm_memory import Memory
 from swarm_memory.embed import Embedder
 from swarm_memory.importer import import_run
 from swarm_memory.mirofish import BadInput
+from swarm_memory.reports import KINDS as REPORT_KINDS
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "mirofish_run"
 
@@ -51,7 +52,7 @@ def test_a_simulation_folder_without_graph_file_keeps_the_graph(world, embedder,
     assert counts(world) == before
     assert report.scope == {"episodes": ["twitter"]}
     assert {k: r.deleted for k, r in report.results.items()} == dict.fromkeys(
-        ("nodes", "edges", "episodes", "profiles"), 0
+        ("nodes", "edges", "episodes", "profiles", *REPORT_KINDS), 0
     )
     assert report.embedded == 0  # every twitter text was committed already
     with Memory(world.dsn("app_a")) as mem:

@@ -140,7 +140,7 @@ def test_search_finds_the_section_that_answers(world, embedder, tmp_path):
         for question, section in asks.items():
             hits = mem.search_reports(world.tenant_a, world.sim_a, embedder.encode_one(question), 3)
             assert hits[0].section_index == section, (question, hits)
-            assert hits[0].report_id == REPORT and hits[0].distance < hits[-1].distance
+            assert hits[0].report_id == REPORT and hits[0].similarity > hits[-1].similarity
         narrowed = mem.search_reports(
             world.tenant_a, world.sim_a, embedder.encode_one("shops"), 100, REPORT
         )

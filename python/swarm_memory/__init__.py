@@ -8,6 +8,7 @@ from swarm_memory.client import (
     CommittedHash,
     DeleteCounts,
     EdgeDetail,
+    EntityMatch,  # the words arm (V0017)
     EpisodeHit,
     EpisodeRow,
     Evidence,  # evidence and timeline (V0016)
@@ -42,6 +43,7 @@ from swarm_memory.client import (
     TimelineEvent,
     UpsertCounts,
     Version,
+    WordHit,
 )
 from swarm_memory.errors import (
     ConcurrentImport,
@@ -87,6 +89,9 @@ __all__ = [
     "Node",
     "NodeDetail",
     "NodeHit",
+    # the words arm (V0017)
+    "WordHit",
+    "EntityMatch",
     "NodeRef",
     "NotFound",
     "ProfileRow",

@@ -474,6 +474,20 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_words(args: argparse.Namespace) -> int:
+    """The words arm: full-text and name search, no model loaded."""
+    with _memory(args) as mem:
+        hits = mem.search_words(args.tenant, args.simulation, args.text, args.top_k)
+    print(
+        table(
+            [(f"{h.score:.3f}", h.kind, h.id, h.matched, h.text) for h in hits],
+            ["score", "kind", "id", "matched", "text"],
+            width=80,
+        )
+    )
+    return 0
+
+
 def cmd_remember(args: argparse.Namespace) -> int:
     with _memory(args) as mem:
         episode_id = mem.remember(
@@ -823,6 +837,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--from", dest="since", metavar="TIME", help="actions at or after TIME")
     s.add_argument("--to", dest="until", metavar="TIME", help="actions before TIME")
     s.set_defaults(func=_resolved(cmd_search))
+
+    s = scoped("words", "full-text search over episodes, facts and entities (no model)")
+    s.add_argument("text", metavar="TEXT")
+    s.add_argument("--top-k", type=int, default=10)
+    s.set_defaults(func=_resolved(cmd_words))
 
     s = scoped(
         "evidence", "the evidence behind a fact: source episodes and actions naming both ends"

@@ -269,6 +269,31 @@ class NodeHit:
     similarity: float
 
 
+# -- the words arm (V0017) --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WordHit:
+    """A row of search_words: an episode, fact (edge id) or entity (node id) holding words
+    of the question, best first."""
+
+    kind: str
+    id: str
+    text: str | None
+    score: float
+    matched: str | None
+
+
+@dataclass(frozen=True)
+class EntityMatch:
+    """A row of match_entities: an entity whose name the text names or nearly names."""
+
+    node_id: str
+    name: str
+    type: str
+    similarity: float
+
+
 @dataclass(frozen=True)
 class SimulationStats:
     """The row of simulation_stats."""
@@ -518,14 +543,14 @@ class ReportLogLine:
 
 @dataclass(frozen=True)
 class ReportHit:
-    """A row of search_reports: a chunk of a report section, by cosine distance."""
+    """A row of search_reports: a chunk of a report section, by similarity (1 - cosine distance)."""
 
     report_id: str
     section_index: int
     section_title: str
     chunk_index: int
     content: str
-    distance: float
+    similarity: float
 
 
 @dataclass(frozen=True)
@@ -1033,6 +1058,45 @@ class Memory:
             (tenant_id, simulation_id, _vector(query), top_k, type),
             conn,
             vectors=True,
+        )
+
+    # -- the words arm (V0017) ----------------------------------------------------------------
+
+    def search_words(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        query_text: str,
+        top_k: int | None = 10,
+        kinds: Sequence[str] | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> list[WordHit]:
+        """Full-text search over episodes, facts and entities (English stemmed, Chinese as
+        character bigrams, names by trigrams); the text is words, never query syntax."""
+        return self._records(
+            WordHit,
+            "SELECT * FROM memory.search_words(%s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, query_text, top_k, None if kinds is None else list(kinds)),
+            conn,
+        )
+
+    def match_entities(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        text: str,
+        limit: int | None = 10,
+        *,
+        conn: Connection | None = None,
+    ) -> list[EntityMatch]:
+        """Entities whose names `text` names or nearly names (misspelt, inside a sentence,
+        Chinese inside Chinese), best first."""
+        return self._records(
+            EntityMatch,
+            "SELECT * FROM memory.match_entities(%s, %s, %s, %s)",
+            (tenant_id, simulation_id, text, limit),
+            conn,
         )
 
     def simulation_stats(
@@ -1602,8 +1666,7 @@ class Memory:
         *,
         conn: Connection | None = None,
     ) -> list[ReportHit]:
-        """Report section chunks nearest `query` (a 384-dimensional vector), least distance
-        first."""
+        """Report section chunks nearest `query` (a 384-dimensional vector), best first."""
         return self._records(
             ReportHit,
             "SELECT * FROM memory.search_reports(%s, %s, %s, %s, %s)",

@@ -122,7 +122,7 @@ def run_demo(dsn: str, run_dir: Path) -> int:
             r = reports[0]
             print(f"{r.report_id}: {r.title} ({r.status}, {r.sections} sections)")
             for h in acme_mem.search_reports(acme, SIMULATION_ID, embedder.encode_one(QUESTION), 2):
-                print(f"\n  {h.distance:.3f}  section {h.section_index}: {h.section_title}")
+                print(f"\n  {h.similarity:.3f}  section {h.section_index}: {h.section_title}")
                 print(textwrap.indent(textwrap.fill(h.content, 86), "         "))
             print()
             for p in acme_mem.predictions(acme, SIMULATION_ID):

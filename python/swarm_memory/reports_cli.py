@@ -50,7 +50,7 @@ def cmd_search_reports(args: argparse.Namespace, mem: Memory) -> int:
     print(
         table(
             [
-                (f"{h.distance:.3f}", h.report_id, h.section_index, h.section_title, h.content)
+                (f"{h.similarity:.3f}", h.report_id, h.section_index, h.section_title, h.content)
                 for h in hits
             ],
             ["dist", "report", "sec", "section", "content"],

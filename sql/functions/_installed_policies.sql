@@ -65,6 +65,13 @@ AS $fn$
           ('tenant_grants', 'admins_manage_all_grants', 'memory_admin', 'ALL', e.admin, e.admin),
           ('tenant_grants', 'roles_see_their_own_grants', 'memory_reader', 'SELECT', e.own_grant, NULL)
       ) AS p (table_name, policy_name, role, command, qual, with_check)
+    -- V0018: memory.route_rules, the installation's routing phrases
+    UNION ALL
+    SELECT 'route_rules'::name, 'roles_read_every_rule'::name, true, ARRAY['memory_admin', 'memory_reader']::name[],
+           'SELECT', 'true', NULL
+    UNION ALL
+    SELECT 'route_rules'::name, 'owner_manages_every_rule'::name, true, ARRAY['memory_owner']::name[],
+           'ALL', 'true', 'true'
 $fn$;
 
 COMMENT ON FUNCTION memory._installed_policies() IS 'Internal: every policy sql/policies installs, with its command, roles and expressions as pg_get_expr prints them (memory.rls_audit compares with it)';

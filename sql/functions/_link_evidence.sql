@@ -3,7 +3,8 @@
 -- promote (memory.commit_import, after the merges) and by memory.link_evidence.
 --   source:  each id of the edge's `episodes` list (MiroFish's field, kept in attributes),
 --            once, at its first place in the list.
---   mention: each action (an episode with text) that names both of the edge's entities,
+--   mention: each action (an episode with text) that names both of the edge's entities
+--            in its text or as its agent (an agent's post about the plan names the agent),
 --            by a node's name or an alias (memory._entity_names; MiroFish's Graphiti nodes
 --            carry no aliases today), as a substring of the text in lower case: no word
 --            boundaries, so it works for Chinese, and "Dan" also matches "Daniel". The
@@ -40,7 +41,8 @@ BEGIN
              WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
                AND n.node_key IN (SELECT f.source_key FROM facts AS f UNION SELECT f.target_key FROM facts AS f)
         ), acts AS (
-            SELECT x.episode_id, x.occurred_at, pg_catalog.lower(x.content) AS hay
+            SELECT x.episode_id, x.occurred_at,
+                   pg_catalog.lower(COALESCE(x.agent_name, '') || E'\n' || x.content) AS hay
               FROM memory.episodes AS x
              WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
                AND x.content IS NOT NULL

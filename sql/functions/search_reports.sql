@@ -1,5 +1,5 @@
 -- The chunks of a simulation's report sections nearest a query embedding, best first
--- (cosine distance, least first); p_top_k clamped to 1..100 (NULL means 10); p_report_id
+-- (similarity = 1 - cosine distance, as search_episodes); p_top_k clamped to 1..100 (NULL means 10); p_report_id
 -- narrows to one report (P0002 when the simulation has no such report). Searched exactly:
 -- a simulation has a few reports of a few dozen chunks.
 CREATE OR REPLACE FUNCTION memory.search_reports(
@@ -9,7 +9,7 @@ CREATE OR REPLACE FUNCTION memory.search_reports(
     p_top_k integer DEFAULT 10,
     p_report_id text DEFAULT NULL)
 RETURNS TABLE (report_id text, section_index integer, section_title text, chunk_index integer,
-               content text, distance double precision)
+               content text, similarity double precision)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
@@ -22,7 +22,7 @@ BEGIN
     PERFORM memory._check_query_vector(p_query);
     RETURN QUERY
     SELECT c.report_id, c.section_index, s.title, c.chunk_index, c.content,
-           c.embedding OPERATOR(public.<=>) p_query::public.vector(384)
+           1 - (c.embedding OPERATOR(public.<=>) p_query::public.vector(384))
       FROM memory.report_chunks AS c
       JOIN memory.report_sections AS s
         ON s.tenant_id = c.tenant_id AND s.simulation_id = c.simulation_id
@@ -35,6 +35,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.search_reports(uuid, uuid, public.vector, integer, text) IS 'Semantic search over a simulation''s report sections (chunks, cosine distance), best first; top_k clamped to 1..100';
+COMMENT ON FUNCTION memory.search_reports(uuid, uuid, public.vector, integer, text) IS 'Semantic search over a simulation''s report sections (chunks, cosine), best first; top_k clamped to 1..100';
 REVOKE ALL ON FUNCTION memory.search_reports(uuid, uuid, public.vector, integer, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.search_reports(uuid, uuid, public.vector, integer, text) TO memory_reader;

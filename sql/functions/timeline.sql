@@ -1,7 +1,8 @@
 -- What happened to an entity, in time order, one row per event: the facts touching it that
 -- began (valid_at) or ended (invalid_at), with the entity at the fact's other end, and the
--- agent actions whose text names it (its name or an alias, memory._entity_names, matched
--- as memory._link_evidence matches: lower case, substring). Events without a time (a fact
+-- agent actions that name it in their text or as their agent (its name or an alias,
+-- memory._entity_names, matched as memory._link_evidence matches: lower case, substring).
+-- Events without a time (a fact
 -- with an unknown start, an action without occurred_at) are not on a timeline. At the same
 -- instant a fact that ended comes before one that began, and facts before actions.
 -- p_limit: the first events (NULL means 100, at most 1000; below 1 is 22023). An unknown
@@ -50,7 +51,8 @@ BEGIN
              WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
                AND x.occurred_at IS NOT NULL AND x.content IS NOT NULL
                AND EXISTS (SELECT 1 FROM pg_catalog.unnest(v_needles) AS nd (needle)
-                            WHERE pg_catalog.strpos(pg_catalog.lower(x.content), nd.needle) > 0)) AS t
+                            WHERE pg_catalog.strpos(pg_catalog.lower(COALESCE(x.agent_name, '') || E'\n' || x.content),
+                                                    nd.needle) > 0)) AS t
      ORDER BY t.at, t.ord, COALESCE(t.edge_id, t.episode_id)
      LIMIT memory._page_rows(p_limit, 100);
 END

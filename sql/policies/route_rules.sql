@@ -3,7 +3,7 @@
 -- checking that its caller is an administrator.
 DROP POLICY IF EXISTS roles_read_every_rule ON memory.route_rules;
 CREATE POLICY roles_read_every_rule ON memory.route_rules
-    AS PERMISSIVE FOR SELECT TO memory_reader, memory_admin
+    AS PERMISSIVE FOR SELECT TO memory_admin, memory_reader
     USING (true);
 
 DROP POLICY IF EXISTS owner_manages_every_rule ON memory.route_rules;

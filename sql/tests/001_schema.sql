@@ -3,14 +3,14 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(513);  -- V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions
+SELECT plan(567);  -- V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
 INSERT INTO fx_tables VALUES
     ('tenants'), ('tenant_grants'), ('simulations'), ('nodes'), ('edges'), ('episodes'), ('profiles'),
     ('import_attempts'), ('staged_nodes'), ('staged_edges'), ('staged_episodes'), ('staged_profiles'),
-    ('vector_cache'), ('row_history'),
+    ('vector_cache'), ('row_history'), ('route_rules'),
     -- V0014: reports and predictions
     ('reports'), ('report_sections'), ('report_chunks'), ('report_log'), ('predictions'),
     ('prediction_outcomes'), ('staged_reports'), ('staged_report_sections'), ('staged_report_chunks'),
@@ -93,6 +93,17 @@ INSERT INTO fx_functions VALUES
     ('_known',              '{anyelement,uuid,uuid,"timestamp with time zone"}'),
     ('_fact_state',         '{"timestamp with time zone","timestamp with time zone","timestamp with time zone","timestamp with time zone"}'),
     ('_record_history',     '{}'),
+    -- V0018: recall
+    ('_check_fact_state',   '{text}'),
+    ('_recall_option',      '{jsonb,text,"double precision","double precision","double precision"}'),
+    ('search_facts',        '{uuid,uuid,vector,integer,text,"timestamp with time zone"}'),
+    ('route',               '{text}'),
+    ('set_route_rule',      '{text,text}'),
+    ('recall',              '{uuid,uuid,text,vector,integer,jsonb}'),
+    ('paths',               '{uuid,uuid,text,text,integer}'),
+    ('panorama',            '{uuid,uuid,text,vector,integer}'),
+    ('entity_summary',      '{uuid,uuid,text,integer}'),
+    ('episode_vector',      '{uuid,uuid,text}'),
     ('facts',               '{uuid,uuid,text,text,"timestamp with time zone",integer}'),
     ('history',             '{uuid,uuid,text,text}'),
     ('nodes_named',         '{uuid,uuid,text}'),
@@ -129,6 +140,15 @@ INSERT INTO fx_functions VALUES
     ('evidence',            '{uuid,uuid,text}'),
     ('link_evidence',       '{uuid,uuid}'),
     ('timeline',            '{uuid,uuid,text,integer}');
+-- V0017: the words arm
+INSERT INTO fx_functions VALUES
+    ('_name_match',         '{text,text}'),
+    ('_words_doc',          '{text,text}'),
+    ('_words_prepare',      '{text,text}'),
+    ('_words_query',        '{text}'),
+    ('_words_text',         '{text}'),
+    ('match_entities',      '{uuid,uuid,text,integer}'),
+    ('search_words',        '{uuid,uuid,text,integer,text[]}');
 
 -- SECURITY DEFINER only where tenant roles must not hold the privilege used: DELETE (with it a
 -- role could LOCK the shared tables in modes that stop every tenant).
@@ -140,6 +160,8 @@ INSERT INTO fx_definers VALUES
 INSERT INTO fx_definers VALUES ('_ann_counts'), ('ann_index');
 -- SECURITY DEFINER: the trigger keeping history writes memory.row_history, which no tenant role may write.
 INSERT INTO fx_definers VALUES ('_record_history');
+-- SECURITY DEFINER: routing rules are changed by administrators, who hold no table privilege but SELECT.
+INSERT INTO fx_definers VALUES ('set_route_rule');
 -- SECURITY DEFINER: the evidence links are written only by memory_owner (V0016).
 INSERT INTO fx_definers VALUES ('_link_evidence');
 
@@ -169,8 +191,9 @@ SELECT ok((SELECT c.relforcerowsecurity FROM pg_catalog.pg_class AS c WHERE c.oi
 SELECT table_owner_is('memory', t.table_name, 'memory_owner', 'memory.' || t.table_name || ' belongs to memory_owner')
   FROM fx_tables AS t ORDER BY t.table_name;
 
+-- every table but memory.route_rules, the installation's routing phrases (V0018), is a tenant's
 SELECT col_type_is('memory', t.table_name, 'tenant_id', 'uuid', 'memory.' || t.table_name || '.tenant_id is uuid')
-  FROM fx_tables AS t ORDER BY t.table_name;
+  FROM fx_tables AS t WHERE t.table_name <> 'route_rules' ORDER BY t.table_name;
 
 SELECT is((SELECT a.attname
              FROM pg_catalog.pg_constraint AS k
@@ -178,7 +201,7 @@ SELECT is((SELECT a.attname
             WHERE k.conrelid = pg_catalog.to_regclass('memory.' || t.table_name) AND k.contype = 'p'),
           'tenant_id'::name,
           'tenant_id is the first column of the primary key of memory.' || t.table_name)
-  FROM fx_tables AS t ORDER BY t.table_name;
+  FROM fx_tables AS t WHERE t.table_name <> 'route_rules' ORDER BY t.table_name;
 
 -- Keys (3): every unique and foreign key of a tenant-owned table includes tenant_id (a
 -- key on values a caller chooses would let one tenant learn of another's through a
@@ -190,7 +213,7 @@ SELECT is_empty($$
       FROM pg_catalog.pg_constraint AS k
       JOIN pg_catalog.pg_class AS c ON c.oid = k.conrelid
       JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
-     WHERE n.nspname = 'memory' AND c.relname <> 'tenants' AND k.contype IN ('p', 'u', 'f')
+     WHERE n.nspname = 'memory' AND c.relname NOT IN ('tenants', 'route_rules') AND k.contype IN ('p', 'u', 'f')
        AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS a
                         WHERE a.attrelid = k.conrelid AND a.attnum = ANY (k.conkey)
                           AND (a.attname = 'tenant_id'
@@ -263,6 +286,7 @@ $$, $$VALUES ('memory.nodes', 'CHECK ((char_length(type) <= memory._label_max())
              ('memory.profiles', 'CHECK ((char_length(platform) <= memory._label_max()))')$$,
     'the label checks read the one limit, memory._label_max()');
 SELECT type_owner_is('memory', 'record_kind', 'memory_owner', 'memory.record_kind belongs to memory_owner');
+SELECT type_owner_is('memory', 'recall_hit', 'memory_owner', 'memory.recall_hit belongs to memory_owner');
 
 -- The merge of each record kind, generated on every deploy (sql/finalize/kind_merges.sql).
 INSERT INTO fx_functions SELECT '_merge_' || k.kind, '{uuid,uuid,uuid,jsonb}' FROM memory._record_kinds() AS k;
@@ -277,7 +301,7 @@ SELECT is_empty($$
                           AND pg_catalog.strpos(p.prosrc, memory._merge_sql(k.kind, false)) > 0)
 $$, 'every record kind has its generated merge, and its statements are those of the catalog now');
 
--- Functions (1 + 108 x 3 = 325)
+-- Functions (1 + 115 x 3 = 346)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 

@@ -42,6 +42,11 @@ SELECT t.table_name, p.policy, p.cmd, '{memory_owner}'::name[]
                     ('owner_removes_rows_of_the_entered_call_tenant', 'DELETE')) AS p(policy, cmd);
 INSERT INTO fx_policies VALUES
     ('row_history', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}');
+-- memory.route_rules (V0018): the installation's routing phrases, read by every role, changed
+-- by memory_owner in memory.set_route_rule.
+INSERT INTO fx_policies VALUES
+    ('route_rules', 'roles_read_every_rule', 'SELECT', '{memory_admin,memory_reader}'),
+    ('route_rules', 'owner_manages_every_rule', 'ALL', '{memory_owner}');
 INSERT INTO fx_policies VALUES
     ('edge_evidence', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}');
 
@@ -68,7 +73,7 @@ SELECT is_empty($$
       JOIN pg_catalog.pg_class AS c ON c.oid = pol.polrelid
       JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
      WHERE n.nspname = 'memory'
-       AND c.relname NOT IN ('tenants', 'tenant_grants')
+       AND c.relname NOT IN ('tenants', 'tenant_grants', 'route_rules')
        AND ((pol.polcmd IN ('r', 'w', 'd')
              AND COALESCE(pg_catalog.pg_get_expr(pol.polqual, pol.polrelid), '')
                  NOT LIKE '%tenant_id = ( SELECT memory.\_current\_tenant\_id()%')

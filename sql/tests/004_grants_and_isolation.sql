@@ -166,7 +166,9 @@ $$;
 -- so "0 rows of B" below means something.
 SELECT set_eq($$SELECT table_name FROM fx.tables$$,
               $$SELECT c.relname::text FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
-                 WHERE n.nspname = 'memory' AND c.relkind IN ('r', 'p')$$,
+                 WHERE n.nspname = 'memory' AND c.relkind IN ('r', 'p')
+                   -- the installation's routing phrases (V0018) are no tenant's: 001 and 013 hold them
+                   AND c.relname <> 'route_rules'$$,
               'fixture: the table list covers every table of schema memory');
 SELECT is_empty($$SELECT tbl FROM fx.b_before WHERE n = 0$$, 'fixture: tenant B has rows in every table');
 

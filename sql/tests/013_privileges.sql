@@ -18,7 +18,7 @@ INSERT INTO fx_tables VALUES
     ('tenants', false), ('tenant_grants', false), ('simulations', true), ('nodes', true),
     ('edges', true), ('episodes', true), ('profiles', true), ('import_attempts', true),
     ('staged_nodes', true), ('staged_edges', true), ('staged_episodes', true), ('staged_profiles', true),
-    ('vector_cache', true), ('row_history', true),
+    ('vector_cache', true), ('row_history', true), ('route_rules', false),
     -- V0016: the evidence behind a fact
     ('edge_evidence', true),
     -- V0014: reports and predictions
@@ -50,6 +50,7 @@ INSERT INTO fx_definers VALUES
     ('_delete_grant',     '{uuid,oid}',            'memory_admin'),
     -- the trigger keeping history (no role calls it)
     ('_record_history',   '{}',                    NULL),
+    ('set_route_rule',    '{text,text}',           'memory_admin'),
     -- the evidence links (V0016), run by every promote
     ('_link_evidence',    '{uuid,uuid}',           'memory_writer');
 
@@ -59,6 +60,8 @@ SELECT table_privs_are('memory', t.table_name, r.role,
                             -- memory.row_history: written only by the definer trigger
                             WHEN t.table_name = 'row_history' AND r.role = 'memory_writer' THEN ARRAY['SELECT']
                             WHEN t.table_name = 'row_history' THEN ARRAY[]::name[]
+                            -- memory.route_rules: read by all, changed by memory.set_route_rule
+                            WHEN t.table_name = 'route_rules' THEN ARRAY['SELECT']
                             -- memory.edge_evidence (V0016): written only by memory._link_evidence
                             WHEN t.table_name = 'edge_evidence' AND r.role = 'memory_writer' THEN ARRAY['SELECT']
                             WHEN t.table_name = 'edge_evidence' THEN ARRAY[]::name[]
@@ -218,7 +221,8 @@ SELECT results_eq($$SELECT * FROM memory.delete_tenant(fx.tenant_a())$$,
                   'delete_tenant returns the simulations, nodes, edges, episodes, profiles, grants, reports and predictions it removed');
 RESET SESSION AUTHORIZATION;
 SELECT is_empty($$
-    SELECT t.table_name FROM fx_tables AS t WHERE fx.tenant_rows(t.table_name, fx.tenant_a()) > 0
+    SELECT t.table_name FROM fx_tables AS t
+     WHERE t.table_name <> 'route_rules' AND fx.tenant_rows(t.table_name, fx.tenant_a()) > 0
 $$, 'no table holds a row of the deleted tenant (attempts and staged rows included)');
 SELECT results_eq($$SELECT (SELECT count(*) FROM memory.tenants WHERE tenant_id = fx.tenant_b()),
                            (SELECT count(*) FROM memory.tenant_grants WHERE tenant_id = fx.tenant_b()),

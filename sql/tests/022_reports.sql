@@ -77,12 +77,12 @@ SELECT results_eq($$SELECT line_no FROM memory.report_log(fx.tenant_a(), fx.sim_
                   ARRAY[2], 'report_log pages after a line');
 SELECT results_eq($$SELECT report_id, section_index, section_title, chunk_index FROM memory.search_reports(fx.tenant_a(), fx.sim_a(), fx.vec(3), 1)$$,
                   $$VALUES ('report_1', 2, '居民', 0)$$, 'search_reports finds the nearest chunk with its section');
-SELECT ok((SELECT pg_catalog.bool_and(distance >= 0) AND pg_catalog.count(*) = 3
+SELECT ok((SELECT pg_catalog.bool_and(similarity <= 1) AND pg_catalog.count(*) = 3
              FROM memory.search_reports(fx.tenant_a(), fx.sim_a(), fx.vec(1), 100)),
-          'search_reports returns every chunk with a distance, top_k clamped to what there is');
-SELECT is((SELECT pg_catalog.array_agg(distance ORDER BY distance) = pg_catalog.array_agg(distance)
+          'search_reports returns every chunk with a similarity, top_k clamped to what there is');
+SELECT is((SELECT pg_catalog.array_agg(similarity ORDER BY similarity DESC) = pg_catalog.array_agg(similarity)
              FROM memory.search_reports(fx.tenant_a(), fx.sim_a(), fx.vec(2), 10, 'report_1')),
-          true, 'search_reports answers least distance first, narrowed to a report');
+          true, 'search_reports answers the most similar first, narrowed to a report');
 SELECT results_eq($$SELECT prediction_id, confidence, outcome FROM memory.predictions(fx.tenant_a(), fx.sim_a())$$,
                   $$VALUES ('p1', 0.7::numeric, NULL::text), ('p2', 0.55, NULL)$$,
                   'predictions lists the claims with no outcome yet');

@@ -1,0 +1,20 @@
+-- How nearly a text names an entity: pg_trgm's word_similarity of the name within the text
+-- (the best run of the text's words against the name's trigrams, so a name inside a
+-- sentence or misspelt by a letter or two still scores) or of the text within the name (a
+-- short text naming part of it: 'Lindqvst' for Sofia Lindqvist), both lower case and with their CJK
+-- runs cut into bigrams (memory._words_text) so that a Chinese name inside a Chinese
+-- sentence, which has no spaces, scores 1. p_words is the text already so prepared
+-- (pg_catalog.lower(memory._words_text(text)), once a call). NULL below 0.5, the one home of
+-- that threshold (memory.match_entities, memory.search_words).
+CREATE OR REPLACE FUNCTION memory._name_match(p_name text, p_words text) RETURNS real
+LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+SELECT CASE WHEN m.similarity >= 0.5 THEN m.similarity END
+  FROM (SELECT GREATEST(public.word_similarity(n.words, p_words), public.word_similarity(p_words, n.words)) AS similarity
+          FROM (SELECT pg_catalog.lower(memory._words_text(p_name)) AS words) AS n) AS m
+$fn$;
+
+COMMENT ON FUNCTION memory._name_match(text, text) IS 'Internal: trigram word_similarity of a name within a prepared text (CJK as bigrams), NULL below 0.5';
+REVOKE ALL ON FUNCTION memory._name_match(text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._name_match(text, text) TO memory_reader;

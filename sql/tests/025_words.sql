@@ -1,0 +1,121 @@
+/* pgmigrate-encoding: utf-8 */
+-- 025_words: the words arm (issue 12, item 1): full-text search over episodes, facts and
+-- entities with a ranking, English stemmed and Chinese as character bigrams; trigram
+-- matching of entity names (misspellings, a Chinese name inside a Chinese sentence); query
+-- syntax in the text read as words; bad input; tenants isolated.
+BEGIN;
+\ir _fixtures.psql
+SELECT plan(36);
+
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(),
+    '[{"id": "plan", "name": "河滨路改造计划", "type": "Policy", "summary": "把河滨路改成步行街的计划"},
+      {"id": "sofia", "name": "Sofia Lindqvist", "type": "Person", "summary": "Transport reporter of the Harbourton Courier"},
+      {"id": "road", "name": "River Road", "type": "Location", "summary": "A road along the river"},
+      {"id": "cafe", "name": "Quayside Cafe", "type": "Business"},
+      {"id": "li", "name": "李华", "type": "Person", "summary": "小店店主"}]');
+SELECT memory.upsert_edges(fx.tenant_a(), fx.sim_a(),
+    '[{"id": "f1", "type": "OPPOSES", "source_id": "li", "target_id": "plan", "fact": "李华反对河滨路改造计划"},
+      {"id": "f2", "type": "COVERS", "source_id": "sofia", "target_id": "road", "fact": "Sofia Lindqvist covers the closure of River Road"}]');
+SELECT memory.upsert_episodes(fx.tenant_a(), fx.sim_a(),
+    '[{"id": "e1", "action_type": "CREATE_POST", "content": "Closing River Road to cars will hurt the small shops"},
+      {"id": "e2", "action_type": "CREATE_POST", "content": "The road was closed for the marathon"},
+      {"id": "e3", "action_type": "CREATE_POST", "content": "Cars, cars, cars: nothing else"},
+      {"id": "e4", "action_type": "CREATE_POST", "content": "我认为河滨路改造计划会伤害附近的小店"},
+      {"id": "e5", "action_type": "CREATE_POST", "content": "河滨公园今天人很多"},
+      {"id": "e6", "action_type": "CREATE_POST", "content": "周末去河滨路散步"},
+      {"id": "e7", "action_type": "CREATE_POST", "content": "the cafe reopens"},
+      {"id": "e8", "action_type": "CREATE_POST", "content": "the cafe reopens"},
+      {"id": "e9", "action_type": "LIKE_POST"},
+      {"id": "e10", "action_type": "CREATE_POST", "content": "a & b | !x foo:* <-> ''q''"}]');
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION app_b;
+SELECT memory.upsert_episodes(fx.tenant_b(), fx.sim_b(),
+    '[{"id": "b1", "action_type": "CREATE_POST", "content": "Closing River Road to cars, says tenant B"}]');
+RESET SESSION AUTHORIZATION;
+
+SET LOCAL SESSION AUTHORIZATION reader_a;
+-- English: stemming, ranking by words matched, then cover density (6)
+SELECT results_eq($$SELECT id FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'closing the road to cars', 3, '{episode}')$$,
+                  ARRAY['e1', 'e2', 'e3'],
+                  'by words matched: three, two (closed stems to close), one (cars, however often)');
+SELECT results_eq($$SELECT matched FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'closing the road to cars', 1, '{episode}')$$,
+                  ARRAY['closing road cars'], 'matched lists the question''s words the row holds (stop words dropped)');
+SELECT ok((SELECT bool_and(score > 0 AND score <= 1) FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'closing the road to cars', 100)),
+          'scores lie in (0, 1]');
+SELECT results_eq($$SELECT kind, id FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'River Road closure', 2, '{fact,entity}')$$,
+                  $$VALUES ('entity', 'road'), ('fact', 'f2')$$,
+                  'entities by node id, facts by edge id; the entity the question names first, then the fact holding every word');
+SELECT results_eq($$SELECT id FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'the cafe reopens', 10, '{episode}')$$,
+                  ARRAY['e7', 'e8'], 'equal scores in id order');
+SELECT is((SELECT count(*) FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'cars', 0)), 1::bigint, 'top_k 0 behaves as 1');
+
+-- Chinese: bigrams, no word boundaries (5)
+SELECT results_eq($$SELECT id FROM memory.search_words(fx.tenant_a(), fx.sim_a(), '河滨路改造', 10, '{episode}')$$,
+                  ARRAY['e4', 'e6', 'e5'],
+                  'the post with the whole phrase first, then the one with 河滨路, then 河滨 alone');
+SELECT results_eq($$SELECT matched FROM memory.search_words(fx.tenant_a(), fx.sim_a(), '河滨路改造', 1, '{episode}')$$,
+                  ARRAY['河滨 滨路 路改 改造'], 'matched lists the bigrams found');
+SELECT results_eq($$SELECT kind, id FROM memory.search_words(fx.tenant_a(), fx.sim_a(), '谁反对河滨路改造计划？', 2, '{fact,entity}')$$,
+                  $$VALUES ('entity', 'plan'), ('fact', 'f1')$$,
+                  'a Chinese question finds the entity it names and the fact about it');
+SELECT results_eq($$SELECT id FROM memory.search_words(fx.tenant_a(), fx.sim_a(), '小店 shops', 10, '{episode}')$$,
+                  ARRAY['e1', 'e4'], 'Chinese and English words in one question');
+SELECT is_empty($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), '上海', 10)$$,
+                'a Chinese word no row holds finds nothing');
+
+-- Names: trigram matching (6)
+SELECT results_eq($$SELECT node_id, similarity FROM memory.match_entities(fx.tenant_a(), fx.sim_a(), 'what did Sofia Lindqvist write about the road?', 1)$$,
+                  $$VALUES ('sofia', 1::real)$$, 'a name inside a sentence: similarity 1');
+SELECT results_eq($$SELECT node_id FROM memory.match_entities(fx.tenant_a(), fx.sim_a(), 'what did sofia lindqvst say', 10)$$,
+                  ARRAY['sofia'], 'a misspelt name is still matched, and nothing else');
+SELECT results_eq($$SELECT node_id, similarity FROM memory.match_entities(fx.tenant_a(), fx.sim_a(), '我觉得河滨路改造计划会伤害小店', 10)$$,
+                  $$VALUES ('plan', 1::real)$$, 'a Chinese name inside a Chinese sentence: similarity 1');
+SELECT results_eq($$SELECT node_id FROM memory.match_entities(fx.tenant_a(), fx.sim_a(), '李华和河滨路', 10)$$,
+                  ARRAY['li'], 'a two-character Chinese name; a partial name (河滨路 of 河滨路改造计划) below the threshold');
+SELECT results_eq($$SELECT kind, id, matched FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'Lindqvst', 1)$$,
+                  $$VALUES ('entity', 'sofia', '~Sofia Lindqvist')$$, 'search_words finds an entity by a misspelt name');
+SELECT is_empty($$SELECT * FROM memory.match_entities(fx.tenant_a(), fx.sim_a(), 'nothing like any name', 10)$$,
+                'no name, no match');
+
+-- Query syntax is words (6)
+SELECT results_eq($$SELECT id, score FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'road & cars', 10)$$,
+                  $$SELECT id, score FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'road cars', 10)$$,
+                  '''&'' is punctuation: the same as the words alone');
+SELECT results_eq($$SELECT id FROM memory.search_words(fx.tenant_a(), fx.sim_a(), '!road', 10, '{episode}')$$,
+                  ARRAY['e2', 'e1'], '''!road'' finds road, it negates nothing');
+SELECT is_empty($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'caf:*', 10, '{episode,fact}')$$,
+                '''caf:*'' is the word caf, not a prefix of cafe (only a name, by trigrams, takes a part of a word)');
+SELECT lives_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), $q$'unclosed "quote ( <-> | :A \ $q$, 10)$$,
+                'quotes, parentheses, operators and a backslash do not raise');
+SELECT results_eq($$SELECT id FROM memory.search_words(fx.tenant_a(), fx.sim_a(), $q$foo:* ''q'' <->$q$, 10)$$,
+                  ARRAY['e10'], 'the words of a text full of operators are found');
+SELECT is_empty($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'the & | !', 10)$$,
+                'stop words and operators alone find nothing (no error)');
+
+-- Bad input (7)
+SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), '')$$, '22023', NULL, 'empty text: 22023');
+SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), E' \t\n ')$$, '22023', NULL, 'white space only: 22023');
+SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), NULL)$$, '22004', NULL, 'NULL text: 22004');
+SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'road', 10, '{episode,post}')$$, '22023', NULL, 'unknown kind: 22023');
+SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'road', 10, '{}')$$, '22023', NULL, 'no kind: 22023');
+SELECT throws_ok($$SELECT * FROM memory.match_entities(fx.tenant_a(), fx.sim_a(), ' ')$$, '22023', NULL, 'match_entities, blank text: 22023');
+SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), repeat('x ', 600000))$$, '54000', NULL,
+                 'a text over the string limit: 54000');
+RESET SESSION AUTHORIZATION;
+
+-- Tenants (6)
+SET LOCAL SESSION AUTHORIZATION app_b;
+SELECT results_eq($$SELECT id FROM memory.search_words(fx.tenant_b(), fx.sim_b(), 'closing river road cars', 10)$$,
+                  ARRAY['b1'], 'tenant B finds only its own post');
+SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'road')$$, '42501', NULL, 'B for tenant A: 42501');
+SELECT throws_ok($$SELECT * FROM memory.match_entities(fx.tenant_a(), fx.sim_a(), 'Sofia')$$, '42501', NULL, 'match_entities, B for tenant A: 42501');
+SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_b(), fx.sim_a(), 'road')$$, 'P0002', NULL, 'A''s simulation under tenant B: P0002');
+SELECT is_empty($$SELECT * FROM memory.match_entities(fx.tenant_b(), fx.sim_b(), 'Sofia Lindqvist')$$, 'B matches none of A''s names');
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION nobody;
+SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'road')$$, '42501', NULL, 'a role without the reader role: 42501');
+RESET SESSION AUTHORIZATION;
+
+SELECT * FROM finish();
+ROLLBACK;

@@ -1,0 +1,145 @@
+/* pgmigrate-encoding: utf-8 */
+-- 026_recall: hybrid recall in one SQL call (issue 12): the router and its rules, recall by
+-- text alone, by vector alone and by both, the fusion's arithmetic and its ties, the graph
+-- arm's named entities, the options and their errors, "more like this", the report agent's
+-- one-call tools (paths, panorama, entity_summary) and who may call what. Vectors are the
+-- fixtures' fx.vec(k) (a 1 at position k): the arithmetic, not the model, is under test here;
+-- tests/test_recall.py measures with the real model.
+BEGIN;
+\ir _fixtures.psql
+SELECT plan(33);
+
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
+    pg_catalog.jsonb_build_object('id', 'li', 'name', '李华', 'type', 'Person', 'summary', '市议员, 反对河滨路改造计划', 'embedding', fx.emb(1)),
+    pg_catalog.jsonb_build_object('id', 'plan', 'name', '河滨路改造计划', 'type', 'Policy', 'summary', 'A car-free River Road', 'embedding', fx.emb(2)),
+    pg_catalog.jsonb_build_object('id', 'chamber', 'name', 'Chamber of Commerce', 'type', 'Organization', 'summary', 'Local businesses', 'embedding', fx.emb(3)),
+    pg_catalog.jsonb_build_object('id', 'paper', 'name', 'Riverside Gazette', 'type', 'Media', 'embedding', fx.emb(4))));
+SELECT memory.upsert_edges(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
+    pg_catalog.jsonb_build_object('id', 'e1', 'type', 'OPPOSES', 'source_id', 'li', 'target_id', 'plan',
+        'fact', '李华反对河滨路改造计划', 'valid_at', '2025-06-01T00:00:00Z', 'embedding', fx.emb(5)),
+    pg_catalog.jsonb_build_object('id', 'e2', 'type', 'SUPPORTS', 'source_id', 'chamber', 'target_id', 'plan',
+        'fact', 'The chamber supported the plan', 'valid_at', '2024-11-20T00:00:00Z', 'invalid_at', '2025-04-29T00:00:00Z',
+        'embedding', fx.emb(6)),
+    pg_catalog.jsonb_build_object('id', 'e3', 'type', 'OPPOSES', 'source_id', 'chamber', 'target_id', 'plan',
+        'fact', 'The chamber opposes the plan as drafted', 'valid_at', '2025-05-06T00:00:00Z', 'embedding', fx.emb(7)),
+    pg_catalog.jsonb_build_object('id', 'e4', 'type', 'REPORTS_ON', 'source_id', 'paper', 'target_id', 'plan',
+        'fact', 'The Gazette reports on the plan', 'embedding', fx.emb(8))));
+SELECT memory.upsert_episodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
+    pg_catalog.jsonb_build_object('id', 'p1', 'agent_id', 1, 'action_type', 'CREATE_POST', 'content', '河滨路应该禁止汽车', 'embedding', fx.emb(9)),
+    pg_catalog.jsonb_build_object('id', 'p2', 'agent_id', 2, 'action_type', 'CREATE_POST', 'content', 'The shops will suffer without parking', 'embedding', fx.emb(10)),
+    pg_catalog.jsonb_build_object('id', 'p3', 'agent_id', 3, 'action_type', 'CREATE_POST', 'content', '李华在会上发言反对', 'embedding', fx.emb(11)),
+    pg_catalog.jsonb_build_object('id', 'p4', 'agent_id', 4, 'action_type', 'CREATE_POST', 'content', 'Parking is what the chamber cares about', 'embedding', fx.emb(12))));
+RESET SESSION AUTHORIZATION;
+
+-- The router (6)
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT results_eq($$SELECT target, signals FROM memory.route('Who is related to the Chamber of Commerce?')$$,
+                  $$VALUES ('graph'::text, '[{"phrase": "who", "target": "graph"}, {"phrase": "related to", "target": "graph"}]'::jsonb)$$,
+                  'graph phrases route to the graph, each named in the order it occurs');
+SELECT is((SELECT target FROM memory.route('What was said about parking?')), 'vector', 'phrases of meaning route to meaning');
+SELECT is((SELECT target FROM memory.route('谁反对河滨路计划？')), 'graph', 'Chinese graph phrases route to the graph');
+SELECT results_eq($$SELECT target, signals FROM memory.route('the whole plan')$$, $$VALUES ('hybrid'::text, '[]'::jsonb)$$,
+                  'no phrase (who is not in whole): hybrid');
+SELECT is((SELECT target FROM memory.route('Who said what about the plan?')), 'hybrid', 'phrases of both kinds: hybrid');
+SELECT throws_ok($$SELECT * FROM memory.route('   ')$$, '22023', NULL, 'an empty question: 22023');
+RESET SESSION AUTHORIZATION;
+
+-- The rules, changed by administrators only (4)
+SET LOCAL SESSION AUTHORIZATION admin;
+SELECT is(memory.set_route_rule('Stands With', 'graph'), true, 'an administrator adds a routing phrase');
+SELECT throws_ok($$SELECT memory.set_route_rule('x', 'elsewhere')$$, '22023', NULL, 'an unknown target: 22023');
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT is((SELECT target FROM memory.route('the chamber stands with the shops')), 'graph', 'the new phrase routes');
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT throws_ok($$SELECT memory.set_route_rule('x', 'graph')$$, '42501', NULL, 'a writer may not change the rules');
+RESET SESSION AUTHORIZATION;
+
+-- Recall by text alone, by vector alone, by both (6)
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT ok((SELECT ranks ? 'words' FROM memory.recall(fx.tenant_a(), fx.sim_a(), '禁止汽车', NULL) WHERE id = 'p1'),
+          'by text alone (NULL vector): a Chinese post found by its words');
+SELECT is_empty($$SELECT r.id FROM memory.recall(fx.tenant_a(), fx.sim_a(), '禁止汽车', NULL) AS r
+                   WHERE r.ranks ?| ARRAY['episodes', 'facts', 'entities']$$,
+                'by text alone, no arm of meaning runs');
+SELECT results_eq($$SELECT kind, id FROM memory.recall(fx.tenant_a(), fx.sim_a(), NULL, fx.vec(9), 1, '{"arms": ["episodes"]}')$$,
+                  $$VALUES ('episode'::text, 'p1'::text)$$, 'by vector alone, episodes: the nearest episode first');
+SELECT ok((SELECT bool_and(r.why LIKE '%route vector%' AND NOT r.ranks ?| ARRAY['words', 'graph'])
+             FROM memory.recall(fx.tenant_a(), fx.sim_a(), NULL, fx.vec(9)) AS r),
+          'by vector alone: the arms of meaning, and why says so');
+SELECT ok((SELECT r.ranks ?& ARRAY['episodes', 'words']
+             FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'parking shops', fx.vec(10)) AS r WHERE r.id = 'p2'),
+          'by both: an episode found by meaning and by words carries both ranks');
+SELECT is((SELECT r.id FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'parking shops', fx.vec(10), 1) AS r),
+          'p2', 'found by two arms, it fuses to the top');
+
+-- The fusion's arithmetic and its ties (3)
+SELECT is_empty($$
+    SELECT r.id FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan parking chamber', fx.vec(7), 20,
+                                   '{"weights": {"words": 2, "facts": 0.5}, "k": 10}') AS r
+     WHERE abs(r.score - (SELECT sum(COALESCE(('{"words": 2, "facts": 0.5}'::jsonb ->> a.key)::float8, 1)
+                                     / (10 + (a.value ->> 'rank')::int))
+                            FROM jsonb_each(r.ranks) AS a)) > 1e-12
+$$, 'each score is the sum over its arms of weight / (k + rank)');
+SELECT results_eq($$SELECT kind, id, score FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', fx.vec(2), 20)$$,
+                  $$SELECT kind, id, score FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', fx.vec(2), 20)$$,
+                  'the same question gives the same rows in the same order');
+SELECT is_empty($$
+    SELECT 1 FROM (SELECT r.kind, r.id, r.score, lag(r.score) OVER w AS prev_score, lag(r.kind || '/' || r.id) OVER w AS prev
+                     FROM (SELECT *, row_number() OVER () AS n FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', fx.vec(2), 20)) AS r
+                   WINDOW w AS (ORDER BY r.n)) AS x
+     WHERE x.prev_score < x.score OR (x.prev_score = x.score AND x.prev > x.kind || '/' || x.id)
+$$, 'rows are in score order, ties by kind and id');
+
+-- The graph arm (2)
+SELECT ok((SELECT r.ranks -> 'graph' ->> 'rank' = '1' AND r.why LIKE '%via 李华%'
+             FROM memory.recall(fx.tenant_a(), fx.sim_a(), '谁是李华的盟友', NULL, 10, '{"arms": ["graph"]}') AS r
+            WHERE r.kind = 'entity' AND r.id = 'li'),
+          'the graph arm starts from the entity the question names, and why names it');
+SELECT ok(EXISTS (SELECT 1 FROM memory.recall(fx.tenant_a(), fx.sim_a(), '谁是李华的盟友', NULL, 10, '{"arms": ["graph"]}') AS r
+                   WHERE r.kind = 'fact' AND r.id = 'e1'),
+          'and reaches its current facts');
+
+-- Options and bad input (6)
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), '', NULL)$$, '22023', NULL,
+                 'an empty question without a vector: 22023');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"arm": ["words"]}')$$,
+                 '22023', 'unknown option ''arm''', 'an unknown option is named');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"arms": ["words", "magic"]}')$$,
+                 '22023', 'unknown arm ''magic''', 'an unknown arm is named');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"weights": {"words": -1}}')$$,
+                 '22023', NULL, 'a negative weight: 22023');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"weights": {"words": "2"}}')$$,
+                 '22023', NULL, 'a weight that is not a number: 22023');
+SELECT lives_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan & !chamber:* | "x', NULL)$$,
+                'query syntax in the text is read as words');
+
+-- More like this, and the report agent's tools (4)
+SELECT is((SELECT r.id FROM memory.recall(fx.tenant_a(), fx.sim_a(), NULL,
+                                          memory.episode_vector(fx.tenant_a(), fx.sim_a(), 'p3'), 1,
+                                          '{"arms": ["episodes"]}') AS r),
+          'p3', 'more like this episode, in one statement');
+SELECT results_eq($$SELECT length, names FROM memory.paths(fx.tenant_a(), fx.sim_a(), 'li', 'chamber')$$,
+                  $$VALUES (2, ARRAY['李华', '河滨路改造计划', 'Chamber of Commerce'])$$,
+                  'paths: the shortest chain of current facts between two entities');
+SELECT ok((SELECT pg_catalog.array_agg(p.state ORDER BY p.id) @> ARRAY['current', 'ended']
+             FROM memory.panorama(fx.tenant_a(), fx.sim_a(), 'Chamber of Commerce', fx.vec(3)) AS p
+            WHERE p.kind = 'fact' AND p.id IN ('e2', 'e3')),
+          'panorama: the facts of an entity found, current and historical');
+SELECT is((SELECT pg_catalog.array_agg(DISTINCT s.section ORDER BY s.section)
+             FROM memory.entity_summary(fx.tenant_a(), fx.sim_a(), 'li') AS s),
+          ARRAY['entity', 'episode', 'fact', 'neighbour'], 'entity_summary: the entity, its facts, neighbours and episodes');
+RESET SESSION AUTHORIZATION;
+
+-- Isolation (2)
+SET LOCAL SESSION AUTHORIZATION app_b;
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL)$$, '42501', NULL,
+                 'app_b may not recall from tenant A');
+SELECT throws_ok($$SELECT memory.episode_vector(fx.tenant_a(), fx.sim_a(), 'p1')$$, '42501', NULL,
+                 'app_b may not read an episode vector of tenant A');
+RESET SESSION AUTHORIZATION;
+
+SELECT * FROM finish();
+ROLLBACK;
