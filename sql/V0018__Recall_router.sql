@@ -50,3 +50,15 @@ CREATE TYPE memory.recall_hit AS (
     matched  text
 );
 COMMENT ON TYPE memory.recall_hit IS 'One candidate of one arm of memory.recall, before the fusion';
+
+-- Entities by summary: a node keeps a second vector, of its summary, beside the vector of
+-- "{type}: {name}" (a search for "the newspaper's transport reporter" must find the entity
+-- whose summary says so). The write path follows the catalog (memory._kind_columns); a
+-- staged row without vectors whose content hash matches the committed row's keeps both.
+ALTER TABLE memory.nodes ADD COLUMN summary_embedding public.vector(384);
+ALTER TABLE memory.staged_nodes ADD COLUMN summary_embedding public.vector(384);
+GRANT UPDATE (summary_embedding) ON memory.nodes TO memory_writer;
+COMMENT ON COLUMN memory.nodes.summary_embedding IS 'The vector of the node''s summary (the embedding column holds that of "{type}: {name}")';
+
+-- search_nodes gains what it searches by (re-created by its file).
+DROP FUNCTION IF EXISTS memory.search_nodes(uuid, uuid, public.vector, integer, text);

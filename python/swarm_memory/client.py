@@ -1048,14 +1048,17 @@ class Memory:
         query: Any,
         top_k: int | None = 10,
         type: str | None = None,
+        by: str = "name",
         *,
         conn: Connection | None = None,
     ) -> list[NodeHit]:
-        """Nodes nearest `query` (a 384-dimensional vector: numpy array or floats)."""
+        """Nodes nearest `query` (a 384-dimensional vector: numpy array or floats), by the
+        vector of their name (`by="name"`), of their summary ("summary"), or the nearer
+        ("both")."""
         return self._records(
             NodeHit,
-            "SELECT * FROM memory.search_nodes(%s, %s, %s, %s, %s)",
-            (tenant_id, simulation_id, _vector(query), top_k, type),
+            "SELECT * FROM memory.search_nodes(%s, %s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, _vector(query), top_k, type, by),
             conn,
             vectors=True,
         )

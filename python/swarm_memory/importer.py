@@ -291,16 +291,28 @@ def _metadata(parsed: Parsed) -> dict[str, Any]:
 
 def _texts(
     parsed: Parsed, embed_all_actions: bool = False
-) -> list[tuple[str, dict[str, Any], str]]:
-    """(kind, item, text to embed) for every row that has a text. Actions that say nothing
-    of their own (mirofish.CONTENTLESS_ACTIONS) are stored without a vector, so searches
-    do not answer with them, unless embed_all_actions."""
-    out = [("nodes", n, node_text(n["type"], n["name"])) for n in parsed.graph.nodes]
-    out += [("edges", e, e["fact"]) for e in parsed.graph.edges if e.get("fact")]
+) -> list[tuple[str, dict[str, Any], list[tuple[str, str]]]]:
+    """(kind, item, [(vector column, text to embed)]) for every row that has a text: a
+    node has two, "{type}: {name}" and its summary. Actions that say nothing of their own
+    (mirofish.CONTENTLESS_ACTIONS) are stored without a vector, so searches do not answer
+    with them, unless embed_all_actions."""
+    out: list[tuple[str, dict[str, Any], list[tuple[str, str]]]] = [
+        (
+            "nodes",
+            n,
+            [("embedding", node_text(n["type"], n["name"]))]
+            + ([("summary_embedding", n["summary"])] if n.get("summary") else []),
+        )
+        for n in parsed.graph.nodes
+    ]
+    out += [("edges", e, [("embedding", e["fact"])]) for e in parsed.graph.edges if e.get("fact")]
     if parsed.reports:
-        out += [("report_chunks", c, c["embed_text"]) for c in parsed.reports.report_chunks]
+        out += [
+            ("report_chunks", c, [("embedding", c["embed_text"])])
+            for c in parsed.reports.report_chunks
+        ]
     out += [
-        ("episodes", e, e["content"])
+        ("episodes", e, [("embedding", e["content"])])
         for e in parsed.episodes
         if e.get("content")
         and (embed_all_actions or e["action_type"] not in mirofish.CONTENTLESS_ACTIONS)
@@ -330,33 +342,38 @@ def embed(
         (h.kind, h.item_id): h.content_hash
         for h in mem.committed_hashes(tenant_id, simulation_id, conn=conn)
     }
-    wanted: dict[bytes, tuple[str, list[dict[str, Any]]]] = {}
+    # A text is embedded and cached under its own hash; a row's content hash covers all of
+    # its texts (one text: that text's hash), so a row whose texts are all unchanged keeps
+    # its committed vectors.
+    wanted: dict[bytes, tuple[str, list[tuple[dict[str, Any], str]]]] = {}
     reused = 0
-    for kind, item, text in _texts(parsed, embed_all_actions):
-        item["content_hash"] = content_hash(model, text)
+    for kind, item, texts in _texts(parsed, embed_all_actions):
+        item["content_hash"] = content_hash(model, "\x1f".join(text for _, text in texts))
         item["embedding_model"] = model
         if known.get((kind, item["id"])) == item["content_hash"]:
-            item["embedding"] = None  # commit keeps the committed vector
+            for column, _ in texts:
+                item[column] = None  # commit keeps the committed vectors
             reused += 1
         else:
-            wanted.setdefault(item["content_hash"], (text, []))[1].append(item)
+            for column, text in texts:
+                wanted.setdefault(content_hash(model, text), (text, []))[1].append((item, column))
     cached = 0
     for chunk in _batches(list(wanted), CACHE_BATCH):
         for hit in mem.cached_vectors(tenant_id, model, chunk, conn=conn):
-            _, items = wanted.pop(hit.content_hash)
-            for item in items:
-                item["embedding"] = hit.embedding
-            cached += len(items)
+            _, uses = wanted.pop(hit.content_hash)
+            for item, column in uses:
+                item[column] = hit.embedding
+            cached += len(uses)
     todo = list(wanted.items())
-    embedded = sum(len(items) for _, (_, items) in todo)
+    embedded = sum(len(uses) for _, (_, uses) in todo)
     progress.start("embed", len(todo), "texts")
     for chunk in _batches(todo, 1024):
         vectors = [
             np.asarray(v, dtype=np.float32) for v in embedder.encode([t for _, (t, _) in chunk])
         ]
-        for (_, (_, items)), vec in zip(chunk, vectors, strict=True):
-            for item in items:
-                item["embedding"] = vec
+        for (_, (_, uses)), vec in zip(chunk, vectors, strict=True):
+            for item, column in uses:
+                item[column] = vec
         mem.cache_vectors(tenant_id, model, [h for h, _ in chunk], vectors, conn=conn)
         progress.advance(len(chunk))
     progress.finish(f"{reused} unchanged texts reused, {cached} taken from the vector cache")

@@ -5,8 +5,8 @@
 -- memory._merge_<kind>): $1 tenant, $2 simulation, $3 attempt, $4 items. A row is inserted,
 -- or replaces the stored row with the same key, or, when nothing would change, is not
 -- written at all (the updated_at of an unchanged row does not move). Values are filled as
--- staging fills them (memory._kind_columns.value_sql). A staged row without a vector whose
--- content hash equals the committed row's keeps the committed vector (the importer embeds
+-- staging fills them (memory._kind_columns.value_sql). A staged row without vectors whose
+-- content hash equals the committed row's keeps the committed vectors (the importer embeds
 -- only what changed). A row keeps the source of its last write: 'import' for an attempt's
 -- rows (the staged tables' default), 'api' for a batch's. The statement returns one row:
 -- inserted, updated, unchanged.
@@ -31,7 +31,7 @@ DECLARE
 BEGIN
     SELECT pg_catalog.bool_or(c.col = 'embedding') FILTER (WHERE c.committed),
            pg_catalog.string_agg(pg_catalog.format('%I', c.col), ', ') FILTER (WHERE c.committed),
-           pg_catalog.string_agg(CASE WHEN c.col IN ('embedding', 'embedding_model')
+           pg_catalog.string_agg(CASE WHEN c.check_kind = 'vector' OR c.col = 'embedding_model'
                                       THEN pg_catalog.format('COALESCE(%s, l.%I)', c.value_sql, c.col)
                                       ELSE c.value_sql END, ', ') FILTER (WHERE c.committed),
            pg_catalog.string_agg(pg_catalog.format('%I = excluded.%I', c.col, c.col), ', ') FILTER (WHERE c.committed),

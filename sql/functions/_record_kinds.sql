@@ -18,7 +18,8 @@ AS $fn$
       FROM (VALUES
         ('nodes', 'node', 1,
          '{"id": "id", "name": "text!", "type": "label", "labels": "text[]", "summary": "text",
-           "attributes": "object", "embedding": "vector", "embedding_model": "text"}'::jsonb,
+           "attributes": "object", "embedding": "vector", "embedding_model": "text",
+           "summary_embedding": "vector"}'::jsonb,
          'node_id'::name, ARRAY['id'], '{"type": "Entity"}'::jsonb),
         ('edges', 'edge', 2,
          '{"id": "id", "type": "label!", "source_id": "id", "target_id": "id", "fact": "text",

@@ -132,7 +132,7 @@ BEGIN
         v_hits := v_hits || ARRAY(
             SELECT ROW('entities', 'entity', n.node_id, n.name || COALESCE(': ' || n.summary, ''), n.similarity,
                        pg_catalog.row_number() OVER (ORDER BY n.similarity DESC, n.node_id), NULL)::memory.recall_hit
-              FROM memory.search_nodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100)) AS n);
+              FROM memory.search_nodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), NULL, 'both') AS n);
     END IF;
 
     -- the words

@@ -1,11 +1,14 @@
 -- Entities of a simulation most similar to a query embedding, best first (1 - cosine
--- distance); p_top_k clamped to 1..100 (NULL means 10); p_type narrows to one type.
+-- distance); p_top_k clamped to 1..100 (NULL means 10); p_type narrows to one type. p_by
+-- says what is compared: 'name' (the vector of "{type}: {name}"), 'summary' (the vector of
+-- the entity's summary) or 'both' (the nearer of the two); anything else 22023.
 CREATE OR REPLACE FUNCTION memory.search_nodes(
     p_tenant_id uuid,
     p_simulation_id uuid,
     p_query public.vector,
     p_top_k integer DEFAULT 10,
-    p_type text DEFAULT NULL)
+    p_type text DEFAULT NULL,
+    p_by text DEFAULT 'name')
 RETURNS TABLE (node_id text, name text, type text, summary text, similarity double precision)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
@@ -13,18 +16,29 @@ AS $fn$
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._not_null(p_by, 'p_by', 'pass ''name'', ''summary'' or ''both''');
+    IF p_by NOT IN ('name', 'summary', 'both') THEN
+        RAISE EXCEPTION 'unknown p_by %', pg_catalog.quote_literal(memory._quote(p_by))
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''name'', ''summary'' or ''both''';
+    END IF;
     RETURN QUERY
-    SELECT n.node_id, n.name, n.type, n.summary,
-           1 - (n.embedding OPERATOR(public.<=>) p_query::public.vector(384))
-      FROM memory.nodes AS n
-     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-       AND n.embedding IS NOT NULL
-       AND (p_type IS NULL OR n.type = p_type)
-     ORDER BY n.embedding OPERATOR(public.<=>) p_query::public.vector(384), n.node_id
+    SELECT n.node_id, n.name, n.type, n.summary, n.similarity
+      FROM (SELECT n.node_id, n.name, n.type, n.summary,
+                   1 - CASE p_by
+                           WHEN 'name' THEN n.embedding OPERATOR(public.<=>) p_query::public.vector(384)
+                           WHEN 'summary' THEN n.summary_embedding OPERATOR(public.<=>) p_query::public.vector(384)
+                           ELSE LEAST(n.embedding OPERATOR(public.<=>) p_query::public.vector(384),
+                                      n.summary_embedding OPERATOR(public.<=>) p_query::public.vector(384)) END
+                   AS similarity
+              FROM memory.nodes AS n
+             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+               AND (p_type IS NULL OR n.type = p_type)) AS n
+     WHERE n.similarity IS NOT NULL
+     ORDER BY n.similarity DESC, n.node_id
      LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text) IS 'Semantic search over a simulation''s entities (cosine), best first; top_k clamped to 1..100';
-REVOKE ALL ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text) TO memory_reader;
+COMMENT ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text) IS 'Semantic search over a simulation''s entities by name, summary or both (cosine), best first; top_k clamped to 1..100';
+REVOKE ALL ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text) TO memory_reader;

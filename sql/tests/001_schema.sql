@@ -113,7 +113,7 @@ INSERT INTO fx_functions VALUES
     ('revoke_tenant',       '{name,uuid}'),
     ('rls_audit',           '{}'),
     ('search_episodes',     '{uuid,uuid,vector,integer,integer,integer,integer,"timestamp with time zone","timestamp with time zone"}'),
-    ('search_nodes',        '{uuid,uuid,vector,integer,text}'),
+    ('search_nodes',        '{uuid,uuid,vector,integer,text,text}'),
     ('simulation_stats',    '{uuid,uuid}'),
     ('stage_rows',          '{uuid,uuid}'),
     ('upsert_edges',        '{uuid,uuid,jsonb,boolean}'),
