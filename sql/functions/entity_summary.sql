@@ -16,15 +16,10 @@ DECLARE
     v_limit integer := LEAST(GREATEST(COALESCE(p_limit, 10), 1), 100);
     v_node  memory.nodes;
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the entity');
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
     SELECT n.* INTO v_node FROM memory.nodes AS n
      WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
        AND n.node_key = pg_catalog.md5(p_node_id)::uuid;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
-            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
-    END IF;
     RETURN QUERY
     SELECT 'entity', v_node.node_id, v_node.name,
            pg_catalog.jsonb_build_object('type', v_node.type, 'labels', v_node.labels, 'summary', v_node.summary,

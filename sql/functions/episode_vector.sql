@@ -10,15 +10,10 @@ AS $fn$
 DECLARE
     v_vector public.vector;
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._not_null(p_episode_id, 'p_episode_id', 'pass the upstream id of the episode');
+    PERFORM memory._require_row('episodes', p_tenant_id, p_simulation_id, p_episode_id);
     SELECT e.embedding INTO v_vector FROM memory.episodes AS e
      WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
        AND e.episode_key = pg_catalog.md5(p_episode_id)::uuid;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'unknown episode % in simulation %', memory._quote(p_episode_id), p_simulation_id
-            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s episodes with memory.episodes()';
-    END IF;
     RETURN v_vector;
 END
 $fn$;

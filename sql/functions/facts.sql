@@ -23,14 +23,12 @@ DECLARE
     v_as_of timestamptz := COALESCE(p_as_of, pg_catalog.now());
     v_key   uuid := pg_catalog.md5(p_node_id)::uuid;
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._check_fact_state(p_state);
-    IF p_node_id IS NOT NULL AND NOT EXISTS (
-            SELECT 1 FROM memory.nodes AS n
-             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = v_key) THEN
-        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
-            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
+    IF p_node_id IS NULL THEN
+        PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    ELSE
+        PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
     END IF;
+    PERFORM memory._check_fact_state(p_state);
 
     -- the state is memory._fact_state's rule written out, so that the page is cut before any
     -- function is called per row (as in memory.neighbors)

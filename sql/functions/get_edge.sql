@@ -8,16 +8,11 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._not_null(p_edge_id, 'p_edge_id', 'pass the id of an edge of the simulation');
+    PERFORM memory._require_row('edges', p_tenant_id, p_simulation_id, p_edge_id);
     RETURN QUERY SELECT d.*
       FROM memory.edges AS e CROSS JOIN LATERAL memory._edge_detail(e) AS d
      WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
        AND e.edge_key = pg_catalog.md5(p_edge_id)::uuid;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'unknown edge % in simulation %', memory._quote(p_edge_id), p_simulation_id
-            USING ERRCODE = 'no_data_found', HINT = 'neighbors() lists the edges around a node';
-    END IF;
 END
 $fn$;
 

@@ -6,17 +6,12 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of a node');
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
     RETURN QUERY
     SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes, n.embedding_model,
            n.created_at, n.updated_at
       FROM memory.nodes AS n
      WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = pg_catalog.md5(p_node_id)::uuid;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
-            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
-    END IF;
 END
 $fn$;
 

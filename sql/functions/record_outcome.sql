@@ -16,22 +16,13 @@ LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._not_null(p_prediction_id, 'p_prediction_id', 'pass the id of a prediction (memory.predictions())');
+    PERFORM memory._require_row('predictions', p_tenant_id, p_simulation_id, p_prediction_id);
     PERFORM memory._not_null(p_outcome, 'p_outcome', 'one of confirmed, refuted, partial, void (memory._outcomes())');
     PERFORM memory._check_limit('string_bytes', 'p_note', pg_catalog.octet_length(p_note));
     IF NOT p_outcome = ANY (memory._outcomes()) THEN
         RAISE EXCEPTION 'unknown outcome %', memory._quote(p_outcome)
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'one of ' || pg_catalog.array_to_string(memory._outcomes(), ', ');
-    END IF;
-    PERFORM 1 FROM memory.predictions AS p
-     WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
-       AND p.prediction_key = pg_catalog.md5(p_prediction_id)::uuid;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'unknown prediction % in simulation %', memory._quote(p_prediction_id), p_simulation_id
-            USING ERRCODE = 'no_data_found',
-                  HINT = 'list the simulation''s predictions with memory.predictions() (swarm-memory predictions)';
     END IF;
     INSERT INTO memory.prediction_outcomes AS o
            (tenant_id, simulation_id, prediction_id, outcome, note, observed_at)

@@ -12,7 +12,7 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 BEGIN
-    PERFORM memory._require_report(p_tenant_id, p_simulation_id, p_report_id);
+    PERFORM memory._require_row('reports', p_tenant_id, p_simulation_id, p_report_id);
     RETURN QUERY
     SELECT l.line_no, l.action, l.entry
       FROM memory.report_log AS l

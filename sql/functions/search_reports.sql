@@ -17,7 +17,7 @@ BEGIN
     IF p_report_id IS NULL THEN
         PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     ELSE
-        PERFORM memory._require_report(p_tenant_id, p_simulation_id, p_report_id);
+        PERFORM memory._require_row('reports', p_tenant_id, p_simulation_id, p_report_id);
     END IF;
     PERFORM memory._check_query_vector(p_query);
     RETURN QUERY

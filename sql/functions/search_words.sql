@@ -42,7 +42,7 @@ BEGIN
       FROM memory._words_query(p_query_text) AS q;
     PERFORM memory._check_limit('list_elements', 'words of p_query_text', pg_catalog.cardinality(v_words));
     RETURN QUERY
-    WITH hits AS (
+    WITH hits AS MATERIALIZED (  -- each document computed once a row, not once a reference
         SELECT 'episode'::text AS kind, e.episode_id AS id, e.content AS body,
                memory._words_doc(e.content) AS doc, NULL::real AS name_score, NULL::text AS name
           FROM memory.episodes AS e

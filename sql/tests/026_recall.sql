@@ -7,14 +7,15 @@
 -- tests/test_recall.py measures with the real model.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(33);
+SELECT plan(36);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
     pg_catalog.jsonb_build_object('id', 'li', 'name', '李华', 'type', 'Person', 'summary', '市议员, 反对河滨路改造计划', 'embedding', fx.emb(1)),
     pg_catalog.jsonb_build_object('id', 'plan', 'name', '河滨路改造计划', 'type', 'Policy', 'summary', 'A car-free River Road', 'embedding', fx.emb(2)),
     pg_catalog.jsonb_build_object('id', 'chamber', 'name', 'Chamber of Commerce', 'type', 'Organization', 'summary', 'Local businesses', 'embedding', fx.emb(3)),
-    pg_catalog.jsonb_build_object('id', 'paper', 'name', 'Riverside Gazette', 'type', 'Media', 'embedding', fx.emb(4))));
+    pg_catalog.jsonb_build_object('id', 'paper', 'name', 'Riverside Gazette', 'type', 'Media', 'embedding', fx.emb(4),
+        'summary', 'The newspaper of the transport reporter', 'summary_embedding', fx.emb(13))));
 SELECT memory.upsert_edges(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
     pg_catalog.jsonb_build_object('id', 'e1', 'type', 'OPPOSES', 'source_id', 'li', 'target_id', 'plan',
         'fact', '李华反对河滨路改造计划', 'valid_at', '2025-06-01T00:00:00Z', 'embedding', fx.emb(5)),
@@ -74,6 +75,14 @@ SELECT ok((SELECT r.ranks ?& ARRAY['episodes', 'words']
           'by both: an episode found by meaning and by words carries both ranks');
 SELECT is((SELECT r.id FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'parking shops', fx.vec(10), 1) AS r),
           'p2', 'found by two arms, it fuses to the top');
+
+-- Entities by summary (3)
+SELECT results_eq($$SELECT node_id FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(13), 1, NULL, 'summary')$$,
+                  $$VALUES ('paper'::text)$$, 'search_nodes by summary finds the entity whose summary is near');
+SELECT isnt((SELECT node_id FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(13), 1)), 'paper',
+            'by name (the default) it does not');
+SELECT throws_ok($$SELECT * FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(13), 1, NULL, 'bio')$$, '22023', NULL,
+                 'search_nodes by anything else: 22023');
 
 -- The fusion's arithmetic and its ties (3)
 SELECT is_empty($$
