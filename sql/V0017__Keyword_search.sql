@@ -56,14 +56,20 @@ SELECT pg_catalog.setweight(pg_catalog.to_tsvector('pg_catalog.english'::pg_cata
 $fn$;
 REVOKE ALL ON FUNCTION memory._words_doc(text, text) FROM PUBLIC;
 
--- 3. The words indexes: GIN over (tenant_id, simulation_id, document), built after the rows
---    like every index of a migration. A search names the tenant and the simulation and an OR
---    of the question's words; GIN intersects the three. memory.search_words repeats each
---    expression exactly. Facts are edges.fact; an entity is its name (weight A) and its
---    summary (weight B).
-CREATE INDEX episodes_words_idx ON memory.episodes
-    USING gin (tenant_id, simulation_id, memory._words_doc(content));
-CREATE INDEX edges_words_idx ON memory.edges
-    USING gin (tenant_id, simulation_id, memory._words_doc(fact));
-CREATE INDEX nodes_words_idx ON memory.nodes
-    USING gin (tenant_id, simulation_id, memory._words_doc(name, summary));
+-- 3. The document of each row, stored (a generated column: the write computes it once, as an
+--    index on the expression would, and a search ranks the stored value instead of computing
+--    it again for every row that matches: 100 us a row, 0.8-1 s for a common word in a
+--    50,000-episode simulation), and the words indexes: GIN over (tenant_id, simulation_id,
+--    words). A search names the tenant and the simulation and the question's words; GIN
+--    intersects the three. Facts are edges.fact; an entity is its name (weight A) and its
+--    summary (weight B). The merges, the staging tables and the history leave the column out
+--    (memory._kind_columns reads no generated column).
+ALTER TABLE memory.episodes ADD COLUMN words pg_catalog.tsvector
+    GENERATED ALWAYS AS (memory._words_doc(content)) STORED;
+ALTER TABLE memory.edges ADD COLUMN words pg_catalog.tsvector
+    GENERATED ALWAYS AS (memory._words_doc(fact)) STORED;
+ALTER TABLE memory.nodes ADD COLUMN words pg_catalog.tsvector
+    GENERATED ALWAYS AS (memory._words_doc(name, summary)) STORED;
+CREATE INDEX episodes_words_idx ON memory.episodes USING gin (tenant_id, simulation_id, words);
+CREATE INDEX edges_words_idx ON memory.edges USING gin (tenant_id, simulation_id, words);
+CREATE INDEX nodes_words_idx ON memory.nodes USING gin (tenant_id, simulation_id, words);

@@ -8,6 +8,8 @@
 --   list_elements  elements of a list argument or field (neighbors' p_edge_types, labels)
 --   quoted_chars   characters of a bad value an error message quotes (memory._quote)
 --   cache_hashes   content hashes one call of memory.cached_vectors / cache_vectors takes
+--   word_candidates rows of a kind that memory.search_words ranks beside those holding every
+--                  word of the question (ranking costs a few microseconds a row)
 -- A batch over its limits is split by the caller; the importer's batches stay far below.
 CREATE OR REPLACE FUNCTION memory._limit(p_name text) RETURNS bigint
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SECURITY INVOKER
@@ -21,17 +23,18 @@ DECLARE
         WHEN 'string_bytes' THEN 1024 * 1024
         WHEN 'list_elements' THEN 1000
         WHEN 'quoted_chars' THEN 200
-        WHEN 'cache_hashes' THEN 100000 END;
+        WHEN 'cache_hashes' THEN 100000
+        WHEN 'word_candidates' THEN 1000 END;
 BEGIN
     IF v_limit IS NULL THEN
         RAISE EXCEPTION 'unknown limit %', pg_catalog.left(p_name, 40)
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars or cache_hashes';
+                  HINT = 'batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes or word_candidates';
     END IF;
     RETURN v_limit;
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._limit(text) IS 'Internal: the cap of a named limit (batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes)';
+COMMENT ON FUNCTION memory._limit(text) IS 'Internal: the cap of a named limit (batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes, word_candidates)';
 REVOKE ALL ON FUNCTION memory._limit(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._limit(text) TO memory_reader, memory_writer, memory_admin;

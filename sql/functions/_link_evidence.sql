@@ -11,16 +11,17 @@
 --            action must fall within the fact's validity window, occurred_at in
 --            [valid_at, invalid_at), an open bound open; an action without a time
 --            supports only a fact without bounds (nothing says when it happened).
---   Cost: every name of an entity some edge joins against every action's text, once a
---   promote (no index serves a substring search without pg_trgm, which swarm-memory does
---   not require): about names x actions strpos calls.
+--   Cost: the actions holding a name's words come from the words index (episodes_words_idx,
+--   V0017), and only they are searched for the name as a substring; a name without words
+--   (only stop words) names nothing in text. The agents' names are matched once each.
 -- SECURITY DEFINER: no tenant role may write memory.edge_evidence (nor take its locks);
 -- memory_owner does, under forced RLS, for the tenant entered first as the session user.
 CREATE OR REPLACE FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid)
 RETURNS TABLE (sources bigint, mentions bigint, added bigint, removed bigint)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
--- hash joins for the set-based matching (the rows may have no statistics yet)
+-- hash joins for the set-based matching (the rows may have no statistics yet); the lateral
+-- lookup of each name in the words index stays a nested loop (it can be nothing else)
 SET enable_nestloop = off
 AS $fn$
 DECLARE
@@ -34,23 +35,40 @@ BEGIN
             SELECT d.edge_key, d.source_key, d.target_key, d.valid_at, d.invalid_at, d.attributes
               FROM memory.edges AS d
              WHERE d.tenant_id = p_tenant_id AND d.simulation_id = p_simulation_id
-        ), names AS (
-            SELECT n.node_key, v.label, pg_catalog.lower(v.label) AS needle
+        ), names AS MATERIALIZED (
+            SELECT n.node_key, v.label, pg_catalog.lower(v.label) AS needle,
+                   (SELECT pg_catalog.string_agg(q.query::text, ' & ')::pg_catalog.tsquery
+                      FROM memory._words_query(v.label) AS q) AS words
               FROM memory.nodes AS n
              CROSS JOIN LATERAL memory._entity_names(n.name, n.attributes) AS v (label)
              WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
                AND n.node_key IN (SELECT f.source_key FROM facts AS f UNION SELECT f.target_key FROM facts AS f)
-        ), acts AS (
-            SELECT x.episode_id, x.occurred_at,
-                   pg_catalog.lower(COALESCE(x.agent_name, '') || E'\n' || x.content) AS hay
-              FROM memory.episodes AS x
+        ), agents AS MATERIALIZED (
+            SELECT DISTINCT x.agent_name FROM memory.episodes AS x
              WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
-               AND x.content IS NOT NULL
+               AND x.content IS NOT NULL AND x.agent_name IS NOT NULL
+        ), named AS (
+            -- in the text: the rows holding the name's words (episodes_words_idx, V0017),
+            -- then the name itself as a substring; as the agent: by the agents' names
+            SELECT nm.node_key, nm.label, x.episode_id, x.occurred_at
+              FROM names AS nm
+             CROSS JOIN LATERAL (
+                   SELECT x.episode_id, x.occurred_at FROM memory.episodes AS x
+                    WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                      AND x.words OPERATOR(pg_catalog.@@) nm.words
+                      AND pg_catalog.strpos(pg_catalog.lower(x.content), nm.needle) > 0) AS x
+             WHERE nm.words IS NOT NULL
+            UNION
+            SELECT nm.node_key, nm.label, x.episode_id, x.occurred_at
+              FROM names AS nm
+              JOIN agents AS g ON pg_catalog.strpos(pg_catalog.lower(g.agent_name), nm.needle) > 0
+              JOIN memory.episodes AS x ON x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                   AND x.agent_name = g.agent_name AND x.content IS NOT NULL
         ), hits AS (
-            SELECT nm.node_key, a.episode_id, a.occurred_at,
-                   pg_catalog.array_agg(nm.label ORDER BY nm.label) AS labels
-              FROM names AS nm JOIN acts AS a ON pg_catalog.strpos(a.hay, nm.needle) > 0
-             GROUP BY nm.node_key, a.episode_id, a.occurred_at
+            SELECT n.node_key, n.episode_id, n.occurred_at,
+                   pg_catalog.array_agg(n.label ORDER BY n.label) AS labels
+              FROM named AS n
+             GROUP BY n.node_key, n.episode_id, n.occurred_at
         )
         SELECT ROW(p_tenant_id, p_simulation_id, w.edge_key, w.kind, w.episode_id,
                    pg_catalog.md5(w.episode_id)::uuid, w.position, w.matched)::memory.edge_evidence

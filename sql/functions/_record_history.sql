@@ -3,7 +3,7 @@
 -- memory.row_history, each with the interval it was the memory's word (from its updated_at
 -- to now) and the import attempt whose promote ended it (memory.commit_import names it in
 -- the memory.attempt_id setting, believed only for an attempt this backend began; NULL for
--- an upsert). A version is kept without its vector. Rows that go with their simulation (a
+-- an upsert). A version is kept without its vectors and its words (a stored document). Rows that go with their simulation (a
 -- delete of the simulation or the tenant) leave no history: it goes with them.
 -- SECURITY DEFINER (owned by memory_owner, whose policies admit only the call's tenant) so
 -- that no tenant role holds a privilege on memory.row_history beyond reading it: it copies
@@ -28,7 +28,8 @@ BEGIN
                                     change, attempt_id, data)
     SELECT o.tenant_id, o.simulation_id, TG_TABLE_NAME, o.row ->> v_id, o.updated_at,
            GREATEST(pg_catalog.now(), o.updated_at),
-           CASE TG_OP WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END, v_attempt, o.row - 'embedding'
+           CASE TG_OP WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END, v_attempt,
+           o.row - ARRAY['embedding', 'summary_embedding', 'words']
       FROM (SELECT r.tenant_id, r.simulation_id, r.updated_at, pg_catalog.to_jsonb(r) AS row FROM old_rows AS r) AS o
      WHERE EXISTS (SELECT 1 FROM memory.simulations AS s
                     WHERE s.tenant_id = o.tenant_id AND s.simulation_id = o.simulation_id);

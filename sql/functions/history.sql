@@ -12,7 +12,7 @@ SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 DECLARE
     v_kind memory.record_kind;
-    v_hidden text[] := ARRAY['embedding', 'tenant_id', 'simulation_id'];
+    v_hidden text[] := ARRAY['embedding', 'summary_embedding', 'words', 'tenant_id', 'simulation_id'];
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._not_null(p_kind, 'p_kind', 'pass ''node'', ''edge'' or ''episode''');

@@ -2,7 +2,9 @@
 -- and entities (name, then summary), best first, ties by kind and id. The question is read
 -- as words, never as query syntax (memory._words_query); English is stemmed, Chinese and
 -- other CJK runs are matched as character bigrams. A row matches when it holds any of the
--- question's words (through episodes_words_idx, edges_words_idx, nodes_words_idx). Score:
+-- question's words (through episodes_words_idx, edges_words_idx, nodes_words_idx over the
+-- stored documents, V0017); at most memory._limit('word_candidates') episodes holding all
+-- the words and as many holding any are ranked (a common word matches too many). Score:
 -- (words matched + ts_rank_cd(document, any word, 1|32)) / (words + 1), so a row holding more
 -- of the question's distinct words always ranks above one holding fewer, and among equals
 -- the cover density rank decides (occurrences, a name above a summary, shorter documents
@@ -26,6 +28,8 @@ DECLARE
     v_words   text[];
     v_queries pg_catalog.tsquery[];
     v_any     pg_catalog.tsquery;
+    v_all     pg_catalog.tsquery;
+    v_cap     integer := memory._limit('word_candidates');
     v_prepared text;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
@@ -37,32 +41,48 @@ BEGIN
                   HINT = 'pass some of episode, fact, entity, or NULL for all';
     END IF;
     SELECT pg_catalog.array_agg(q.word), pg_catalog.array_agg(q.query),
-           pg_catalog.string_agg(q.query::text, ' | ')::pg_catalog.tsquery
-      INTO v_words, v_queries, v_any
+           pg_catalog.string_agg(q.query::text, ' | ')::pg_catalog.tsquery,
+           pg_catalog.string_agg(q.query::text, ' & ')::pg_catalog.tsquery
+      INTO v_words, v_queries, v_any, v_all
       FROM memory._words_query(p_query_text) AS q;
     PERFORM memory._check_limit('list_elements', 'words of p_query_text', pg_catalog.cardinality(v_words));
     RETURN QUERY
-    WITH hits AS MATERIALIZED (  -- each document computed once a row, not once a reference
-        SELECT 'episode'::text AS kind, e.episode_id AS id, e.content AS body,
-               memory._words_doc(e.content) AS doc, NULL::real AS name_score, NULL::text AS name
-          FROM memory.episodes AS e
-         WHERE v_any IS NOT NULL AND (p_kinds IS NULL OR 'episode' = ANY (p_kinds))
-           AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-           AND memory._words_doc(e.content) OPERATOR(pg_catalog.@@) v_any
-        UNION ALL
-        SELECT 'fact', g.edge_id, g.fact, memory._words_doc(g.fact), NULL, NULL
-          FROM memory.edges AS g
-         WHERE v_any IS NOT NULL AND (p_kinds IS NULL OR 'fact' = ANY (p_kinds))
-           AND g.tenant_id = p_tenant_id AND g.simulation_id = p_simulation_id
-           AND memory._words_doc(g.fact) OPERATOR(pg_catalog.@@) v_any
-        UNION ALL
-        SELECT 'entity', n.node_id, n.name OPERATOR(pg_catalog.||) COALESCE(': ' OPERATOR(pg_catalog.||) n.summary, ''),
-               memory._words_doc(n.name, n.summary), memory._name_match(n.name, v_prepared), n.name
-          FROM memory.nodes AS n
-         WHERE (p_kinds IS NULL OR 'entity' = ANY (p_kinds))
-           AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-           AND (memory._words_doc(n.name, n.summary) OPERATOR(pg_catalog.@@) v_any
-                OR memory._name_match(n.name, v_prepared) IS NOT NULL)
+    -- Candidates, each set at most memory._limit('word_candidates') rows, in no order: the
+    -- episodes holding all of the question's words, then the episodes and facts holding any:
+    -- a common word matches tens of thousands of rows and each ranked costs, and the rows
+    -- holding every word rank first whatever else matches.
+    WITH hits AS MATERIALIZED (
+        SELECT DISTINCT ON (c.kind, c.id) c.*
+          FROM ((SELECT 'episode'::text AS kind, e.episode_id AS id, e.content AS body, e.words AS doc,
+                        NULL::real AS name_score, NULL::text AS name
+                   FROM memory.episodes AS e
+                  WHERE v_all IS NOT NULL AND (p_kinds IS NULL OR 'episode' = ANY (p_kinds))
+                    AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                    AND e.words OPERATOR(pg_catalog.@@) v_all
+                  LIMIT v_cap)
+                UNION ALL
+                (SELECT 'episode'::text, e.episode_id, e.content, e.words, NULL::real, NULL::text
+                   FROM memory.episodes AS e
+                  WHERE v_any IS NOT NULL AND (p_kinds IS NULL OR 'episode' = ANY (p_kinds))
+                    AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                    AND e.words OPERATOR(pg_catalog.@@) v_any
+                  LIMIT v_cap)
+                UNION ALL
+                (SELECT 'fact', g.edge_id, g.fact, g.words, NULL, NULL
+                   FROM memory.edges AS g
+                  WHERE v_any IS NOT NULL AND (p_kinds IS NULL OR 'fact' = ANY (p_kinds))
+                    AND g.tenant_id = p_tenant_id AND g.simulation_id = p_simulation_id
+                    AND g.words OPERATOR(pg_catalog.@@) v_any
+                  LIMIT v_cap)
+                UNION ALL
+                SELECT 'entity', n.node_id, n.name OPERATOR(pg_catalog.||) COALESCE(': ' OPERATOR(pg_catalog.||) n.summary, ''),
+                       n.words, memory._name_match(n.name, v_prepared), n.name
+                  FROM memory.nodes AS n
+                 WHERE (p_kinds IS NULL OR 'entity' = ANY (p_kinds))
+                   AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                   AND (n.words OPERATOR(pg_catalog.@@) v_any
+                        OR memory._name_match(n.name, v_prepared) IS NOT NULL)) AS c
+         ORDER BY c.kind, c.id
     ), scored AS (
         SELECT h.kind, h.id, h.body,
                GREATEST((m.hits + CASE WHEN v_any IS NULL THEN 0
