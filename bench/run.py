@@ -26,7 +26,7 @@ from swarm_memory import ann
 from swarm_memory.client import Memory, configure
 from swarm_memory.server import as_role
 
-from bench import data, load, pgbench_mixed
+from bench import data, load, pgbench_mixed, recall_eval
 from bench import server as bserver
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -291,12 +291,59 @@ def measure_walk(app_dsn: str, big: load.Sim, k15: load.Sim, queries: int) -> di
         lat, counts = [], []
         for _ in range(queries):
             s, rows = timed(
-                conn, FACTS_SQL, (big.tenant_id, big.simulation_id, f"n-{rnd.randrange(big.n_nodes)}")
+                conn,
+                FACTS_SQL,
+                (big.tenant_id, big.simulation_id, f"n-{rnd.randrange(big.n_nodes)}"),
             )
             lat.append(s)
             counts.append(len(rows))
         res["facts_of_node"] = {**pcts(lat), "mean_facts": float(np.mean(counts))}
     return res
+
+
+# Recall (issue 12, item 7): the fused call as a caller makes it (routed), all five arms, and
+# each arm alone, interleaved per question. The question names an entity so that the graph
+# arm has a start (the bench's entities are named "Entity <n>").
+RECALL_SQL = "SELECT kind, id FROM memory.recall(%s, %s, %s, %s, 10, %s)"
+RECALL_CONFIGS = [
+    ("routed", {}),
+    ("all five arms", {"arms": list(recall_eval.ARMS)}),
+    *[(arm, {"arms": [arm]}) for arm in recall_eval.ARMS],
+]
+
+
+def measure_recall(app_dsn: str, sims: list[load.Sim], base: data.Base, queries: int) -> list[dict]:
+    rnd = random.Random(7)
+    out = []
+    with psycopg.connect(app_dsn, autocommit=True) as conn:
+        configure(conn)
+        for sim in sims:
+            lat: dict[str, list[float]] = {label: [] for label, _ in RECALL_CONFIGS}
+            rows_n: dict[str, list[int]] = {label: [] for label, _ in RECALL_CONFIGS}
+            for qi in range(queries):
+                i = qi % len(base.question_vectors)
+                text = f"{base.questions[i]} Entity {rnd.randrange(max(1, sim.n_nodes))}"
+                q = base.question_vectors[i]
+                for label, options in RECALL_CONFIGS:
+                    s, rows = timed(
+                        conn,
+                        RECALL_SQL,
+                        (sim.tenant_id, sim.simulation_id, text, q, json.dumps(options)),
+                    )
+                    lat[label].append(s)
+                    rows_n[label].append(len(rows))
+            out.append(
+                {
+                    "size": sim.size,
+                    "nodes": sim.n_nodes,
+                    "edges": sim.n_edges,
+                    **{
+                        label: {**pcts(v), "mean_rows": float(np.mean(rows_n[label]))}
+                        for label, v in lat.items()
+                    },
+                }
+            )
+    return out
 
 
 def measure_rls(
@@ -452,6 +499,10 @@ def run(
     log("bench: RLS and driver overhead")
     results["rls"] = measure_rls(app_dsn, su, mid, big, base, queries)
     results["driver"] = measure_driver(app_dsn, mid, base, queries)
+    log("bench: recall, fused and each arm")
+    results["recall"] = measure_recall(app_dsn, [mid, big], base, queries)
+    log("bench: recall quality, labelled questions over the example run")
+    results["recall_quality"] = recall_eval.evaluate(su, app_dsn, log=log)
     log("bench: embedding throughput")
     results["embedding"] = measure_embedding(2000 if scale >= 0.1 else 200)
 
@@ -558,6 +609,32 @@ def table(results: dict) -> str:
             f"({r['rls_p50_ms']:.2f} vs {r['no_rls_p50_ms']:.2f} ms) "
             f"| {ok(r['overhead_pct'] <= 10)} |"
         )
+    for r in results.get("recall", []):
+        x = r["routed"]
+        lines.append(
+            f"| recall (routed), simulation of {r['size']} episodes, {r['nodes']}-node graph "
+            f"| p50 <= 20 ms, p99 <= 50 ms | p50 {x['p50_ms']:.1f} ms, p99 {x['p99_ms']:.1f} ms "
+            f"| {ok(x['p50_ms'] <= 20 and x['p99_ms'] <= 50)} |"
+        )
+        each = ", ".join(
+            f"{label} {r[label]['p50_ms']:.1f} / {r[label]['p99_ms']:.1f}"
+            for label, _ in RECALL_CONFIGS[1:]
+        )
+        lines.append(
+            f"| recall's arms, simulation of {r['size']} episodes | reported "
+            f"| p50 / p99 ms: {each} | - |"
+        )
+    g = results.get("recall_quality", {}).get("goals", {})
+    if g:
+        b, s = g["beats_best_arm_ndcg"], g.get("semantic_vs_vector_ndcg", {})
+        lines.append(
+            f"| recall quality, {results['recall_quality']['questions']} labelled questions "
+            f"| fused above the best arm; semantic within 2 points of the vector arm "
+            f"| nDCG@10 {b['fused']:.3f} vs {b['best']:.3f} ({b['best_arm']}); semantic "
+            f"{s.get('fused', 0):.3f} vs {s.get('vector', 0):.3f} (recall@10 "
+            f"{g['beats_best_arm_recall']['fused']:.3f} vs {g['beats_best_arm_recall']['best']:.3f}) "
+            f"| {ok(all(v['met'] for v in g.values()))} |"
+        )
     d = results["driver"]
     lines.append(
         f"| driver overhead per call | <= 1 ms | {d['overhead_ms']:.3f} ms "
@@ -592,6 +669,8 @@ def write_results(results: dict) -> Path:
     RESULTS.mkdir(parents=True, exist_ok=True)
     stamp = results["started"].replace(":", "").replace("-", "")
     body = f"# Benchmark {results['started']}\n\n{describe(results)}\n\n{table(results)}\n"
+    if "recall_quality" in results:
+        body += f"\n## Recall quality\n\n{results['recall_quality']['table']}\n"
     path = RESULTS / f"{stamp}-scale{results['scale']}.md"
     path.write_text(body)
     (RESULTS / f"{stamp}-scale{results['scale']}.json").write_text(
@@ -614,6 +693,9 @@ def main() -> None:
     print(describe(results))
     print()
     print(table(results))
+    if "recall_quality" in results:
+        print()
+        print(results["recall_quality"]["table"])
 
 
 if __name__ == "__main__":

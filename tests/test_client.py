@@ -38,12 +38,14 @@ from swarm_memory import (
     NodeDetail,
     NodeHit,
     NotFound,
+    PanoramaRow,
     PromoteCounts,
     Recalled,
     Route,
     SimulationStats,
     StagedCounts,
     StateError,
+    SummaryRow,
     SwarmMemoryError,
     TenantAccessDenied,
     Timeout,
@@ -287,6 +289,8 @@ READS = {
     "route": Route,
     "recall": Recalled,
     "paths": Chain,
+    "panorama": PanoramaRow,
+    "entity_summary": SummaryRow,
     "history": Version,
     "search_episodes": EpisodeHit,
     "search_nodes": NodeHit,
@@ -385,7 +389,7 @@ def test_reads_return_their_dataclasses_filled(graph, mem_a, connect):
     [listed] = [n for n in mem_a.nodes_by_type(w.tenant_a, w.sim_a, "Person") if n.node_id == "bob"]
     assert_filled(listed, Node, "summary")
     [hop] = mem_a.neighbors(w.tenant_a, w.sim_a, "alice")
-    assert_filled(hop, Neighbor)
+    assert_filled(hop, Neighbor, "valid_at", "invalid_at")  # the fixture's facts carry no time
     assert hop.node_id == "bob" and hop.path[-1] == "bob" and hop.edge_id == "e1"
     [hit] = mem_a.search_episodes(w.tenant_a, w.sim_a, vec(3), 1)
     assert_filled(hit, EpisodeHit, "occurred_at")
@@ -468,7 +472,7 @@ def test_reads_return_their_dataclasses_filled(graph, mem_a, connect):
         CommittedHash("nodes", "b", b"hash-b"),
     ]
     deleted = mem_a.delete_simulation(w.tenant_a, sim)
-    assert deleted == DeleteCounts(2, 0, 0, 0)
+    assert deleted == DeleteCounts(2, 0, 0, 0, 0, 0)
 
 
 # -- vectors: one way, binary -------------------------------------------------------------

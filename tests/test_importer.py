@@ -113,12 +113,13 @@ def test_a_changed_text_reembeds_that_row_alone(world, embedder, run_copy, conne
     assert report.results["episodes"].updated == 0
     assert report.results["nodes"].unchanged == report.parsed["nodes"]
 
-    # Edit a node summary (not embedded text): updated without embedding.
+    # Edit a node summary: the summary alone is embedded again (the node's other text,
+    # "{type}: {name}", comes from the tenant's vector cache).
     graph = json.loads((run_copy / "graph.json").read_text(encoding="utf-8"))
     graph["nodes"][0]["summary"] = "A revised summary."
     (run_copy / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
     report = import_into_a(world, run_copy, embedder)
-    assert report.embedded == 0 and report.results["nodes"].updated == 1
+    assert (report.embedded, report.cached) == (1, 1) and report.results["nodes"].updated == 1
 
     # Rename a node: its text "{type}: {name}" changed, so exactly that row is re-embedded.
     graph["nodes"][1]["name"] = graph["nodes"][1]["name"] + " (renamed)"

@@ -222,10 +222,11 @@ def test_actions_without_text_of_their_own_are_not_embedded(tmp_path):
         "\n".join(json.dumps(x, ensure_ascii=False) for x in lines), encoding="utf-8"
     )
     parsed = parse_run(tmp_path, None, skip_bad_lines=False)
-    texts = [t for kind, _, t in _texts(parsed) if kind == "episodes"]
+    texts = [t for kind, _, ts in _texts(parsed) if kind == "episodes" for _, t in ts]
     assert texts == ["河滨路应该禁止汽车", "Maya liked a comment by 李华: 我同意"]
     assert (
-        len([t for kind, _, t in _texts(parsed, embed_all_actions=True) if kind == "episodes"]) == 3
+        len([ts for kind, _, ts in _texts(parsed, embed_all_actions=True) if kind == "episodes"])
+        == 3
     )
     assert parsed.episodes[1]["content"] == "Maya did nothing this round"  # stored all the same
 

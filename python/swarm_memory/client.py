@@ -190,6 +190,31 @@ class Chain:
 
 
 @dataclass(frozen=True)
+class PanoramaRow:
+    """A row of panorama: an entity or a fact about the question, facts with their state
+    and validity; score is recall's for what it found itself."""
+
+    kind: str
+    id: str
+    text: str | None
+    state: str | None
+    valid_at: datetime | None
+    invalid_at: datetime | None
+    score: float | None
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    """A row of entity_summary: a section (entity, fact, neighbour, episode), its id, text
+    and the row's other fields."""
+
+    section: str
+    id: str
+    text: str | None
+    detail: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Version:
     """A row of history: one version of a node, edge or episode and when it was the
     memory's word (recorded_to None: the version held now)."""
@@ -1404,6 +1429,42 @@ class Memory:
             Recalled,
             "SELECT * FROM memory.recall(%s, %s, %s, %s, %s, %s)",
             (tenant_id, simulation_id, question, _vector(vector), top_k, _json(options or {})),
+            conn,
+        )
+
+    def panorama(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        question: str | None,
+        vector: Any = None,
+        limit: int | None = 30,
+        *,
+        conn: Connection | None = None,
+    ) -> list[PanoramaRow]:
+        """Every entity and fact about a question, current and historical (pass the
+        question's vector for the arms of meaning)."""
+        return self._records(
+            PanoramaRow,
+            "SELECT * FROM memory.panorama(%s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, question, _vector(vector), limit),
+            conn,
+        )
+
+    def entity_summary(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        node_id: str,
+        limit: int | None = 10,
+        *,
+        conn: Connection | None = None,
+    ) -> list[SummaryRow]:
+        """An entity, its current facts, its neighbours and the episodes that name it."""
+        return self._records(
+            SummaryRow,
+            "SELECT * FROM memory.entity_summary(%s, %s, %s, %s)",
+            (tenant_id, simulation_id, node_id, limit),
             conn,
         )
 

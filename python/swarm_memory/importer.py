@@ -353,7 +353,7 @@ def embed(
         if known.get((kind, item["id"])) == item["content_hash"]:
             for column, _ in texts:
                 item[column] = None  # commit keeps the committed vectors
-            reused += 1
+            reused += len(texts)
         else:
             for column, text in texts:
                 wanted.setdefault(content_hash(model, text), (text, []))[1].append((item, column))

@@ -45,6 +45,7 @@ DECLARE
     v_bad      text;
     v_hits     memory.recall_hit[] := '{}';
     v_seeds    memory.recall_hit[] := '{}';
+    v_graph    memory.recall_hit[];
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
@@ -154,32 +155,43 @@ BEGIN
                      WHERE m.similarity >= 0.5) AS s
              ORDER BY s.similarity DESC, s.node_id
              LIMIT 5);
-        v_hits := v_hits || ARRAY(
-            SELECT ROW('graph', g.kind, g.id, g.body, g.raw,
-                       pg_catalog.row_number() OVER (ORDER BY g.tier, g.raw DESC, g.kind, g.id), g.matched)::memory.recall_hit
-              FROM (SELECT DISTINCT ON (c.kind, c.id) c.*
-                      FROM (SELECT 1 AS tier, 'entity' AS kind, s.id, n.name || COALESCE(': ' || n.summary, '') AS body,
-                                   s.raw, s.matched
-                              FROM pg_catalog.unnest(v_seeds) AS s
-                              JOIN memory.nodes AS n ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                               AND n.node_key = pg_catalog.md5(s.id)::uuid
-                            UNION ALL
-                            SELECT 2, 'fact', f.edge_id, f.fact, s.raw, s.matched
-                              FROM pg_catalog.unnest(v_seeds) AS s
-                             CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, s.id, 'current', v_as_of, 20) AS f
-                            UNION ALL
-                            SELECT 2 + w.depth, 'entity', w.node_id, w.name, s.raw / (1 + w.depth), s.matched
-                              FROM pg_catalog.unnest(v_seeds) AS s
-                             CROSS JOIN LATERAL memory.neighbors(p_tenant_id, p_simulation_id, s.id, v_depth,
-                                                                 NULL, 'both', v_as_of) AS w
-                            UNION ALL
-                            SELECT 3, 'episode', e.id, e.text, s.raw * e.score, s.matched
-                              FROM pg_catalog.unnest(v_seeds) AS s
-                             CROSS JOIN LATERAL memory.search_words(p_tenant_id, p_simulation_id, s.body, 10,
-                                                                    ARRAY['episode']) AS e) AS c
-                     ORDER BY c.kind, c.id, c.tier, c.raw DESC) AS g
-             ORDER BY g.tier, g.raw DESC, g.kind, g.id
-             LIMIT v_cand);
+        IF pg_catalog.cardinality(v_seeds) > 0 THEN
+            -- candidates with their tier in the rank field: the named entities, their facts,
+            -- their neighbours by depth, and the episodes naming them (one words search for
+            -- all the names, each episode credited to the names it holds)
+            v_graph := ARRAY(
+                SELECT ROW('graph', c.kind, c.id, c.body, c.raw, c.tier, c.matched)::memory.recall_hit
+                  FROM (SELECT 1 AS tier, 'entity' AS kind, s.id, n.name || COALESCE(': ' || n.summary, '') AS body,
+                               s.raw, s.matched
+                          FROM pg_catalog.unnest(v_seeds) AS s
+                          JOIN memory.nodes AS n ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                           AND n.node_key = pg_catalog.md5(s.id)::uuid
+                        UNION ALL
+                        SELECT 2, 'fact', f.edge_id, f.fact, s.raw, s.matched
+                          FROM pg_catalog.unnest(v_seeds) AS s
+                         CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, s.id, 'current', v_as_of, 20) AS f
+                        UNION ALL
+                        SELECT 2 + w.depth, 'entity', w.node_id, w.name, s.raw / (1 + w.depth), s.matched
+                          FROM pg_catalog.unnest(v_seeds) AS s
+                         CROSS JOIN LATERAL memory.neighbors(p_tenant_id, p_simulation_id, s.id, v_depth,
+                                                             NULL, 'both', v_as_of) AS w
+                        UNION ALL
+                        SELECT 3, 'episode', e.id, e.text, e.score,
+                               (SELECT pg_catalog.string_agg(s.matched, ', ' ORDER BY s.matched)
+                                  FROM pg_catalog.unnest(v_seeds) AS s
+                                 WHERE pg_catalog.strpos(pg_catalog.lower(e.text), pg_catalog.lower(s.matched)) > 0)
+                          FROM memory.search_words(p_tenant_id, p_simulation_id,
+                                                   (SELECT pg_catalog.string_agg(s.matched, ' ') FROM pg_catalog.unnest(v_seeds) AS s),
+                                                   LEAST(10 * pg_catalog.cardinality(v_seeds), 100), ARRAY['episode']) AS e) AS c);
+            v_hits := v_hits || ARRAY(
+                SELECT ROW('graph', g.kind, g.id, g.body, g.raw,
+                           pg_catalog.row_number() OVER (ORDER BY g.rank, g.raw DESC, g.kind, g.id), g.matched)::memory.recall_hit
+                  FROM (SELECT DISTINCT ON (c.kind, c.id) c.*
+                          FROM pg_catalog.unnest(v_graph) AS c
+                         ORDER BY c.kind, c.id, c.rank, c.raw DESC) AS g
+                 ORDER BY g.rank, g.raw DESC, g.kind, g.id
+                 LIMIT v_cand);
+        END IF;
     END IF;
 
     RETURN QUERY

@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(567);  -- V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions
+SELECT plan(570);  -- V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -125,7 +125,7 @@ INSERT INTO fx_functions VALUES
 -- V0014: reports and predictions
 INSERT INTO fx_functions VALUES
     ('_outcomes',           '{}'),
-    ('_require_report',     '{uuid,uuid,text}'),
+    ('_require_row',        '{text,uuid,uuid,text}'),
     ('predictions',         '{uuid,uuid,text}'),
     ('record_outcome',      '{uuid,uuid,text,text,text,"timestamp with time zone"}'),
     ('report_log',          '{uuid,uuid,text,integer,integer}'),
@@ -301,7 +301,7 @@ SELECT is_empty($$
                           AND pg_catalog.strpos(p.prosrc, memory._merge_sql(k.kind, false)) > 0)
 $$, 'every record kind has its generated merge, and its statements are those of the catalog now');
 
--- Functions (1 + 115 x 3 = 346)
+-- Functions (1 + 130 x 3 = 391)
 SELECT functions_are('memory', ARRAY(SELECT DISTINCT fn FROM fx_functions),
                      'schema memory has exactly the functions of the API and its helpers');
 

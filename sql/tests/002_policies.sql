@@ -2,7 +2,7 @@
 -- Data tables (everything but tenants and tenant_grants: the simulation data, import attempts
 -- and staging) admit a row only for the granted tenant of the current call.
 BEGIN;
-SELECT plan(320);  -- 159 + 11 report and prediction tables x 13 + row_history (V0015) 9 + edge_evidence (V0016) 9
+SELECT plan(325);  -- 159 + 11 report and prediction tables x 13 + row_history (V0015) 9 + edge_evidence (V0016) 9
 
 CREATE TEMP TABLE fx_policies (table_name name, policy name, cmd text, roles name[]) ON COMMIT DROP;
 INSERT INTO fx_policies VALUES

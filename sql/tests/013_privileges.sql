@@ -10,7 +10,7 @@
 -- SET LOCAL SESSION AUTHORIZATION, not SET ROLE (the session user of this file is the
 -- superuser, who has every role's privileges).
 BEGIN;
-SELECT plan(184);  -- 111 + 11 report and prediction tables x 5 + row_history and _record_history (V0015) 9 + edge_evidence and _link_evidence (V0016) 9
+SELECT plan(193);  -- 111 + 11 report and prediction tables x 5 + row_history and _record_history (V0015) 9 + edge_evidence and _link_evidence (V0016) 9
 \ir _fixtures.psql
 
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY, data boolean NOT NULL) ON COMMIT DROP;
