@@ -3,6 +3,12 @@
 -- left out, one block per object, blocks sorted). Written by `make schema`; compared with a
 -- fresh migrate by tests/test_migrations.py. Do not edit by hand.
 
+-- btree_gin; Type: EXTENSION; Schema: -; Owner: -
+CREATE EXTENSION IF NOT EXISTS btree_gin WITH SCHEMA public;
+
+-- EXTENSION btree_gin; Type: COMMENT; Schema: -; Owner: 
+COMMENT ON EXTENSION btree_gin IS 'support for indexing common datatypes in GIN';
+
 -- memory; Type: SCHEMA; Schema: -; Owner: memory_owner
 CREATE SCHEMA memory;
 
@@ -15,6 +21,12 @@ COMMENT ON SCHEMA memory IS 'swarm-memory: tenant-owned memory for agent swarms'
 GRANT USAGE ON SCHEMA memory TO memory_reader;
 GRANT USAGE ON SCHEMA memory TO memory_writer;
 GRANT USAGE ON SCHEMA memory TO memory_admin;
+
+-- pg_trgm; Type: EXTENSION; Schema: -; Owner: -
+CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+
+-- EXTENSION pg_trgm; Type: COMMENT; Schema: -; Owner: 
+COMMENT ON EXTENSION pg_trgm IS 'text similarity measurement and index searching based on trigrams';
 
 -- vector; Type: EXTENSION; Schema: -; Owner: -
 CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
@@ -233,6 +245,29 @@ COMMENT ON FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb,
 REVOKE ALL ON FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) TO memory_writer;
 
+-- _check_fact_state(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._check_fact_state(p_state text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM memory._not_null(p_state, 'p_state', 'pass ''current'', ''historical'', ''future'' or ''all''');
+    IF p_state NOT IN ('current', 'historical', 'future', 'all') THEN
+        RAISE EXCEPTION 'unknown fact state %', pg_catalog.quote_literal(memory._quote(p_state))
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''current'', ''historical'', ''future'' or ''all''';
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory._check_fact_state(p_state text) OWNER TO memory_owner;
+
+-- FUNCTION _check_fact_state(p_state text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._check_fact_state(p_state text) IS 'Internal: refuse a fact state other than current, historical, future or all (22004/22023)';
+
+-- FUNCTION _check_fact_state(p_state text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._check_fact_state(p_state text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._check_fact_state(p_state text) TO memory_reader;
+
 -- _check_limit(text, text, bigint); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._check_limit(p_limit text, p_what text, p_value bigint) RETURNS void
     LANGUAGE plpgsql IMMUTABLE
@@ -355,29 +390,32 @@ REVOKE ALL ON FUNCTION memory._delete_grant(p_tenant_id uuid, p_role_oid oid) FR
 GRANT ALL ON FUNCTION memory._delete_grant(p_tenant_id uuid, p_role_oid oid) TO memory_admin;
 
 -- _delete_simulation(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._delete_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint)
+CREATE FUNCTION memory._delete_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint, reports bigint, predictions bigint)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    AS $_$
 DECLARE
-    v_nodes bigint;
-    v_edges bigint;
-    v_episodes bigint;
-    v_profiles bigint;
+    v_kind   memory.record_kind;
+    v_count  bigint;
+    v_counts jsonb := '{}'::jsonb;
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
-    DELETE FROM memory.edges AS e WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id;
-    GET DIAGNOSTICS v_edges = ROW_COUNT;
-    DELETE FROM memory.nodes AS n WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id;
-    GET DIAGNOSTICS v_nodes = ROW_COUNT;
-    DELETE FROM memory.episodes AS e WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id;
-    GET DIAGNOSTICS v_episodes = ROW_COUNT;
-    DELETE FROM memory.profiles AS p WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id;
-    GET DIAGNOSTICS v_profiles = ROW_COUNT;
+    -- In reverse order (edges before their nodes, a report's parts before the report), so
+    -- that no row goes by cascade uncounted.
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord DESC LOOP
+        EXECUTE pg_catalog.format('DELETE FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2',
+                                  v_kind.live)
+        USING p_tenant_id, p_simulation_id;
+        GET DIAGNOSTICS v_count = ROW_COUNT;
+        v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
+    END LOOP;
+    DELETE FROM memory.prediction_outcomes AS o WHERE o.tenant_id = p_tenant_id AND o.simulation_id = p_simulation_id;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
-    RETURN QUERY SELECT v_nodes, v_edges, v_episodes, v_profiles;
+    RETURN QUERY SELECT (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
+                        (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint,
+                        (v_counts ->> 'reports')::bigint, (v_counts ->> 'predictions')::bigint;
 END
-$$;
+$_$;
 
 ALTER FUNCTION memory._delete_simulation(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
 
@@ -421,10 +459,12 @@ CREATE FUNCTION memory._edge_detail(p_edge memory.edges) RETURNS memory.edge_det
     AS $$
 SELECT p_edge.edge_id, p_edge.type::text, p_edge.source_id, p_edge.target_id, p_edge.fact,
        p_edge.attributes ->> 'fact_type', p_edge.valid_at, p_edge.invalid_at,
-       CASE WHEN pg_catalog.pg_input_is_valid(p_edge.attributes ->> 'created_at', 'timestamptz')
-            THEN (p_edge.attributes ->> 'created_at')::timestamptz END,
-       CASE WHEN pg_catalog.pg_input_is_valid(p_edge.attributes ->> 'expired_at', 'timestamptz')
-            THEN (p_edge.attributes ->> 'expired_at')::timestamptz END,
+       COALESCE(p_edge.learned_at,
+                CASE WHEN pg_catalog.pg_input_is_valid(p_edge.attributes ->> 'created_at', 'timestamptz')
+                     THEN (p_edge.attributes ->> 'created_at')::timestamptz END),
+       COALESCE(p_edge.expired_at,
+                CASE WHEN pg_catalog.pg_input_is_valid(p_edge.attributes ->> 'expired_at', 'timestamptz')
+                     THEN (p_edge.attributes ->> 'expired_at')::timestamptz END),
        CASE WHEN pg_catalog.jsonb_typeof(p_edge.attributes -> 'episodes') = 'array'
             THEN ARRAY(SELECT pg_catalog.jsonb_array_elements_text(p_edge.attributes -> 'episodes')) END,
        p_edge.attributes, p_edge.source
@@ -565,6 +605,52 @@ COMMENT ON FUNCTION memory._enter_vector_cache(p_tenant_id uuid, p_embedding_mod
 REVOKE ALL ON FUNCTION memory._enter_vector_cache(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._enter_vector_cache(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) TO memory_writer;
 
+-- _entity_names(text, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._entity_names(p_name text, p_attributes jsonb) RETURNS SETOF text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT DISTINCT pg_catalog.btrim(v.label)
+      FROM (SELECT p_name
+            UNION ALL
+            SELECT a.alias
+              FROM pg_catalog.jsonb_array_elements_text(
+                       CASE pg_catalog.jsonb_typeof(p_attributes -> 'aliases')
+                            WHEN 'array' THEN p_attributes -> 'aliases' ELSE '[]'::jsonb END) AS a (alias)
+            UNION ALL
+            SELECT p_attributes ->> 'alias' WHERE pg_catalog.jsonb_typeof(p_attributes -> 'alias') = 'string') AS v (label)
+     WHERE pg_catalog.char_length(pg_catalog.btrim(v.label)) >= 2
+$$;
+
+ALTER FUNCTION memory._entity_names(p_name text, p_attributes jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _entity_names(p_name text, p_attributes jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._entity_names(p_name text, p_attributes jsonb) IS 'Internal: an entity''s name and aliases (attributes aliases / alias), trimmed, at least two characters';
+
+-- FUNCTION _entity_names(p_name text, p_attributes jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._entity_names(p_name text, p_attributes jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._entity_names(p_name text, p_attributes jsonb) TO memory_reader;
+
+-- _fact_state(timestamp with time zone, timestamp with time zone, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._fact_state(p_valid_at timestamp with time zone, p_invalid_at timestamp with time zone, p_expired_at timestamp with time zone, p_as_of timestamp with time zone) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT CASE WHEN p_valid_at > p_as_of THEN 'future'
+                WHEN p_invalid_at <= p_as_of THEN 'ended'
+                WHEN p_expired_at <= p_as_of THEN 'expired'
+                ELSE 'current' END
+$$;
+
+ALTER FUNCTION memory._fact_state(p_valid_at timestamp with time zone, p_invalid_at timestamp with time zone, p_expired_at timestamp with time zone, p_as_of timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION _fact_state(p_valid_at timestamp with time zone, p_invalid_at timestamp with time zone, p_expired_at timestamp with time zone, p_as_of timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._fact_state(p_valid_at timestamp with time zone, p_invalid_at timestamp with time zone, p_expired_at timestamp with time zone, p_as_of timestamp with time zone) IS 'Internal: current, ended, expired or future: the state of a fact at a world time';
+
+-- FUNCTION _fact_state(p_valid_at timestamp with time zone, p_invalid_at timestamp with time zone, p_expired_at timestamp with time zone, p_as_of timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._fact_state(p_valid_at timestamp with time zone, p_invalid_at timestamp with time zone, p_expired_at timestamp with time zone, p_as_of timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._fact_state(p_valid_at timestamp with time zone, p_invalid_at timestamp with time zone, p_expired_at timestamp with time zone, p_as_of timestamp with time zone) TO memory_reader;
+
 -- _fail_dead_attempts(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS integer
     LANGUAGE plpgsql
@@ -619,6 +705,9 @@ CREATE FUNCTION memory._field_problem(p_value jsonb, p_kind text) RETURNS text
         WHEN p_kind IN ('int', 'int!') AND (pg_catalog.jsonb_typeof(p_value) <> 'number'
                 OR NOT pg_catalog.pg_input_is_valid(p_value #>> '{}', 'integer')) THEN
             'must be an integer, not ' || pg_catalog.left(p_value::text, 40)
+        WHEN p_kind = 'fraction' AND CASE WHEN pg_catalog.jsonb_typeof(p_value) <> 'number' THEN true
+                                          ELSE (p_value #>> '{}')::numeric NOT BETWEEN 0 AND 1 END THEN
+            'must be a number from 0 to 1, not ' || pg_catalog.left(p_value::text, 40)
         WHEN p_kind = 'object' AND pg_catalog.jsonb_typeof(p_value) <> 'object' THEN
             'must be an object, not ' || pg_catalog.jsonb_typeof(p_value)
         WHEN p_kind = 'text[]' AND (pg_catalog.jsonb_typeof(p_value) <> 'array'
@@ -632,11 +721,12 @@ CREATE FUNCTION memory._field_problem(p_value jsonb, p_kind text) RETURNS text
             'must be an array of 384 numbers, not ' || pg_catalog.jsonb_typeof(p_value)
         WHEN p_kind = 'vector' AND pg_catalog.jsonb_array_length(p_value) <> 384 THEN
             pg_catalog.format('must have 384 dimensions, not %s', pg_catalog.jsonb_array_length(p_value))
-        WHEN p_kind = 'vector' AND pg_catalog.jsonb_path_exists(p_value, '$[*] ? (@.type() != "number")') THEN
-            'must hold only numbers'
+        -- one pass over the elements for a good vector, a second one to name a bad one's problem
         WHEN p_kind = 'vector' AND pg_catalog.jsonb_path_exists(p_value,
-                '$[*] ? (@ > 3.4028234663852886e38 || @ < -3.4028234663852886e38)') THEN
-            'must hold numbers within the range of real (4-byte float)'
+                '$[*] ? (@.type() != "number" || @ > 3.4028234663852886e38 || @ < -3.4028234663852886e38)') THEN
+            CASE WHEN pg_catalog.jsonb_path_exists(p_value, '$[*] ? (@.type() != "number")')
+                 THEN 'must hold only numbers'
+                 ELSE 'must hold numbers within the range of real (4-byte float)' END
         WHEN p_kind = 'vector' THEN
             memory._vector_problem((p_value #>> '{}')::public.vector)
     END
@@ -706,7 +796,16 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
         SELECT t::name AS table_name, t NOT IN ('tenants', 'tenant_grants') AS tenant_data
           FROM pg_catalog.unnest(ARRAY['tenants', 'tenant_grants', 'simulations', 'nodes', 'edges', 'episodes',
                                        'profiles', 'import_attempts', 'staged_nodes', 'staged_edges',
-                                       'staged_episodes', 'staged_profiles', 'vector_cache']) AS t
+                                       'staged_episodes', 'staged_profiles', 'vector_cache',
+                                       -- V0014: reports and predictions
+                                       'reports', 'report_sections', 'report_chunks', 'report_log',
+                                       'predictions', 'prediction_outcomes', 'staged_reports',
+                                       'staged_report_sections', 'staged_report_chunks',
+                                       'staged_report_log', 'staged_predictions',
+                                       -- V0015: the versions a change ended
+                                       'row_history',
+                                       -- V0016: the evidence behind a fact
+                                       'edge_evidence']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -726,6 +825,18 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
      WHERE t.tenant_data
        -- memory.vector_cache is append-only: readers see, writers add, nothing more.
        AND (t.table_name <> 'vector_cache' OR p.command IN ('SELECT', 'INSERT'))
+       -- memory.row_history: readers see; memory_owner adds (below), no tenant role writes.
+       AND (t.table_name <> 'row_history' OR p.command = 'SELECT')
+       -- memory.edge_evidence (V0016): the same; memory._link_evidence writes it.
+       AND (t.table_name <> 'edge_evidence' OR p.command = 'SELECT')
+    UNION ALL
+    SELECT 'row_history'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
+           ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
+      FROM e
+    UNION ALL
+    SELECT 'edge_evidence'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
+           ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
+      FROM e
     UNION ALL
     SELECT p.table_name::name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM e CROSS JOIN LATERAL (VALUES
@@ -734,6 +845,13 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
           ('tenant_grants', 'admins_manage_all_grants', 'memory_admin', 'ALL', e.admin, e.admin),
           ('tenant_grants', 'roles_see_their_own_grants', 'memory_reader', 'SELECT', e.own_grant, NULL)
       ) AS p (table_name, policy_name, role, command, qual, with_check)
+    -- V0018: memory.route_rules, the installation's routing phrases
+    UNION ALL
+    SELECT 'route_rules'::name, 'roles_read_every_rule'::name, true, ARRAY['memory_admin', 'memory_reader']::name[],
+           'SELECT', 'true', NULL
+    UNION ALL
+    SELECT 'route_rules'::name, 'owner_manages_every_rule'::name, true, ARRAY['memory_owner']::name[],
+           'ALL', 'true', 'true'
 $$;
 
 ALTER FUNCTION memory._installed_policies() OWNER TO memory_owner;
@@ -757,7 +875,8 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'unknown record kind %', pg_catalog.left(p_kind, 40)
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'one of nodes, edges, episodes, profiles';
+                  HINT = 'one of ' || (SELECT pg_catalog.string_agg(k.kind, ', ' ORDER BY k.ord)
+                                          FROM memory._record_kinds() AS k);
     END IF;
     RETURN v_kind;
 END
@@ -869,6 +988,39 @@ COMMENT ON FUNCTION memory._kind_problems(p_kind text, p_attempt memory.import_a
 REVOKE ALL ON FUNCTION memory._kind_problems(p_kind text, p_attempt memory.import_attempts) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._kind_problems(p_kind text, p_attempt memory.import_attempts) TO memory_writer;
 
+-- _known(anyelement, uuid, uuid, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._known(p_row anyelement, p_tenant_id uuid, p_simulation_id uuid, p_known_at timestamp with time zone) RETURNS SETOF anyelement
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_kind memory.record_kind := memory._kind(
+        (SELECT c.relname FROM pg_catalog.pg_class AS c
+          WHERE c.reltype = pg_catalog.pg_typeof(p_row)::oid
+            AND c.relnamespace = 'memory'::pg_catalog.regnamespace));
+BEGIN
+    RETURN QUERY EXECUTE pg_catalog.format(
+        'SELECT r.* FROM %1$s AS r'
+        ' WHERE r.tenant_id = $1 AND r.simulation_id = $2 AND r.updated_at <= $3'
+        ' UNION ALL'
+        ' SELECT (pg_catalog.jsonb_populate_record(NULL::%1$s, h.data)).*'
+        '   FROM memory.row_history AS h'
+        '  WHERE h.tenant_id = $1 AND h.simulation_id = $2 AND h.kind = %2$L'
+        '    AND h.recorded_from <= $3 AND h.recorded_to > $3',
+        v_kind.live, v_kind.kind)
+    USING p_tenant_id, p_simulation_id, p_known_at;
+END
+$_$;
+
+ALTER FUNCTION memory._known(p_row anyelement, p_tenant_id uuid, p_simulation_id uuid, p_known_at timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION _known(p_row anyelement, p_tenant_id uuid, p_simulation_id uuid, p_known_at timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._known(p_row anyelement, p_tenant_id uuid, p_simulation_id uuid, p_known_at timestamp with time zone) IS 'Internal: the rows of a record kind in a simulation as the memory held them at a moment (record time)';
+
+-- FUNCTION _known(p_row anyelement, p_tenant_id uuid, p_simulation_id uuid, p_known_at timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._known(p_row anyelement, p_tenant_id uuid, p_simulation_id uuid, p_known_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._known(p_row anyelement, p_tenant_id uuid, p_simulation_id uuid, p_known_at timestamp with time zone) TO memory_reader;
+
 -- _label_max(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._label_max() RETURNS integer
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -901,12 +1053,13 @@ DECLARE
         WHEN 'string_bytes' THEN 1024 * 1024
         WHEN 'list_elements' THEN 1000
         WHEN 'quoted_chars' THEN 200
-        WHEN 'cache_hashes' THEN 100000 END;
+        WHEN 'cache_hashes' THEN 100000
+        WHEN 'word_candidates' THEN 1000 END;
 BEGIN
     IF v_limit IS NULL THEN
         RAISE EXCEPTION 'unknown limit %', pg_catalog.left(p_name, 40)
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars or cache_hashes';
+                  HINT = 'batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes or word_candidates';
     END IF;
     RETURN v_limit;
 END
@@ -915,7 +1068,7 @@ $$;
 ALTER FUNCTION memory._limit(p_name text) OWNER TO memory_owner;
 
 -- FUNCTION _limit(p_name text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._limit(p_name text) IS 'Internal: the cap of a named limit (batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes)';
+COMMENT ON FUNCTION memory._limit(p_name text) IS 'Internal: the cap of a named limit (batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes, word_candidates)';
 
 -- FUNCTION _limit(p_name text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._limit(p_name text) FROM PUBLIC;
@@ -923,9 +1076,341 @@ GRANT ALL ON FUNCTION memory._limit(p_name text) TO memory_reader;
 GRANT ALL ON FUNCTION memory._limit(p_name text) TO memory_writer;
 GRANT ALL ON FUNCTION memory._limit(p_name text) TO memory_admin;
 
+-- _link_evidence(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(sources bigint, mentions bigint, added bigint, removed bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET enable_nestloop TO 'off'
+    AS $$
+DECLARE
+    v_want    memory.edge_evidence[];
+    v_added   bigint;
+    v_removed bigint;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    v_want := ARRAY(
+        WITH facts AS (
+            SELECT d.edge_key, d.source_key, d.target_key, d.valid_at, d.invalid_at, d.attributes
+              FROM memory.edges AS d
+             WHERE d.tenant_id = p_tenant_id AND d.simulation_id = p_simulation_id
+        ), names AS MATERIALIZED (
+            SELECT n.node_key, v.label, pg_catalog.lower(v.label) AS needle,
+                   (SELECT pg_catalog.string_agg(q.query::text, ' & ')::pg_catalog.tsquery
+                      FROM memory._words_query(v.label) AS q) AS words
+              FROM memory.nodes AS n
+             CROSS JOIN LATERAL memory._entity_names(n.name, n.attributes) AS v (label)
+             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+               AND n.node_key IN (SELECT f.source_key FROM facts AS f UNION SELECT f.target_key FROM facts AS f)
+        ), agents AS MATERIALIZED (
+            SELECT DISTINCT x.agent_name FROM memory.episodes AS x
+             WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+               AND x.content IS NOT NULL AND x.agent_name IS NOT NULL
+        ), named AS (
+            -- in the text: the rows holding the name's words (episodes_words_idx, V0017),
+            -- then the name itself as a substring; as the agent: by the agents' names
+            SELECT nm.node_key, nm.label, x.episode_id, x.occurred_at
+              FROM names AS nm
+             CROSS JOIN LATERAL (
+                   SELECT x.episode_id, x.occurred_at FROM memory.episodes AS x
+                    WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                      AND x.words OPERATOR(pg_catalog.@@) nm.words
+                      AND pg_catalog.strpos(pg_catalog.lower(x.content), nm.needle) > 0) AS x
+             WHERE nm.words IS NOT NULL
+            UNION
+            SELECT nm.node_key, nm.label, x.episode_id, x.occurred_at
+              FROM names AS nm
+              JOIN agents AS g ON pg_catalog.strpos(pg_catalog.lower(g.agent_name), nm.needle) > 0
+              JOIN memory.episodes AS x ON x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                   AND x.agent_name = g.agent_name AND x.content IS NOT NULL
+        ), hits AS (
+            SELECT n.node_key, n.episode_id, n.occurred_at,
+                   pg_catalog.array_agg(n.label ORDER BY n.label) AS labels
+              FROM named AS n
+             GROUP BY n.node_key, n.episode_id, n.occurred_at
+        )
+        SELECT ROW(p_tenant_id, p_simulation_id, w.edge_key, w.kind, w.episode_id,
+                   pg_catalog.md5(w.episode_id)::uuid, w.position, w.matched)::memory.edge_evidence
+          FROM (SELECT f.edge_key, 'mention' AS kind, hs.episode_id, NULL::integer AS position,
+                       CASE WHEN f.source_key = f.target_key THEN hs.labels
+                            ELSE hs.labels OPERATOR(pg_catalog.||) ht.labels END AS matched
+                  FROM facts AS f
+                  JOIN hits AS hs ON hs.node_key = f.source_key
+                  JOIN hits AS ht ON ht.node_key = f.target_key AND ht.episode_id = hs.episode_id
+                 WHERE CASE WHEN hs.occurred_at IS NULL THEN f.valid_at IS NULL AND f.invalid_at IS NULL
+                            ELSE hs.occurred_at >= COALESCE(f.valid_at, '-infinity')
+                                 AND hs.occurred_at < COALESCE(f.invalid_at, 'infinity') END
+                UNION ALL
+                (SELECT DISTINCT ON (f.edge_key, s.id) f.edge_key, 'source', s.id, s.ord::integer, NULL::text[]
+                   FROM facts AS f
+                  CROSS JOIN LATERAL pg_catalog.jsonb_array_elements_text(
+                             CASE pg_catalog.jsonb_typeof(f.attributes -> 'episodes')
+                                  WHEN 'array' THEN f.attributes -> 'episodes' ELSE '[]'::jsonb END)
+                             WITH ORDINALITY AS s (id, ord)
+                  WHERE s.id <> ''
+                  ORDER BY f.edge_key, s.id, s.ord)) AS w);
+
+    DELETE FROM memory.edge_evidence AS l
+     WHERE l.tenant_id = p_tenant_id AND l.simulation_id = p_simulation_id
+       AND NOT EXISTS (SELECT 1 FROM pg_catalog.unnest(v_want) AS w
+                        WHERE w.edge_key = l.edge_key AND w.kind = l.kind AND w.episode_key = l.episode_key
+                          AND w.position IS NOT DISTINCT FROM l.position
+                          AND w.matched IS NOT DISTINCT FROM l.matched);
+    GET DIAGNOSTICS v_removed = ROW_COUNT;
+    INSERT INTO memory.edge_evidence (tenant_id, simulation_id, edge_key, kind, episode_id, position, matched)
+    SELECT w.tenant_id, w.simulation_id, w.edge_key, w.kind, w.episode_id, w.position, w.matched
+      FROM pg_catalog.unnest(v_want) AS w
+     WHERE NOT EXISTS (SELECT 1 FROM memory.edge_evidence AS l
+                        WHERE l.tenant_id = p_tenant_id AND l.simulation_id = p_simulation_id
+                          AND l.edge_key = w.edge_key AND l.kind = w.kind AND l.episode_key = w.episode_key);
+    GET DIAGNOSTICS v_added = ROW_COUNT;
+    RETURN QUERY
+    SELECT pg_catalog.count(*) FILTER (WHERE w.kind = 'source'),
+           pg_catalog.count(*) FILTER (WHERE w.kind = 'mention'), v_added, v_removed
+      FROM pg_catalog.unnest(v_want) AS w;
+END
+$$;
+
+ALTER FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _link_evidence(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) IS 'Internal: bring a simulation''s edge evidence (source episodes, actions naming both entities in the validity window) up to date, writing only what differs (SECURITY DEFINER: tenant roles do not write memory.edge_evidence)';
+
+-- FUNCTION _link_evidence(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
 -- _merge(text, uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb DEFAULT NULL::jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
     LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_kind memory.record_kind := memory._kind(p_kind);
+BEGIN
+    RETURN QUERY EXECUTE pg_catalog.format('SELECT * FROM memory.%I($1, $2, $3, $4)', '_merge_' || v_kind.kind)
+    USING p_tenant_id, p_simulation_id, p_attempt_id, p_items;
+END
+$_$;
+
+ALTER FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) IS 'Internal: insert or update rows of a record kind from an import attempt or a jsonb batch';
+
+-- FUNCTION _merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) TO memory_writer;
+
+-- _merge_edges(uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._merge_edges(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+BEGIN
+    IF p_attempt_id IS NOT NULL THEN
+        RETURN QUERY WITH written AS ( INSERT INTO memory.edges AS t (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes, valid_at, invalid_at, embedding, embedding_model, content_hash, source, learned_at, expired_at) SELECT $1, $2, s.edge_id, s.type, s.source_id, s.target_id, s.fact, COALESCE(s.attributes, '{}'::jsonb), s.valid_at, s.invalid_at, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), s.learned_at, s.expired_at FROM memory.staged_edges AS s LEFT JOIN memory.edges AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL AND l.tenant_id = $1 AND l.simulation_id = $2 AND l.edge_key = s.edge_key AND l.content_hash = s.content_hash WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT edges_pkey DO UPDATE SET edge_id = excluded.edge_id, type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id, fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at, invalid_at = excluded.invalid_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, learned_at = excluded.learned_at, expired_at = excluded.expired_at, updated_at = pg_catalog.now() WHERE (t.edge_id, t.type, t.source_id, t.target_id, t.fact, t.attributes, t.valid_at, t.invalid_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.learned_at, t.expired_at) IS DISTINCT FROM (excluded.edge_id, excluded.type, excluded.source_id, excluded.target_id, excluded.fact, excluded.attributes, excluded.valid_at, excluded.invalid_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.learned_at, excluded.expired_at) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_edges AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+    ELSE
+        RETURN QUERY WITH written AS ( INSERT INTO memory.edges AS t (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes, valid_at, invalid_at, embedding, embedding_model, content_hash, source, learned_at, expired_at) SELECT $1, $2, s.edge_id, s.type, s.source_id, s.target_id, s.fact, COALESCE(s.attributes, '{}'::jsonb), s.valid_at, s.invalid_at, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), s.learned_at, s.expired_at FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_edges, '{"source": "api"}'::jsonb || (i.item - '{content_hash,edge_id,position,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('edge_id', i.item -> 'id')) AS s LEFT JOIN memory.edges AS l ON false ON CONFLICT ON CONSTRAINT edges_pkey DO UPDATE SET edge_id = excluded.edge_id, type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id, fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at, invalid_at = excluded.invalid_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, learned_at = excluded.learned_at, expired_at = excluded.expired_at, updated_at = pg_catalog.now() WHERE (t.edge_id, t.type, t.source_id, t.target_id, t.fact, t.attributes, t.valid_at, t.invalid_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.learned_at, t.expired_at) IS DISTINCT FROM (excluded.edge_id, excluded.type, excluded.source_id, excluded.target_id, excluded.fact, excluded.attributes, excluded.valid_at, excluded.invalid_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.learned_at, excluded.expired_at) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+    END IF;
+END
+$_$;
+
+ALTER FUNCTION memory._merge_edges(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _merge_edges(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._merge_edges(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) IS 'Internal: the merge of edges (generated from memory._merge_sql on every deploy)';
+
+-- FUNCTION _merge_edges(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._merge_edges(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._merge_edges(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) TO memory_writer;
+
+-- _merge_episodes(uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._merge_episodes(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+BEGIN
+    IF p_attempt_id IS NOT NULL THEN
+        RETURN QUERY WITH written AS ( INSERT INTO memory.episodes AS t (tenant_id, simulation_id, episode_id, agent_id, agent_name, platform, round, action_type, content, metadata, occurred_at, embedding, embedding_model, content_hash, source, sim_no) SELECT $1, $2, s.episode_id, s.agent_id, s.agent_name, s.platform, s.round, s.action_type, s.content, COALESCE(s.metadata, '{}'::jsonb), s.occurred_at, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), (SELECT v.sim_no FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2) FROM memory.staged_episodes AS s LEFT JOIN memory.episodes AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL AND l.tenant_id = $1 AND l.simulation_id = $2 AND l.episode_key = s.episode_key AND l.content_hash = s.content_hash WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT episodes_pkey DO UPDATE SET episode_id = excluded.episode_id, agent_id = excluded.agent_id, agent_name = excluded.agent_name, platform = excluded.platform, round = excluded.round, action_type = excluded.action_type, content = excluded.content, metadata = excluded.metadata, occurred_at = excluded.occurred_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.episode_id, t.agent_id, t.agent_name, t.platform, t.round, t.action_type, t.content, t.metadata, t.occurred_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source) IS DISTINCT FROM (excluded.episode_id, excluded.agent_id, excluded.agent_name, excluded.platform, excluded.round, excluded.action_type, excluded.content, excluded.metadata, excluded.occurred_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_episodes AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+    ELSE
+        RETURN QUERY WITH written AS ( INSERT INTO memory.episodes AS t (tenant_id, simulation_id, episode_id, agent_id, agent_name, platform, round, action_type, content, metadata, occurred_at, embedding, embedding_model, content_hash, source, sim_no) SELECT $1, $2, s.episode_id, s.agent_id, s.agent_name, s.platform, s.round, s.action_type, s.content, COALESCE(s.metadata, '{}'::jsonb), s.occurred_at, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), (SELECT v.sim_no FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_episodes, '{"source": "api"}'::jsonb || (i.item - '{content_hash,episode_id,position,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('episode_id', i.item -> 'id')) AS s LEFT JOIN memory.episodes AS l ON false ON CONFLICT ON CONSTRAINT episodes_pkey DO UPDATE SET episode_id = excluded.episode_id, agent_id = excluded.agent_id, agent_name = excluded.agent_name, platform = excluded.platform, round = excluded.round, action_type = excluded.action_type, content = excluded.content, metadata = excluded.metadata, occurred_at = excluded.occurred_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.episode_id, t.agent_id, t.agent_name, t.platform, t.round, t.action_type, t.content, t.metadata, t.occurred_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source) IS DISTINCT FROM (excluded.episode_id, excluded.agent_id, excluded.agent_name, excluded.platform, excluded.round, excluded.action_type, excluded.content, excluded.metadata, excluded.occurred_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+    END IF;
+END
+$_$;
+
+ALTER FUNCTION memory._merge_episodes(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _merge_episodes(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._merge_episodes(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) IS 'Internal: the merge of episodes (generated from memory._merge_sql on every deploy)';
+
+-- FUNCTION _merge_episodes(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._merge_episodes(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._merge_episodes(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) TO memory_writer;
+
+-- _merge_nodes(uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._merge_nodes(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+BEGIN
+    IF p_attempt_id IS NOT NULL THEN
+        RETURN QUERY WITH written AS ( INSERT INTO memory.nodes AS t (tenant_id, simulation_id, node_id, name, type, labels, summary, attributes, embedding, embedding_model, content_hash, source, summary_embedding) SELECT $1, $2, s.node_id, s.name, s.type, COALESCE(s.labels, '{}'::text[]), s.summary, COALESCE(s.attributes, '{}'::jsonb), COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), COALESCE(s.summary_embedding, l.summary_embedding) FROM memory.staged_nodes AS s LEFT JOIN memory.nodes AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL AND l.tenant_id = $1 AND l.simulation_id = $2 AND l.node_key = s.node_key AND l.content_hash = s.content_hash WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT nodes_pkey DO UPDATE SET node_id = excluded.node_id, name = excluded.name, type = excluded.type, labels = excluded.labels, summary = excluded.summary, attributes = excluded.attributes, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, summary_embedding = excluded.summary_embedding, updated_at = pg_catalog.now() WHERE (t.node_id, t.name, t.type, t.labels, t.summary, t.attributes, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.summary_embedding::real[]) IS DISTINCT FROM (excluded.node_id, excluded.name, excluded.type, excluded.labels, excluded.summary, excluded.attributes, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.summary_embedding::real[]) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_nodes AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+    ELSE
+        RETURN QUERY WITH written AS ( INSERT INTO memory.nodes AS t (tenant_id, simulation_id, node_id, name, type, labels, summary, attributes, embedding, embedding_model, content_hash, source, summary_embedding) SELECT $1, $2, s.node_id, s.name, s.type, COALESCE(s.labels, '{}'::text[]), s.summary, COALESCE(s.attributes, '{}'::jsonb), COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), COALESCE(s.summary_embedding, l.summary_embedding) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_nodes, '{"type": "Entity", "source": "api"}'::jsonb || (i.item - '{content_hash,node_id,position,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('node_id', i.item -> 'id')) AS s LEFT JOIN memory.nodes AS l ON false ON CONFLICT ON CONSTRAINT nodes_pkey DO UPDATE SET node_id = excluded.node_id, name = excluded.name, type = excluded.type, labels = excluded.labels, summary = excluded.summary, attributes = excluded.attributes, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, summary_embedding = excluded.summary_embedding, updated_at = pg_catalog.now() WHERE (t.node_id, t.name, t.type, t.labels, t.summary, t.attributes, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.summary_embedding::real[]) IS DISTINCT FROM (excluded.node_id, excluded.name, excluded.type, excluded.labels, excluded.summary, excluded.attributes, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.summary_embedding::real[]) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+    END IF;
+END
+$_$;
+
+ALTER FUNCTION memory._merge_nodes(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _merge_nodes(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._merge_nodes(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) IS 'Internal: the merge of nodes (generated from memory._merge_sql on every deploy)';
+
+-- FUNCTION _merge_nodes(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._merge_nodes(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._merge_nodes(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) TO memory_writer;
+
+-- _merge_predictions(uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._merge_predictions(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+BEGIN
+    IF p_attempt_id IS NOT NULL THEN
+        RETURN QUERY WITH written AS ( INSERT INTO memory.predictions AS t (tenant_id, simulation_id, prediction_id, report_id, section_index, claim, horizon, confidence, metadata, source) SELECT $1, $2, s.prediction_id, s.report_id, s.section_index, s.claim, s.horizon, s.confidence, COALESCE(s.metadata, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM memory.staged_predictions AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT predictions_pkey DO UPDATE SET prediction_id = excluded.prediction_id, report_id = excluded.report_id, section_index = excluded.section_index, claim = excluded.claim, horizon = excluded.horizon, confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.prediction_id, t.report_id, t.section_index, t.claim, t.horizon, t.confidence, t.metadata, t.source) IS DISTINCT FROM (excluded.prediction_id, excluded.report_id, excluded.section_index, excluded.claim, excluded.horizon, excluded.confidence, excluded.metadata, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_predictions AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+    ELSE
+        RETURN QUERY WITH written AS ( INSERT INTO memory.predictions AS t (tenant_id, simulation_id, prediction_id, report_id, section_index, claim, horizon, confidence, metadata, source) SELECT $1, $2, s.prediction_id, s.report_id, s.section_index, s.claim, s.horizon, s.confidence, COALESCE(s.metadata, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_predictions, '{"source": "api"}'::jsonb || (i.item - '{position,prediction_id,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('prediction_id', i.item -> 'id')) AS s ON CONFLICT ON CONSTRAINT predictions_pkey DO UPDATE SET prediction_id = excluded.prediction_id, report_id = excluded.report_id, section_index = excluded.section_index, claim = excluded.claim, horizon = excluded.horizon, confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.prediction_id, t.report_id, t.section_index, t.claim, t.horizon, t.confidence, t.metadata, t.source) IS DISTINCT FROM (excluded.prediction_id, excluded.report_id, excluded.section_index, excluded.claim, excluded.horizon, excluded.confidence, excluded.metadata, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+    END IF;
+END
+$_$;
+
+ALTER FUNCTION memory._merge_predictions(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _merge_predictions(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._merge_predictions(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) IS 'Internal: the merge of predictions (generated from memory._merge_sql on every deploy)';
+
+-- FUNCTION _merge_predictions(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._merge_predictions(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._merge_predictions(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) TO memory_writer;
+
+-- _merge_profiles(uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._merge_profiles(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+BEGIN
+    IF p_attempt_id IS NOT NULL THEN
+        RETURN QUERY WITH written AS ( INSERT INTO memory.profiles AS t (tenant_id, simulation_id, platform, agent_id, name, username, bio, persona, attributes, source) SELECT $1, $2, s.platform, s.agent_id, s.name, s.username, s.bio, s.persona, COALESCE(s.attributes, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM memory.staged_profiles AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT profiles_pkey DO UPDATE SET platform = excluded.platform, agent_id = excluded.agent_id, name = excluded.name, username = excluded.username, bio = excluded.bio, persona = excluded.persona, attributes = excluded.attributes, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.platform, t.agent_id, t.name, t.username, t.bio, t.persona, t.attributes, t.source) IS DISTINCT FROM (excluded.platform, excluded.agent_id, excluded.name, excluded.username, excluded.bio, excluded.persona, excluded.attributes, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_profiles AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+    ELSE
+        RETURN QUERY WITH written AS ( INSERT INTO memory.profiles AS t (tenant_id, simulation_id, platform, agent_id, name, username, bio, persona, attributes, source) SELECT $1, $2, s.platform, s.agent_id, s.name, s.username, s.bio, s.persona, COALESCE(s.attributes, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_profiles, '{"source": "api"}'::jsonb || (i.item - '{position,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb))) AS s ON CONFLICT ON CONSTRAINT profiles_pkey DO UPDATE SET platform = excluded.platform, agent_id = excluded.agent_id, name = excluded.name, username = excluded.username, bio = excluded.bio, persona = excluded.persona, attributes = excluded.attributes, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.platform, t.agent_id, t.name, t.username, t.bio, t.persona, t.attributes, t.source) IS DISTINCT FROM (excluded.platform, excluded.agent_id, excluded.name, excluded.username, excluded.bio, excluded.persona, excluded.attributes, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+    END IF;
+END
+$_$;
+
+ALTER FUNCTION memory._merge_profiles(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _merge_profiles(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._merge_profiles(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) IS 'Internal: the merge of profiles (generated from memory._merge_sql on every deploy)';
+
+-- FUNCTION _merge_profiles(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._merge_profiles(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._merge_profiles(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) TO memory_writer;
+
+-- _merge_report_chunks(uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._merge_report_chunks(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+BEGIN
+    IF p_attempt_id IS NOT NULL THEN
+        RETURN QUERY WITH written AS ( INSERT INTO memory.report_chunks AS t (tenant_id, simulation_id, chunk_id, report_id, section_index, chunk_index, content, embedding, embedding_model, content_hash, source) SELECT $1, $2, s.chunk_id, s.report_id, s.section_index, s.chunk_index, s.content, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text) FROM memory.staged_report_chunks AS s LEFT JOIN memory.report_chunks AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL AND l.tenant_id = $1 AND l.simulation_id = $2 AND l.chunk_key = s.chunk_key AND l.content_hash = s.content_hash WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT report_chunks_pkey DO UPDATE SET chunk_id = excluded.chunk_id, report_id = excluded.report_id, section_index = excluded.section_index, chunk_index = excluded.chunk_index, content = excluded.content, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.chunk_id, t.report_id, t.section_index, t.chunk_index, t.content, t.embedding::real[], t.embedding_model, t.content_hash, t.source) IS DISTINCT FROM (excluded.chunk_id, excluded.report_id, excluded.section_index, excluded.chunk_index, excluded.content, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_report_chunks AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+    ELSE
+        RETURN QUERY WITH written AS ( INSERT INTO memory.report_chunks AS t (tenant_id, simulation_id, chunk_id, report_id, section_index, chunk_index, content, embedding, embedding_model, content_hash, source) SELECT $1, $2, s.chunk_id, s.report_id, s.section_index, s.chunk_index, s.content, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_report_chunks, '{"source": "api"}'::jsonb || (i.item - '{chunk_id,chunk_index,content,content_hash,embedding,embedding_model,position,report_id,section_index,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('chunk_id', i.item -> 'id')) AS s LEFT JOIN memory.report_chunks AS l ON false ON CONFLICT ON CONSTRAINT report_chunks_pkey DO UPDATE SET chunk_id = excluded.chunk_id, report_id = excluded.report_id, section_index = excluded.section_index, chunk_index = excluded.chunk_index, content = excluded.content, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.chunk_id, t.report_id, t.section_index, t.chunk_index, t.content, t.embedding::real[], t.embedding_model, t.content_hash, t.source) IS DISTINCT FROM (excluded.chunk_id, excluded.report_id, excluded.section_index, excluded.chunk_index, excluded.content, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+    END IF;
+END
+$_$;
+
+ALTER FUNCTION memory._merge_report_chunks(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _merge_report_chunks(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._merge_report_chunks(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) IS 'Internal: the merge of report_chunks (generated from memory._merge_sql on every deploy)';
+
+-- FUNCTION _merge_report_chunks(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._merge_report_chunks(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._merge_report_chunks(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) TO memory_writer;
+
+-- _merge_report_log(uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._merge_report_log(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+BEGIN
+    IF p_attempt_id IS NOT NULL THEN
+        RETURN QUERY WITH written AS ( INSERT INTO memory.report_log AS t (tenant_id, simulation_id, report_id, line_no, action, entry, source) SELECT $1, $2, s.report_id, s.line_no, s.action, s.entry, COALESCE(s.source, 'import'::text) FROM memory.staged_report_log AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT report_log_pkey DO UPDATE SET report_id = excluded.report_id, line_no = excluded.line_no, action = excluded.action, entry = excluded.entry, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.report_id, t.line_no, t.action, t.entry, t.source) IS DISTINCT FROM (excluded.report_id, excluded.line_no, excluded.action, excluded.entry, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_report_log AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+    ELSE
+        RETURN QUERY WITH written AS ( INSERT INTO memory.report_log AS t (tenant_id, simulation_id, report_id, line_no, action, entry, source) SELECT $1, $2, s.report_id, s.line_no, s.action, s.entry, COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_report_log, '{"source": "api"}'::jsonb || (i.item - '{action,entry,line_no,position,report_id,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb))) AS s ON CONFLICT ON CONSTRAINT report_log_pkey DO UPDATE SET report_id = excluded.report_id, line_no = excluded.line_no, action = excluded.action, entry = excluded.entry, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.report_id, t.line_no, t.action, t.entry, t.source) IS DISTINCT FROM (excluded.report_id, excluded.line_no, excluded.action, excluded.entry, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+    END IF;
+END
+$_$;
+
+ALTER FUNCTION memory._merge_report_log(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _merge_report_log(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._merge_report_log(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) IS 'Internal: the merge of report_log (generated from memory._merge_sql on every deploy)';
+
+-- FUNCTION _merge_report_log(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._merge_report_log(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._merge_report_log(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) TO memory_writer;
+
+-- _merge_report_sections(uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._merge_report_sections(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+BEGIN
+    IF p_attempt_id IS NOT NULL THEN
+        RETURN QUERY WITH written AS ( INSERT INTO memory.report_sections AS t (tenant_id, simulation_id, report_id, section_index, title, markdown, source) SELECT $1, $2, s.report_id, s.section_index, s.title, s.markdown, COALESCE(s.source, 'import'::text) FROM memory.staged_report_sections AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT report_sections_pkey DO UPDATE SET report_id = excluded.report_id, section_index = excluded.section_index, title = excluded.title, markdown = excluded.markdown, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.report_id, t.section_index, t.title, t.markdown, t.source) IS DISTINCT FROM (excluded.report_id, excluded.section_index, excluded.title, excluded.markdown, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_report_sections AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+    ELSE
+        RETURN QUERY WITH written AS ( INSERT INTO memory.report_sections AS t (tenant_id, simulation_id, report_id, section_index, title, markdown, source) SELECT $1, $2, s.report_id, s.section_index, s.title, s.markdown, COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_report_sections, '{"source": "api"}'::jsonb || (i.item - '{markdown,position,report_id,section_index,source,title}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb))) AS s ON CONFLICT ON CONSTRAINT report_sections_pkey DO UPDATE SET report_id = excluded.report_id, section_index = excluded.section_index, title = excluded.title, markdown = excluded.markdown, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.report_id, t.section_index, t.title, t.markdown, t.source) IS DISTINCT FROM (excluded.report_id, excluded.section_index, excluded.title, excluded.markdown, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+    END IF;
+END
+$_$;
+
+ALTER FUNCTION memory._merge_report_sections(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _merge_report_sections(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._merge_report_sections(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) IS 'Internal: the merge of report_sections (generated from memory._merge_sql on every deploy)';
+
+-- FUNCTION _merge_report_sections(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._merge_report_sections(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._merge_report_sections(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) TO memory_writer;
+
+-- _merge_reports(uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._merge_reports(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+BEGIN
+    IF p_attempt_id IS NOT NULL THEN
+        RETURN QUERY WITH written AS ( INSERT INTO memory.reports AS t (tenant_id, simulation_id, report_id, mirofish_simulation_id, graph_id, simulation_requirement, title, summary, status, started_at, completed_at, error, metadata, source) SELECT $1, $2, s.report_id, s.mirofish_simulation_id, s.graph_id, s.simulation_requirement, s.title, s.summary, s.status, s.started_at, s.completed_at, s.error, COALESCE(s.metadata, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM memory.staged_reports AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT reports_pkey DO UPDATE SET report_id = excluded.report_id, mirofish_simulation_id = excluded.mirofish_simulation_id, graph_id = excluded.graph_id, simulation_requirement = excluded.simulation_requirement, title = excluded.title, summary = excluded.summary, status = excluded.status, started_at = excluded.started_at, completed_at = excluded.completed_at, error = excluded.error, metadata = excluded.metadata, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.report_id, t.mirofish_simulation_id, t.graph_id, t.simulation_requirement, t.title, t.summary, t.status, t.started_at, t.completed_at, t.error, t.metadata, t.source) IS DISTINCT FROM (excluded.report_id, excluded.mirofish_simulation_id, excluded.graph_id, excluded.simulation_requirement, excluded.title, excluded.summary, excluded.status, excluded.started_at, excluded.completed_at, excluded.error, excluded.metadata, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_reports AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+    ELSE
+        RETURN QUERY WITH written AS ( INSERT INTO memory.reports AS t (tenant_id, simulation_id, report_id, mirofish_simulation_id, graph_id, simulation_requirement, title, summary, status, started_at, completed_at, error, metadata, source) SELECT $1, $2, s.report_id, s.mirofish_simulation_id, s.graph_id, s.simulation_requirement, s.title, s.summary, s.status, s.started_at, s.completed_at, s.error, COALESCE(s.metadata, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_reports, '{"source": "api"}'::jsonb || (i.item - '{completed_at,error,graph_id,metadata,mirofish_simulation_id,position,report_id,simulation_requirement,source,started_at,status,summary,title}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('report_id', i.item -> 'id')) AS s ON CONFLICT ON CONSTRAINT reports_pkey DO UPDATE SET report_id = excluded.report_id, mirofish_simulation_id = excluded.mirofish_simulation_id, graph_id = excluded.graph_id, simulation_requirement = excluded.simulation_requirement, title = excluded.title, summary = excluded.summary, status = excluded.status, started_at = excluded.started_at, completed_at = excluded.completed_at, error = excluded.error, metadata = excluded.metadata, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.report_id, t.mirofish_simulation_id, t.graph_id, t.simulation_requirement, t.title, t.summary, t.status, t.started_at, t.completed_at, t.error, t.metadata, t.source) IS DISTINCT FROM (excluded.report_id, excluded.mirofish_simulation_id, excluded.graph_id, excluded.simulation_requirement, excluded.title, excluded.summary, excluded.status, excluded.started_at, excluded.completed_at, excluded.error, excluded.metadata, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+    END IF;
+END
+$_$;
+
+ALTER FUNCTION memory._merge_reports(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _merge_reports(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._merge_reports(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) IS 'Internal: the merge of reports (generated from memory._merge_sql on every deploy)';
+
+-- FUNCTION _merge_reports(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._merge_reports(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._merge_reports(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) TO memory_writer;
+
+-- _merge_sql(text, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._merge_sql(p_kind text, p_staged boolean) RETURNS text
+    LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $_$
 DECLARE
@@ -936,25 +1421,28 @@ DECLARE
     v_set    text;
     v_old    text;
     v_new    text;
+    v_extra  text[];
     v_from   text;
-    v_total  bigint;
+    v_total  text;
     v_pkey   name;
     v_sim_cols text;
     v_sim_vals text;
 BEGIN
-    SELECT pg_catalog.bool_or(c.col = 'embedding'),
-           pg_catalog.string_agg(pg_catalog.format('%I', c.col), ', '),
-           pg_catalog.string_agg(CASE WHEN c.col IN ('embedding', 'embedding_model')
+    SELECT pg_catalog.bool_or(c.col = 'embedding') FILTER (WHERE c.committed),
+           pg_catalog.string_agg(pg_catalog.format('%I', c.col), ', ') FILTER (WHERE c.committed),
+           pg_catalog.string_agg(CASE WHEN c.check_kind = 'vector' OR c.col = 'embedding_model'
                                       THEN pg_catalog.format('COALESCE(%s, l.%I)', c.value_sql, c.col)
-                                      ELSE c.value_sql END, ', '),
-           pg_catalog.string_agg(pg_catalog.format('%I = excluded.%I', c.col, c.col), ', '),
+                                      ELSE c.value_sql END, ', ') FILTER (WHERE c.committed),
+           pg_catalog.string_agg(pg_catalog.format('%I = excluded.%I', c.col, c.col), ', ') FILTER (WHERE c.committed),
            pg_catalog.string_agg(pg_catalog.format(
-               CASE WHEN c.check_kind = 'vector' THEN 't.%I::real[]' ELSE 't.%I' END, c.col), ', '),
+               CASE WHEN c.check_kind = 'vector' THEN 't.%I::real[]' ELSE 't.%I' END, c.col), ', ')
+               FILTER (WHERE c.committed),
            pg_catalog.string_agg(pg_catalog.format(
                CASE WHEN c.check_kind = 'vector' THEN 'excluded.%I::real[]' ELSE 'excluded.%I' END, c.col), ', ')
-      INTO v_vector, v_cols, v_src, v_set, v_old, v_new
-      FROM memory._kind_columns(p_kind) AS c
-     WHERE c.committed;
+               FILTER (WHERE c.committed),
+           pg_catalog.array_agg(c.col::text ORDER BY c.col) FILTER (WHERE NOT v_kind.batch_spec ? c.col)
+      INTO v_vector, v_cols, v_src, v_set, v_old, v_new, v_extra
+      FROM memory._kind_columns(p_kind) AS c;
     SELECT c.conname INTO v_pkey FROM pg_catalog.pg_constraint AS c
      WHERE c.conrelid = v_kind.live AND c.contype = 'p';
     -- Columns the committed table takes from its simulation (episodes.sim_no, the number of
@@ -976,16 +1464,15 @@ BEGIN
                     WHERE sa.attrelid = 'memory.simulations'::pg_catalog.regclass
                       AND sa.attname = a.attname AND NOT sa.attisdropped);
 
-    IF p_attempt_id IS NOT NULL THEN
+    IF p_staged THEN
         v_from := pg_catalog.format('%s AS s', v_kind.staged)
             || CASE WHEN v_vector THEN pg_catalog.format(
                    ' LEFT JOIN %s AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL'
                    ' AND l.tenant_id = $1 AND l.simulation_id = $2 AND %s AND l.content_hash = s.content_hash',
                    v_kind.live, memory._kind_key(p_kind, 'l', 's')) ELSE '' END
             || ' WHERE s.tenant_id = $1 AND s.attempt_id = $3';
-        EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s AS s WHERE s.tenant_id = $1 AND s.attempt_id = $2',
-                                  v_kind.staged)
-           INTO v_total USING p_tenant_id, p_attempt_id;
+        v_total := pg_catalog.format('(SELECT pg_catalog.count(*) FROM %s AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3)',
+                                     v_kind.staged);
     ELSE
         -- Items: each read as the staged row type, with the id in the kind's id column,
         -- JSON nulls dropped so that defaults apply, no field the batch does not accept, and
@@ -994,17 +1481,15 @@ BEGIN
             'pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record('
             'NULL::%s, %L::jsonb || (i.item - %L::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f'
             ' WHERE f.value = %L::jsonb))%s) AS s',
-            v_kind.staged, v_kind.item_defaults || '{"source": "api"}'::jsonb,
-            ARRAY(SELECT c.col::text FROM memory._kind_columns(p_kind) AS c WHERE NOT v_kind.batch_spec ? c.col),
-            'null',
+            v_kind.staged, v_kind.item_defaults || '{"source": "api"}'::jsonb, COALESCE(v_extra, '{}'), 'null',
             CASE WHEN v_kind.id_column IS NOT NULL
                  THEN pg_catalog.format(' || pg_catalog.jsonb_build_object(%L, i.item -> %L)', v_kind.id_column, 'id')
                  ELSE '' END)
             || CASE WHEN v_vector THEN pg_catalog.format(' LEFT JOIN %s AS l ON false', v_kind.live) ELSE '' END;
-        v_total := pg_catalog.jsonb_array_length(p_items);
+        v_total := 'pg_catalog.jsonb_array_length($4)';
     END IF;
 
-    RETURN QUERY EXECUTE pg_catalog.format(
+    RETURN pg_catalog.format(
         'WITH written AS ('
         ' INSERT INTO %1$s AS t (tenant_id, simulation_id, %2$s%9$s)'
         ' SELECT $1, $2, %3$s%10$s FROM %4$s'
@@ -1013,21 +1498,39 @@ BEGIN
         ' RETURNING (t.xmax = 0) AS was_inserted)'
         ' SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),'
         '        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),'
-        '        $5 - pg_catalog.count(*)'
+        '        %11$s - pg_catalog.count(*)'
         '   FROM written AS w',
-        v_kind.live, v_cols, v_src, v_from, v_pkey, v_set, v_old, v_new, v_sim_cols, v_sim_vals)
-    USING p_tenant_id, p_simulation_id, p_attempt_id, p_items, COALESCE(v_total, 0);
+        v_kind.live, v_cols, v_src, v_from, v_pkey, v_set, v_old, v_new, v_sim_cols, v_sim_vals, v_total);
 END
 $_$;
 
-ALTER FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) OWNER TO memory_owner;
+ALTER FUNCTION memory._merge_sql(p_kind text, p_staged boolean) OWNER TO memory_owner;
 
--- FUNCTION _merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) IS 'Internal: insert or update rows of a record kind from an import attempt or a jsonb batch';
+-- FUNCTION _merge_sql(p_kind text, p_staged boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._merge_sql(p_kind text, p_staged boolean) IS 'Internal: the merge statement of a record kind, from an import attempt or a jsonb batch, built from the catalog';
 
--- FUNCTION _merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb) TO memory_writer;
+-- FUNCTION _merge_sql(p_kind text, p_staged boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._merge_sql(p_kind text, p_staged boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._merge_sql(p_kind text, p_staged boolean) TO memory_writer;
+
+-- _name_match(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._name_match(p_name text, p_words text) RETURNS real
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+SELECT CASE WHEN m.similarity >= 0.5 THEN m.similarity END
+  FROM (SELECT GREATEST(public.word_similarity(n.words, p_words), public.word_similarity(p_words, n.words)) AS similarity
+          FROM (SELECT pg_catalog.lower(memory._words_text(p_name)) AS words) AS n) AS m
+$$;
+
+ALTER FUNCTION memory._name_match(p_name text, p_words text) OWNER TO memory_owner;
+
+-- FUNCTION _name_match(p_name text, p_words text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._name_match(p_name text, p_words text) IS 'Internal: trigram word_similarity of a name within a prepared text (CJK as bigrams), NULL below 0.5';
+
+-- FUNCTION _name_match(p_name text, p_words text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._name_match(p_name text, p_words text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._name_match(p_name text, p_words text) TO memory_reader;
 
 -- _not_null(anyelement, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint text) RETURNS void
@@ -1052,6 +1555,24 @@ REVOKE ALL ON FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint t
 GRANT ALL ON FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint text) TO memory_reader;
 GRANT ALL ON FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint text) TO memory_writer;
 GRANT ALL ON FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint text) TO memory_admin;
+
+-- _outcomes(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._outcomes() RETURNS text[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT ARRAY['confirmed', 'refuted', 'partial', 'void']
+$$;
+
+ALTER FUNCTION memory._outcomes() OWNER TO memory_owner;
+
+-- FUNCTION _outcomes(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._outcomes() IS 'Internal: the outcomes a prediction may have (confirmed, refuted, partial, void)';
+
+-- FUNCTION _outcomes(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._outcomes() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._outcomes() TO memory_reader;
+GRANT ALL ON FUNCTION memory._outcomes() TO memory_writer;
 
 -- _page_rows(integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._page_rows(p_limit integer, p_default integer) RETURNS integer
@@ -1127,6 +1648,76 @@ GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_reader;
 GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_writer;
 GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_admin;
 
+-- _recall_option(jsonb, text, double precision, double precision, double precision); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._recall_option(p_options jsonb, p_key text, p_default double precision, p_min double precision, p_max double precision) RETURNS double precision
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_value jsonb := p_options -> p_key;
+BEGIN
+    IF v_value IS NULL THEN
+        RETURN p_default;
+    END IF;
+    IF pg_catalog.jsonb_typeof(v_value) <> 'number'
+       OR (p_max IS NULL AND (v_value #>> '{}')::double precision <= p_min)
+       OR (p_max IS NOT NULL AND (v_value #>> '{}')::double precision NOT BETWEEN p_min AND p_max) THEN
+        RAISE EXCEPTION 'option % must be a number %, not %', p_key,
+                        CASE WHEN p_max IS NULL THEN '> ' || p_min ELSE 'from ' || p_min || ' to ' || p_max END,
+                        pg_catalog.left(v_value::text, 40)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'see memory.recall''s options';
+    END IF;
+    RETURN (v_value #>> '{}')::double precision;
+END
+$$;
+
+ALTER FUNCTION memory._recall_option(p_options jsonb, p_key text, p_default double precision, p_min double precision, p_max double precision) OWNER TO memory_owner;
+
+-- FUNCTION _recall_option(p_options jsonb, p_key text, p_default double precision, p_min double precision, p_max double precision); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._recall_option(p_options jsonb, p_key text, p_default double precision, p_min double precision, p_max double precision) IS 'Internal: a numeric option of memory.recall, its default, or 22023';
+
+-- FUNCTION _recall_option(p_options jsonb, p_key text, p_default double precision, p_min double precision, p_max double precision); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._recall_option(p_options jsonb, p_key text, p_default double precision, p_min double precision, p_max double precision) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._recall_option(p_options jsonb, p_key text, p_default double precision, p_min double precision, p_max double precision) TO memory_reader;
+
+-- _record_history(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._record_history() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_id      name := (memory._kind(TG_TABLE_NAME)).id_column;
+    v_setting text := pg_catalog.current_setting('memory.attempt_id', true);
+    v_attempt uuid;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM old_rows) THEN
+        RETURN NULL;
+    END IF;
+    IF pg_catalog.pg_input_is_valid(v_setting, 'uuid') THEN
+        SELECT a.attempt_id INTO v_attempt FROM memory.import_attempts AS a
+         WHERE a.attempt_id = v_setting::uuid AND a.backend_pid = pg_catalog.pg_backend_pid();
+    END IF;
+    INSERT INTO memory.row_history (tenant_id, simulation_id, kind, row_id, recorded_from, recorded_to,
+                                    change, attempt_id, data)
+    SELECT o.tenant_id, o.simulation_id, TG_TABLE_NAME, o.row ->> v_id, o.updated_at,
+           GREATEST(pg_catalog.now(), o.updated_at),
+           CASE TG_OP WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END, v_attempt,
+           o.row - ARRAY['embedding', 'summary_embedding', 'words']
+      FROM (SELECT r.tenant_id, r.simulation_id, r.updated_at, pg_catalog.to_jsonb(r) AS row FROM old_rows AS r) AS o
+     WHERE EXISTS (SELECT 1 FROM memory.simulations AS s
+                    WHERE s.tenant_id = o.tenant_id AND s.simulation_id = o.simulation_id);
+    RETURN NULL;
+END
+$$;
+
+ALTER FUNCTION memory._record_history() OWNER TO memory_owner;
+
+-- FUNCTION _record_history(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._record_history() IS 'Internal: trigger keeping the versions an update or delete of nodes, edges or episodes ended (memory.row_history)';
+
+-- FUNCTION _record_history(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._record_history() FROM PUBLIC;
+
 -- _record_kinds(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._record_kinds() RETURNS SETOF memory.record_kind
     LANGUAGE sql STABLE PARALLEL SAFE
@@ -1138,11 +1729,13 @@ CREATE FUNCTION memory._record_kinds() RETURNS SETOF memory.record_kind
       FROM (VALUES
         ('nodes', 'node', 1,
          '{"id": "id", "name": "text!", "type": "label", "labels": "text[]", "summary": "text",
-           "attributes": "object", "embedding": "vector", "embedding_model": "text"}'::jsonb,
+           "attributes": "object", "embedding": "vector", "embedding_model": "text",
+           "summary_embedding": "vector"}'::jsonb,
          'node_id'::name, ARRAY['id'], '{"type": "Entity"}'::jsonb),
         ('edges', 'edge', 2,
          '{"id": "id", "type": "label!", "source_id": "id", "target_id": "id", "fact": "text",
            "attributes": "object", "valid_at": "timestamp", "invalid_at": "timestamp",
+           "learned_at": "timestamp", "expired_at": "timestamp",
            "embedding": "vector", "embedding_model": "text"}',
          'edge_id', ARRAY['id'], '{}'),
         ('episodes', 'episode', 3,
@@ -1153,7 +1746,17 @@ CREATE FUNCTION memory._record_kinds() RETURNS SETOF memory.record_kind
         ('profiles', 'profile', 4,
          '{"agent_id": "int!", "platform": "label!", "name": "text", "username": "text",
            "bio": "text", "persona": "text", "attributes": "object"}',
-         NULL, ARRAY['platform', 'agent_id'], '{}'))
+         NULL, ARRAY['platform', 'agent_id'], '{}'),
+        -- A report and its parts (V0014): written by imports only, so their batch specs
+        -- list no upsert fields; their keys are those of their tables.
+        ('reports', 'report', 5, '{}', 'report_id', ARRAY['id'], '{}'),
+        ('report_sections', 'report section', 6, '{}', NULL, ARRAY['report_id', 'section_index'], '{}'),
+        ('report_chunks', 'report chunk', 7, '{}', 'chunk_id', ARRAY['id'], '{}'),
+        ('report_log', 'report log line', 8, '{}', NULL, ARRAY['report_id', 'line_no'], '{}'),
+        ('predictions', 'prediction', 9,
+         '{"id": "id", "report_id": "text", "section_index": "int", "claim": "text!",
+           "horizon": "text", "confidence": "fraction", "metadata": "object"}',
+         'prediction_id', ARRAY['id'], '{}'))
         AS k(kind, item, ord, batch_spec, id_column, batch_key, item_defaults)
      ORDER BY k.ord
 $$;
@@ -1161,7 +1764,7 @@ $$;
 ALTER FUNCTION memory._record_kinds() OWNER TO memory_owner;
 
 -- FUNCTION _record_kinds(); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._record_kinds() IS 'Internal: the record kinds (nodes, edges, episodes, profiles) and what their write path needs';
+COMMENT ON FUNCTION memory._record_kinds() IS 'Internal: the record kinds (nodes, edges, episodes, profiles, reports and their parts, predictions) and what their write path needs';
 
 -- FUNCTION _record_kinds(); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._record_kinds() FROM PUBLIC;
@@ -1246,6 +1849,43 @@ COMMENT ON FUNCTION memory._require_attempt(p_tenant_id uuid, p_attempt_id uuid,
 REVOKE ALL ON FUNCTION memory._require_attempt(p_tenant_id uuid, p_attempt_id uuid, p_loading boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._require_attempt(p_tenant_id uuid, p_attempt_id uuid, p_loading boolean) TO memory_reader;
 
+-- _require_row(text, uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._require_row(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_id text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_kind  memory.record_kind := memory._kind(p_kind);
+    v_found boolean;
+    v_hint  text := CASE v_kind.kind
+                        WHEN 'nodes' THEN 'list the simulation''s nodes with memory.nodes_by_type() (swarm-memory nodes)'
+                        WHEN 'edges' THEN 'memory.facts() lists the edges of a node (swarm-memory facts)'
+                        WHEN 'episodes' THEN 'list the simulation''s episodes with memory.episodes() (swarm-memory episodes)'
+                        WHEN 'reports' THEN 'list the simulation''s reports with memory.reports() (swarm-memory reports)'
+                        WHEN 'predictions' THEN 'list the simulation''s predictions with memory.predictions() (swarm-memory predictions)'
+                        ELSE 'ids are the upstream ids' END;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_id, 'p_' || v_kind.item || '_id', v_hint);
+    EXECUTE pg_catalog.format('SELECT EXISTS (SELECT 1 FROM %s AS r WHERE r.tenant_id = $1 AND r.simulation_id = $2'
+                              ' AND r.%I = pg_catalog.md5($3)::uuid)', v_kind.live, v_kind.item || '_key')
+       INTO v_found USING p_tenant_id, p_simulation_id, p_id;
+    IF NOT v_found THEN
+        RAISE EXCEPTION 'unknown % % in simulation %', v_kind.item, memory._quote(p_id), p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = v_hint;
+    END IF;
+END
+$_$;
+
+ALTER FUNCTION memory._require_row(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_id text) OWNER TO memory_owner;
+
+-- FUNCTION _require_row(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._require_row(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_id text) IS 'Internal: enter a simulation and check that it holds a node, edge, episode or report (P0002)';
+
+-- FUNCTION _require_row(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._require_row(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._require_row(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_id text) TO memory_reader;
+
 -- _require_simulation(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS void
     LANGUAGE plpgsql
@@ -1281,8 +1921,8 @@ REVOKE ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation
 GRANT ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
 GRANT ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
 
--- _search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) RETURNS SETOF memory.episode_hit
+-- _search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real, integer, integer, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) RETURNS SETOF memory.episode_hit
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET "hnsw.ef_search" TO '400'
@@ -1303,23 +1943,27 @@ BEGIN
                   FROM memory.episodes AS e
                  WHERE e.sim_no = %s AND e.tenant_id = $6 AND e.simulation_id = $7
                    AND ($4::integer IS NULL OR e.agent_id = $4)
+                   AND ($8::integer IS NULL OR e.round >= $8) AND ($9::integer IS NULL OR e.round <= $9)
+                   AND ($10::timestamptz IS NULL OR e.occurred_at >= $10)
+                   AND ($11::timestamptz IS NULL OR e.occurred_at < $11)
                  ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
                  LIMIT $3) AS c
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
          LIMIT $5 $q$, p_sim_no)
     USING p_query::public.vector(384), p_query::public.halfvec(384),
-          GREATEST(p_top_k * 20, 200), p_agent_id, p_top_k, p_tenant_id, p_simulation_id;
+          GREATEST(p_top_k * 20, 200), p_agent_id, p_top_k, p_tenant_id, p_simulation_id,
+          p_round_from, p_round_to, p_from, p_to;
 END
 $_$;
 
-ALTER FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) OWNER TO memory_owner;
+ALTER FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) OWNER TO memory_owner;
 
--- FUNCTION _search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) IS 'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
+-- FUNCTION _search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) IS 'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
 
--- FUNCTION _search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real) TO memory_reader;
+-- FUNCTION _search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) TO memory_reader;
 
 -- _skip_dangling(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._skip_dangling(p_tenant_id uuid, p_attempt_id uuid) RETURNS text[]
@@ -1541,6 +2185,106 @@ REVOKE ALL ON FUNCTION memory._vector_problem(p_vector public.vector) FROM PUBLI
 GRANT ALL ON FUNCTION memory._vector_problem(p_vector public.vector) TO memory_reader;
 GRANT ALL ON FUNCTION memory._vector_problem(p_vector public.vector) TO memory_writer;
 
+-- _words_doc(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._words_doc(p_text text, p_more text DEFAULT NULL::text) RETURNS tsvector
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+SELECT pg_catalog.setweight(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig,
+           CASE WHEN p_text OPERATOR(pg_catalog.!~) '[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]'
+                THEN p_text ELSE memory._words_text(p_text) END), 'A')
+       OPERATOR(pg_catalog.||)
+       CASE WHEN p_more IS NULL THEN ''::pg_catalog.tsvector
+            ELSE pg_catalog.setweight(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig,
+                     memory._words_text(p_more)), 'B') END
+$$;
+
+ALTER FUNCTION memory._words_doc(p_text text, p_more text) OWNER TO memory_owner;
+
+-- FUNCTION _words_doc(p_text text, p_more text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._words_doc(p_text text, p_more text) IS 'Internal: the words document of a row (text weight A, more weight B; CJK as bigrams; english configuration), the expression of the words indexes';
+
+-- FUNCTION _words_doc(p_text text, p_more text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._words_doc(p_text text, p_more text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._words_doc(p_text text, p_more text) TO memory_reader;
+GRANT ALL ON FUNCTION memory._words_doc(p_text text, p_more text) TO memory_writer;
+
+-- _words_prepare(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._words_prepare(p_text text, p_arg text) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM memory._not_null(p_text, p_arg, 'pass the words to look for');
+    PERFORM memory._check_limit('string_bytes', p_arg, pg_catalog.octet_length(p_text));
+    IF p_text OPERATOR(pg_catalog.!~) '[^[:space:]]' THEN
+        RAISE EXCEPTION '% has no words: %', p_arg, memory._quote(pg_catalog.quote_literal(p_text))
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'pass at least one word';
+    END IF;
+    RETURN pg_catalog.lower(memory._words_text(p_text));
+END
+$$;
+
+ALTER FUNCTION memory._words_prepare(p_text text, p_arg text) OWNER TO memory_owner;
+
+-- FUNCTION _words_prepare(p_text text, p_arg text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._words_prepare(p_text text, p_arg text) IS 'Internal: refuse a NULL (22004), blank (22023) or too long (54000) question; the text prepared for name matching';
+
+-- FUNCTION _words_prepare(p_text text, p_arg text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._words_prepare(p_text text, p_arg text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._words_prepare(p_text text, p_arg text) TO memory_reader;
+
+-- _words_query(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._words_query(p_text text) RETURNS TABLE(word text, query tsquery)
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+SELECT w.token, w.query
+  FROM (SELECT DISTINCT ON (d.lexemes[1]) d.token, d.n,
+               (pg_catalog.chr(39)
+                OPERATOR(pg_catalog.||) pg_catalog.replace(pg_catalog.replace(d.lexemes[1], '\', '\\'), pg_catalog.chr(39), '''''')
+                OPERATOR(pg_catalog.||) pg_catalog.chr(39))::pg_catalog.tsquery AS query
+          FROM pg_catalog.ts_debug('pg_catalog.english'::pg_catalog.regconfig, memory._words_text(p_text))
+               WITH ORDINALITY AS d (alias, description, token, dictionaries, dictionary, lexemes, n)
+         WHERE pg_catalog.cardinality(d.lexemes) > 0
+         ORDER BY d.lexemes[1], d.n) AS w
+ ORDER BY w.n
+$$;
+
+ALTER FUNCTION memory._words_query(p_text text) OWNER TO memory_owner;
+
+-- FUNCTION _words_query(p_text text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._words_query(p_text text) IS 'Internal: the words of a question, each once with its one-lexeme tsquery (query syntax in the text is read as words)';
+
+-- FUNCTION _words_query(p_text text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._words_query(p_text text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._words_query(p_text text) TO memory_reader;
+
+-- _words_text(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._words_text(p_text text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+SELECT CASE WHEN p_text OPERATOR(pg_catalog.!~) '[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]'
+            THEN p_text
+            ELSE pg_catalog.regexp_replace(p_text, '[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+', ' ', 'g')
+                 OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||)
+                 (SELECT pg_catalog.string_agg(pg_catalog.substr(r.run[1], i.i, 2), ' ')
+                    FROM pg_catalog.regexp_matches(p_text, '[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+', 'g') AS r (run),
+                         pg_catalog.generate_series(1, GREATEST(pg_catalog.char_length(r.run[1]) - 1, 1)) AS i (i)) END
+$$;
+
+ALTER FUNCTION memory._words_text(p_text text) OWNER TO memory_owner;
+
+-- FUNCTION _words_text(p_text text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._words_text(p_text text) IS 'Internal: a text with its CJK runs cut into overlapping character bigrams (IMMUTABLE, read by the words indexes)';
+
+-- FUNCTION _words_text(p_text text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._words_text(p_text text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._words_text(p_text text) TO memory_reader;
+GRANT ALL ON FUNCTION memory._words_text(p_text text) TO memory_writer;
+
 -- abort_import(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text DEFAULT NULL::text) RETURNS void
     LANGUAGE plpgsql
@@ -1697,8 +2441,8 @@ BEGIN
     IF p_declared IS NOT NULL AND (pg_catalog.jsonb_typeof(p_declared) <> 'object'
         OR pg_catalog.jsonb_path_exists(p_declared, '$.* ? (@.type() != "number" || @ < 0)')
         OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_object_keys(p_declared) AS k
-                    WHERE k NOT IN ('nodes', 'edges', 'episodes', 'profiles'))) THEN
-        RAISE EXCEPTION 'p_declared must map nodes, edges, episodes, profiles to counts, not %', memory._quote(p_declared::text)
+                    WHERE k NOT IN (SELECT r.kind FROM memory._record_kinds() AS r))) THEN
+        RAISE EXCEPTION 'p_declared must map record kinds to counts, not %', memory._quote(p_declared::text)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'e.g. {"nodes": 30, "edges": 40}';
     END IF;
     PERFORM memory._check_limit('object_bytes', 'p_scope', pg_catalog.pg_column_size(p_scope));
@@ -1918,6 +2662,9 @@ BEGIN
 
     -- Dangling edges of an attempt that skips them: leave them out, and say which.
     v_skipped := memory._skip_dangling(p_tenant_id, p_attempt_id);
+    -- The versions this promote ends are recorded with its attempt (memory._record_history
+    -- believes the setting only for an attempt this backend began).
+    PERFORM pg_catalog.set_config('memory.attempt_id', p_attempt_id::text, true);
 
     -- First the rows the attempt does not have are deleted, kind by kind in reverse order
     -- (edges before their nodes, so that no edge goes by cascade uncounted); then every kind
@@ -1943,6 +2690,8 @@ BEGIN
                                     (v_result -> v_kind.kind) || pg_catalog.to_jsonb(m))
           INTO v_result FROM memory._merge(v_kind.kind, p_tenant_id, v_sim, p_attempt_id) AS m;
     END LOOP;
+    -- V0016: the evidence behind each fact, as the promoted rows stand.
+    PERFORM memory._link_evidence(p_tenant_id, v_sim);
     v_result := pg_catalog.jsonb_set(v_result, '{edges,skipped}',
                                      pg_catalog.to_jsonb(COALESCE(pg_catalog.cardinality(v_skipped), 0)));
     IF v_skipped IS NOT NULL THEN
@@ -2065,7 +2814,7 @@ REVOKE ALL ON FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid) FROM 
 GRANT ALL ON FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid) TO memory_admin;
 
 -- delete_simulation(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint)
+CREATE FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint, reports bigint, predictions bigint)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '30s'
@@ -2079,14 +2828,14 @@ $$;
 ALTER FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
 
 -- FUNCTION delete_simulation(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) IS 'Delete a simulation with its nodes, edges, episodes and profiles; returns the counts';
+COMMENT ON FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) IS 'Delete a simulation with its nodes, edges, episodes, profiles, reports and predictions; returns the counts';
 
 -- FUNCTION delete_simulation(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
 
 -- delete_tenant(uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.delete_tenant(p_tenant_id uuid) RETURNS TABLE(simulations bigint, nodes bigint, edges bigint, episodes bigint, profiles bigint, grants bigint)
+CREATE FUNCTION memory.delete_tenant(p_tenant_id uuid) RETURNS TABLE(simulations bigint, nodes bigint, edges bigint, episodes bigint, profiles bigint, grants bigint, reports bigint, predictions bigint)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '30s'
@@ -2112,6 +2861,7 @@ BEGIN
         GET DIAGNOSTICS v_count = ROW_COUNT;
         v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
     END LOOP;
+    DELETE FROM memory.prediction_outcomes AS o WHERE o.tenant_id = p_tenant_id;
     DELETE FROM memory.import_attempts AS a WHERE a.tenant_id = p_tenant_id;
     DELETE FROM memory.vector_cache AS c WHERE c.tenant_id = p_tenant_id;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id;
@@ -2122,7 +2872,8 @@ BEGIN
     DELETE FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
 
     RETURN QUERY SELECT v_simulations, (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
-                        (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint, v_grants;
+                        (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint, v_grants,
+                        (v_counts ->> 'reports')::bigint, (v_counts ->> 'predictions')::bigint;
 END
 $_$;
 
@@ -2157,6 +2908,66 @@ ALTER TYPE memory.edge_detail OWNER TO memory_owner;
 -- TYPE edge_detail; Type: COMMENT; Schema: memory; Owner: memory_owner
 COMMENT ON TYPE memory.edge_detail IS 'One result row of memory.get_edge and memory.graph_edges: an edge with every field MiroFish sends';
 
+-- edge_evidence; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.edge_evidence ENABLE ROW LEVEL SECURITY;
+
+-- edge_evidence; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.edge_evidence (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    edge_key uuid NOT NULL,
+    kind text NOT NULL,
+    episode_id text NOT NULL,
+    episode_key uuid GENERATED ALWAYS AS ((md5(episode_id))::uuid) STORED NOT NULL,
+    "position" integer,
+    matched text[],
+    CONSTRAINT edge_evidence_kind_check CHECK ((kind = ANY (ARRAY['source'::text, 'mention'::text]))),
+    CONSTRAINT edge_evidence_shape_check CHECK ((((kind = 'source'::text) AND ("position" IS NOT NULL) AND (matched IS NULL)) OR ((kind = 'mention'::text) AND ("position" IS NULL) AND (matched IS NOT NULL))))
+);
+
+ALTER TABLE ONLY memory.edge_evidence FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.edge_evidence OWNER TO memory_owner;
+
+-- TABLE edge_evidence; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.edge_evidence IS 'Episodes behind a fact: its source episodes, and agent actions naming both of its entities within its validity window';
+
+-- TABLE edge_evidence; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.edge_evidence TO memory_reader;
+
+-- edge_evidence edge_evidence_edge_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.edge_evidence
+    ADD CONSTRAINT edge_evidence_edge_fkey FOREIGN KEY (tenant_id, simulation_id, edge_key) REFERENCES memory.edges(tenant_id, simulation_id, edge_key) ON DELETE CASCADE;
+
+-- edge_evidence edge_evidence_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.edge_evidence
+    ADD CONSTRAINT edge_evidence_pkey PRIMARY KEY (tenant_id, simulation_id, edge_key, kind, episode_key);
+
+-- edge_evidence edge_evidence_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.edge_evidence
+    ADD CONSTRAINT edge_evidence_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- edge_evidence owner_adds_rows_to_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_adds_rows_to_the_entered_call_tenant ON memory.edge_evidence FOR INSERT TO memory_owner WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- edge_evidence owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.edge_evidence FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- edge_evidence owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.edge_evidence FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- edge_evidence readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.edge_evidence FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN edge_evidence."position"; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.edge_evidence."position" IS 'source: place in the edge''s episodes list (1-based)';
+
+-- COLUMN edge_evidence.matched; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.edge_evidence.matched IS 'mention: the names (or aliases) of both entities found in the action''s text';
+
+-- edge_evidence_episode_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX edge_evidence_episode_idx ON memory.edge_evidence USING btree (tenant_id, simulation_id, episode_key);
+
 -- edges; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.edges ENABLE ROW LEVEL SECURITY;
 
@@ -2181,9 +2992,13 @@ CREATE TABLE memory.edges (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     content_hash bytea,
     source text DEFAULT 'api'::text NOT NULL,
+    learned_at timestamp with time zone,
+    expired_at timestamp with time zone,
+    words tsvector GENERATED ALWAYS AS (memory._words_doc(fact)) STORED,
     CONSTRAINT edges_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
     CONSTRAINT edges_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text]))),
-    CONSTRAINT edges_type_length_check CHECK ((char_length(type) <= memory._label_max()))
+    CONSTRAINT edges_type_length_check CHECK ((char_length(type) <= memory._label_max())),
+    CONSTRAINT edges_validity_check CHECK ((invalid_at >= valid_at))
 );
 
 ALTER TABLE ONLY memory.edges FORCE ROW LEVEL SECURITY;
@@ -2212,6 +3027,12 @@ ALTER TABLE ONLY memory.edges
 -- edges edges_target_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.edges
     ADD CONSTRAINT edges_target_fkey FOREIGN KEY (tenant_id, simulation_id, target_key) REFERENCES memory.nodes(tenant_id, simulation_id, node_key) ON DELETE CASCADE;
+
+-- edges history_of_deletes; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER history_of_deletes AFTER DELETE ON memory.edges REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history();
+
+-- edges history_of_updates; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER history_of_updates AFTER UPDATE ON memory.edges REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history();
 
 -- edges owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.edges FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -2246,11 +3067,26 @@ GRANT UPDATE(embedding) ON TABLE memory.edges TO memory_writer;
 -- COLUMN edges.embedding_model; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT UPDATE(embedding_model) ON TABLE memory.edges TO memory_writer;
 
+-- COLUMN edges.expired_at; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.edges.expired_at IS 'When the upstream graph learned that the fact no longer holds (MiroFish''s expired_at)';
+
+-- COLUMN edges.expired_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(expired_at) ON TABLE memory.edges TO memory_writer;
+
 -- COLUMN edges.fact; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT UPDATE(fact) ON TABLE memory.edges TO memory_writer;
 
+-- COLUMN edges.invalid_at; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.edges.invalid_at IS 'When the fact stopped holding in the world (NULL: it still holds)';
+
 -- COLUMN edges.invalid_at; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT UPDATE(invalid_at) ON TABLE memory.edges TO memory_writer;
+
+-- COLUMN edges.learned_at; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.edges.learned_at IS 'When the upstream graph learned the fact (MiroFish''s created_at)';
+
+-- COLUMN edges.learned_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(learned_at) ON TABLE memory.edges TO memory_writer;
 
 -- COLUMN edges.source; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT UPDATE(source) ON TABLE memory.edges TO memory_writer;
@@ -2267,19 +3103,68 @@ GRANT UPDATE(type) ON TABLE memory.edges TO memory_writer;
 -- COLUMN edges.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT UPDATE(updated_at) ON TABLE memory.edges TO memory_writer;
 
+-- COLUMN edges.valid_at; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.edges.valid_at IS 'When the fact began to hold in the world (NULL: unknown, taken as always)';
+
 -- COLUMN edges.valid_at; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT UPDATE(valid_at) ON TABLE memory.edges TO memory_writer;
 
 -- edges_in_idx; Type: INDEX; Schema: memory; Owner: memory_owner
-CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type);
+CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type, valid_at, invalid_at, expired_at);
 
 -- edges_out_idx; Type: INDEX; Schema: memory; Owner: memory_owner
-CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type);
+CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type, valid_at, invalid_at, expired_at);
 
 -- edges_simulation_stats; Type: STATISTICS; Schema: memory; Owner: memory_owner
 CREATE STATISTICS memory.edges_simulation_stats (dependencies) ON tenant_id, simulation_id FROM memory.edges;
 
 ALTER STATISTICS memory.edges_simulation_stats OWNER TO memory_owner;
+
+-- edges_words_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX edges_words_idx ON memory.edges USING gin (tenant_id, simulation_id, words);
+
+-- entity_summary(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer DEFAULT 10) RETURNS TABLE(section text, id text, text text, detail jsonb)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_limit integer := LEAST(GREATEST(COALESCE(p_limit, 10), 1), 100);
+    v_node  memory.nodes;
+BEGIN
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
+    SELECT n.* INTO v_node FROM memory.nodes AS n
+     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+       AND n.node_key = pg_catalog.md5(p_node_id)::uuid;
+    RETURN QUERY
+    SELECT 'entity', v_node.node_id, v_node.name,
+           pg_catalog.jsonb_build_object('type', v_node.type, 'labels', v_node.labels, 'summary', v_node.summary,
+                                         'attributes', v_node.attributes)
+    UNION ALL
+    (SELECT 'fact', f.edge_id, f.fact,
+            pg_catalog.jsonb_build_object('type', f.type, 'source', f.source_name, 'target', f.target_name,
+                                          'valid_at', f.valid_at, 'state', f.state)
+       FROM memory.facts(p_tenant_id, p_simulation_id, p_node_id, 'current', NULL, v_limit) AS f)
+    UNION ALL
+    (SELECT 'neighbour', w.node_id, w.name,
+            pg_catalog.jsonb_build_object('type', w.type, 'via', w.edge_type, 'fact', w.fact)
+       FROM memory.neighbors(p_tenant_id, p_simulation_id, p_node_id, 1) AS w
+      ORDER BY w.name, w.node_id LIMIT v_limit)
+    UNION ALL
+    (SELECT 'episode', e.id, e.text, pg_catalog.jsonb_build_object('score', e.score, 'matched', e.matched)
+       FROM memory.search_words(p_tenant_id, p_simulation_id, v_node.name, v_limit, ARRAY['episode']) AS e);
+END
+$$;
+
+ALTER FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) OWNER TO memory_owner;
+
+-- FUNCTION entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) IS 'An entity with its current facts, its neighbours and the episodes that name it, in one call';
+
+-- FUNCTION entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) TO memory_reader;
 
 -- episode_hit; Type: TYPE; Schema: memory; Owner: memory_owner
 CREATE TYPE memory.episode_hit AS (
@@ -2298,6 +3183,32 @@ ALTER TYPE memory.episode_hit OWNER TO memory_owner;
 
 -- TYPE episode_hit; Type: COMMENT; Schema: memory; Owner: memory_owner
 COMMENT ON TYPE memory.episode_hit IS 'One result row of memory.search_episodes';
+
+-- episode_vector(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.episode_vector(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text) RETURNS public.vector
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_vector public.vector;
+BEGIN
+    PERFORM memory._require_row('episodes', p_tenant_id, p_simulation_id, p_episode_id);
+    SELECT e.embedding INTO v_vector FROM memory.episodes AS e
+     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+       AND e.episode_key = pg_catalog.md5(p_episode_id)::uuid;
+    RETURN v_vector;
+END
+$$;
+
+ALTER FUNCTION memory.episode_vector(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text) OWNER TO memory_owner;
+
+-- FUNCTION episode_vector(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.episode_vector(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text) IS 'The stored vector of one episode ("more like this" in one statement with memory.recall)';
+
+-- FUNCTION episode_vector(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.episode_vector(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.episode_vector(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text) TO memory_reader;
 
 -- episodes(uuid, uuid, integer, text, text, integer, integer, timestamp with time zone, timestamp with time zone, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.episodes(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer DEFAULT NULL::integer, p_platform text DEFAULT NULL::text, p_action_type text DEFAULT NULL::text, p_round_from integer DEFAULT NULL::integer, p_round_to integer DEFAULT NULL::integer, p_from timestamp with time zone DEFAULT NULL::timestamp with time zone, p_to timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 100, p_after text DEFAULT NULL::text) RETURNS TABLE(episode_id text, agent_id integer, agent_name text, platform text, round integer, action_type text, content text, metadata jsonb, occurred_at timestamp with time zone, source text)
@@ -2368,6 +3279,7 @@ CREATE TABLE memory.episodes (
     content_hash bytea,
     sim_no bigint NOT NULL,
     source text DEFAULT 'api'::text NOT NULL,
+    words tsvector GENERATED ALWAYS AS (memory._words_doc(content)) STORED,
     CONSTRAINT episodes_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
     CONSTRAINT episodes_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
 );
@@ -2401,6 +3313,12 @@ ALTER TABLE ONLY memory.episodes
 -- episodes episodes_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.episodes
     ADD CONSTRAINT episodes_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- episodes history_of_deletes; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER history_of_deletes AFTER DELETE ON memory.episodes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history();
+
+-- episodes history_of_updates; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER history_of_updates AFTER UPDATE ON memory.episodes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history();
 
 -- episodes owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.episodes FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -2468,10 +3386,107 @@ GRANT UPDATE(updated_at) ON TABLE memory.episodes TO memory_writer;
 -- episodes_agent_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX episodes_agent_idx ON memory.episodes USING btree (tenant_id, simulation_id, agent_id);
 
+-- episodes_round_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX episodes_round_idx ON memory.episodes USING btree (tenant_id, simulation_id, round);
+
 -- episodes_simulation_stats; Type: STATISTICS; Schema: memory; Owner: memory_owner
 CREATE STATISTICS memory.episodes_simulation_stats (dependencies) ON tenant_id, simulation_id FROM memory.episodes;
 
 ALTER STATISTICS memory.episodes_simulation_stats OWNER TO memory_owner;
+
+-- episodes_time_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX episodes_time_idx ON memory.episodes USING btree (tenant_id, simulation_id, occurred_at);
+
+-- episodes_words_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX episodes_words_idx ON memory.episodes USING gin (tenant_id, simulation_id, words);
+
+-- evidence(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) RETURNS TABLE(kind text, episode_id text, resolved boolean, list_position integer, matched text[], agent_id integer, agent_name text, platform text, round integer, action_type text, content text, occurred_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_edge_id, 'p_edge_id', 'pass the id of an edge of the simulation');
+    PERFORM 1 FROM memory.edges AS e
+     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+       AND e.edge_key = pg_catalog.md5(p_edge_id)::uuid;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown edge % in simulation %', memory._quote(p_edge_id), p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'neighbors() lists the edges around a node';
+    END IF;
+    RETURN QUERY
+    SELECT l.kind, l.episode_id, x.episode_id IS NOT NULL, l.position, l.matched,
+           x.agent_id, x.agent_name, x.platform, x.round, x.action_type, x.content, x.occurred_at
+      FROM memory.edge_evidence AS l
+      LEFT JOIN memory.episodes AS x
+        ON x.tenant_id = l.tenant_id AND x.simulation_id = l.simulation_id AND x.episode_key = l.episode_key
+     WHERE l.tenant_id = p_tenant_id AND l.simulation_id = p_simulation_id
+       AND l.edge_key = pg_catalog.md5(p_edge_id)::uuid
+     ORDER BY l.kind DESC, l.position, x.occurred_at, l.episode_id;
+END
+$$;
+
+ALTER FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) OWNER TO memory_owner;
+
+-- FUNCTION evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) IS 'The evidence behind a fact: its source episodes (resolved or not) and the actions naming both of its entities within its validity window, with the names matched';
+
+-- FUNCTION evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) TO memory_reader;
+
+-- facts(uuid, uuid, text, text, timestamp with time zone, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text DEFAULT NULL::text, p_state text DEFAULT 'current'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 100) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_name text, target_id text, target_name text, valid_at timestamp with time zone, invalid_at timestamp with time zone, learned_at timestamp with time zone, expired_at timestamp with time zone, state text, episodes text[])
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_as_of timestamptz := COALESCE(p_as_of, pg_catalog.now());
+    v_key   uuid := pg_catalog.md5(p_node_id)::uuid;
+BEGIN
+    IF p_node_id IS NULL THEN
+        PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    ELSE
+        PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
+    END IF;
+    PERFORM memory._check_fact_state(p_state);
+
+    -- the state is memory._fact_state's rule written out, so that the page is cut before any
+    -- function is called per row (as in memory.neighbors)
+    RETURN QUERY
+    SELECT d.edge_id, d.type, d.fact, d.source_id, s.name, d.target_id, t.name, d.valid_at, d.invalid_at,
+           d.created_at, d.expired_at, f.state, d.episodes
+      FROM (SELECT e.edge, e.state, e.source_key, e.target_key, e.valid_at, e.edge_id
+              FROM (SELECT e AS edge, e.source_key, e.target_key, e.valid_at, e.edge_id,
+                           CASE WHEN e.valid_at > v_as_of THEN 'future'
+                                WHEN e.invalid_at <= v_as_of THEN 'ended'
+                                WHEN e.expired_at <= v_as_of THEN 'expired'
+                                ELSE 'current' END AS state
+                      FROM memory.edges AS e
+                     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                       AND (p_node_id IS NULL OR e.source_key = v_key OR e.target_key = v_key)) AS e
+             WHERE p_state = 'all' OR e.state = p_state
+                OR (p_state = 'historical' AND e.state IN ('ended', 'expired'))
+             ORDER BY e.valid_at DESC NULLS LAST, e.edge_id
+             LIMIT memory._page_rows(p_limit, 100)) AS f
+     CROSS JOIN LATERAL memory._edge_detail(f.edge) AS d
+      JOIN memory.nodes AS s ON s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id AND s.node_key = f.source_key
+      JOIN memory.nodes AS t ON t.tenant_id = p_tenant_id AND t.simulation_id = p_simulation_id AND t.node_key = f.target_key
+     ORDER BY f.valid_at DESC NULLS LAST, f.edge_id;
+END
+$$;
+
+ALTER FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer) OWNER TO memory_owner;
+
+-- FUNCTION facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer) IS 'Facts of a simulation or a node in a state (current, historical, future, all) at a world time, with both ends, validity and evidence ids';
+
+-- FUNCTION facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer) TO memory_reader;
 
 -- get_edge(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.get_edge(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) RETURNS SETOF memory.edge_detail
@@ -2480,16 +3495,11 @@ CREATE FUNCTION memory.get_edge(p_tenant_id uuid, p_simulation_id uuid, p_edge_i
     SET lock_timeout TO '5s'
     AS $$
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._not_null(p_edge_id, 'p_edge_id', 'pass the id of an edge of the simulation');
+    PERFORM memory._require_row('edges', p_tenant_id, p_simulation_id, p_edge_id);
     RETURN QUERY SELECT d.*
       FROM memory.edges AS e CROSS JOIN LATERAL memory._edge_detail(e) AS d
      WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
        AND e.edge_key = pg_catalog.md5(p_edge_id)::uuid;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'unknown edge % in simulation %', memory._quote(p_edge_id), p_simulation_id
-            USING ERRCODE = 'no_data_found', HINT = 'neighbors() lists the edges around a node';
-    END IF;
 END
 $$;
 
@@ -2509,17 +3519,12 @@ CREATE FUNCTION memory.get_node(p_tenant_id uuid, p_simulation_id uuid, p_node_i
     SET lock_timeout TO '5s'
     AS $$
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of a node');
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
     RETURN QUERY
     SELECT n.node_id, n.name, n.type, n.labels, n.summary, n.attributes, n.embedding_model,
            n.created_at, n.updated_at
       FROM memory.nodes AS n
      WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = pg_catalog.md5(p_node_id)::uuid;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
-            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
-    END IF;
 END
 $$;
 
@@ -2630,6 +3635,55 @@ COMMENT ON FUNCTION memory.graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p
 -- FUNCTION graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text) TO memory_reader;
+
+-- history(uuid, uuid, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.history(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_id text) RETURNS TABLE(version integer, recorded_from timestamp with time zone, recorded_to timestamp with time zone, change text, attempt_id uuid, data jsonb)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $_$
+DECLARE
+    v_kind memory.record_kind;
+    v_hidden text[] := ARRAY['embedding', 'summary_embedding', 'words', 'tenant_id', 'simulation_id'];
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_kind, 'p_kind', 'pass ''node'', ''edge'' or ''episode''');
+    PERFORM memory._not_null(p_id, 'p_id', 'pass the upstream id of the row');
+    SELECT k.* INTO v_kind FROM memory._record_kinds() AS k
+     WHERE p_kind IN (k.kind, k.item) AND k.kind IN ('nodes', 'edges', 'episodes');
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no history is kept for kind %', pg_catalog.quote_literal(memory._quote(p_kind))
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''node'', ''edge'' or ''episode''';
+    END IF;
+
+    RETURN QUERY EXECUTE pg_catalog.format(
+        'SELECT (pg_catalog.row_number() OVER (ORDER BY v.recorded_from, v.seq NULLS LAST))::integer,'
+        '       v.recorded_from, v.recorded_to, v.change, v.attempt_id, v.data'
+        '  FROM (SELECT h.history_id AS seq, h.recorded_from, h.recorded_to, h.change, h.attempt_id, h.data - $4 AS data'
+        '          FROM memory.row_history AS h'
+        '         WHERE h.tenant_id = $1 AND h.simulation_id = $2 AND h.kind = %L AND h.row_id = $3'
+        '        UNION ALL'
+        '        SELECT NULL, r.updated_at, NULL::timestamptz, %L::text, NULL::uuid, pg_catalog.to_jsonb(r) - $4'
+        '          FROM %s AS r'
+        '         WHERE r.tenant_id = $1 AND r.simulation_id = $2 AND r.%I = $3) AS v'
+        ' ORDER BY 1',
+        v_kind.kind, 'current', v_kind.live, v_kind.id_column)
+    USING p_tenant_id, p_simulation_id, p_id, v_hidden;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no % % in simulation %, now or before', v_kind.item, memory._quote(p_id), p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'ids are the upstream ids (MiroFish uuids, episode ids)';
+    END IF;
+END
+$_$;
+
+ALTER FUNCTION memory.history(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_id text) OWNER TO memory_owner;
+
+-- FUNCTION history(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.history(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_id text) IS 'The versions of a node, edge or episode across imports and upserts, with when each was the memory''s word';
+
+-- FUNCTION history(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.history(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.history(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_id text) TO memory_reader;
 
 -- import_attempts(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.import_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(attempt_id uuid, state text, declared jsonb, staged jsonb, result jsonb, skip_dangling boolean, error text, started_at timestamp with time zone, finished_at timestamp with time zone, seconds double precision)
@@ -2763,6 +3817,30 @@ GRANT UPDATE(state) ON TABLE memory.import_attempts TO memory_writer;
 -- import_attempts_simulation_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX import_attempts_simulation_idx ON memory.import_attempts USING btree (tenant_id, simulation_id, started_at);
 
+-- link_evidence(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.link_evidence(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(sources bigint, mentions bigint, added bigint, removed bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    -- one writer of a simulation's evidence at a time, as a promote (which holds this lock)
+    PERFORM 1 FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id FOR UPDATE;
+    RETURN QUERY SELECT * FROM memory._link_evidence(p_tenant_id, p_simulation_id);
+END
+$$;
+
+ALTER FUNCTION memory.link_evidence(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION link_evidence(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.link_evidence(p_tenant_id uuid, p_simulation_id uuid) IS 'Recompute a simulation''s edge evidence after upserts (imports do it themselves)';
+
+-- FUNCTION link_evidence(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.link_evidence(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.link_evidence(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
 -- list_simulations(uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.list_simulations(p_tenant_id uuid) RETURNS TABLE(simulation_id uuid, name text, mirofish_id text, published boolean, created_at timestamp with time zone, updated_at timestamp with time zone)
     LANGUAGE plpgsql STABLE
@@ -2822,8 +3900,39 @@ REVOKE ALL ON FUNCTION memory.list_tenants() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.list_tenants() TO memory_reader;
 GRANT ALL ON FUNCTION memory.list_tenants() TO memory_admin;
 
--- neighbors(uuid, uuid, text, integer, text[], text); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text) RETURNS TABLE(node_id text, name text, type text, depth integer, path text[], edge_id text, edge_type text, fact text)
+-- match_entities(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.match_entities(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer DEFAULT 10) RETURNS TABLE(node_id text, name text, type text, similarity real)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_prepared text;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    v_prepared := memory._words_prepare(p_text, 'p_text');
+    RETURN QUERY
+    SELECT m.node_id, m.name, m.type, m.similarity
+      FROM (SELECT n.node_id, n.name, n.type, memory._name_match(n.name, v_prepared) AS similarity
+              FROM memory.nodes AS n
+             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id) AS m
+     WHERE m.similarity IS NOT NULL
+     ORDER BY m.similarity DESC, m.node_id
+     LIMIT memory._page_rows(p_limit, 10);
+END
+$$;
+
+ALTER FUNCTION memory.match_entities(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) OWNER TO memory_owner;
+
+-- FUNCTION match_entities(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.match_entities(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) IS 'Entities whose names a text names or nearly names (trigram word similarity >= 0.5, CJK as bigrams), best first; limit clamped to 1..1000';
+
+-- FUNCTION match_entities(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.match_entities(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.match_entities(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) TO memory_reader;
+
+-- neighbors(uuid, uuid, text, integer, text[], text, timestamp with time zone, timestamp with time zone, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_include_ended boolean DEFAULT false) RETURNS TABLE(node_id text, name text, type text, depth integer, path text[], edge_id text, edge_type text, fact text, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET plan_cache_mode TO 'force_custom_plan'
@@ -2834,6 +3943,9 @@ DECLARE
     v_start  uuid := pg_catalog.md5(p_node_id)::uuid;
     v_out    boolean;
     v_in     boolean;
+    v_as_of  timestamptz := COALESCE(p_as_of, pg_catalog.now());
+    v_known  timestamptz := CASE WHEN p_known_at < pg_catalog.now() THEN p_known_at END;
+    v_all    boolean := COALESCE(p_include_ended, false);
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
@@ -2844,8 +3956,11 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''out'', ''in'' or ''both''';
     END IF;
     IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
-                    WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                      AND n.node_key = v_start) THEN
+                    WHERE v_known IS NULL AND n.tenant_id = p_tenant_id
+                      AND n.simulation_id = p_simulation_id AND n.node_key = v_start
+                   UNION ALL
+                   SELECT 1 FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
+                    WHERE v_known IS NOT NULL AND n.node_key = v_start) THEN
         RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
             USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
     END IF;
@@ -2853,34 +3968,51 @@ BEGIN
     v_in := p_direction IN ('in', 'both');
 
     RETURN QUERY
-    WITH RECURSIVE walk (level, found, parents, edges, visited) AS (
+    WITH RECURSIVE
+    -- the edges the walk may follow, now or as known at v_known, with whether each is current
+    edges_at AS NOT MATERIALIZED (
+        SELECT e.edge_key, e.source_key, e.target_key, e.type, e.valid_at, e.invalid_at, e.expired_at
+          FROM memory.edges AS e
+         WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+        UNION ALL
+        SELECT e.edge_key, e.source_key, e.target_key, e.type, e.valid_at, e.invalid_at, e.expired_at
+          FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
+         WHERE v_known IS NOT NULL
+    ),
+    walk (level, found, parents, edges, visited) AS (
         SELECT 0, ARRAY[v_start], NULL::uuid[], NULL::uuid[], ARRAY[v_start]
         UNION ALL
         SELECT w.level + 1, step.found, step.parents, step.edges, w.visited || step.found
           FROM walk AS w
           CROSS JOIN LATERAL (
               SELECT pg_catalog.array_agg(d.next_key) AS found,
-                     pg_catalog.array_agg(d.pick[2]) AS parents,
-                     pg_catalog.array_agg(d.pick[1]) AS edges
+                     pg_catalog.array_agg(d.pick[3]) AS parents,
+                     pg_catalog.array_agg(d.pick[2]) AS edges
                 FROM (SELECT x.next_key,
-                             -- one edge per new node: the least edge key (then parent key)
-                             pg_catalog.min(ARRAY[x.edge_key, x.from_key]) AS pick
-                        FROM (SELECT e.target_key AS next_key, e.source_key AS from_key, e.edge_key
-                                FROM memory.edges AS e
+                             -- one edge per new node: a current one before any other, then
+                             -- the least edge key (then parent key); the first element ranks
+                             pg_catalog.min(ARRAY[x.rank, x.edge_key, x.from_key]) AS pick
+                        FROM (SELECT e.target_key AS next_key, e.source_key AS from_key, e.edge_key,
+                                     e.valid_at, e.invalid_at, e.expired_at
+                                FROM edges_at AS e
                                WHERE v_out
-                                 AND e.tenant_id = p_tenant_id
-                                 AND e.simulation_id = p_simulation_id
                                  AND e.source_key = ANY (w.found)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))
                               UNION ALL
-                              SELECT e.source_key, e.target_key, e.edge_key
-                                FROM memory.edges AS e
+                              SELECT e.source_key, e.target_key, e.edge_key, e.valid_at, e.invalid_at, e.expired_at
+                                FROM edges_at AS e
                                WHERE v_in
-                                 AND e.tenant_id = p_tenant_id
-                                 AND e.simulation_id = p_simulation_id
                                  AND e.target_key = ANY (w.found)
-                                 AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))) AS x
-                       WHERE NOT EXISTS (SELECT FROM pg_catalog.unnest(w.visited) AS v(node_key)
+                                 AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))) AS y
+                       CROSS JOIN LATERAL (
+                             SELECT y.next_key, y.from_key, y.edge_key,
+                                    CASE WHEN (y.valid_at IS NULL OR y.valid_at <= v_as_of)
+                                               AND (y.invalid_at IS NULL OR y.invalid_at > v_as_of)
+                                               AND (y.expired_at IS NULL OR y.expired_at > v_as_of)
+                                         THEN '00000000-0000-0000-0000-000000000000'::uuid
+                                         ELSE 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid END AS rank) AS x
+                       WHERE (v_all OR x.rank = '00000000-0000-0000-0000-000000000000'::uuid)
+                         AND NOT EXISTS (SELECT FROM pg_catalog.unnest(w.visited) AS v(node_key)
                                           WHERE v.node_key = x.next_key)
                        GROUP BY x.next_key) AS d
           ) AS step
@@ -2898,9 +4030,13 @@ BEGIN
     named AS MATERIALIZED (
         SELECT f.level, f.node_key, f.parent_key, f.edge_key, n.node_id, n.name, n.type
           FROM found AS f
-          JOIN memory.nodes AS n ON n.node_key = f.node_key
-         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-           AND n.node_key = ANY ((SELECT w.visited FROM walk AS w
+          JOIN (SELECT n.node_key, n.node_id, n.name, n.type FROM memory.nodes AS n
+                 WHERE v_known IS NULL AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                UNION ALL
+                SELECT n.node_key, n.node_id, n.name, n.type
+                  FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
+                 WHERE v_known IS NOT NULL) AS n ON n.node_key = f.node_key
+         WHERE n.node_key = ANY ((SELECT w.visited FROM walk AS w
                                    ORDER BY w.level DESC LIMIT 1)::uuid[])
     ),
     -- each path is its parent's path and the node's id, one level per iteration
@@ -2913,13 +4049,25 @@ BEGIN
     ),
     -- the edges that reached them, likewise by one scan of the primary key
     reached AS MATERIALIZED (
-        SELECT e.edge_key, e.edge_id, e.type, e.fact
-          FROM memory.edges AS e
-         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-           AND e.edge_key = ANY ((SELECT pg_catalog.array_agg(f.edge_key)
+        SELECT e.edge_key, e.edge_id, e.type, e.fact, e.valid_at, e.invalid_at, e.expired_at
+          FROM (SELECT e.edge_key, e.edge_id, e.type, e.fact, e.valid_at, e.invalid_at, e.expired_at
+                  FROM memory.edges AS e
+                 WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                UNION ALL
+                SELECT e.edge_key, e.edge_id, e.type, e.fact, e.valid_at, e.invalid_at, e.expired_at
+                  FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
+                 WHERE v_known IS NOT NULL) AS e
+         WHERE e.edge_key = ANY ((SELECT pg_catalog.array_agg(f.edge_key)
                                     FROM found AS f)::uuid[])
     )
-    SELECT p.node_id, p.name, p.type, p.level, p.path, e.edge_id, e.type, e.fact
+    -- the state is memory._fact_state's rule written out (a call per row, whose pinned
+    -- search_path keeps it from being inlined, cost a depth-3 walk of 4,800 nodes 30 ms);
+    -- sql/tests/023_time.sql holds the two to the same answers
+    SELECT p.node_id, p.name, p.type, p.level, p.path, e.edge_id, e.type, e.fact, e.valid_at, e.invalid_at,
+           CASE WHEN e.valid_at > v_as_of THEN 'future'
+                WHEN e.invalid_at <= v_as_of THEN 'ended'
+                WHEN e.expired_at <= v_as_of THEN 'expired'
+                ELSE 'current' END
       FROM paths AS p
       JOIN reached AS e ON e.edge_key = p.edge_key
      WHERE p.level > 0
@@ -2927,14 +4075,14 @@ BEGIN
 END
 $$;
 
-ALTER FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text) OWNER TO memory_owner;
+ALTER FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean) OWNER TO memory_owner;
 
--- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text) IS 'Breadth-first neighbourhood of a node: each node once at its least depth (1..20), with path and edge';
+-- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean) IS 'Breadth-first neighbourhood of a node along the facts current at a world time, as the memory held them at a record time: each node once at its least depth (1..20), with path, edge and its state';
 
--- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text) TO memory_reader;
+-- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean) TO memory_reader;
 
 -- nodes; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.nodes ENABLE ROW LEVEL SECURITY;
@@ -2956,6 +4104,8 @@ CREATE TABLE memory.nodes (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     content_hash bytea,
     source text DEFAULT 'api'::text NOT NULL,
+    words tsvector GENERATED ALWAYS AS (memory._words_doc(name, summary)) STORED,
+    summary_embedding public.vector(384),
     CONSTRAINT nodes_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
     CONSTRAINT nodes_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text]))),
     CONSTRAINT nodes_type_length_check CHECK ((char_length(type) <= memory._label_max()))
@@ -2971,6 +4121,12 @@ COMMENT ON TABLE memory.nodes IS 'Knowledge-graph entities of a simulation (upst
 -- TABLE nodes; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.nodes TO memory_reader;
 GRANT INSERT ON TABLE memory.nodes TO memory_writer;
+
+-- nodes history_of_deletes; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER history_of_deletes AFTER DELETE ON memory.nodes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history();
+
+-- nodes history_of_updates; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER history_of_updates AFTER UPDATE ON memory.nodes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history();
 
 -- nodes nodes_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.nodes
@@ -3024,6 +4180,12 @@ GRANT UPDATE(source) ON TABLE memory.nodes TO memory_writer;
 
 -- COLUMN nodes.summary; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT UPDATE(summary) ON TABLE memory.nodes TO memory_writer;
+
+-- COLUMN nodes.summary_embedding; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.nodes.summary_embedding IS 'The vector of the node''s summary (the embedding column holds that of "{type}: {name}")';
+
+-- COLUMN nodes.summary_embedding; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(summary_embedding) ON TABLE memory.nodes TO memory_writer;
 
 -- COLUMN nodes.type; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT UPDATE(type) ON TABLE memory.nodes TO memory_writer;
@@ -3093,6 +4255,9 @@ ALTER STATISTICS memory.nodes_simulation_stats OWNER TO memory_owner;
 -- nodes_type_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX nodes_type_idx ON memory.nodes USING btree (tenant_id, simulation_id, type);
 
+-- nodes_words_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX nodes_words_idx ON memory.nodes USING gin (tenant_id, simulation_id, words);
+
 -- open_staging(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.open_staging() RETURNS void
     LANGUAGE plpgsql
@@ -3128,6 +4293,313 @@ COMMENT ON FUNCTION memory.open_staging() IS 'Create the session''s temporary st
 -- FUNCTION open_staging(); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.open_staging() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.open_staging() TO memory_writer;
+
+-- panorama(uuid, uuid, text, public.vector, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer DEFAULT 30) RETURNS TABLE(kind text, id text, text text, state text, valid_at timestamp with time zone, invalid_at timestamp with time zone, score double precision)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_limit integer := LEAST(GREATEST(COALESCE(p_limit, 30), 1), 100);
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    RETURN QUERY
+    WITH found AS MATERIALIZED (
+        SELECT r.kind, r.id, r.text, r.score
+          FROM memory.recall(p_tenant_id, p_simulation_id, p_query_text, p_query_vector, v_limit,
+                             '{"arms": ["facts", "entities", "words", "graph"]}') AS r
+         WHERE r.kind IN ('entity', 'fact')
+    ), rows AS (
+        SELECT 'entity' AS kind, f.id, f.text, NULL::text AS state, NULL::timestamptz AS valid_at,
+               NULL::timestamptz AS invalid_at, f.score
+          FROM found AS f WHERE f.kind = 'entity'
+        UNION ALL
+        SELECT 'fact', x.edge_id, x.fact, x.state, x.valid_at, x.invalid_at,
+               (SELECT f.score FROM found AS f WHERE f.kind = 'fact' AND f.id = x.edge_id)
+          FROM found AS f
+         CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, f.id, 'all', NULL, 100) AS x
+         WHERE f.kind = 'entity'
+        UNION ALL
+        SELECT 'fact', x.edge_id, x.fact, x.state, x.valid_at, x.invalid_at, f.score
+          FROM found AS f
+          JOIN memory.edges AS e ON e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+           AND e.edge_key = pg_catalog.md5(f.id)::uuid
+         CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, e.source_id, 'all', NULL, 100) AS x
+         WHERE f.kind = 'fact' AND x.edge_id = f.id
+    )
+    SELECT DISTINCT ON (r.kind, r.id) r.kind, r.id, r.text, r.state, r.valid_at, r.invalid_at, r.score
+      FROM rows AS r
+     ORDER BY r.kind, r.id, r.score DESC NULLS LAST;
+END
+$$;
+
+ALTER FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer) OWNER TO memory_owner;
+
+-- FUNCTION panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer) IS 'Everything about a question: the entities and facts recall finds and every fact of those entities, current and historical';
+
+-- FUNCTION panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer) TO memory_reader;
+
+-- paths(uuid, uuid, text, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.paths(p_tenant_id uuid, p_simulation_id uuid, p_from text, p_to text, p_max_depth integer DEFAULT 4) RETURNS TABLE(path_no integer, length integer, node_ids text[], names text[], edge_ids text[], facts text[])
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    SET enable_nestloop TO 'off'
+    AS $$
+DECLARE
+    v_depth  integer := LEAST(GREATEST(COALESCE(p_max_depth, 4), 1), 6);
+    v_now    timestamptz := pg_catalog.now();
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_to, 'p_to', 'pass the upstream id of the other entity');
+    IF p_from = p_to THEN
+        RAISE EXCEPTION 'p_from and p_to are the same entity %', memory._quote(p_from)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass two different entities';
+    END IF;
+    RETURN QUERY
+    WITH RECURSIVE d_from AS MATERIALIZED (
+        SELECT p_from AS node_id, 0 AS depth
+        UNION ALL SELECT n.node_id, n.depth FROM memory.neighbors(p_tenant_id, p_simulation_id, p_from, v_depth) AS n
+    ), d_to AS MATERIALIZED (
+        SELECT p_to AS node_id, 0 AS depth
+        UNION ALL SELECT n.node_id, n.depth FROM memory.neighbors(p_tenant_id, p_simulation_id, p_to, v_depth) AS n
+    ), both_ways AS MATERIALIZED (
+        SELECT f.node_id, f.depth AS d_from, t.depth AS d_to, f.depth + t.depth AS total
+          FROM d_from AS f JOIN d_to AS t ON t.node_id = f.node_id
+    ), on_path AS MATERIALIZED (
+        SELECT b.node_id, b.d_from, pg_catalog.md5(b.node_id)::uuid AS node_key
+          FROM both_ways AS b
+         WHERE b.total = (SELECT pg_catalog.min(x.total) FROM both_ways AS x)
+           AND b.total <= v_depth
+    ), steps AS MATERIALIZED (
+        -- the current facts between consecutive layers, either way along the edge
+        SELECT a.node_id AS from_id, b.node_id AS to_id, b.d_from, e.edge_id, e.fact
+          FROM on_path AS a
+          JOIN on_path AS b ON b.d_from = a.d_from + 1
+          JOIN memory.edges AS e
+            ON e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+           AND ((e.source_key = a.node_key AND e.target_key = b.node_key)
+             OR (e.source_key = b.node_key AND e.target_key = a.node_key))
+         WHERE (e.valid_at IS NULL OR e.valid_at <= v_now) AND (e.invalid_at IS NULL OR e.invalid_at > v_now)
+           AND (e.expired_at IS NULL OR e.expired_at > v_now)
+    ), chains (node_ids, edge_ids, facts, last_id, depth) AS (
+        SELECT ARRAY[p_from], ARRAY[]::text[], ARRAY[]::text[], p_from, 0
+        UNION ALL
+        SELECT c.node_ids || s.to_id, c.edge_ids || s.edge_id, c.facts || s.fact, s.to_id, c.depth + 1
+          FROM chains AS c JOIN steps AS s ON s.from_id = c.last_id AND s.d_from = c.depth + 1
+    ), found AS (
+        SELECT c.node_ids, c.edge_ids, c.facts FROM chains AS c WHERE c.last_id = p_to
+         ORDER BY c.node_ids, c.edge_ids LIMIT 10
+    )
+    SELECT (pg_catalog.row_number() OVER (ORDER BY f.node_ids, f.edge_ids))::integer,
+           pg_catalog.cardinality(f.edge_ids), f.node_ids,
+           ARRAY(SELECT n.name FROM pg_catalog.unnest(f.node_ids) WITH ORDINALITY AS u(node_id, ord)
+                   JOIN memory.nodes AS n ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                    AND n.node_key = pg_catalog.md5(u.node_id)::uuid
+                  ORDER BY u.ord),
+           f.edge_ids, f.facts
+      FROM found AS f
+     ORDER BY 1;
+END
+$$;
+
+ALTER FUNCTION memory.paths(p_tenant_id uuid, p_simulation_id uuid, p_from text, p_to text, p_max_depth integer) OWNER TO memory_owner;
+
+-- FUNCTION paths(p_tenant_id uuid, p_simulation_id uuid, p_from text, p_to text, p_max_depth integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.paths(p_tenant_id uuid, p_simulation_id uuid, p_from text, p_to text, p_max_depth integer) IS 'The shortest chains of current facts between two entities (at most 10), with their nodes, names, edges and facts';
+
+-- FUNCTION paths(p_tenant_id uuid, p_simulation_id uuid, p_from text, p_to text, p_max_depth integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.paths(p_tenant_id uuid, p_simulation_id uuid, p_from text, p_to text, p_max_depth integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.paths(p_tenant_id uuid, p_simulation_id uuid, p_from text, p_to text, p_max_depth integer) TO memory_reader;
+
+-- prediction_outcomes; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.prediction_outcomes ENABLE ROW LEVEL SECURITY;
+
+-- prediction_outcomes; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.prediction_outcomes (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    prediction_id text NOT NULL,
+    prediction_key uuid GENERATED ALWAYS AS ((md5(prediction_id))::uuid) STORED NOT NULL,
+    outcome text NOT NULL,
+    note text,
+    observed_at timestamp with time zone,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    recorded_by name DEFAULT CURRENT_USER NOT NULL,
+    CONSTRAINT prediction_outcomes_outcome_check CHECK ((outcome = ANY (memory._outcomes())))
+);
+
+ALTER TABLE ONLY memory.prediction_outcomes FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.prediction_outcomes OWNER TO memory_owner;
+
+-- TABLE prediction_outcomes; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.prediction_outcomes IS 'What became of a prediction, recorded later by a caller (memory.record_outcome); never written by an import';
+
+-- TABLE prediction_outcomes; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.prediction_outcomes TO memory_reader;
+GRANT INSERT ON TABLE memory.prediction_outcomes TO memory_writer;
+
+-- prediction_outcomes owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.prediction_outcomes FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- prediction_outcomes owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.prediction_outcomes FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- prediction_outcomes prediction_outcomes_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.prediction_outcomes
+    ADD CONSTRAINT prediction_outcomes_pkey PRIMARY KEY (tenant_id, simulation_id, prediction_key);
+
+-- prediction_outcomes prediction_outcomes_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.prediction_outcomes
+    ADD CONSTRAINT prediction_outcomes_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- prediction_outcomes readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.prediction_outcomes FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- prediction_outcomes writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.prediction_outcomes FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- prediction_outcomes writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.prediction_outcomes FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- prediction_outcomes writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.prediction_outcomes FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN prediction_outcomes.note; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(note) ON TABLE memory.prediction_outcomes TO memory_writer;
+
+-- COLUMN prediction_outcomes.observed_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(observed_at) ON TABLE memory.prediction_outcomes TO memory_writer;
+
+-- COLUMN prediction_outcomes.outcome; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(outcome) ON TABLE memory.prediction_outcomes TO memory_writer;
+
+-- COLUMN prediction_outcomes.recorded_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(recorded_at) ON TABLE memory.prediction_outcomes TO memory_writer;
+
+-- COLUMN prediction_outcomes.recorded_by; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(recorded_by) ON TABLE memory.prediction_outcomes TO memory_writer;
+
+-- predictions(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.predictions(p_tenant_id uuid, p_simulation_id uuid, p_report_id text DEFAULT NULL::text) RETURNS TABLE(prediction_id text, report_id text, section_index integer, claim text, horizon text, confidence numeric, metadata jsonb, source text, outcome text, note text, observed_at timestamp with time zone, recorded_at timestamp with time zone, recorded_by name)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    RETURN QUERY
+    SELECT p.prediction_id, p.report_id, p.section_index, p.claim, p.horizon, p.confidence,
+           p.metadata, p.source, o.outcome, o.note, o.observed_at, o.recorded_at, o.recorded_by
+      FROM memory.predictions AS p
+      LEFT JOIN memory.prediction_outcomes AS o
+        ON o.tenant_id = p.tenant_id AND o.simulation_id = p.simulation_id AND o.prediction_key = p.prediction_key
+     WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+       AND (p_report_id IS NULL OR p.report_id = p_report_id)
+     ORDER BY p.report_id NULLS LAST, p.section_index NULLS LAST, p.prediction_id;
+END
+$$;
+
+ALTER FUNCTION memory.predictions(p_tenant_id uuid, p_simulation_id uuid, p_report_id text) OWNER TO memory_owner;
+
+-- predictions; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.predictions ENABLE ROW LEVEL SECURITY;
+
+-- predictions; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.predictions (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    prediction_id text NOT NULL,
+    prediction_key uuid GENERATED ALWAYS AS ((md5(prediction_id))::uuid) STORED NOT NULL,
+    report_id text,
+    section_index integer,
+    claim text NOT NULL,
+    horizon text,
+    confidence numeric,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    source text DEFAULT 'api'::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT predictions_confidence_check CHECK (((confidence >= (0)::numeric) AND (confidence <= (1)::numeric))),
+    CONSTRAINT predictions_metadata_check CHECK ((jsonb_typeof(metadata) = 'object'::text)),
+    CONSTRAINT predictions_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
+);
+
+ALTER TABLE ONLY memory.predictions FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.predictions OWNER TO memory_owner;
+
+-- FUNCTION predictions(p_tenant_id uuid, p_simulation_id uuid, p_report_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.predictions(p_tenant_id uuid, p_simulation_id uuid, p_report_id text) IS 'The predictions of a simulation (or of one report) with their recorded outcomes';
+
+-- TABLE predictions; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.predictions IS 'Claims about the future a simulation''s reports make: claim, horizon, confidence (0..1)';
+
+-- FUNCTION predictions(p_tenant_id uuid, p_simulation_id uuid, p_report_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.predictions(p_tenant_id uuid, p_simulation_id uuid, p_report_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.predictions(p_tenant_id uuid, p_simulation_id uuid, p_report_id text) TO memory_reader;
+
+-- TABLE predictions; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.predictions TO memory_reader;
+GRANT INSERT ON TABLE memory.predictions TO memory_writer;
+
+-- predictions owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.predictions FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- predictions owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.predictions FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- predictions predictions_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.predictions
+    ADD CONSTRAINT predictions_pkey PRIMARY KEY (tenant_id, simulation_id, prediction_key);
+
+-- predictions predictions_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.predictions
+    ADD CONSTRAINT predictions_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- predictions readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.predictions FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- predictions writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.predictions FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- predictions writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.predictions FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- predictions writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.predictions FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN predictions.claim; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(claim) ON TABLE memory.predictions TO memory_writer;
+
+-- COLUMN predictions.confidence; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(confidence) ON TABLE memory.predictions TO memory_writer;
+
+-- COLUMN predictions.horizon; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(horizon) ON TABLE memory.predictions TO memory_writer;
+
+-- COLUMN predictions.metadata; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(metadata) ON TABLE memory.predictions TO memory_writer;
+
+-- COLUMN predictions.prediction_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(prediction_id) ON TABLE memory.predictions TO memory_writer;
+
+-- COLUMN predictions.report_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(report_id) ON TABLE memory.predictions TO memory_writer;
+
+-- COLUMN predictions.section_index; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(section_index) ON TABLE memory.predictions TO memory_writer;
+
+-- COLUMN predictions.source; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(source) ON TABLE memory.predictions TO memory_writer;
+
+-- COLUMN predictions.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.predictions TO memory_writer;
 
 -- profiles(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.profiles(p_tenant_id uuid, p_simulation_id uuid, p_platform text DEFAULT NULL::text, p_agent_id integer DEFAULT NULL::integer) RETURNS TABLE(platform text, agent_id integer, name text, username text, bio text, persona text, attributes jsonb, source text)
@@ -3246,6 +4718,221 @@ CREATE STATISTICS memory.profiles_simulation_stats (dependencies) ON tenant_id, 
 
 ALTER STATISTICS memory.profiles_simulation_stats OWNER TO memory_owner;
 
+-- recall(uuid, uuid, text, public.vector, integer, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer DEFAULT 10, p_options jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(kind text, id text, text text, score double precision, ranks jsonb, why text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_arms_all text[] := ARRAY['episodes', 'facts', 'entities', 'words', 'graph'];
+    v_options  jsonb := COALESCE(p_options, '{}'::jsonb);
+    v_text     text := NULLIF(pg_catalog.btrim(p_query_text), '');
+    v_vec      public.vector := p_query_vector;
+    v_arms     text[];
+    v_route    text;
+    v_signals  jsonb := '[]';
+    v_k        double precision;
+    v_cand     integer;
+    v_depth    integer;
+    v_as_of    timestamptz;
+    v_bad      text;
+    v_hits     memory.recall_hit[] := '{}';
+    v_seeds    memory.recall_hit[] := '{}';
+    v_graph    memory.recall_hit[];
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
+        RAISE EXCEPTION 'p_options must be a JSON object, not %', pg_catalog.jsonb_typeof(v_options)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of';
+    END IF;
+    SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(o.key)), ', ' ORDER BY o.key) INTO v_bad
+      FROM pg_catalog.jsonb_object_keys(v_options) AS o(key)
+     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of');
+    IF v_bad IS NOT NULL THEN
+        RAISE EXCEPTION 'unknown option %', v_bad
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of';
+    END IF;
+    -- arms, and weights for known arms only, each a number >= 0
+    IF v_options ? 'arms' THEN
+        IF pg_catalog.jsonb_typeof(v_options -> 'arms') <> 'array' THEN
+            RAISE EXCEPTION 'option arms must be an array of arm names'
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph';
+        END IF;
+        SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(a.value #>> '{}')), ', '), pg_catalog.array_agg(DISTINCT a.value #>> '{}')
+          INTO v_bad, v_arms
+          FROM pg_catalog.jsonb_array_elements(v_options -> 'arms') AS a(value)
+         WHERE pg_catalog.jsonb_typeof(a.value) <> 'string' OR NOT (a.value #>> '{}') = ANY (v_arms_all);
+        IF v_bad IS NOT NULL THEN
+            RAISE EXCEPTION 'unknown arm %', v_bad
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph';
+        END IF;
+        v_arms := ARRAY(SELECT DISTINCT a.value #>> '{}' FROM pg_catalog.jsonb_array_elements(v_options -> 'arms') AS a(value));
+        v_route := 'as the caller chose';
+    END IF;
+    IF v_options ? 'weights' THEN
+        SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(w.key)), ', ' ORDER BY w.key) INTO v_bad
+          FROM pg_catalog.jsonb_each(CASE WHEN pg_catalog.jsonb_typeof(v_options -> 'weights') = 'object'
+                                          THEN v_options -> 'weights' ELSE '{"": null}' END) AS w(key, value)
+         WHERE NOT w.key = ANY (v_arms_all) OR pg_catalog.jsonb_typeof(w.value) <> 'number' OR (w.value #>> '{}')::numeric < 0;
+        IF v_bad IS NOT NULL THEN
+            RAISE EXCEPTION 'weights must map arms to numbers >= 0: %', v_bad
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'weights: {"words": 2, "graph": 1.5}';
+        END IF;
+    END IF;
+    v_k := memory._recall_option(v_options, 'k', 60, 0, NULL);
+    v_cand := memory._recall_option(v_options, 'candidates', 50, 1, 200);
+    v_depth := memory._recall_option(v_options, 'depth', 1, 1, 2);
+    IF v_options ? 'as_of' THEN
+        IF NOT pg_catalog.pg_input_is_valid(v_options ->> 'as_of', 'timestamptz') THEN
+            RAISE EXCEPTION 'option as_of must be a timestamp, not %', memory._quote(v_options ->> 'as_of')
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'as_of: an ISO 8601 time, or infinity';
+        END IF;
+        v_as_of := (v_options ->> 'as_of')::timestamptz;
+    END IF;
+    IF v_text IS NULL AND v_vec IS NULL THEN
+        RAISE EXCEPTION 'recall needs a question: p_query_text is empty and p_query_vector is NULL'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass the question as text, as its embedding, or both';
+    END IF;
+    IF v_vec IS NOT NULL THEN
+        PERFORM memory._check_query_vector(v_vec);
+    END IF;
+
+    -- the route, when the caller chose no arms
+    IF v_arms IS NULL THEN
+        IF v_text IS NULL THEN
+            v_route := 'vector';
+        ELSE
+            SELECT r.target, r.signals INTO v_route, v_signals FROM memory.route(v_text) AS r;
+        END IF;
+        v_arms := CASE v_route WHEN 'graph' THEN ARRAY['graph', 'facts', 'entities', 'words']
+                               WHEN 'vector' THEN ARRAY['episodes', 'facts', 'entities', 'words']
+                               ELSE v_arms_all END;
+    END IF;
+
+    -- the arms of meaning
+    IF v_vec IS NOT NULL AND 'episodes' = ANY (v_arms) THEN
+        v_hits := v_hits || ARRAY(
+            SELECT ROW('episodes', 'episode', h.episode_id, h.content, h.similarity,
+                       pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), NULL)::memory.recall_hit
+              FROM memory.search_episodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100)) AS h);
+    END IF;
+    IF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) THEN
+        v_hits := v_hits || ARRAY(
+            SELECT ROW('facts', 'fact', f.edge_id, f.fact, f.similarity,
+                       pg_catalog.row_number() OVER (ORDER BY f.similarity DESC, f.edge_id), NULL)::memory.recall_hit
+              FROM memory.search_facts(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), 'current', v_as_of) AS f);
+    END IF;
+    IF v_vec IS NOT NULL AND 'entities' = ANY (v_arms) THEN
+        v_hits := v_hits || ARRAY(
+            SELECT ROW('entities', 'entity', n.node_id, n.name || COALESCE(': ' || n.summary, ''), n.similarity,
+                       pg_catalog.row_number() OVER (ORDER BY n.similarity DESC, n.node_id), NULL)::memory.recall_hit
+              FROM memory.search_nodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), NULL, 'both') AS n);
+    END IF;
+
+    -- the words
+    IF v_text IS NOT NULL AND 'words' = ANY (v_arms) THEN
+        v_hits := v_hits || ARRAY(
+            SELECT ROW('words', w.kind, w.id, w.text, w.score,
+                       pg_catalog.row_number() OVER (ORDER BY w.score DESC, w.kind, w.id), NULL)::memory.recall_hit
+              FROM memory.search_words(p_tenant_id, p_simulation_id, v_text, v_cand) AS w);
+    END IF;
+
+    -- the graph: the entities the question names (by their names in its text, else by the
+    -- vector), then their current facts, their neighbours within v_depth, and the episodes
+    -- that name them, in that order of rank
+    IF v_text IS NOT NULL AND 'graph' = ANY (v_arms) THEN
+        v_seeds := ARRAY(
+            SELECT ROW('graph', 'entity', s.node_id, s.name, s.similarity, 0, s.name)::memory.recall_hit
+              FROM (SELECT m.node_id, m.name, m.similarity::double precision AS similarity
+                      FROM memory.match_entities(p_tenant_id, p_simulation_id, v_text, 5) AS m
+                     WHERE m.similarity >= 0.5) AS s
+             ORDER BY s.similarity DESC, s.node_id
+             LIMIT 5);
+        IF pg_catalog.cardinality(v_seeds) > 0 THEN
+            -- candidates with their tier in the rank field: the named entities, their facts,
+            -- their neighbours by depth, and the episodes naming them (one words search for
+            -- all the names, each episode credited to the names it holds)
+            v_graph := ARRAY(
+                SELECT ROW('graph', c.kind, c.id, c.body, c.raw, c.tier, c.matched)::memory.recall_hit
+                  FROM (SELECT 1 AS tier, 'entity' AS kind, s.id, n.name || COALESCE(': ' || n.summary, '') AS body,
+                               s.raw, s.matched
+                          FROM pg_catalog.unnest(v_seeds) AS s
+                          JOIN memory.nodes AS n ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                           AND n.node_key = pg_catalog.md5(s.id)::uuid
+                        UNION ALL
+                        SELECT 2, 'fact', f.edge_id, f.fact, s.raw, s.matched
+                          FROM pg_catalog.unnest(v_seeds) AS s
+                         CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, s.id, 'current', v_as_of, 20) AS f
+                        UNION ALL
+                        SELECT 2 + w.depth, 'entity', w.node_id, w.name, s.raw / (1 + w.depth), s.matched
+                          FROM pg_catalog.unnest(v_seeds) AS s
+                         CROSS JOIN LATERAL memory.neighbors(p_tenant_id, p_simulation_id, s.id, v_depth,
+                                                             NULL, 'both', v_as_of) AS w
+                        UNION ALL
+                        SELECT 3, 'episode', e.id, e.text, e.score,
+                               (SELECT pg_catalog.string_agg(s.matched, ', ' ORDER BY s.matched)
+                                  FROM pg_catalog.unnest(v_seeds) AS s
+                                 WHERE pg_catalog.strpos(pg_catalog.lower(e.text), pg_catalog.lower(s.matched)) > 0)
+                          FROM memory.search_words(p_tenant_id, p_simulation_id,
+                                                   (SELECT pg_catalog.string_agg(s.matched, ' ') FROM pg_catalog.unnest(v_seeds) AS s),
+                                                   LEAST(10 * pg_catalog.cardinality(v_seeds), 100), ARRAY['episode']) AS e) AS c);
+            v_hits := v_hits || ARRAY(
+                SELECT ROW('graph', g.kind, g.id, g.body, g.raw,
+                           pg_catalog.row_number() OVER (ORDER BY g.rank, g.raw DESC, g.kind, g.id), g.matched)::memory.recall_hit
+                  FROM (SELECT DISTINCT ON (c.kind, c.id) c.*
+                          FROM pg_catalog.unnest(v_graph) AS c
+                         ORDER BY c.kind, c.id, c.rank, c.raw DESC) AS g
+                 ORDER BY g.rank, g.raw DESC, g.kind, g.id
+                 LIMIT v_cand);
+        END IF;
+    END IF;
+
+    RETURN QUERY
+    SELECT f.kind, f.id, f.body, f.score, f.ranks,
+           f.arms || COALESCE('; via ' || f.matched, '') || '; route ' || v_route
+           || CASE WHEN pg_catalog.jsonb_array_length(v_signals) > 0
+                   THEN ' (' || (SELECT pg_catalog.string_agg(x.value ->> 'phrase', ', ')
+                                   FROM pg_catalog.jsonb_array_elements(v_signals) AS x(value)) || ')'
+                   ELSE '' END
+      FROM (SELECT h.kind, h.id, pg_catalog.min(h.body) AS body,
+                   pg_catalog.sum(COALESCE((v_options -> 'weights' ->> h.arm)::double precision, 1) / (v_k + h.rank)) AS score,
+                   pg_catalog.jsonb_object_agg(h.arm, pg_catalog.jsonb_build_object('rank', h.rank, 'score', h.raw)) AS ranks,
+                   pg_catalog.string_agg(h.arm || ' #' || h.rank, ', ' ORDER BY h.rank, h.arm) AS arms,
+                   pg_catalog.string_agg(DISTINCT h.matched, ', ') AS matched
+              FROM pg_catalog.unnest(v_hits) AS h
+             GROUP BY h.kind, h.id) AS f
+     WHERE f.score > 0
+     ORDER BY f.score DESC, f.kind, f.id
+     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+END
+$$;
+
+ALTER FUNCTION memory.recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer, p_options jsonb) OWNER TO memory_owner;
+
+-- FUNCTION recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer, p_options jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer, p_options jsonb) IS 'Hybrid recall: episodes, facts and entities by meaning, words and the graph, fused by reciprocal rank, with each arm''s rank and why';
+
+-- FUNCTION recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer, p_options jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer, p_options jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer, p_options jsonb) TO memory_reader;
+
+-- recall_hit; Type: TYPE; Schema: memory; Owner: memory_owner
+CREATE TYPE memory.recall_hit AS (
+	arm text,
+	kind text,
+	id text,
+	body text,
+	raw double precision,
+	rank integer,
+	matched text
+);
+
+ALTER TYPE memory.recall_hit OWNER TO memory_owner;
+
+-- TYPE recall_hit; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TYPE memory.recall_hit IS 'One candidate of one arm of memory.recall, before the fusion';
+
 -- record_kind; Type: TYPE; Schema: memory; Owner: memory_owner
 CREATE TYPE memory.record_kind AS (
 	kind text,
@@ -3264,6 +4951,478 @@ ALTER TYPE memory.record_kind OWNER TO memory_owner;
 
 -- TYPE record_kind; Type: COMMENT; Schema: memory; Owner: memory_owner
 COMMENT ON TYPE memory.record_kind IS 'A record kind (nodes, edges, episodes, profiles) as the write path sees it';
+
+-- record_outcome(uuid, uuid, text, text, text, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.record_outcome(p_tenant_id uuid, p_simulation_id uuid, p_prediction_id text, p_outcome text, p_note text DEFAULT NULL::text, p_observed_at timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(prediction_id text, outcome text, note text, observed_at timestamp with time zone, recorded_at timestamp with time zone, recorded_by name)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._require_row('predictions', p_tenant_id, p_simulation_id, p_prediction_id);
+    PERFORM memory._not_null(p_outcome, 'p_outcome', 'one of confirmed, refuted, partial, void (memory._outcomes())');
+    PERFORM memory._check_limit('string_bytes', 'p_note', pg_catalog.octet_length(p_note));
+    IF NOT p_outcome = ANY (memory._outcomes()) THEN
+        RAISE EXCEPTION 'unknown outcome %', memory._quote(p_outcome)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'one of ' || pg_catalog.array_to_string(memory._outcomes(), ', ');
+    END IF;
+    INSERT INTO memory.prediction_outcomes AS o
+           (tenant_id, simulation_id, prediction_id, outcome, note, observed_at)
+    VALUES (p_tenant_id, p_simulation_id, p_prediction_id, p_outcome, p_note, p_observed_at)
+    ON CONFLICT ON CONSTRAINT prediction_outcomes_pkey DO UPDATE
+       SET outcome = excluded.outcome, note = excluded.note, observed_at = excluded.observed_at,
+           recorded_at = pg_catalog.now(), recorded_by = CURRENT_USER
+     WHERE (o.outcome, o.note, o.observed_at) IS DISTINCT FROM (excluded.outcome, excluded.note, excluded.observed_at);
+    RETURN QUERY
+    SELECT o.prediction_id, o.outcome, o.note, o.observed_at, o.recorded_at, o.recorded_by
+      FROM memory.prediction_outcomes AS o
+     WHERE o.tenant_id = p_tenant_id AND o.simulation_id = p_simulation_id
+       AND o.prediction_key = pg_catalog.md5(p_prediction_id)::uuid;
+END
+$$;
+
+ALTER FUNCTION memory.record_outcome(p_tenant_id uuid, p_simulation_id uuid, p_prediction_id text, p_outcome text, p_note text, p_observed_at timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION record_outcome(p_tenant_id uuid, p_simulation_id uuid, p_prediction_id text, p_outcome text, p_note text, p_observed_at timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.record_outcome(p_tenant_id uuid, p_simulation_id uuid, p_prediction_id text, p_outcome text, p_note text, p_observed_at timestamp with time zone) IS 'Record (or correct) the outcome of a prediction: confirmed, refuted, partial or void; imports never touch it';
+
+-- FUNCTION record_outcome(p_tenant_id uuid, p_simulation_id uuid, p_prediction_id text, p_outcome text, p_note text, p_observed_at timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.record_outcome(p_tenant_id uuid, p_simulation_id uuid, p_prediction_id text, p_outcome text, p_note text, p_observed_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.record_outcome(p_tenant_id uuid, p_simulation_id uuid, p_prediction_id text, p_outcome text, p_note text, p_observed_at timestamp with time zone) TO memory_writer;
+
+-- report_chunks; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.report_chunks ENABLE ROW LEVEL SECURITY;
+
+-- report_chunks; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.report_chunks (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    chunk_id text NOT NULL,
+    chunk_key uuid GENERATED ALWAYS AS ((md5(chunk_id))::uuid) STORED NOT NULL,
+    report_id text NOT NULL,
+    report_key uuid GENERATED ALWAYS AS ((md5(report_id))::uuid) STORED NOT NULL,
+    section_index integer NOT NULL,
+    chunk_index integer NOT NULL,
+    content text NOT NULL,
+    embedding public.vector(384),
+    embedding_model text,
+    content_hash bytea,
+    source text DEFAULT 'api'::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT report_chunks_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
+    CONSTRAINT report_chunks_index_check CHECK ((chunk_index >= 0)),
+    CONSTRAINT report_chunks_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
+);
+
+ALTER TABLE ONLY memory.report_chunks FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.report_chunks OWNER TO memory_owner;
+
+-- TABLE report_chunks; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.report_chunks IS 'Report sections cut into embedded chunks: what search_reports searches';
+
+-- TABLE report_chunks; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.report_chunks TO memory_reader;
+GRANT INSERT ON TABLE memory.report_chunks TO memory_writer;
+
+-- report_chunks owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.report_chunks FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_chunks owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.report_chunks FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_chunks readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.report_chunks FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_chunks report_chunks_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.report_chunks
+    ADD CONSTRAINT report_chunks_pkey PRIMARY KEY (tenant_id, simulation_id, chunk_key);
+
+-- report_chunks report_chunks_section_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.report_chunks
+    ADD CONSTRAINT report_chunks_section_fkey FOREIGN KEY (tenant_id, simulation_id, report_key, section_index) REFERENCES memory.report_sections(tenant_id, simulation_id, report_key, section_index) ON DELETE CASCADE;
+
+-- report_chunks writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.report_chunks FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_chunks writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.report_chunks FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_chunks writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.report_chunks FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN report_chunks.chunk_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(chunk_id) ON TABLE memory.report_chunks TO memory_writer;
+
+-- COLUMN report_chunks.chunk_index; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(chunk_index) ON TABLE memory.report_chunks TO memory_writer;
+
+-- COLUMN report_chunks.content; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(content) ON TABLE memory.report_chunks TO memory_writer;
+
+-- COLUMN report_chunks.content_hash; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(content_hash) ON TABLE memory.report_chunks TO memory_writer;
+
+-- COLUMN report_chunks.embedding; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(embedding) ON TABLE memory.report_chunks TO memory_writer;
+
+-- COLUMN report_chunks.embedding_model; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(embedding_model) ON TABLE memory.report_chunks TO memory_writer;
+
+-- COLUMN report_chunks.report_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(report_id) ON TABLE memory.report_chunks TO memory_writer;
+
+-- COLUMN report_chunks.section_index; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(section_index) ON TABLE memory.report_chunks TO memory_writer;
+
+-- COLUMN report_chunks.source; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(source) ON TABLE memory.report_chunks TO memory_writer;
+
+-- COLUMN report_chunks.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.report_chunks TO memory_writer;
+
+-- report_chunks_section_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX report_chunks_section_idx ON memory.report_chunks USING btree (tenant_id, simulation_id, report_key, section_index, chunk_index);
+
+-- report_log(uuid, uuid, text, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.report_log(p_tenant_id uuid, p_simulation_id uuid, p_report_id text, p_limit integer DEFAULT 100, p_after integer DEFAULT NULL::integer) RETURNS TABLE(line_no integer, action text, entry jsonb)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._require_row('reports', p_tenant_id, p_simulation_id, p_report_id);
+    RETURN QUERY
+    SELECT l.line_no, l.action, l.entry
+      FROM memory.report_log AS l
+     WHERE l.tenant_id = p_tenant_id AND l.simulation_id = p_simulation_id
+       AND l.report_key = pg_catalog.md5(p_report_id)::uuid
+       AND (p_after IS NULL OR l.line_no > p_after)
+     ORDER BY l.line_no
+     LIMIT memory._page_rows(p_limit, 100);
+END
+$$;
+
+ALTER FUNCTION memory.report_log(p_tenant_id uuid, p_simulation_id uuid, p_report_id text, p_limit integer, p_after integer) OWNER TO memory_owner;
+
+-- report_log; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.report_log ENABLE ROW LEVEL SECURITY;
+
+-- report_log; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.report_log (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    report_id text NOT NULL,
+    report_key uuid GENERATED ALWAYS AS ((md5(report_id))::uuid) STORED NOT NULL,
+    line_no integer NOT NULL,
+    action text,
+    entry jsonb NOT NULL,
+    source text DEFAULT 'api'::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT report_log_entry_check CHECK ((jsonb_typeof(entry) = 'object'::text)),
+    CONSTRAINT report_log_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
+);
+
+ALTER TABLE ONLY memory.report_log FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.report_log OWNER TO memory_owner;
+
+-- FUNCTION report_log(p_tenant_id uuid, p_simulation_id uuid, p_report_id text, p_limit integer, p_after integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.report_log(p_tenant_id uuid, p_simulation_id uuid, p_report_id text, p_limit integer, p_after integer) IS 'A report''s agent log lines in order, a page at a time';
+
+-- TABLE report_log; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.report_log IS 'A report''s agent_log.jsonl, one row a line (line_no from 1)';
+
+-- FUNCTION report_log(p_tenant_id uuid, p_simulation_id uuid, p_report_id text, p_limit integer, p_after integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.report_log(p_tenant_id uuid, p_simulation_id uuid, p_report_id text, p_limit integer, p_after integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.report_log(p_tenant_id uuid, p_simulation_id uuid, p_report_id text, p_limit integer, p_after integer) TO memory_reader;
+
+-- TABLE report_log; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.report_log TO memory_reader;
+GRANT INSERT ON TABLE memory.report_log TO memory_writer;
+
+-- report_log owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.report_log FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_log owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.report_log FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_log readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.report_log FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_log report_log_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.report_log
+    ADD CONSTRAINT report_log_pkey PRIMARY KEY (tenant_id, simulation_id, report_key, line_no);
+
+-- report_log report_log_report_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.report_log
+    ADD CONSTRAINT report_log_report_fkey FOREIGN KEY (tenant_id, simulation_id, report_key) REFERENCES memory.reports(tenant_id, simulation_id, report_key) ON DELETE CASCADE;
+
+-- report_log writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.report_log FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_log writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.report_log FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_log writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.report_log FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN report_log.action; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(action) ON TABLE memory.report_log TO memory_writer;
+
+-- COLUMN report_log.entry; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(entry) ON TABLE memory.report_log TO memory_writer;
+
+-- COLUMN report_log.line_no; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(line_no) ON TABLE memory.report_log TO memory_writer;
+
+-- COLUMN report_log.report_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(report_id) ON TABLE memory.report_log TO memory_writer;
+
+-- COLUMN report_log.source; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(source) ON TABLE memory.report_log TO memory_writer;
+
+-- COLUMN report_log.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.report_log TO memory_writer;
+
+-- report_sections(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.report_sections(p_tenant_id uuid, p_simulation_id uuid, p_report_id text) RETURNS TABLE(section_index integer, title text, markdown text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._require_row('reports', p_tenant_id, p_simulation_id, p_report_id);
+    RETURN QUERY
+    SELECT s.section_index, s.title, s.markdown
+      FROM memory.report_sections AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
+       AND s.report_key = pg_catalog.md5(p_report_id)::uuid
+     ORDER BY s.section_index;
+END
+$$;
+
+ALTER FUNCTION memory.report_sections(p_tenant_id uuid, p_simulation_id uuid, p_report_id text) OWNER TO memory_owner;
+
+-- report_sections; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.report_sections ENABLE ROW LEVEL SECURITY;
+
+-- report_sections; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.report_sections (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    report_id text NOT NULL,
+    report_key uuid GENERATED ALWAYS AS ((md5(report_id))::uuid) STORED NOT NULL,
+    section_index integer NOT NULL,
+    title text NOT NULL,
+    markdown text NOT NULL,
+    source text DEFAULT 'api'::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT report_sections_index_check CHECK ((section_index >= 1)),
+    CONSTRAINT report_sections_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
+);
+
+ALTER TABLE ONLY memory.report_sections FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.report_sections OWNER TO memory_owner;
+
+-- FUNCTION report_sections(p_tenant_id uuid, p_simulation_id uuid, p_report_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.report_sections(p_tenant_id uuid, p_simulation_id uuid, p_report_id text) IS 'The sections of a report in order, as written (markdown)';
+
+-- TABLE report_sections; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.report_sections IS 'The sections of a report (section_NN.md as written), in order';
+
+-- FUNCTION report_sections(p_tenant_id uuid, p_simulation_id uuid, p_report_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.report_sections(p_tenant_id uuid, p_simulation_id uuid, p_report_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.report_sections(p_tenant_id uuid, p_simulation_id uuid, p_report_id text) TO memory_reader;
+
+-- TABLE report_sections; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.report_sections TO memory_reader;
+GRANT INSERT ON TABLE memory.report_sections TO memory_writer;
+
+-- report_sections owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.report_sections FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_sections owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.report_sections FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_sections readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.report_sections FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_sections report_sections_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.report_sections
+    ADD CONSTRAINT report_sections_pkey PRIMARY KEY (tenant_id, simulation_id, report_key, section_index);
+
+-- report_sections report_sections_report_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.report_sections
+    ADD CONSTRAINT report_sections_report_fkey FOREIGN KEY (tenant_id, simulation_id, report_key) REFERENCES memory.reports(tenant_id, simulation_id, report_key) ON DELETE CASCADE;
+
+-- report_sections writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.report_sections FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_sections writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.report_sections FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- report_sections writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.report_sections FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN report_sections.markdown; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(markdown) ON TABLE memory.report_sections TO memory_writer;
+
+-- COLUMN report_sections.report_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(report_id) ON TABLE memory.report_sections TO memory_writer;
+
+-- COLUMN report_sections.section_index; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(section_index) ON TABLE memory.report_sections TO memory_writer;
+
+-- COLUMN report_sections.source; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(source) ON TABLE memory.report_sections TO memory_writer;
+
+-- COLUMN report_sections.title; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(title) ON TABLE memory.report_sections TO memory_writer;
+
+-- COLUMN report_sections.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.report_sections TO memory_writer;
+
+-- reports(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.reports(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(report_id text, mirofish_simulation_id text, graph_id text, title text, summary text, status text, simulation_requirement text, started_at timestamp with time zone, completed_at timestamp with time zone, error text, sections bigint, predictions bigint, metadata jsonb, source text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    RETURN QUERY
+    SELECT r.report_id, r.mirofish_simulation_id, r.graph_id, r.title, r.summary, r.status,
+           r.simulation_requirement, r.started_at, r.completed_at, r.error,
+           (SELECT pg_catalog.count(*) FROM memory.report_sections AS s
+             WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id AND s.report_key = r.report_key),
+           (SELECT pg_catalog.count(*) FROM memory.predictions AS p
+             WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id AND p.report_id = r.report_id),
+           r.metadata, r.source
+      FROM memory.reports AS r
+     WHERE r.tenant_id = p_tenant_id AND r.simulation_id = p_simulation_id
+     ORDER BY r.started_at DESC NULLS LAST, r.report_id;
+END
+$$;
+
+ALTER FUNCTION memory.reports(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- reports; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.reports ENABLE ROW LEVEL SECURITY;
+
+-- reports; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.reports (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    report_id text NOT NULL,
+    report_key uuid GENERATED ALWAYS AS ((md5(report_id))::uuid) STORED NOT NULL,
+    mirofish_simulation_id text,
+    graph_id text,
+    simulation_requirement text,
+    title text,
+    summary text,
+    status text NOT NULL,
+    started_at timestamp with time zone,
+    completed_at timestamp with time zone,
+    error text,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    source text DEFAULT 'api'::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT reports_metadata_check CHECK ((jsonb_typeof(metadata) = 'object'::text)),
+    CONSTRAINT reports_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
+);
+
+ALTER TABLE ONLY memory.reports FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.reports OWNER TO memory_owner;
+
+-- FUNCTION reports(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.reports(p_tenant_id uuid, p_simulation_id uuid) IS 'The reports of a simulation, newest first, with their section and prediction counts';
+
+-- TABLE reports; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.reports IS 'MiroFish ReportAgent reports of a simulation (meta.json), one row per report';
+
+-- FUNCTION reports(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.reports(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.reports(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
+
+-- TABLE reports; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.reports TO memory_reader;
+GRANT INSERT ON TABLE memory.reports TO memory_writer;
+
+-- reports owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.reports FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- reports owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.reports FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- reports readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.reports FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- reports reports_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.reports
+    ADD CONSTRAINT reports_pkey PRIMARY KEY (tenant_id, simulation_id, report_key);
+
+-- reports reports_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.reports
+    ADD CONSTRAINT reports_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- reports writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.reports FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- reports writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.reports FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- reports writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.reports FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN reports.completed_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(completed_at) ON TABLE memory.reports TO memory_writer;
+
+-- COLUMN reports.error; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(error) ON TABLE memory.reports TO memory_writer;
+
+-- COLUMN reports.graph_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(graph_id) ON TABLE memory.reports TO memory_writer;
+
+-- COLUMN reports.metadata; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(metadata) ON TABLE memory.reports TO memory_writer;
+
+-- COLUMN reports.mirofish_simulation_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(mirofish_simulation_id) ON TABLE memory.reports TO memory_writer;
+
+-- COLUMN reports.report_id; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(report_id) ON TABLE memory.reports TO memory_writer;
+
+-- COLUMN reports.simulation_requirement; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(simulation_requirement) ON TABLE memory.reports TO memory_writer;
+
+-- COLUMN reports.source; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(source) ON TABLE memory.reports TO memory_writer;
+
+-- COLUMN reports.started_at; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.reports.started_at IS 'MiroFish''s created_at: when the report''s generation began';
+
+-- COLUMN reports.started_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(started_at) ON TABLE memory.reports TO memory_writer;
+
+-- COLUMN reports.status; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(status) ON TABLE memory.reports TO memory_writer;
+
+-- COLUMN reports.summary; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(summary) ON TABLE memory.reports TO memory_writer;
+
+-- COLUMN reports.title; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(title) ON TABLE memory.reports TO memory_writer;
+
+-- COLUMN reports.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.reports TO memory_writer;
 
 -- revoke_tenant(name, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) RETURNS void
@@ -3451,34 +5610,216 @@ COMMENT ON FUNCTION memory.rls_audit() IS 'Every table of schema memory with its
 REVOKE ALL ON FUNCTION memory.rls_audit() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.rls_audit() TO memory_admin;
 
--- search_episodes(uuid, uuid, public.vector, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_agent_id integer DEFAULT NULL::integer) RETURNS TABLE(episode_id text, agent_id integer, agent_name text, platform text, round integer, action_type text, content text, occurred_at timestamp with time zone, similarity double precision)
+-- route(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.route(p_query_text text) RETURNS TABLE(target text, signals jsonb)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    SET lock_timeout TO '5s'
+    AS $_$
+DECLARE
+    v_text text := pg_catalog.lower(COALESCE(p_query_text, ''));
+BEGIN
+    IF pg_catalog.btrim(v_text) = '' THEN
+        RAISE EXCEPTION 'p_query_text is empty'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass the question as text';
+    END IF;
+    PERFORM memory._check_limit('string_bytes', 'p_query_text', pg_catalog.octet_length(p_query_text));
+    RETURN QUERY
+    SELECT CASE WHEN pg_catalog.bool_or(m.target = 'graph') AND NOT pg_catalog.bool_or(m.target = 'vector') THEN 'graph'
+                WHEN pg_catalog.bool_or(m.target = 'vector') AND NOT pg_catalog.bool_or(m.target = 'graph') THEN 'vector'
+                ELSE 'hybrid' END,
+           COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('phrase', m.phrase, 'target', m.target)
+                                         ORDER BY m.at, m.phrase) FILTER (WHERE m.phrase IS NOT NULL), '[]'::jsonb)
+      FROM (SELECT r.phrase, r.target,
+                   CASE WHEN r.phrase OPERATOR(pg_catalog.~) '^[a-z0-9 ''-]+$'
+                        THEN pg_catalog.strpos(v_text, r.phrase) * (v_text OPERATOR(pg_catalog.~)
+                             ('\m' || r.phrase || '\M'))::integer
+                        ELSE pg_catalog.strpos(v_text, r.phrase) END AS at
+              FROM memory.route_rules AS r) AS m
+     WHERE m.at > 0;
+END
+$_$;
+
+ALTER FUNCTION memory.route(p_query_text text) OWNER TO memory_owner;
+
+-- FUNCTION route(p_query_text text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.route(p_query_text text) IS 'Route a question to the graph, to meaning or to both, with the phrases of memory.route_rules that decided it';
+
+-- FUNCTION route(p_query_text text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.route(p_query_text text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.route(p_query_text text) TO memory_reader;
+
+-- route_rules; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.route_rules ENABLE ROW LEVEL SECURITY;
+
+-- route_rules; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.route_rules (
+    phrase text NOT NULL,
+    target text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT route_rules_phrase_check CHECK (((btrim(phrase) <> ''::text) AND (char_length(phrase) <= 200))),
+    CONSTRAINT route_rules_target_check CHECK ((target = ANY (ARRAY['graph'::text, 'vector'::text])))
+);
+
+ALTER TABLE ONLY memory.route_rules FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.route_rules OWNER TO memory_owner;
+
+-- TABLE route_rules; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.route_rules IS 'Phrases that send a question to the graph or to meaning (memory.route); changed by memory_admin through memory.set_route_rule';
+
+-- TABLE route_rules; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.route_rules TO memory_reader;
+GRANT SELECT ON TABLE memory.route_rules TO memory_admin;
+
+-- route_rules owner_manages_every_rule; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_manages_every_rule ON memory.route_rules TO memory_owner USING (true) WITH CHECK (true);
+
+-- route_rules roles_read_every_rule; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY roles_read_every_rule ON memory.route_rules FOR SELECT TO memory_reader, memory_admin USING (true);
+
+-- route_rules route_rules_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.route_rules
+    ADD CONSTRAINT route_rules_pkey PRIMARY KEY (phrase);
+
+-- row_history; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.row_history ENABLE ROW LEVEL SECURITY;
+
+-- row_history; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.row_history (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    history_id bigint NOT NULL,
+    kind text NOT NULL,
+    row_id text NOT NULL,
+    recorded_from timestamp with time zone NOT NULL,
+    recorded_to timestamp with time zone NOT NULL,
+    change text NOT NULL,
+    attempt_id uuid,
+    data jsonb NOT NULL,
+    CONSTRAINT row_history_change_check CHECK ((change = ANY (ARRAY['updated'::text, 'removed'::text]))),
+    CONSTRAINT row_history_interval_check CHECK ((recorded_to >= recorded_from)),
+    CONSTRAINT row_history_kind_check CHECK ((kind = ANY (ARRAY['nodes'::text, 'edges'::text, 'episodes'::text])))
+);
+
+ALTER TABLE ONLY memory.row_history FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.row_history OWNER TO memory_owner;
+
+-- TABLE row_history; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.row_history IS 'Versions of nodes, edges and episodes that a change ended, with when they were the memory''s word (append-only)';
+
+-- TABLE row_history; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.row_history TO memory_reader;
+
+-- row_history owner_adds_rows_to_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_adds_rows_to_the_entered_call_tenant ON memory.row_history FOR INSERT TO memory_owner WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- row_history owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.row_history FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- row_history owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.row_history FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- row_history readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.row_history FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- row_history row_history_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.row_history
+    ADD CONSTRAINT row_history_pkey PRIMARY KEY (tenant_id, history_id);
+
+-- row_history row_history_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.row_history
+    ADD CONSTRAINT row_history_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- row_history_history_id_seq; Type: SEQUENCE; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.row_history ALTER COLUMN history_id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME memory.row_history_history_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+-- row_history_known_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX row_history_known_idx ON memory.row_history USING btree (tenant_id, simulation_id, kind, recorded_to);
+
+-- row_history_row_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX row_history_row_idx ON memory.row_history USING btree (tenant_id, simulation_id, kind, row_id, recorded_from);
+
+-- search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_agent_id integer DEFAULT NULL::integer, p_round_from integer DEFAULT NULL::integer, p_round_to integer DEFAULT NULL::integer, p_from timestamp with time zone DEFAULT NULL::timestamp with time zone, p_to timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(episode_id text, agent_id integer, agent_name text, platform text, round integer, action_type text, content text, occurred_at timestamp with time zone, similarity double precision)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
 DECLARE
     v_k          integer;
     v_hits       memory.episode_hit[];
     v_index_rows real;
     v_sim_no     bigint;
+    v_ranged     boolean := pg_catalog.num_nonnulls(p_round_from, p_round_to, p_from, p_to) > 0;
+    v_in_range   bigint;
+    -- where a range is searched exactly whatever the simulation's size
+    c_exact_max  constant integer := 10000;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
+    IF p_round_from > p_round_to THEN
+        RAISE EXCEPTION 'round range % to % ends before it starts', p_round_from, p_round_to
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass p_round_from <= p_round_to (both inclusive)';
+    END IF;
+    IF p_from > p_to THEN
+        RAISE EXCEPTION 'time window % to % ends before it starts', p_from, p_to
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass p_from <= p_to (the window is [p_from, p_to))';
+    END IF;
     v_k := LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
     SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
     SELECT c.reltuples INTO v_index_rows FROM pg_catalog.pg_class AS c
      WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(v_sim_no));
-    IF FOUND THEN
+    IF FOUND AND v_ranged THEN
+        EXECUTE $q$
+            SELECT pg_catalog.count(*) FROM (
+                SELECT 1 FROM memory.episodes AS e
+                 WHERE e.tenant_id = $1 AND e.simulation_id = $2
+                   AND ($3::integer IS NULL OR e.agent_id = $3)
+                   AND ($4::integer IS NULL OR e.round >= $4) AND ($5::integer IS NULL OR e.round <= $5)
+                   AND ($6::timestamptz IS NULL OR e.occurred_at >= $6)
+                   AND ($7::timestamptz IS NULL OR e.occurred_at < $7)
+                 LIMIT $8) AS w $q$
+          INTO v_in_range
+          USING p_tenant_id, p_simulation_id, p_agent_id, p_round_from, p_round_to, p_from, p_to, c_exact_max + 1;
+    END IF;
+    IF v_index_rows IS NOT NULL AND (NOT v_ranged OR v_in_range > c_exact_max) THEN
         v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(p_tenant_id, p_simulation_id,
                                                                    v_sim_no, p_query, v_k,
-                                                                   p_agent_id, v_index_rows) AS h);
+                                                                   p_agent_id, v_index_rows,
+                                                                   p_round_from, p_round_to,
+                                                                   p_from, p_to) AS h);
         IF pg_catalog.cardinality(v_hits) = v_k THEN
             RETURN QUERY SELECT * FROM pg_catalog.unnest(v_hits);
             RETURN;
         END IF;
-        -- Fewer than asked for (a rare agent, or an index still building): the exact
-        -- search below is the authority.
+        -- Fewer than asked for (a rare agent, a narrow range, or an index still building):
+        -- the exact search below is the authority.
+    END IF;
+    IF v_ranged THEN
+        RETURN QUERY EXECUTE $q$
+            SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
+                   e.occurred_at, 1 - (e.embedding OPERATOR(public.<=>) $8)
+              FROM memory.episodes AS e
+             WHERE e.tenant_id = $1 AND e.simulation_id = $2
+               AND e.embedding IS NOT NULL
+               AND ($3::integer IS NULL OR e.agent_id = $3)
+               AND ($4::integer IS NULL OR e.round >= $4) AND ($5::integer IS NULL OR e.round <= $5)
+               AND ($6::timestamptz IS NULL OR e.occurred_at >= $6)
+               AND ($7::timestamptz IS NULL OR e.occurred_at < $7)
+             ORDER BY e.embedding OPERATOR(public.<=>) $8, e.episode_id
+             LIMIT $9 $q$
+        USING p_tenant_id, p_simulation_id, p_agent_id, p_round_from, p_round_to, p_from, p_to,
+              p_query::public.vector(384), v_k;
+        RETURN;
     END IF;
     RETURN QUERY
     SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
@@ -3491,19 +5832,63 @@ BEGIN
      ORDER BY e.embedding OPERATOR(public.<=>) p_query::public.vector(384), e.episode_id
      LIMIT v_k;
 END
+$_$;
+
+ALTER FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) IS 'Semantic search over a simulation''s episodes (cosine), best first, optionally within a round range and a time window; top_k clamped to 1..100';
+
+-- FUNCTION search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) TO memory_reader;
+
+-- search_facts(uuid, uuid, public.vector, integer, text, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_state text DEFAULT 'current'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_name text, target_id text, target_name text, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_as_of timestamptz := COALESCE(p_as_of, pg_catalog.now());
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._check_fact_state(p_state);
+    -- the state is memory._fact_state's rule written out (see memory.facts)
+    RETURN QUERY
+    SELECT f.edge_id, f.type, f.fact, f.source_id, s.name, f.target_id, t.name, f.valid_at, f.invalid_at,
+           f.state, f.similarity
+      FROM (SELECT e.edge_id, e.type, e.fact, e.source_id, e.source_key, e.target_id, e.target_key,
+                   e.valid_at, e.invalid_at,
+                   CASE WHEN e.valid_at > v_as_of THEN 'future'
+                        WHEN e.invalid_at <= v_as_of THEN 'ended'
+                        WHEN e.expired_at <= v_as_of THEN 'expired'
+                        ELSE 'current' END AS state,
+                   1 - (e.embedding OPERATOR(public.<=>) p_query::public.vector(384)) AS similarity
+              FROM memory.edges AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND e.embedding IS NOT NULL) AS f
+      JOIN memory.nodes AS s ON s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id AND s.node_key = f.source_key
+      JOIN memory.nodes AS t ON t.tenant_id = p_tenant_id AND t.simulation_id = p_simulation_id AND t.node_key = f.target_key
+     WHERE p_state = 'all' OR f.state = p_state
+        OR (p_state = 'historical' AND f.state IN ('ended', 'expired'))
+     ORDER BY f.similarity DESC, f.edge_id
+     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+END
 $$;
 
-ALTER FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer) OWNER TO memory_owner;
+ALTER FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone) OWNER TO memory_owner;
 
--- FUNCTION search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer) IS 'Semantic search over a simulation''s episodes (cosine), best first; top_k clamped to 1..100';
+-- FUNCTION search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone) IS 'Semantic search over a simulation''s facts (cosine), current ones by default, best first; top_k clamped to 1..100';
 
--- FUNCTION search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer) TO memory_reader;
+-- FUNCTION search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone) TO memory_reader;
 
--- search_nodes(uuid, uuid, public.vector, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_type text DEFAULT NULL::text) RETURNS TABLE(node_id text, name text, type text, summary text, similarity double precision)
+-- search_nodes(uuid, uuid, public.vector, integer, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_type text DEFAULT NULL::text, p_by text DEFAULT 'name'::text) RETURNS TABLE(node_id text, name text, type text, summary text, similarity double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
@@ -3511,26 +5896,209 @@ CREATE FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_qu
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._not_null(p_by, 'p_by', 'pass ''name'', ''summary'' or ''both''');
+    IF p_by NOT IN ('name', 'summary', 'both') THEN
+        RAISE EXCEPTION 'unknown p_by %', pg_catalog.quote_literal(memory._quote(p_by))
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''name'', ''summary'' or ''both''';
+    END IF;
     RETURN QUERY
-    SELECT n.node_id, n.name, n.type, n.summary,
-           1 - (n.embedding OPERATOR(public.<=>) p_query::public.vector(384))
-      FROM memory.nodes AS n
-     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-       AND n.embedding IS NOT NULL
-       AND (p_type IS NULL OR n.type = p_type)
-     ORDER BY n.embedding OPERATOR(public.<=>) p_query::public.vector(384), n.node_id
+    SELECT n.node_id, n.name, n.type, n.summary, n.similarity
+      FROM (SELECT n.node_id, n.name, n.type, n.summary,
+                   1 - CASE p_by
+                           WHEN 'name' THEN n.embedding OPERATOR(public.<=>) p_query::public.vector(384)
+                           WHEN 'summary' THEN n.summary_embedding OPERATOR(public.<=>) p_query::public.vector(384)
+                           ELSE LEAST(n.embedding OPERATOR(public.<=>) p_query::public.vector(384),
+                                      n.summary_embedding OPERATOR(public.<=>) p_query::public.vector(384)) END
+                   AS similarity
+              FROM memory.nodes AS n
+             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+               AND (p_type IS NULL OR n.type = p_type)) AS n
+     WHERE n.similarity IS NOT NULL
+     ORDER BY n.similarity DESC, n.node_id
      LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
 END
 $$;
 
-ALTER FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text) OWNER TO memory_owner;
+ALTER FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text) OWNER TO memory_owner;
 
--- FUNCTION search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text) IS 'Semantic search over a simulation''s entities (cosine), best first; top_k clamped to 1..100';
+-- FUNCTION search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text) IS 'Semantic search over a simulation''s entities by name, summary or both (cosine), best first; top_k clamped to 1..100';
 
--- FUNCTION search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text) TO memory_reader;
+-- FUNCTION search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text) TO memory_reader;
+
+-- search_reports(uuid, uuid, public.vector, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_report_id text DEFAULT NULL::text) RETURNS TABLE(report_id text, section_index integer, section_title text, chunk_index integer, content text, similarity double precision)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    IF p_report_id IS NULL THEN
+        PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    ELSE
+        PERFORM memory._require_row('reports', p_tenant_id, p_simulation_id, p_report_id);
+    END IF;
+    PERFORM memory._check_query_vector(p_query);
+    RETURN QUERY
+    SELECT c.report_id, c.section_index, s.title, c.chunk_index, c.content,
+           1 - (c.embedding OPERATOR(public.<=>) p_query::public.vector(384))
+      FROM memory.report_chunks AS c
+      JOIN memory.report_sections AS s
+        ON s.tenant_id = c.tenant_id AND s.simulation_id = c.simulation_id
+       AND s.report_key = c.report_key AND s.section_index = c.section_index
+     WHERE c.tenant_id = p_tenant_id AND c.simulation_id = p_simulation_id
+       AND c.embedding IS NOT NULL
+       AND (p_report_id IS NULL OR c.report_key = pg_catalog.md5(p_report_id)::uuid)
+     ORDER BY c.embedding OPERATOR(public.<=>) p_query::public.vector(384), c.chunk_id
+     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+END
+$$;
+
+ALTER FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text) OWNER TO memory_owner;
+
+-- FUNCTION search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text) IS 'Semantic search over a simulation''s report sections (chunks, cosine), best first; top_k clamped to 1..100';
+
+-- FUNCTION search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text) TO memory_reader;
+
+-- search_words(uuid, uuid, text, integer, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer DEFAULT 10, p_kinds text[] DEFAULT NULL::text[]) RETURNS TABLE(kind text, id text, text text, score real, matched text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_words   text[];
+    v_queries pg_catalog.tsquery[];
+    v_any     pg_catalog.tsquery;
+    v_all     pg_catalog.tsquery;
+    v_cap     integer := memory._limit('word_candidates');
+    v_prepared text;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    v_prepared := memory._words_prepare(p_query_text, 'p_query_text');
+    IF p_kinds IS NOT NULL AND (pg_catalog.cardinality(p_kinds) = 0
+                                OR NOT p_kinds OPERATOR(pg_catalog.<@) ARRAY['episode', 'fact', 'entity']) THEN
+        RAISE EXCEPTION 'p_kinds % names no kind or an unknown one', memory._quote(p_kinds::text)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'pass some of episode, fact, entity, or NULL for all';
+    END IF;
+    SELECT pg_catalog.array_agg(q.word), pg_catalog.array_agg(q.query),
+           pg_catalog.string_agg(q.query::text, ' | ')::pg_catalog.tsquery,
+           pg_catalog.string_agg(q.query::text, ' & ')::pg_catalog.tsquery
+      INTO v_words, v_queries, v_any, v_all
+      FROM memory._words_query(p_query_text) AS q;
+    PERFORM memory._check_limit('list_elements', 'words of p_query_text', pg_catalog.cardinality(v_words));
+    RETURN QUERY
+    -- Candidates, each set at most memory._limit('word_candidates') rows, in no order: the
+    -- episodes holding all of the question's words, then the episodes and facts holding any:
+    -- a common word matches tens of thousands of rows and each ranked costs, and the rows
+    -- holding every word rank first whatever else matches.
+    WITH hits AS MATERIALIZED (
+        SELECT DISTINCT ON (c.kind, c.id) c.*
+          FROM ((SELECT 'episode'::text AS kind, e.episode_id AS id, e.content AS body, e.words AS doc,
+                        NULL::real AS name_score, NULL::text AS name
+                   FROM memory.episodes AS e
+                  WHERE v_all IS NOT NULL AND (p_kinds IS NULL OR 'episode' = ANY (p_kinds))
+                    AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                    AND e.words OPERATOR(pg_catalog.@@) v_all
+                  LIMIT v_cap)
+                UNION ALL
+                (SELECT 'episode'::text, e.episode_id, e.content, e.words, NULL::real, NULL::text
+                   FROM memory.episodes AS e
+                  WHERE v_any IS NOT NULL AND (p_kinds IS NULL OR 'episode' = ANY (p_kinds))
+                    AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                    AND e.words OPERATOR(pg_catalog.@@) v_any
+                  LIMIT v_cap)
+                UNION ALL
+                (SELECT 'fact', g.edge_id, g.fact, g.words, NULL, NULL
+                   FROM memory.edges AS g
+                  WHERE v_any IS NOT NULL AND (p_kinds IS NULL OR 'fact' = ANY (p_kinds))
+                    AND g.tenant_id = p_tenant_id AND g.simulation_id = p_simulation_id
+                    AND g.words OPERATOR(pg_catalog.@@) v_any
+                  LIMIT v_cap)
+                UNION ALL
+                SELECT 'entity', n.node_id, n.name OPERATOR(pg_catalog.||) COALESCE(': ' OPERATOR(pg_catalog.||) n.summary, ''),
+                       n.words, memory._name_match(n.name, v_prepared), n.name
+                  FROM memory.nodes AS n
+                 WHERE (p_kinds IS NULL OR 'entity' = ANY (p_kinds))
+                   AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                   AND (n.words OPERATOR(pg_catalog.@@) v_any
+                        OR memory._name_match(n.name, v_prepared) IS NOT NULL)) AS c
+         ORDER BY c.kind, c.id
+    ), scored AS (
+        SELECT h.kind, h.id, h.body,
+               GREATEST((m.hits + CASE WHEN v_any IS NULL THEN 0
+                                       ELSE pg_catalog.ts_rank_cd(h.doc, v_any, 1 | 32) END)
+                        / (COALESCE(pg_catalog.cardinality(v_queries), 0) + 1),
+                        h.name_score)::real AS score,
+               pg_catalog.concat_ws(' ', m.words,
+                                    CASE WHEN h.name_score IS NOT NULL THEN '~' OPERATOR(pg_catalog.||) h.name END) AS matched
+          FROM hits AS h
+          CROSS JOIN LATERAL (
+              SELECT pg_catalog.count(*) AS hits, pg_catalog.string_agg(u.word, ' ' ORDER BY u.n) AS words
+                FROM ROWS FROM (pg_catalog.unnest(v_words), pg_catalog.unnest(v_queries)) WITH ORDINALITY AS u (word, query, n)
+               WHERE h.doc OPERATOR(pg_catalog.@@) u.query) AS m
+    )
+    SELECT s.kind, s.id, s.body, s.score, s.matched
+      FROM scored AS s
+     WHERE s.score > 0
+     ORDER BY s.score DESC, s.kind, s.id
+     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+END
+$$;
+
+ALTER FUNCTION memory.search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[]) OWNER TO memory_owner;
+
+-- FUNCTION search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[]) IS 'Words arm: full-text search (English stemmed, CJK bigrams) over episodes, facts and entities with trigram name matching, best first; top_k clamped to 1..100';
+
+-- FUNCTION search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[]) TO memory_reader;
+
+-- set_route_rule(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.set_route_rule(p_phrase text, p_target text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_phrase text := pg_catalog.lower(pg_catalog.btrim(p_phrase));
+    v_rows   bigint;
+BEGIN
+    PERFORM memory._require_admin();
+    PERFORM memory._not_null(p_phrase, 'p_phrase', 'pass the words that signal a route');
+    IF v_phrase = '' OR pg_catalog.char_length(v_phrase) > 200 THEN
+        RAISE EXCEPTION 'p_phrase must have 1 to 200 characters, not %', pg_catalog.char_length(v_phrase)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass the words that signal a route';
+    END IF;
+    IF p_target IS NULL THEN
+        DELETE FROM memory.route_rules AS r WHERE r.phrase = v_phrase;
+    ELSIF p_target NOT IN ('graph', 'vector') THEN
+        RAISE EXCEPTION 'unknown route target %', pg_catalog.quote_literal(memory._quote(p_target))
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''graph'', ''vector'', or NULL to remove the phrase';
+    ELSE
+        INSERT INTO memory.route_rules AS r (phrase, target) VALUES (v_phrase, p_target)
+        ON CONFLICT (phrase) DO UPDATE SET target = excluded.target WHERE r.target <> excluded.target;
+    END IF;
+    GET DIAGNOSTICS v_rows = ROW_COUNT;
+    RETURN v_rows > 0;
+END
+$$;
+
+ALTER FUNCTION memory.set_route_rule(p_phrase text, p_target text) OWNER TO memory_owner;
+
+-- FUNCTION set_route_rule(p_phrase text, p_target text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.set_route_rule(p_phrase text, p_target text) IS 'Add, change or (NULL target) remove a routing phrase of memory.route (memory_admin)';
+
+-- FUNCTION set_route_rule(p_phrase text, p_target text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.set_route_rule(p_phrase text, p_target text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.set_route_rule(p_phrase text, p_target text) TO memory_admin;
 
 -- simulation_stats(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.simulation_stats(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(simulation_id uuid, name text, metadata jsonb, nodes bigint, edges bigint, episodes bigint, profiles bigint, node_types jsonb, edge_types jsonb, platforms jsonb, agents bigint, rounds integer, first_at timestamp with time zone, last_at timestamp with time zone)
@@ -3751,7 +6319,10 @@ CREATE UNLOGGED TABLE memory.staged_edges (
     embedding_model text,
     content_hash bytea,
     source text DEFAULT 'import'::text NOT NULL,
-    CONSTRAINT staged_edges_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
+    learned_at timestamp with time zone,
+    expired_at timestamp with time zone,
+    CONSTRAINT staged_edges_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text]))),
+    CONSTRAINT staged_edges_validity_check CHECK ((invalid_at >= valid_at))
 );
 
 ALTER TABLE ONLY memory.staged_edges FORCE ROW LEVEL SECURITY;
@@ -3866,6 +6437,7 @@ CREATE UNLOGGED TABLE memory.staged_nodes (
     embedding_model text,
     content_hash bytea,
     source text DEFAULT 'import'::text NOT NULL,
+    summary_embedding public.vector(384),
     CONSTRAINT staged_nodes_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
 );
 
@@ -3902,6 +6474,61 @@ CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.staged_no
 
 -- staged_nodes writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.staged_nodes FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_predictions; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.staged_predictions ENABLE ROW LEVEL SECURITY;
+
+-- staged_predictions; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE UNLOGGED TABLE memory.staged_predictions (
+    tenant_id uuid NOT NULL,
+    attempt_id uuid NOT NULL,
+    prediction_id text NOT NULL,
+    prediction_key uuid GENERATED ALWAYS AS ((md5(prediction_id))::uuid) STORED NOT NULL,
+    "position" integer NOT NULL,
+    report_id text,
+    section_index integer,
+    claim text NOT NULL,
+    horizon text,
+    confidence numeric,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    source text DEFAULT 'import'::text NOT NULL,
+    CONSTRAINT staged_predictions_confidence_check CHECK (((confidence >= (0)::numeric) AND (confidence <= (1)::numeric))),
+    CONSTRAINT staged_predictions_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
+);
+
+ALTER TABLE ONLY memory.staged_predictions FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.staged_predictions OWNER TO memory_owner;
+
+-- TABLE staged_predictions; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.staged_predictions TO memory_reader;
+GRANT INSERT ON TABLE memory.staged_predictions TO memory_writer;
+
+-- staged_predictions owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.staged_predictions FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_predictions owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.staged_predictions FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_predictions readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_predictions FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_predictions staged_predictions_attempt_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_predictions
+    ADD CONSTRAINT staged_predictions_attempt_fkey FOREIGN KEY (tenant_id, attempt_id) REFERENCES memory.import_attempts(tenant_id, attempt_id) ON DELETE CASCADE;
+
+-- staged_predictions staged_predictions_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_predictions
+    ADD CONSTRAINT staged_predictions_pkey PRIMARY KEY (tenant_id, attempt_id, prediction_key);
+
+-- staged_predictions writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.staged_predictions FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_predictions writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.staged_predictions FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_predictions writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.staged_predictions FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- staged_profiles; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.staged_profiles ENABLE ROW LEVEL SECURITY;
@@ -3955,6 +6582,222 @@ CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.staged_pr
 
 -- staged_profiles writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.staged_profiles FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_chunks; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.staged_report_chunks ENABLE ROW LEVEL SECURITY;
+
+-- staged_report_chunks; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE UNLOGGED TABLE memory.staged_report_chunks (
+    tenant_id uuid NOT NULL,
+    attempt_id uuid NOT NULL,
+    chunk_id text NOT NULL,
+    chunk_key uuid GENERATED ALWAYS AS ((md5(chunk_id))::uuid) STORED NOT NULL,
+    "position" integer NOT NULL,
+    report_id text NOT NULL,
+    report_key uuid GENERATED ALWAYS AS ((md5(report_id))::uuid) STORED NOT NULL,
+    section_index integer NOT NULL,
+    chunk_index integer NOT NULL,
+    content text NOT NULL,
+    embedding public.vector(384),
+    embedding_model text,
+    content_hash bytea,
+    source text DEFAULT 'import'::text NOT NULL,
+    CONSTRAINT staged_report_chunks_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
+);
+
+ALTER TABLE ONLY memory.staged_report_chunks FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.staged_report_chunks OWNER TO memory_owner;
+
+-- TABLE staged_report_chunks; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.staged_report_chunks TO memory_reader;
+GRANT INSERT ON TABLE memory.staged_report_chunks TO memory_writer;
+
+-- staged_report_chunks owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.staged_report_chunks FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_chunks owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.staged_report_chunks FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_chunks readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_report_chunks FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_chunks staged_report_chunks_attempt_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_report_chunks
+    ADD CONSTRAINT staged_report_chunks_attempt_fkey FOREIGN KEY (tenant_id, attempt_id) REFERENCES memory.import_attempts(tenant_id, attempt_id) ON DELETE CASCADE;
+
+-- staged_report_chunks staged_report_chunks_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_report_chunks
+    ADD CONSTRAINT staged_report_chunks_pkey PRIMARY KEY (tenant_id, attempt_id, chunk_key);
+
+-- staged_report_chunks writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.staged_report_chunks FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_chunks writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.staged_report_chunks FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_chunks writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.staged_report_chunks FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_log; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.staged_report_log ENABLE ROW LEVEL SECURITY;
+
+-- staged_report_log; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE UNLOGGED TABLE memory.staged_report_log (
+    tenant_id uuid NOT NULL,
+    attempt_id uuid NOT NULL,
+    report_id text NOT NULL,
+    report_key uuid GENERATED ALWAYS AS ((md5(report_id))::uuid) STORED NOT NULL,
+    line_no integer NOT NULL,
+    "position" integer NOT NULL,
+    action text,
+    entry jsonb NOT NULL,
+    source text DEFAULT 'import'::text NOT NULL,
+    CONSTRAINT staged_report_log_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
+);
+
+ALTER TABLE ONLY memory.staged_report_log FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.staged_report_log OWNER TO memory_owner;
+
+-- TABLE staged_report_log; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.staged_report_log TO memory_reader;
+GRANT INSERT ON TABLE memory.staged_report_log TO memory_writer;
+
+-- staged_report_log owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.staged_report_log FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_log owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.staged_report_log FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_log readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_report_log FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_log staged_report_log_attempt_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_report_log
+    ADD CONSTRAINT staged_report_log_attempt_fkey FOREIGN KEY (tenant_id, attempt_id) REFERENCES memory.import_attempts(tenant_id, attempt_id) ON DELETE CASCADE;
+
+-- staged_report_log staged_report_log_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_report_log
+    ADD CONSTRAINT staged_report_log_pkey PRIMARY KEY (tenant_id, attempt_id, report_key, line_no);
+
+-- staged_report_log writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.staged_report_log FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_log writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.staged_report_log FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_log writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.staged_report_log FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_sections; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.staged_report_sections ENABLE ROW LEVEL SECURITY;
+
+-- staged_report_sections; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE UNLOGGED TABLE memory.staged_report_sections (
+    tenant_id uuid NOT NULL,
+    attempt_id uuid NOT NULL,
+    report_id text NOT NULL,
+    report_key uuid GENERATED ALWAYS AS ((md5(report_id))::uuid) STORED NOT NULL,
+    section_index integer NOT NULL,
+    "position" integer NOT NULL,
+    title text NOT NULL,
+    markdown text NOT NULL,
+    source text DEFAULT 'import'::text NOT NULL,
+    CONSTRAINT staged_report_sections_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
+);
+
+ALTER TABLE ONLY memory.staged_report_sections FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.staged_report_sections OWNER TO memory_owner;
+
+-- TABLE staged_report_sections; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.staged_report_sections TO memory_reader;
+GRANT INSERT ON TABLE memory.staged_report_sections TO memory_writer;
+
+-- staged_report_sections owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.staged_report_sections FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_sections owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.staged_report_sections FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_sections readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_report_sections FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_sections staged_report_sections_attempt_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_report_sections
+    ADD CONSTRAINT staged_report_sections_attempt_fkey FOREIGN KEY (tenant_id, attempt_id) REFERENCES memory.import_attempts(tenant_id, attempt_id) ON DELETE CASCADE;
+
+-- staged_report_sections staged_report_sections_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_report_sections
+    ADD CONSTRAINT staged_report_sections_pkey PRIMARY KEY (tenant_id, attempt_id, report_key, section_index);
+
+-- staged_report_sections writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.staged_report_sections FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_sections writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.staged_report_sections FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_report_sections writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.staged_report_sections FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_reports; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.staged_reports ENABLE ROW LEVEL SECURITY;
+
+-- staged_reports; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE UNLOGGED TABLE memory.staged_reports (
+    tenant_id uuid NOT NULL,
+    attempt_id uuid NOT NULL,
+    report_id text NOT NULL,
+    report_key uuid GENERATED ALWAYS AS ((md5(report_id))::uuid) STORED NOT NULL,
+    "position" integer NOT NULL,
+    mirofish_simulation_id text,
+    graph_id text,
+    simulation_requirement text,
+    title text,
+    summary text,
+    status text NOT NULL,
+    started_at timestamp with time zone,
+    completed_at timestamp with time zone,
+    error text,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    source text DEFAULT 'import'::text NOT NULL,
+    CONSTRAINT staged_reports_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
+);
+
+ALTER TABLE ONLY memory.staged_reports FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.staged_reports OWNER TO memory_owner;
+
+-- TABLE staged_reports; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.staged_reports TO memory_reader;
+GRANT INSERT ON TABLE memory.staged_reports TO memory_writer;
+
+-- staged_reports owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.staged_reports FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_reports owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.staged_reports FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_reports readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.staged_reports FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_reports staged_reports_attempt_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_reports
+    ADD CONSTRAINT staged_reports_attempt_fkey FOREIGN KEY (tenant_id, attempt_id) REFERENCES memory.import_attempts(tenant_id, attempt_id) ON DELETE CASCADE;
+
+-- staged_reports staged_reports_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.staged_reports
+    ADD CONSTRAINT staged_reports_pkey PRIMARY KEY (tenant_id, attempt_id, report_key);
+
+-- staged_reports writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.staged_reports FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_reports writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.staged_reports FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- staged_reports writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.staged_reports FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- tenant_grants; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.tenant_grants ENABLE ROW LEVEL SECURITY;
@@ -4050,6 +6893,65 @@ ALTER TABLE ONLY memory.tenants
 ALTER TABLE ONLY memory.tenants
     ADD CONSTRAINT tenants_pkey PRIMARY KEY (tenant_id);
 
+-- timeline(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer DEFAULT 100) RETURNS TABLE(at timestamp with time zone, event text, edge_id text, episode_id text, content text, other_node_id text, other_name text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_key     uuid := pg_catalog.md5(p_node_id)::uuid;
+    v_needles text[];
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the id of a node of the simulation');
+    IF p_limit < 1 THEN
+        RAISE EXCEPTION 'p_limit % is below 1', p_limit
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a limit from 1 to 1000, or NULL for 100';
+    END IF;
+    SELECT pg_catalog.array_agg(pg_catalog.lower(v.label)) INTO v_needles
+      FROM memory.nodes AS n CROSS JOIN LATERAL memory._entity_names(n.name, n.attributes) AS v (label)
+     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = v_key;
+    IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
+                    WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                      AND n.node_key = v_key) THEN
+        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
+    END IF;
+    RETURN QUERY
+    SELECT t.at, t.event, t.edge_id, t.episode_id, t.content, t.other_node_id, t.other_name
+      FROM (SELECT c.at, c.event, c.ord, e.edge_id, NULL::text AS episode_id, e.fact AS content,
+                   o.node_id AS other_node_id, o.name AS other_name
+              FROM memory.edges AS e
+              JOIN memory.nodes AS o
+                ON o.tenant_id = e.tenant_id AND o.simulation_id = e.simulation_id
+               AND o.node_key = CASE WHEN e.source_key = v_key THEN e.target_key ELSE e.source_key END
+             CROSS JOIN LATERAL (VALUES (e.invalid_at, 'fact_ended', 0), (e.valid_at, 'fact_began', 1)) AS c (at, event, ord)
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND (e.source_key = v_key OR e.target_key = v_key)
+               AND c.at IS NOT NULL
+            UNION ALL
+            SELECT x.occurred_at, 'action', 2, NULL, x.episode_id, x.content, NULL, NULL
+              FROM memory.episodes AS x
+             WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+               AND x.occurred_at IS NOT NULL AND x.content IS NOT NULL
+               AND EXISTS (SELECT 1 FROM pg_catalog.unnest(v_needles) AS nd (needle)
+                            WHERE pg_catalog.strpos(pg_catalog.lower(COALESCE(x.agent_name, '') || E'\n' || x.content),
+                                                    nd.needle) > 0)) AS t
+     ORDER BY t.at, t.ord, COALESCE(t.edge_id, t.episode_id)
+     LIMIT memory._page_rows(p_limit, 100);
+END
+$$;
+
+ALTER FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) OWNER TO memory_owner;
+
+-- FUNCTION timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) IS 'What happened to an entity in time order: facts touching it that began or ended, and actions naming it';
+
+-- FUNCTION timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) TO memory_reader;
+
 -- upsert_edges(uuid, uuid, jsonb, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.upsert_edges(p_tenant_id uuid, p_simulation_id uuid, p_edges jsonb, p_skip_dangling boolean DEFAULT false) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint, skipped bigint)
     LANGUAGE plpgsql
@@ -4068,6 +6970,16 @@ BEGIN
     PERFORM memory._check_batch(k.batch_arg, p_edges, k.batch_spec, k.batch_key)
        FROM memory._kind('edges') AS k;
     PERFORM memory._not_null(p_skip_dangling, 'p_skip_dangling', 'pass true or false');
+    -- A fact cannot end before it begins (the table's edges_validity_check, said with the item).
+    SELECT t.ord - 1, t.item ->> 'id' INTO v_index, v_edge_id
+      FROM pg_catalog.jsonb_array_elements(p_edges) WITH ORDINALITY AS t(item, ord)
+     WHERE (t.item ->> 'invalid_at')::timestamptz < (t.item ->> 'valid_at')::timestamptz
+     ORDER BY t.ord LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'p_edges[%]: edge % ends before it begins (invalid_at precedes valid_at)', v_index, memory._quote(v_edge_id)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'nothing of the batch was written; give the edge an invalid_at at or after its valid_at';
+    END IF;
 
     SELECT d.ord - 1, d.edge_id, d.node_id, pg_catalog.count(*) OVER ()
       INTO v_index, v_edge_id, v_node_id, v_skipped
@@ -4151,6 +7063,24 @@ COMMENT ON FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, 
 -- FUNCTION upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb) TO memory_writer;
+
+-- upsert_predictions(uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.upsert_predictions(p_tenant_id uuid, p_simulation_id uuid, p_predictions jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
+    LANGUAGE sql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+    SELECT * FROM memory._upsert('predictions', p_tenant_id, p_simulation_id, p_predictions)
+$$;
+
+ALTER FUNCTION memory.upsert_predictions(p_tenant_id uuid, p_simulation_id uuid, p_predictions jsonb) OWNER TO memory_owner;
+
+-- FUNCTION upsert_predictions(p_tenant_id uuid, p_simulation_id uuid, p_predictions jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.upsert_predictions(p_tenant_id uuid, p_simulation_id uuid, p_predictions jsonb) IS 'Insert or update predictions (key: id) of a simulation; atomic and idempotent; outcomes untouched';
+
+-- FUNCTION upsert_predictions(p_tenant_id uuid, p_simulation_id uuid, p_predictions jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.upsert_predictions(p_tenant_id uuid, p_simulation_id uuid, p_predictions jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.upsert_predictions(p_tenant_id uuid, p_simulation_id uuid, p_predictions jsonb) TO memory_writer;
 
 -- upsert_profiles(uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p_profiles jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
