@@ -400,16 +400,16 @@ DECLARE
     v_counts jsonb := '{}'::jsonb;
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
-    -- In reverse order (edges before their nodes, a report's parts before the report), so
-    -- that no row goes by cascade uncounted.
-    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord DESC LOOP
-        EXECUTE pg_catalog.format('DELETE FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2',
+    -- Each kind counted, then the simulation deleted: its rows of every kind go by the
+    -- foreign keys' cascade, and so the history trigger keeps no version of them
+    -- (memory._record_history keeps none of a simulation that is gone; deleting each kind
+    -- first would copy every row into memory.row_history only for the cascade to remove it).
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
+        EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2',
                                   v_kind.live)
-        USING p_tenant_id, p_simulation_id;
-        GET DIAGNOSTICS v_count = ROW_COUNT;
+           INTO v_count USING p_tenant_id, p_simulation_id;
         v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
     END LOOP;
-    DELETE FROM memory.prediction_outcomes AS o WHERE o.tenant_id = p_tenant_id AND o.simulation_id = p_simulation_id;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
     RETURN QUERY SELECT (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
                         (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint,
@@ -1003,8 +1003,9 @@ BEGIN
         'SELECT r.* FROM %1$s AS r'
         ' WHERE r.tenant_id = $1 AND r.simulation_id = $2 AND r.updated_at <= $3'
         ' UNION ALL'
-        ' SELECT (pg_catalog.jsonb_populate_record(NULL::%1$s, h.data)).*'
+        ' SELECT r.*'
         '   FROM memory.row_history AS h'
+        '  CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::%1$s, h.data) AS r'
         '  WHERE h.tenant_id = $1 AND h.simulation_id = $2 AND h.kind = %2$L'
         '    AND h.recorded_from <= $3 AND h.recorded_to > $3',
         v_kind.live, v_kind.kind)
@@ -1094,28 +1095,47 @@ BEGIN
               FROM memory.edges AS d
              WHERE d.tenant_id = p_tenant_id AND d.simulation_id = p_simulation_id
         ), names AS MATERIALIZED (
-            SELECT n.node_key, v.label, pg_catalog.lower(v.label) AS needle,
-                   (SELECT pg_catalog.string_agg(q.query::text, ' & ')::pg_catalog.tsquery
-                      FROM memory._words_query(v.label) AS q) AS words
+            SELECT n.node_key, v.label, pg_catalog.lower(v.label) AS needle
               FROM memory.nodes AS n
              CROSS JOIN LATERAL memory._entity_names(n.name, n.attributes) AS v (label)
              WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
                AND n.node_key IN (SELECT f.source_key FROM facts AS f UNION SELECT f.target_key FROM facts AS f)
+        ), name_words AS MATERIALIZED (
+            -- each name's words as the stored documents hold them (memory._words_doc)
+            SELECT nm.node_key, nm.label, nm.needle, w.word
+              FROM names AS nm
+             CROSS JOIN LATERAL pg_catalog.unnest(pg_catalog.tsvector_to_array(memory._words_doc(nm.label))) AS w (word)
+        ), act_words AS MATERIALIZED (
+            -- the actions' words that are some name's word, one scan of the simulation's
+            -- actions: equality joins, which row-level security lets an index or a hash
+            -- serve (the words index cannot serve a text search operator under row-level
+            -- security: @@ is not leakproof)
+            SELECT x.episode_key, w.word
+              FROM memory.episodes AS x
+             CROSS JOIN LATERAL pg_catalog.unnest(pg_catalog.tsvector_to_array(x.words)) AS w (word)
+             WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id AND x.content IS NOT NULL
+               AND w.word IN (SELECT nw.word FROM name_words AS nw)
+        ), rarest AS (
+            -- each name by its rarest word among the actions: the actions holding that word
+            -- are the only ones that can hold the name
+            SELECT DISTINCT ON (nw.node_key, nw.label) nw.node_key, nw.label, nw.needle, nw.word
+              FROM name_words AS nw
+              LEFT JOIN (SELECT a.word, pg_catalog.count(*) AS n FROM act_words AS a GROUP BY a.word) AS c
+                ON c.word = nw.word
+             ORDER BY nw.node_key, nw.label, COALESCE(c.n, 0), nw.word
         ), agents AS MATERIALIZED (
             SELECT DISTINCT x.agent_name FROM memory.episodes AS x
              WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
                AND x.content IS NOT NULL AND x.agent_name IS NOT NULL
         ), named AS (
-            -- in the text: the rows holding the name's words (episodes_words_idx, V0017),
-            -- then the name itself as a substring; as the agent: by the agents' names
-            SELECT nm.node_key, nm.label, x.episode_id, x.occurred_at
-              FROM names AS nm
-             CROSS JOIN LATERAL (
-                   SELECT x.episode_id, x.occurred_at FROM memory.episodes AS x
-                    WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
-                      AND x.words OPERATOR(pg_catalog.@@) nm.words
-                      AND pg_catalog.strpos(pg_catalog.lower(x.content), nm.needle) > 0) AS x
-             WHERE nm.words IS NOT NULL
+            -- in the text: the actions holding the name's rarest word, then the name itself
+            -- as a substring; as the agent: by the agents' names
+            SELECT r.node_key, r.label, x.episode_id, x.occurred_at
+              FROM rarest AS r
+              JOIN act_words AS a ON a.word = r.word
+              JOIN memory.episodes AS x ON x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                   AND x.episode_key = a.episode_key
+             WHERE pg_catalog.strpos(pg_catalog.lower(x.content), r.needle) > 0
             UNION
             SELECT nm.node_key, nm.label, x.episode_id, x.occurred_at
               FROM names AS nm
@@ -1695,7 +1715,8 @@ BEGIN
     END IF;
     IF pg_catalog.pg_input_is_valid(v_setting, 'uuid') THEN
         SELECT a.attempt_id INTO v_attempt FROM memory.import_attempts AS a
-         WHERE a.attempt_id = v_setting::uuid AND a.backend_pid = pg_catalog.pg_backend_pid();
+         WHERE a.attempt_id = v_setting::uuid AND a.backend_pid = pg_catalog.pg_backend_pid()
+           AND memory._attempt_alive(a.lock_key, a.backend_pid, a.backend_start);
     END IF;
     INSERT INTO memory.row_history (tenant_id, simulation_id, kind, row_id, recorded_from, recorded_to,
                                     change, attempt_id, data)
@@ -2690,8 +2711,14 @@ BEGIN
                                     (v_result -> v_kind.kind) || pg_catalog.to_jsonb(m))
           INTO v_result FROM memory._merge(v_kind.kind, p_tenant_id, v_sim, p_attempt_id) AS m;
     END LOOP;
-    -- V0016: the evidence behind each fact, as the promoted rows stand.
-    PERFORM memory._link_evidence(p_tenant_id, v_sim);
+    -- V0016: the evidence behind each fact, as the promoted rows stand, when the promote
+    -- changed a node, an edge or an episode (an import of reports alone, or an unchanged
+    -- replay, leaves the evidence as it is).
+    IF EXISTS (SELECT 1 FROM pg_catalog.unnest(ARRAY['nodes', 'edges', 'episodes']) AS k(kind)
+                WHERE (v_result -> k.kind ->> 'inserted')::bigint + (v_result -> k.kind ->> 'updated')::bigint
+                      + (v_result -> k.kind ->> 'deleted')::bigint > 0) THEN
+        PERFORM memory._link_evidence(p_tenant_id, v_sim);
+    END IF;
     v_result := pg_catalog.jsonb_set(v_result, '{edges,skipped}',
                                      pg_catalog.to_jsonb(COALESCE(pg_catalog.cardinality(v_skipped), 0)));
     IF v_skipped IS NOT NULL THEN
@@ -2854,14 +2881,14 @@ BEGIN
             USING ERRCODE = 'no_data_found', HINT = 'list the tenants with SELECT * FROM memory.tenants';
     END IF;
 
-    -- Edges before the nodes they reference, so that none goes by cascade uncounted.
-    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord DESC LOOP
+    -- Each kind counted, then the simulations deleted: their rows of every kind go by the
+    -- foreign keys' cascade, and so the history trigger keeps no version of them.
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
         EXECUTE pg_catalog.format('DELETE FROM %s AS s WHERE s.tenant_id = $1', v_kind.staged) USING p_tenant_id;
-        EXECUTE pg_catalog.format('DELETE FROM %s AS l WHERE l.tenant_id = $1', v_kind.live) USING p_tenant_id;
-        GET DIAGNOSTICS v_count = ROW_COUNT;
+        EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s AS l WHERE l.tenant_id = $1', v_kind.live)
+           INTO v_count USING p_tenant_id;
         v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
     END LOOP;
-    DELETE FROM memory.prediction_outcomes AS o WHERE o.tenant_id = p_tenant_id;
     DELETE FROM memory.import_attempts AS a WHERE a.tenant_id = p_tenant_id;
     DELETE FROM memory.vector_cache AS c WHERE c.tenant_id = p_tenant_id;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id;
@@ -3119,9 +3146,6 @@ CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id
 CREATE STATISTICS memory.edges_simulation_stats (dependencies) ON tenant_id, simulation_id FROM memory.edges;
 
 ALTER STATISTICS memory.edges_simulation_stats OWNER TO memory_owner;
-
--- edges_words_idx; Type: INDEX; Schema: memory; Owner: memory_owner
-CREATE INDEX edges_words_idx ON memory.edges USING gin (tenant_id, simulation_id, words);
 
 -- entity_summary(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer DEFAULT 10) RETURNS TABLE(section text, id text, text text, detail jsonb)
@@ -3396,9 +3420,6 @@ ALTER STATISTICS memory.episodes_simulation_stats OWNER TO memory_owner;
 
 -- episodes_time_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX episodes_time_idx ON memory.episodes USING btree (tenant_id, simulation_id, occurred_at);
-
--- episodes_words_idx; Type: INDEX; Schema: memory; Owner: memory_owner
-CREATE INDEX episodes_words_idx ON memory.episodes USING gin (tenant_id, simulation_id, words);
 
 -- evidence(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) RETURNS TABLE(kind text, episode_id text, resolved boolean, list_position integer, matched text[], agent_id integer, agent_name text, platform text, round integer, action_type text, content text, occurred_at timestamp with time zone)
@@ -4255,9 +4276,6 @@ ALTER STATISTICS memory.nodes_simulation_stats OWNER TO memory_owner;
 -- nodes_type_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX nodes_type_idx ON memory.nodes USING btree (tenant_id, simulation_id, type);
 
--- nodes_words_idx; Type: INDEX; Schema: memory; Owner: memory_owner
-CREATE INDEX nodes_words_idx ON memory.nodes USING gin (tenant_id, simulation_id, words);
-
 -- open_staging(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.open_staging() RETURNS void
     LANGUAGE plpgsql
@@ -4781,7 +4799,7 @@ BEGIN
         END IF;
     END IF;
     v_k := memory._recall_option(v_options, 'k', 60, 0, NULL);
-    v_cand := memory._recall_option(v_options, 'candidates', 50, 1, 200);
+    v_cand := memory._recall_option(v_options, 'candidates', 50, 1, 100);
     v_depth := memory._recall_option(v_options, 'depth', 1, 1, 2);
     IF v_options ? 'as_of' THEN
         IF NOT pg_catalog.pg_input_is_valid(v_options ->> 'as_of', 'timestamptz') THEN
@@ -5619,6 +5637,7 @@ CREATE FUNCTION memory.route(p_query_text text) RETURNS TABLE(target text, signa
 DECLARE
     v_text text := pg_catalog.lower(COALESCE(p_query_text, ''));
 BEGIN
+    PERFORM memory._not_null(p_query_text, 'p_query_text', 'pass the question as text');
     IF pg_catalog.btrim(v_text) = '' THEN
         RAISE EXCEPTION 'p_query_text is empty'
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass the question as text';
@@ -6903,8 +6922,7 @@ DECLARE
     v_key     uuid := pg_catalog.md5(p_node_id)::uuid;
     v_needles text[];
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the id of a node of the simulation');
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
     IF p_limit < 1 THEN
         RAISE EXCEPTION 'p_limit % is below 1', p_limit
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a limit from 1 to 1000, or NULL for 100';
@@ -6912,12 +6930,6 @@ BEGIN
     SELECT pg_catalog.array_agg(pg_catalog.lower(v.label)) INTO v_needles
       FROM memory.nodes AS n CROSS JOIN LATERAL memory._entity_names(n.name, n.attributes) AS v (label)
      WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = v_key;
-    IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
-                    WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                      AND n.node_key = v_key) THEN
-        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
-            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
-    END IF;
     RETURN QUERY
     SELECT t.at, t.event, t.edge_id, t.episode_id, t.content, t.other_node_id, t.other_name
       FROM (SELECT c.at, c.event, c.ord, e.edge_id, NULL::text AS episode_id, e.fact AS content,
@@ -6935,9 +6947,23 @@ BEGIN
               FROM memory.episodes AS x
              WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
                AND x.occurred_at IS NOT NULL AND x.content IS NOT NULL
-               AND EXISTS (SELECT 1 FROM pg_catalog.unnest(v_needles) AS nd (needle)
-                            WHERE pg_catalog.strpos(pg_catalog.lower(COALESCE(x.agent_name, '') || E'\n' || x.content),
-                                                    nd.needle) > 0)) AS t
+               AND x.episode_key IN (
+                   -- in the text: the name's words through the words index, then the name
+                   SELECT y.episode_key
+                     FROM pg_catalog.unnest(v_needles) AS nd (needle)
+                    CROSS JOIN LATERAL (SELECT pg_catalog.string_agg(q.query::text, ' & ')::pg_catalog.tsquery AS words
+                                          FROM memory._words_query(nd.needle) AS q) AS w
+                     JOIN memory.episodes AS y
+                       ON y.tenant_id = p_tenant_id AND y.simulation_id = p_simulation_id
+                      AND y.words OPERATOR(pg_catalog.@@) w.words
+                      AND pg_catalog.strpos(pg_catalog.lower(y.content), nd.needle) > 0
+                   UNION
+                   -- as the agent
+                   SELECT y.episode_key FROM memory.episodes AS y
+                    WHERE y.tenant_id = p_tenant_id AND y.simulation_id = p_simulation_id
+                      AND y.agent_name IS NOT NULL
+                      AND EXISTS (SELECT 1 FROM pg_catalog.unnest(v_needles) AS nd (needle)
+                                   WHERE pg_catalog.strpos(pg_catalog.lower(y.agent_name), nd.needle) > 0))) AS t
      ORDER BY t.at, t.ord, COALESCE(t.edge_id, t.episode_id)
      LIMIT memory._page_rows(p_limit, 100);
 END

@@ -18,16 +18,16 @@ DECLARE
     v_counts jsonb := '{}'::jsonb;
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
-    -- In reverse order (edges before their nodes, a report's parts before the report), so
-    -- that no row goes by cascade uncounted.
-    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord DESC LOOP
-        EXECUTE pg_catalog.format('DELETE FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2',
+    -- Each kind counted, then the simulation deleted: its rows of every kind go by the
+    -- foreign keys' cascade, and so the history trigger keeps no version of them
+    -- (memory._record_history keeps none of a simulation that is gone; deleting each kind
+    -- first would copy every row into memory.row_history only for the cascade to remove it).
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
+        EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2',
                                   v_kind.live)
-        USING p_tenant_id, p_simulation_id;
-        GET DIAGNOSTICS v_count = ROW_COUNT;
+           INTO v_count USING p_tenant_id, p_simulation_id;
         v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
     END LOOP;
-    DELETE FROM memory.prediction_outcomes AS o WHERE o.tenant_id = p_tenant_id AND o.simulation_id = p_simulation_id;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
     RETURN QUERY SELECT (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
                         (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint,

@@ -19,8 +19,9 @@ BEGIN
         'SELECT r.* FROM %1$s AS r'
         ' WHERE r.tenant_id = $1 AND r.simulation_id = $2 AND r.updated_at <= $3'
         ' UNION ALL'
-        ' SELECT (pg_catalog.jsonb_populate_record(NULL::%1$s, h.data)).*'
+        ' SELECT r.*'
         '   FROM memory.row_history AS h'
+        '  CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::%1$s, h.data) AS r'
         '  WHERE h.tenant_id = $1 AND h.simulation_id = $2 AND h.kind = %2$L'
         '    AND h.recorded_from <= $3 AND h.recorded_to > $3',
         v_kind.live, v_kind.kind)

@@ -6,14 +6,17 @@
 --   mention: each action (an episode with text) that names both of the edge's entities
 --            in its text or as its agent (an agent's post about the plan names the agent),
 --            by a node's name or an alias (memory._entity_names; MiroFish's Graphiti nodes
---            carry no aliases today), as a substring of the text in lower case: no word
---            boundaries, so it works for Chinese, and "Dan" also matches "Daniel". The
+--            carry no aliases today): the action's stored words hold every word of the name
+--            (English stemmed, CJK as character pairs), and its text holds the name itself
+--            in lower case; so "Dan" does not name "Daniel", and Chinese needs no word
+--            boundaries (a name of one CJK character names nothing: no pair). The
 --            action must fall within the fact's validity window, occurred_at in
 --            [valid_at, invalid_at), an open bound open; an action without a time
 --            supports only a fact without bounds (nothing says when it happened).
---   Cost: the actions holding a name's words come from the words index (episodes_words_idx,
---   V0017), and only they are searched for the name as a substring; a name without words
---   (only stop words) names nothing in text. The agents' names are matched once each.
+--   Cost: one scan of the simulation's actions for the words some name holds (their stored
+--   documents, V0017), then for each name only the actions holding its rarest word are
+--   searched for the name as a substring; a name without words (only stop words) names
+--   nothing in text. The agents' names are matched once each.
 -- SECURITY DEFINER: no tenant role may write memory.edge_evidence (nor take its locks);
 -- memory_owner does, under forced RLS, for the tenant entered first as the session user.
 CREATE OR REPLACE FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid)
@@ -36,28 +39,47 @@ BEGIN
               FROM memory.edges AS d
              WHERE d.tenant_id = p_tenant_id AND d.simulation_id = p_simulation_id
         ), names AS MATERIALIZED (
-            SELECT n.node_key, v.label, pg_catalog.lower(v.label) AS needle,
-                   (SELECT pg_catalog.string_agg(q.query::text, ' & ')::pg_catalog.tsquery
-                      FROM memory._words_query(v.label) AS q) AS words
+            SELECT n.node_key, v.label, pg_catalog.lower(v.label) AS needle
               FROM memory.nodes AS n
              CROSS JOIN LATERAL memory._entity_names(n.name, n.attributes) AS v (label)
              WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
                AND n.node_key IN (SELECT f.source_key FROM facts AS f UNION SELECT f.target_key FROM facts AS f)
+        ), name_words AS MATERIALIZED (
+            -- each name's words as the stored documents hold them (memory._words_doc)
+            SELECT nm.node_key, nm.label, nm.needle, w.word
+              FROM names AS nm
+             CROSS JOIN LATERAL pg_catalog.unnest(pg_catalog.tsvector_to_array(memory._words_doc(nm.label))) AS w (word)
+        ), act_words AS MATERIALIZED (
+            -- the actions' words that are some name's word, one scan of the simulation's
+            -- actions: equality joins, which row-level security lets an index or a hash
+            -- serve (the words index cannot serve a text search operator under row-level
+            -- security: @@ is not leakproof)
+            SELECT x.episode_key, w.word
+              FROM memory.episodes AS x
+             CROSS JOIN LATERAL pg_catalog.unnest(pg_catalog.tsvector_to_array(x.words)) AS w (word)
+             WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id AND x.content IS NOT NULL
+               AND w.word IN (SELECT nw.word FROM name_words AS nw)
+        ), rarest AS (
+            -- each name by its rarest word among the actions: the actions holding that word
+            -- are the only ones that can hold the name
+            SELECT DISTINCT ON (nw.node_key, nw.label) nw.node_key, nw.label, nw.needle, nw.word
+              FROM name_words AS nw
+              LEFT JOIN (SELECT a.word, pg_catalog.count(*) AS n FROM act_words AS a GROUP BY a.word) AS c
+                ON c.word = nw.word
+             ORDER BY nw.node_key, nw.label, COALESCE(c.n, 0), nw.word
         ), agents AS MATERIALIZED (
             SELECT DISTINCT x.agent_name FROM memory.episodes AS x
              WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
                AND x.content IS NOT NULL AND x.agent_name IS NOT NULL
         ), named AS (
-            -- in the text: the rows holding the name's words (episodes_words_idx, V0017),
-            -- then the name itself as a substring; as the agent: by the agents' names
-            SELECT nm.node_key, nm.label, x.episode_id, x.occurred_at
-              FROM names AS nm
-             CROSS JOIN LATERAL (
-                   SELECT x.episode_id, x.occurred_at FROM memory.episodes AS x
-                    WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
-                      AND x.words OPERATOR(pg_catalog.@@) nm.words
-                      AND pg_catalog.strpos(pg_catalog.lower(x.content), nm.needle) > 0) AS x
-             WHERE nm.words IS NOT NULL
+            -- in the text: the actions holding the name's rarest word, then the name itself
+            -- as a substring; as the agent: by the agents' names
+            SELECT r.node_key, r.label, x.episode_id, x.occurred_at
+              FROM rarest AS r
+              JOIN act_words AS a ON a.word = r.word
+              JOIN memory.episodes AS x ON x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                   AND x.episode_key = a.episode_key
+             WHERE pg_catalog.strpos(pg_catalog.lower(x.content), r.needle) > 0
             UNION
             SELECT nm.node_key, nm.label, x.episode_id, x.occurred_at
               FROM names AS nm

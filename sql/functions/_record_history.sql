@@ -2,9 +2,12 @@
 -- a statement, after an UPDATE or a DELETE: the versions the statement ended go to
 -- memory.row_history, each with the interval it was the memory's word (from its updated_at
 -- to now) and the import attempt whose promote ended it (memory.commit_import names it in
--- the memory.attempt_id setting, believed only for an attempt this backend began; NULL for
--- an upsert). A version is kept without its vectors and its words (a stored document). Rows that go with their simulation (a
--- delete of the simulation or the tenant) leave no history: it goes with them.
+-- the memory.attempt_id setting, believed only for an attempt this backend began and holds
+-- the lock of (memory._attempt_alive: a reused pid does not); NULL for an upsert). A
+-- version is kept without its vectors and its words (a stored document). Rows that go with
+-- their simulation (a delete of the simulation or the tenant) leave no history: it goes
+-- with them. The versions' times are the memory's transaction times (now(): when the
+-- writing transaction began), and a version starts at the row's updated_at.
 -- SECURITY DEFINER (owned by memory_owner, whose policies admit only the call's tenant) so
 -- that no tenant role holds a privilege on memory.row_history beyond reading it: it copies
 -- only rows the statement that fired it changed, which that statement's role could change.
@@ -22,7 +25,8 @@ BEGIN
     END IF;
     IF pg_catalog.pg_input_is_valid(v_setting, 'uuid') THEN
         SELECT a.attempt_id INTO v_attempt FROM memory.import_attempts AS a
-         WHERE a.attempt_id = v_setting::uuid AND a.backend_pid = pg_catalog.pg_backend_pid();
+         WHERE a.attempt_id = v_setting::uuid AND a.backend_pid = pg_catalog.pg_backend_pid()
+           AND memory._attempt_alive(a.lock_key, a.backend_pid, a.backend_start);
     END IF;
     INSERT INTO memory.row_history (tenant_id, simulation_id, kind, row_id, recorded_from, recorded_to,
                                     change, attempt_id, data)

@@ -120,8 +120,14 @@ BEGIN
                                     (v_result -> v_kind.kind) || pg_catalog.to_jsonb(m))
           INTO v_result FROM memory._merge(v_kind.kind, p_tenant_id, v_sim, p_attempt_id) AS m;
     END LOOP;
-    -- V0016: the evidence behind each fact, as the promoted rows stand.
-    PERFORM memory._link_evidence(p_tenant_id, v_sim);
+    -- V0016: the evidence behind each fact, as the promoted rows stand, when the promote
+    -- changed a node, an edge or an episode (an import of reports alone, or an unchanged
+    -- replay, leaves the evidence as it is).
+    IF EXISTS (SELECT 1 FROM pg_catalog.unnest(ARRAY['nodes', 'edges', 'episodes']) AS k(kind)
+                WHERE (v_result -> k.kind ->> 'inserted')::bigint + (v_result -> k.kind ->> 'updated')::bigint
+                      + (v_result -> k.kind ->> 'deleted')::bigint > 0) THEN
+        PERFORM memory._link_evidence(p_tenant_id, v_sim);
+    END IF;
     v_result := pg_catalog.jsonb_set(v_result, '{edges,skipped}',
                                      pg_catalog.to_jsonb(COALESCE(pg_catalog.cardinality(v_skipped), 0)));
     IF v_skipped IS NOT NULL THEN

@@ -28,14 +28,14 @@ BEGIN
             USING ERRCODE = 'no_data_found', HINT = 'list the tenants with SELECT * FROM memory.tenants';
     END IF;
 
-    -- Edges before the nodes they reference, so that none goes by cascade uncounted.
-    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord DESC LOOP
+    -- Each kind counted, then the simulations deleted: their rows of every kind go by the
+    -- foreign keys' cascade, and so the history trigger keeps no version of them.
+    FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
         EXECUTE pg_catalog.format('DELETE FROM %s AS s WHERE s.tenant_id = $1', v_kind.staged) USING p_tenant_id;
-        EXECUTE pg_catalog.format('DELETE FROM %s AS l WHERE l.tenant_id = $1', v_kind.live) USING p_tenant_id;
-        GET DIAGNOSTICS v_count = ROW_COUNT;
+        EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s AS l WHERE l.tenant_id = $1', v_kind.live)
+           INTO v_count USING p_tenant_id;
         v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
     END LOOP;
-    DELETE FROM memory.prediction_outcomes AS o WHERE o.tenant_id = p_tenant_id;
     DELETE FROM memory.import_attempts AS a WHERE a.tenant_id = p_tenant_id;
     DELETE FROM memory.vector_cache AS c WHERE c.tenant_id = p_tenant_id;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id;

@@ -11,7 +11,7 @@
 --               vector -> episodes, facts, entities, words; hybrid -> all five
 --   weights     {"arm": weight >= 0}, 1 by default
 --   k           the fusion's constant (> 0), 60 by default
---   candidates  how many candidates each arm ranks (1..200), 50 by default
+--   candidates  how many candidates each arm ranks (1..100), 50 by default
 --   depth       how far the graph arm walks from a named entity (1 or 2), 1 by default
 --   as_of       the world time of the facts the arms read (memory.facts), now by default
 -- A NULL vector runs the arms that need none (words, graph), so any SQL client recalls by
@@ -87,7 +87,7 @@ BEGIN
         END IF;
     END IF;
     v_k := memory._recall_option(v_options, 'k', 60, 0, NULL);
-    v_cand := memory._recall_option(v_options, 'candidates', 50, 1, 200);
+    v_cand := memory._recall_option(v_options, 'candidates', 50, 1, 100);
     v_depth := memory._recall_option(v_options, 'depth', 1, 1, 2);
     IF v_options ? 'as_of' THEN
         IF NOT pg_catalog.pg_input_is_valid(v_options ->> 'as_of', 'timestamptz') THEN

@@ -1,7 +1,8 @@
 -- What happened to an entity, in time order, one row per event: the facts touching it that
 -- began (valid_at) or ended (invalid_at), with the entity at the fact's other end, and the
 -- agent actions that name it in their text or as their agent (its name or an alias,
--- memory._entity_names, matched as memory._link_evidence matches: lower case, substring).
+-- memory._entity_names, matched as memory._link_evidence matches: the name's words in the
+-- action's stored words, through the words index, then the name itself in its text).
 -- Events without a time (a fact
 -- with an unknown start, an action without occurred_at) are not on a timeline. At the same
 -- instant a fact that ended comes before one that began, and facts before actions.
@@ -18,8 +19,7 @@ DECLARE
     v_key     uuid := pg_catalog.md5(p_node_id)::uuid;
     v_needles text[];
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the id of a node of the simulation');
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
     IF p_limit < 1 THEN
         RAISE EXCEPTION 'p_limit % is below 1', p_limit
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a limit from 1 to 1000, or NULL for 100';
@@ -27,12 +27,6 @@ BEGIN
     SELECT pg_catalog.array_agg(pg_catalog.lower(v.label)) INTO v_needles
       FROM memory.nodes AS n CROSS JOIN LATERAL memory._entity_names(n.name, n.attributes) AS v (label)
      WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = v_key;
-    IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
-                    WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                      AND n.node_key = v_key) THEN
-        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
-            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
-    END IF;
     RETURN QUERY
     SELECT t.at, t.event, t.edge_id, t.episode_id, t.content, t.other_node_id, t.other_name
       FROM (SELECT c.at, c.event, c.ord, e.edge_id, NULL::text AS episode_id, e.fact AS content,
@@ -50,9 +44,23 @@ BEGIN
               FROM memory.episodes AS x
              WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
                AND x.occurred_at IS NOT NULL AND x.content IS NOT NULL
-               AND EXISTS (SELECT 1 FROM pg_catalog.unnest(v_needles) AS nd (needle)
-                            WHERE pg_catalog.strpos(pg_catalog.lower(COALESCE(x.agent_name, '') || E'\n' || x.content),
-                                                    nd.needle) > 0)) AS t
+               AND x.episode_key IN (
+                   -- in the text: the name's words through the words index, then the name
+                   SELECT y.episode_key
+                     FROM pg_catalog.unnest(v_needles) AS nd (needle)
+                    CROSS JOIN LATERAL (SELECT pg_catalog.string_agg(q.query::text, ' & ')::pg_catalog.tsquery AS words
+                                          FROM memory._words_query(nd.needle) AS q) AS w
+                     JOIN memory.episodes AS y
+                       ON y.tenant_id = p_tenant_id AND y.simulation_id = p_simulation_id
+                      AND y.words OPERATOR(pg_catalog.@@) w.words
+                      AND pg_catalog.strpos(pg_catalog.lower(y.content), nd.needle) > 0
+                   UNION
+                   -- as the agent
+                   SELECT y.episode_key FROM memory.episodes AS y
+                    WHERE y.tenant_id = p_tenant_id AND y.simulation_id = p_simulation_id
+                      AND y.agent_name IS NOT NULL
+                      AND EXISTS (SELECT 1 FROM pg_catalog.unnest(v_needles) AS nd (needle)
+                                   WHERE pg_catalog.strpos(pg_catalog.lower(y.agent_name), nd.needle) > 0))) AS t
      ORDER BY t.at, t.ord, COALESCE(t.edge_id, t.episode_id)
      LIMIT memory._page_rows(p_limit, 100);
 END
