@@ -76,12 +76,13 @@ BEGIN
                   LIMIT v_cap)
                 UNION ALL
                 SELECT 'entity', n.node_id, n.name OPERATOR(pg_catalog.||) COALESCE(': ' OPERATOR(pg_catalog.||) n.summary, ''),
-                       n.words, memory._name_match(n.name, v_prepared), n.name
+                       n.words, m.score, n.name
                   FROM memory.nodes AS n
+                 -- the name's similarity once a row, for the filter and the score (OFFSET 0: not pulled up into both)
+                 CROSS JOIN LATERAL (SELECT memory._name_match(n.name, v_prepared) AS score OFFSET 0) AS m
                  WHERE (p_kinds IS NULL OR 'entity' = ANY (p_kinds))
                    AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                   AND (n.words OPERATOR(pg_catalog.@@) v_any
-                        OR memory._name_match(n.name, v_prepared) IS NOT NULL)) AS c
+                   AND (n.words OPERATOR(pg_catalog.@@) v_any OR m.score IS NOT NULL)) AS c
          ORDER BY c.kind, c.id
     ), scored AS (
         SELECT h.kind, h.id, h.body,
