@@ -8,8 +8,9 @@
 --   list_elements  elements of a list argument or field (neighbors' p_edge_types, labels)
 --   quoted_chars   characters of a bad value an error message quotes (memory._quote)
 --   cache_hashes   content hashes one call of memory.cached_vectors / cache_vectors takes
---   word_candidates rows of a kind that memory.search_words ranks beside those holding every
---                  word of the question (ranking costs a few microseconds a row)
+--   word_candidates rows memory.search_words ranks (each is looked up for every word of the
+--                  question: about 2 us a lookup), and the number of rows holding a word
+--                  or names holding a trigram beyond which it counts as common
 -- A batch over its limits is split by the caller; the importer's batches stay far below.
 CREATE OR REPLACE FUNCTION memory._limit(p_name text) RETURNS bigint
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SECURITY INVOKER
@@ -24,7 +25,7 @@ DECLARE
         WHEN 'list_elements' THEN 1000
         WHEN 'quoted_chars' THEN 200
         WHEN 'cache_hashes' THEN 100000
-        WHEN 'word_candidates' THEN 1000 END;
+        WHEN 'word_candidates' THEN 300 END;
 BEGIN
     IF v_limit IS NULL THEN
         RAISE EXCEPTION 'unknown limit %', pg_catalog.left(p_name, 40)

@@ -6,16 +6,16 @@
 --   mention: each action (an episode with text) that names both of the edge's entities
 --            in its text or as its agent (an agent's post about the plan names the agent),
 --            by a node's name or an alias (memory._entity_names; MiroFish's Graphiti nodes
---            carry no aliases today): the action's stored words hold every word of the name
+--            carry no aliases today): the action's words (memory.word_postings) hold every word of the name
 --            (English stemmed, CJK as character pairs), and its text holds the name itself
 --            in lower case; so "Dan" does not name "Daniel", and Chinese needs no word
 --            boundaries (a name of one CJK character names nothing: no pair). The
 --            action must fall within the fact's validity window, occurred_at in
 --            [valid_at, invalid_at), an open bound open; an action without a time
 --            supports only a fact without bounds (nothing says when it happened).
---   Cost: one scan of the simulation's actions for the words some name holds (their stored
---   documents, V0017), then for each name only the actions holding its rarest word are
---   searched for the name as a substring; a name without words (only stop words) names
+--   Cost: one lookup in the words index (memory.word_postings) for each word some name
+--   holds, then for each name only the actions holding its rarest word are searched for
+--   the name as a substring; a name without words (only stop words) names
 --   nothing in text. The agents' names are matched once each.
 -- SECURITY DEFINER: no tenant role may write memory.edge_evidence (nor take its locks);
 -- memory_owner does, under forced RLS, for the tenant entered first as the session user.
@@ -45,20 +45,19 @@ BEGIN
              WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
                AND n.node_key IN (SELECT f.source_key FROM facts AS f UNION SELECT f.target_key FROM facts AS f)
         ), name_words AS MATERIALIZED (
-            -- each name's words as the stored documents hold them (memory._words_doc)
+            -- each name's words as the postings hold them (memory._words_doc)
             SELECT nm.node_key, nm.label, nm.needle, w.word
               FROM names AS nm
              CROSS JOIN LATERAL pg_catalog.unnest(pg_catalog.tsvector_to_array(memory._words_doc(nm.label))) AS w (word)
         ), act_words AS MATERIALIZED (
-            -- the actions' words that are some name's word, one scan of the simulation's
-            -- actions: equality joins, which row-level security lets an index or a hash
-            -- serve (the words index cannot serve a text search operator under row-level
-            -- security: @@ is not leakproof)
-            SELECT x.episode_key, w.word
-              FROM memory.episodes AS x
-             CROSS JOIN LATERAL pg_catalog.unnest(pg_catalog.tsvector_to_array(x.words)) AS w (word)
-             WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id AND x.content IS NOT NULL
-               AND w.word IN (SELECT nw.word FROM name_words AS nw)
+            -- the actions holding some name's word: each word looked up in the words index
+            -- (memory.word_postings, V0020) by equality, which row-level security lets the
+            -- index serve
+            SELECT p.row_key AS episode_key, p.word
+              FROM (SELECT DISTINCT nw.word FROM name_words AS nw) AS w
+             CROSS JOIN LATERAL (SELECT p.row_key, p.word FROM memory.word_postings AS p
+                                  WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                                    AND p.word = w.word AND p.kind = 'e') AS p
         ), rarest AS (
             -- each name by its rarest word among the actions: the actions holding that word
             -- are the only ones that can hold the name

@@ -4,7 +4,7 @@
 -- to now) and the import attempt whose promote ended it (memory.commit_import names it in
 -- the memory.attempt_id setting, believed only for an attempt this backend began and holds
 -- the lock of (memory._attempt_alive: a reused pid does not); NULL for an upsert). A
--- version is kept without its vectors and its words (a stored document). Rows that go with
+-- version is kept without its vectors. Rows that go with
 -- their simulation (a delete of the simulation or the tenant) leave no history: it goes
 -- with them. The versions' times are the memory's transaction times (now(): when the
 -- writing transaction began), and a version starts at the row's updated_at.
@@ -33,7 +33,7 @@ BEGIN
     SELECT o.tenant_id, o.simulation_id, TG_TABLE_NAME, o.row ->> v_id, o.updated_at,
            GREATEST(pg_catalog.now(), o.updated_at),
            CASE TG_OP WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END, v_attempt,
-           o.row - ARRAY['embedding', 'summary_embedding', 'words']
+           o.row - ARRAY['embedding', 'summary_embedding']
       FROM (SELECT r.tenant_id, r.simulation_id, r.updated_at, pg_catalog.to_jsonb(r) AS row FROM old_rows AS r) AS o
      WHERE EXISTS (SELECT 1 FROM memory.simulations AS s
                     WHERE s.tenant_id = o.tenant_id AND s.simulation_id = o.simulation_id);

@@ -1,16 +1,19 @@
 -- The words arm: full-text search over a simulation's episodes (content), facts (edges.fact)
 -- and entities (name, then summary), best first, ties by kind and id. The question is read
 -- as words, never as query syntax (memory._words_query); English is stemmed, Chinese and
--- other CJK runs are matched as character bigrams. A row matches when it holds any of the
--- question's words (through episodes_words_idx, edges_words_idx, nodes_words_idx over the
--- stored documents, V0017); at most memory._limit('word_candidates') episodes holding all
--- the words and as many holding any are ranked (a common word matches too many). Score:
--- (words matched + ts_rank_cd(document, any word, 1|32)) / (words + 1), so a row holding more
--- of the question's distinct words always ranks above one holding fewer, and among equals
--- the cover density rank decides (occurrences, a name above a summary, shorter documents
--- first; normalisation 32 keeps it below 1). No IDF: every word counts the same. An entity
--- whose name the question names or nearly names (memory._name_match: misspellings, a
--- Chinese name inside a sentence) scores at least that similarity. `matched` lists the
+-- other CJK runs are matched as character bigrams. Read through memory.word_postings (V0020)
+-- by equality on (tenant_id, simulation_id, word), which row-level security lets the primary
+-- key serve: each word's document frequency is counted up to memory._limit('word_candidates')
+-- (300), and the candidates are at most that many rows: those holding the rarest word, then
+-- the next rarest, and so on (a common word matches tens of thousands of rows and each
+-- ranked costs; when the rarest word is at most that frequent, every row holding all the
+-- words is a candidate). Every candidate is then looked up for every word of the question. Score: (words matched + r) / (words + 1), so a row holding
+-- more of the question's distinct words always ranks above one holding fewer; r in [0, 1)
+-- is s / (s + 1) of a BM25 sum over the words it holds (occurrences saturating with k1 1.2,
+-- shorter documents first with b 0.75 around 16 words, rarer words weighing more: idf
+-- ln(1 + 301 / frequency), a word of an entity's summary 0.4 of one in its name). An entity
+-- whose name the question names or nearly names (memory._name_candidates, the ten closest
+-- names: misspellings, a Chinese name inside a sentence) scores at least that similarity. `matched` lists the
 -- question's words the row holds (a name match adds '~' and the name). Time is not this
 -- arm's concern: every fact, current or not. p_top_k clamped to 1..100 (NULL means 10);
 -- p_kinds narrows to some of 'episode', 'fact', 'entity' (NULL: all).
@@ -26,83 +29,91 @@ SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 DECLARE
     v_words   text[];
-    v_queries pg_catalog.tsquery[];
-    v_any     pg_catalog.tsquery;
-    v_all     pg_catalog.tsquery;
+    v_lexemes text[];
+    v_kinds   "char"[];
     v_cap     integer := memory._limit('word_candidates');
-    v_prepared text;
+    v_top     integer := LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    v_prepared := memory._words_prepare(p_query_text, 'p_query_text');
+    PERFORM memory._words_prepare(p_query_text, 'p_query_text');
     IF p_kinds IS NOT NULL AND (pg_catalog.cardinality(p_kinds) = 0
                                 OR NOT p_kinds OPERATOR(pg_catalog.<@) ARRAY['episode', 'fact', 'entity']) THEN
         RAISE EXCEPTION 'p_kinds % names no kind or an unknown one', memory._quote(p_kinds::text)
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'pass some of episode, fact, entity, or NULL for all';
     END IF;
-    SELECT pg_catalog.array_agg(q.word), pg_catalog.array_agg(q.query),
-           pg_catalog.string_agg(q.query::text, ' | ')::pg_catalog.tsquery,
-           pg_catalog.string_agg(q.query::text, ' & ')::pg_catalog.tsquery
-      INTO v_words, v_queries, v_any, v_all
+    v_kinds := ARRAY(SELECT DISTINCT CASE k WHEN 'episode' THEN 'e' WHEN 'fact' THEN 'f' ELSE 'n' END::"char"
+                       FROM pg_catalog.unnest(COALESCE(p_kinds, ARRAY['episode', 'fact', 'entity'])) AS k);
+    SELECT pg_catalog.array_agg(q.word), pg_catalog.array_agg(q.lexeme) INTO v_words, v_lexemes
       FROM memory._words_query(p_query_text) AS q;
     PERFORM memory._check_limit('list_elements', 'words of p_query_text', pg_catalog.cardinality(v_words));
     RETURN QUERY
-    -- Candidates, each set at most memory._limit('word_candidates') rows, in no order: the
-    -- episodes holding all of the question's words, then the episodes and facts holding any:
-    -- a common word matches tens of thousands of rows and each ranked costs, and the rows
-    -- holding every word rank first whatever else matches.
-    WITH hits AS MATERIALIZED (
-        SELECT DISTINCT ON (c.kind, c.id) c.*
-          FROM ((SELECT 'episode'::text AS kind, e.episode_id AS id, e.content AS body, e.words AS doc,
-                        NULL::real AS name_score, NULL::text AS name
-                   FROM memory.episodes AS e
-                  WHERE v_all IS NOT NULL AND (p_kinds IS NULL OR 'episode' = ANY (p_kinds))
-                    AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                    AND e.words OPERATOR(pg_catalog.@@) v_all
-                  LIMIT v_cap)
-                UNION ALL
-                (SELECT 'episode'::text, e.episode_id, e.content, e.words, NULL::real, NULL::text
-                   FROM memory.episodes AS e
-                  WHERE v_any IS NOT NULL AND (p_kinds IS NULL OR 'episode' = ANY (p_kinds))
-                    AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                    AND e.words OPERATOR(pg_catalog.@@) v_any
-                  LIMIT v_cap)
-                UNION ALL
-                (SELECT 'fact', g.edge_id, g.fact, g.words, NULL, NULL
-                   FROM memory.edges AS g
-                  WHERE v_any IS NOT NULL AND (p_kinds IS NULL OR 'fact' = ANY (p_kinds))
-                    AND g.tenant_id = p_tenant_id AND g.simulation_id = p_simulation_id
-                    AND g.words OPERATOR(pg_catalog.@@) v_any
-                  LIMIT v_cap)
-                UNION ALL
-                SELECT 'entity', n.node_id, n.name OPERATOR(pg_catalog.||) COALESCE(': ' OPERATOR(pg_catalog.||) n.summary, ''),
-                       n.words, m.score, n.name
-                  FROM memory.nodes AS n
-                 -- the name's similarity once a row, for the filter and the score (OFFSET 0: not pulled up into both)
-                 CROSS JOIN LATERAL (SELECT memory._name_match(n.name, v_prepared) AS score OFFSET 0) AS m
-                 WHERE (p_kinds IS NULL OR 'entity' = ANY (p_kinds))
-                   AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                   AND (n.words OPERATOR(pg_catalog.@@) v_any OR m.score IS NOT NULL)) AS c
-         ORDER BY c.kind, c.id
-    ), scored AS (
-        SELECT h.kind, h.id, h.body,
-               GREATEST((m.hits + CASE WHEN v_any IS NULL THEN 0
-                                       ELSE pg_catalog.ts_rank_cd(h.doc, v_any, 1 | 32) END)
-                        / (COALESCE(pg_catalog.cardinality(v_queries), 0) + 1),
-                        h.name_score)::real AS score,
-               pg_catalog.concat_ws(' ', m.words,
-                                    CASE WHEN h.name_score IS NOT NULL THEN '~' OPERATOR(pg_catalog.||) h.name END) AS matched
-          FROM hits AS h
-          CROSS JOIN LATERAL (
-              SELECT pg_catalog.count(*) AS hits, pg_catalog.string_agg(u.word, ' ' ORDER BY u.n) AS words
-                FROM ROWS FROM (pg_catalog.unnest(v_words), pg_catalog.unnest(v_queries)) WITH ORDINALITY AS u (word, query, n)
-               WHERE h.doc OPERATOR(pg_catalog.@@) u.query) AS m
+    WITH q AS MATERIALIZED (
+        -- each word with its document frequency, counted up to the cap
+        SELECT u.n, u.word, u.lexeme,
+               (SELECT pg_catalog.count(*) FROM (
+                    SELECT 1 FROM memory.word_postings AS p
+                     WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                       AND p.word = u.lexeme AND p.kind = ANY (v_kinds)
+                     LIMIT v_cap + 1) AS c) AS df
+          FROM ROWS FROM (pg_catalog.unnest(v_words), pg_catalog.unnest(v_lexemes)) WITH ORDINALITY AS u (word, lexeme, n)
+    ), seeds AS MATERIALIZED (
+        -- the candidates: the rows holding the rarest word, then the next rarest, ... while
+        -- fewer than the cap are taken (the rows of the rarest word are all taken when it is
+        -- at most that frequent, so every row holding all the words is a candidate then)
+        SELECT DISTINCT p.kind, p.row_key
+          FROM (SELECT r.lexeme, r.df,
+                       COALESCE(pg_catalog.sum(r.df) OVER (ORDER BY r.df, r.n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+                  FROM q AS r WHERE r.df > 0) AS w
+         CROSS JOIN LATERAL (SELECT p.kind, p.row_key FROM memory.word_postings AS p
+                              WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                                AND p.word = w.lexeme AND p.kind = ANY (v_kinds)
+                              LIMIT v_cap - w.before) AS p
+         WHERE w.before < v_cap
+    ), names AS MATERIALIZED (
+        SELECT c.node_key, c.similarity FROM memory._name_candidates(p_tenant_id, p_simulation_id, p_query_text, LEAST(v_top, 10)) AS c
+         WHERE 'n' = ANY (v_kinds)
+    ), scored AS MATERIALIZED (
+        SELECT c.kind, c.row_key,
+               GREATEST((COALESCE(h.hits, 0) + COALESCE(h.s / (h.s + 1), 0)) / (COALESCE(pg_catalog.cardinality(v_words), 0) + 1),
+                        nm.similarity)::real AS score,
+               h.words, nm.similarity AS name_score
+          FROM (SELECT s.kind, s.row_key FROM seeds AS s UNION SELECT 'n', n.node_key FROM names AS n) AS c
+          LEFT JOIN names AS nm ON c.kind = 'n' AND nm.node_key = c.row_key
+          LEFT JOIN LATERAL (
+              SELECT pg_catalog.count(*)::integer AS hits,
+                     pg_catalog.sum(pg_catalog.ln(1 + (v_cap + 1)::double precision / GREATEST(q.df, 1))
+                                    * CASE p.weight WHEN 'A' THEN 1.0 ELSE 0.4 END
+                                    * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * p.doc_len / 16.0))) AS s,
+                     pg_catalog.string_agg(q.word, ' ' ORDER BY q.n) AS words
+                FROM q JOIN memory.word_postings AS p
+                  ON p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                 AND p.word = q.lexeme AND p.kind = c.kind AND p.row_key = c.row_key) AS h ON true
+    ), best AS (
+        -- the top rows and every row tied with the last of them (ties go by kind and id)
+        SELECT s.* FROM scored AS s
+         WHERE s.score > 0
+           AND s.score >= (SELECT pg_catalog.min(t.score) FROM (SELECT r.score FROM scored AS r WHERE r.score > 0
+                                                                  ORDER BY r.score DESC LIMIT v_top) AS t)
     )
-    SELECT s.kind, s.id, s.body, s.score, s.matched
-      FROM scored AS s
-     WHERE s.score > 0
-     ORDER BY s.score DESC, s.kind, s.id
-     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+    SELECT r.kind, r.id, r.body, b.score,
+           pg_catalog.concat_ws(' ', b.words,
+                                CASE WHEN b.name_score IS NOT NULL THEN '~' OPERATOR(pg_catalog.||) r.name END)
+      FROM best AS b
+     CROSS JOIN LATERAL (
+         SELECT 'episode'::text AS kind, e.episode_id AS id, e.content AS body, NULL::text AS name
+           FROM memory.episodes AS e
+          WHERE b.kind = 'e' AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id AND e.episode_key = b.row_key
+         UNION ALL
+         SELECT 'fact', g.edge_id, g.fact, NULL
+           FROM memory.edges AS g
+          WHERE b.kind = 'f' AND g.tenant_id = p_tenant_id AND g.simulation_id = p_simulation_id AND g.edge_key = b.row_key
+         UNION ALL
+         SELECT 'entity', n.node_id, n.name OPERATOR(pg_catalog.||) COALESCE(': ' OPERATOR(pg_catalog.||) n.summary, ''), n.name
+           FROM memory.nodes AS n
+          WHERE b.kind = 'n' AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = b.row_key) AS r
+     ORDER BY b.score DESC, r.kind, r.id
+     LIMIT v_top;
 END
 $fn$;
 

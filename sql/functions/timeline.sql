@@ -2,7 +2,7 @@
 -- began (valid_at) or ended (invalid_at), with the entity at the fact's other end, and the
 -- agent actions that name it in their text or as their agent (its name or an alias,
 -- memory._entity_names, matched as memory._link_evidence matches: the name's words in the
--- action's stored words, through the words index, then the name itself in its text).
+-- action's words (memory.word_postings), then the name itself in its text).
 -- Events without a time (a fact
 -- with an unknown start, an action without occurred_at) are not on a timeline. At the same
 -- instant a fact that ended comes before one that began, and facts before actions.
@@ -45,14 +45,19 @@ BEGIN
              WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
                AND x.occurred_at IS NOT NULL AND x.content IS NOT NULL
                AND x.episode_key IN (
-                   -- in the text: the name's words through the words index, then the name
+                   -- in the text: the actions holding every word of the name (memory.word_postings),
+                   -- then the name itself
                    SELECT y.episode_key
                      FROM pg_catalog.unnest(v_needles) AS nd (needle)
-                    CROSS JOIN LATERAL (SELECT pg_catalog.string_agg(q.query::text, ' & ')::pg_catalog.tsquery AS words
+                    CROSS JOIN LATERAL (SELECT pg_catalog.array_agg(q.lexeme) AS lexemes
                                           FROM memory._words_query(nd.needle) AS q) AS w
+                    CROSS JOIN LATERAL (SELECT p.row_key FROM memory.word_postings AS p
+                                         WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                                           AND p.kind = 'e' AND p.word = ANY (w.lexemes)
+                                         GROUP BY p.row_key
+                                        HAVING pg_catalog.count(*) = pg_catalog.cardinality(w.lexemes)) AS k
                      JOIN memory.episodes AS y
-                       ON y.tenant_id = p_tenant_id AND y.simulation_id = p_simulation_id
-                      AND y.words OPERATOR(pg_catalog.@@) w.words
+                       ON y.tenant_id = p_tenant_id AND y.simulation_id = p_simulation_id AND y.episode_key = k.row_key
                       AND pg_catalog.strpos(pg_catalog.lower(y.content), nd.needle) > 0
                    UNION
                    -- as the agent

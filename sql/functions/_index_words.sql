@@ -1,0 +1,111 @@
+-- Trigger of memory.episodes, memory.edges and memory.nodes (sql/finalize/words.sql), once a
+-- statement, after an INSERT, an UPDATE or a DELETE: keeps memory.word_postings the words of
+-- the rows as the statement left them. Inserted rows add their postings; an update that
+-- changed the text (content, fact, an entity's name or summary) replaces the row's
+-- postings; a delete removes them, and rows that go with their simulation (a delete of the
+-- simulation or the tenant) take all of the simulation's postings in one statement. A
+-- row's postings: each lexeme of memory._words_doc(text, more) with its occurrences, weight
+-- ('A' the text, 'B' only in an entity's summary) and the document's number of distinct
+-- words; an entity's name also gives its trigrams (memory._name_trigrams) as kind 't'. A
+-- row's old postings are found by computing them again from the old text, through the
+-- postings' key (no second index to maintain on every insert). The expressions are written
+-- into the statements (a set-returning function a row cost five times as much: not
+-- inlined), each document computed once a row (OFFSET 0: not pulled up into every lexeme's
+-- columns, which computed it once a lexeme), and new postings are inserted in key order
+-- (half the time of key-random inserts into the primary key). The text columns come from
+-- a fixed map of the three tables (dynamic SQL on the trigger's own table, never on an
+-- argument): the transition tables' columns differ by table.
+-- SECURITY DEFINER (owned by memory_owner, whose policies admit only the call's tenant) so
+-- that no tenant role holds a privilege on memory.word_postings beyond reading it: it
+-- writes only the postings of rows the statement that fired it changed, which that
+-- statement's role could change (its own policies admitted them). It enters each tenant of
+-- those rows in turn as memory_owner (normally the one tenant of the call; a superuser's
+-- direct write enters none) and gives the transaction its tenant setting back.
+CREATE OR REPLACE FUNCTION memory._index_words() RETURNS trigger
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    v_kind "char";
+    v_key  text;
+    v_text text;
+    v_more text;
+    -- a transition table's rows as (tenant_id, simulation_id, key, body, more)
+    v_rows constant text := 'SELECT r.tenant_id, r.simulation_id, r.%1$I AS key, r.%2$I AS body, %3$s AS more FROM %4$I AS r'
+                            ' WHERE r.tenant_id = $2';
+    -- a row's postings (n: the row as v_rows gives it; $1 the kind)
+    v_postings constant text :=
+        'SELECT u.lexeme AS word, $1 AS kind, LEAST(COALESCE(pg_catalog.cardinality(u.positions), 1), 32767)::smallint AS tf,
+                (CASE WHEN ''A'' = ANY (u.weights) THEN ''A'' ELSE ''B'' END)::"char" AS weight,
+                LEAST(pg_catalog.length(d.doc), 32767)::smallint AS doc_len
+           FROM (SELECT memory._words_doc(n.body, n.more) AS doc OFFSET 0) AS d CROSS JOIN LATERAL pg_catalog.unnest(d.doc) AS u
+          WHERE n.body IS NOT NULL
+         UNION ALL
+         SELECT g.trigram, ''t''::"char", 1::smallint, ''A''::"char", LEAST(pg_catalog.cardinality(t.grams), 32767)::smallint
+           FROM (SELECT memory._name_trigrams(n.body) AS grams WHERE $1 = ''n'' OFFSET 0) AS t
+          CROSS JOIN LATERAL pg_catalog.unnest(t.grams) AS g (trigram)';
+    v_old    text;
+    v_new    text;
+    v_tenant uuid;
+    v_call   text := pg_catalog.current_setting('memory.tenant_id', true);
+BEGIN
+    SELECT m.kind, m.key, m.body, m.more INTO v_kind, v_key, v_text, v_more
+      FROM (VALUES ('episodes', 'e'::"char", 'episode_key', 'content', 'NULL::text'),
+                   ('edges', 'f'::"char", 'edge_key', 'fact', 'NULL::text'),
+                   ('nodes', 'n'::"char", 'node_key', 'name', 'r.summary')) AS m (tbl, kind, key, body, more)
+     WHERE m.tbl = TG_TABLE_NAME AND TG_TABLE_SCHEMA = 'memory';
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'memory._index_words fired on %.%', TG_TABLE_SCHEMA, TG_TABLE_NAME
+            USING ERRCODE = 'triggered_action_exception';
+    END IF;
+    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+        v_old := pg_catalog.format(v_rows, v_key, v_text, v_more, 'old_rows');
+    END IF;
+    IF TG_OP IN ('UPDATE', 'INSERT') THEN
+        v_new := pg_catalog.format(v_rows, v_key, v_text, v_more, 'new_rows');
+    END IF;
+    IF TG_OP = 'UPDATE' THEN
+        -- only the rows whose text changed
+        v_old := 'SELECT o.* FROM (' OPERATOR(pg_catalog.||) v_old OPERATOR(pg_catalog.||) ') AS o JOIN ('
+                 OPERATOR(pg_catalog.||) v_new OPERATOR(pg_catalog.||) ') AS n USING (tenant_id, simulation_id, key)'
+                 ' WHERE o.body IS DISTINCT FROM n.body OR o.more IS DISTINCT FROM n.more';
+        v_new := 'SELECT n.* FROM (' OPERATOR(pg_catalog.||) pg_catalog.format(v_rows, v_key, v_text, v_more, 'new_rows')
+                 OPERATOR(pg_catalog.||) ') AS n JOIN (' OPERATOR(pg_catalog.||) pg_catalog.format(v_rows, v_key, v_text, v_more, 'old_rows')
+                 OPERATOR(pg_catalog.||) ') AS o USING (tenant_id, simulation_id, key)'
+                 ' WHERE o.body IS DISTINCT FROM n.body OR o.more IS DISTINCT FROM n.more';
+    END IF;
+    FOR v_tenant IN EXECUTE 'SELECT DISTINCT r.tenant_id FROM '
+                            OPERATOR(pg_catalog.||) CASE WHEN TG_OP = 'DELETE' THEN 'old_rows' ELSE 'new_rows' END
+                            OPERATOR(pg_catalog.||) ' AS r' LOOP
+        PERFORM pg_catalog.set_config('memory.tenant_id', v_tenant::text, true);
+        IF v_old IS NOT NULL THEN
+            -- a simulation that went takes all of its postings
+            EXECUTE 'DELETE FROM memory.word_postings AS w USING (SELECT DISTINCT o.tenant_id, o.simulation_id FROM ('
+                    OPERATOR(pg_catalog.||) v_old OPERATOR(pg_catalog.||) ') AS o
+                      WHERE NOT EXISTS (SELECT 1 FROM memory.simulations AS s
+                                         WHERE s.tenant_id = o.tenant_id AND s.simulation_id = o.simulation_id)) AS g
+                     WHERE w.tenant_id = g.tenant_id AND w.simulation_id = g.simulation_id'
+              USING v_kind, v_tenant;
+            EXECUTE 'DELETE FROM memory.word_postings AS w USING (SELECT n.tenant_id, n.simulation_id, n.key, p.word, p.kind FROM ('
+                    OPERATOR(pg_catalog.||) v_old OPERATOR(pg_catalog.||) ') AS n
+                      CROSS JOIN LATERAL (' OPERATOR(pg_catalog.||) v_postings OPERATOR(pg_catalog.||) ') AS p) AS d
+                     WHERE w.tenant_id = d.tenant_id AND w.simulation_id = d.simulation_id AND w.word = d.word
+                       AND w.kind = d.kind AND w.row_key = d.key'
+              USING v_kind, v_tenant;
+        END IF;
+        IF v_new IS NOT NULL THEN
+            EXECUTE 'INSERT INTO memory.word_postings (tenant_id, simulation_id, word, kind, row_key, tf, weight, doc_len)
+                     SELECT n.tenant_id, n.simulation_id, p.word, p.kind, n.key, p.tf, p.weight, p.doc_len FROM ('
+                    OPERATOR(pg_catalog.||) v_new OPERATOR(pg_catalog.||) ') AS n
+                      CROSS JOIN LATERAL (' OPERATOR(pg_catalog.||) v_postings OPERATOR(pg_catalog.||) ') AS p
+                     ORDER BY p.word, p.kind, n.key'
+              USING v_kind, v_tenant;
+        END IF;
+    END LOOP;
+    PERFORM pg_catalog.set_config('memory.tenant_id', COALESCE(v_call, ''), true);
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._index_words() IS 'Internal: trigger keeping memory.word_postings the words of the episodes, facts and entities as each statement left them';
+REVOKE ALL ON FUNCTION memory._index_words() FROM PUBLIC;

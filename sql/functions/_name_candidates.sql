@@ -1,0 +1,84 @@
+-- The p_limit entities of a simulation whose names a text names or nearly names most
+-- closely, with the similarity memory._name_match gives (>= 0.5; ties beyond p_limit
+-- included), in no order, without comparing every name: a word similarity s of the
+-- name within the text needs s times the name's trigrams among the text's, and of the text
+-- within the name s times the text's trigrams among the name's, so the trigrams a name
+-- shares with the text (the 't' postings of memory.word_postings, read by equality on
+-- (tenant_id, simulation_id, trigram) under row-level security) bound its similarity from
+-- above. The candidates are the names holding one of the text's trigrams that at most
+-- memory._limit('word_candidates') names hold (a trigram such as 'ent' in thousands of
+-- names is only counted for those candidates, by key: a name sharing nothing but such
+-- common trigrams with the text is not found). They are compared in the order of that
+-- bound, best first, and the comparing stops when the bound falls below 0.5 or below the
+-- p_limit-th similarity found (a comparison costs about 0.1 ms; before, every name of the
+-- simulation was compared: 1.5 s for 10,000 names).
+CREATE OR REPLACE FUNCTION memory._name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text,
+                                                   p_limit integer)
+RETURNS TABLE (node_key uuid, similarity real)
+LANGUAGE plpgsql STABLE SECURITY INVOKER ROWS 10
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    v_grams    text[] := memory._name_trigrams(p_text);
+    v_prepared text := pg_catalog.lower(memory._words_text(p_text));
+    v_keys     uuid[] := '{}';
+    v_sims     real[] := '{}';
+    v_kth      real := 0.5;
+    v_sim      real;
+    v_cand     record;
+    v_cap      integer := memory._limit('word_candidates');
+BEGIN
+    IF COALESCE(pg_catalog.cardinality(v_grams), 0) = 0 THEN
+        RETURN;
+    END IF;
+    FOR v_cand IN
+        WITH q AS MATERIALIZED (
+            -- the text's trigrams, each with the number of names holding it (up to the cap)
+            SELECT g.trigram,
+                   (SELECT pg_catalog.count(*) FROM (
+                        SELECT 1 FROM memory.word_postings AS p
+                         WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                           AND p.word = g.trigram AND p.kind = 't'
+                         LIMIT v_cap + 1) AS c) AS df
+              FROM pg_catalog.unnest(v_grams) AS g (trigram)
+        ), rare AS MATERIALIZED (
+            -- the names holding one of the text's rarer trigrams, with those it shares
+            SELECT p.row_key, pg_catalog.count(*) AS shared, pg_catalog.min(p.doc_len) AS grams
+              FROM q JOIN memory.word_postings AS p
+                ON p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+               AND p.word = q.trigram AND p.kind = 't'
+             WHERE q.df <= v_cap
+             GROUP BY p.row_key
+        ), counted AS MATERIALIZED (
+            -- and the common trigrams they hold, looked up by key
+            SELECT r.row_key, r.grams,
+                   r.shared + (SELECT pg_catalog.count(*) FROM q JOIN memory.word_postings AS p
+                                   ON p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                                  AND p.word = q.trigram AND p.kind = 't' AND p.row_key = r.row_key
+                                WHERE q.df > v_cap) AS shared
+              FROM rare AS r
+        )
+        SELECT s.row_key, GREATEST(s.shared::real / s.grams, s.shared::real / pg_catalog.cardinality(v_grams)) AS bound
+          FROM counted AS s
+         WHERE 2 * s.shared >= LEAST(s.grams, pg_catalog.cardinality(v_grams))
+         ORDER BY 2 DESC
+    LOOP
+        EXIT WHEN v_cand.bound < v_kth;
+        SELECT memory._name_match(n.name, v_prepared) INTO v_sim
+          FROM memory.nodes AS n
+         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = v_cand.row_key;
+        IF v_sim IS NOT NULL THEN
+            v_keys := v_keys OPERATOR(pg_catalog.||) v_cand.row_key;
+            v_sims := v_sims OPERATOR(pg_catalog.||) v_sim;
+            IF pg_catalog.cardinality(v_sims) >= p_limit THEN
+                v_kth := (SELECT x.s FROM pg_catalog.unnest(v_sims) AS x (s) ORDER BY x.s DESC OFFSET p_limit - 1 LIMIT 1);
+            END IF;
+        END IF;
+    END LOOP;
+    RETURN QUERY SELECT u.k, u.s FROM ROWS FROM (pg_catalog.unnest(v_keys), pg_catalog.unnest(v_sims)) AS u (k, s) WHERE u.s >= v_kth;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._name_candidates(uuid, uuid, text, integer) IS 'Internal: the entities whose names a text names or nearly names most closely (trigram word similarity >= 0.5), found through the trigram postings';
+REVOKE ALL ON FUNCTION memory._name_candidates(uuid, uuid, text, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._name_candidates(uuid, uuid, text, integer) TO memory_reader;
