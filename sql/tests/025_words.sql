@@ -5,7 +5,7 @@
 -- syntax in the text read as words; bad input; tenants isolated.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(36);
+SELECT plan(44);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(),
@@ -92,6 +92,55 @@ SELECT results_eq($$SELECT id FROM memory.search_words(fx.tenant_a(), fx.sim_a()
                   ARRAY['e10'], 'the words of a text full of operators are found');
 SELECT is_empty($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'the & | !', 10)$$,
                 'stop words and operators alone find nothing (no error)');
+
+-- The words index (V0020): memory.word_postings is exactly the rows' words after inserts,
+-- updates of the text and deletes, on every write path (8)
+RESET SESSION AUTHORIZATION;
+CREATE TEMP VIEW fx_postings_due AS
+SELECT x.tenant_id, x.simulation_id, u.lexeme AS word, 'e'::"char" AS kind, x.episode_key AS row_key,
+       pg_catalog.cardinality(u.positions)::smallint AS tf, pg_catalog.length(memory._words_doc(x.content))::smallint AS doc_len
+  FROM memory.episodes AS x CROSS JOIN LATERAL pg_catalog.unnest(memory._words_doc(x.content)) AS u WHERE x.content IS NOT NULL
+UNION ALL
+SELECT x.tenant_id, x.simulation_id, u.lexeme, 'f', x.edge_key, pg_catalog.cardinality(u.positions), pg_catalog.length(memory._words_doc(x.fact))
+  FROM memory.edges AS x CROSS JOIN LATERAL pg_catalog.unnest(memory._words_doc(x.fact)) AS u WHERE x.fact IS NOT NULL
+UNION ALL
+SELECT x.tenant_id, x.simulation_id, u.lexeme, 'n', x.node_key, pg_catalog.cardinality(u.positions), pg_catalog.length(memory._words_doc(x.name, x.summary))
+  FROM memory.nodes AS x CROSS JOIN LATERAL pg_catalog.unnest(memory._words_doc(x.name, x.summary)) AS u
+UNION ALL
+SELECT x.tenant_id, x.simulation_id, g, 't', x.node_key, 1, pg_catalog.cardinality(memory._name_trigrams(x.name))
+  FROM memory.nodes AS x CROSS JOIN LATERAL pg_catalog.unnest(memory._name_trigrams(x.name)) AS g;
+SELECT set_eq($$SELECT tenant_id, simulation_id, word, kind, row_key, tf, doc_len FROM memory.word_postings$$,
+              $$SELECT * FROM fx_postings_due$$, 'after the inserts: the postings are the rows'' words, nothing more');
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT memory.upsert_episodes(fx.tenant_a(), fx.sim_a(),
+    '[{"id": "e2", "action_type": "CREATE_POST", "content": "The bridge was reopened"}]');
+SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(),
+    '[{"id": "road", "name": "River Street", "type": "Location", "summary": "A street along the river"}]');
+SELECT memory.upsert_simulation(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000d1e7', 'to delete');
+SELECT memory.upsert_episodes(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000d1e7',
+    '[{"id": "d1", "action_type": "CREATE_POST", "content": "a marathon of words"}]');
+RESET SESSION AUTHORIZATION;
+SELECT set_eq($$SELECT tenant_id, simulation_id, word, kind, row_key, tf, doc_len FROM memory.word_postings$$,
+              $$SELECT * FROM fx_postings_due$$, 'after upserts that changed the text: the old words gone, the new ones there');
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT memory.delete_simulation(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000d1e7');
+RESET SESSION AUTHORIZATION;
+SELECT is((SELECT count(*) FROM memory.word_postings WHERE simulation_id = 'aaaaaaaa-0000-4000-8000-00000000d1e7'), 0::bigint,
+          'a deleted simulation leaves no postings');
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT results_eq($$SELECT id FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'bridge', 10, '{episode}')$$,
+                  ARRAY['e2'], 'the new text is found');
+SELECT is_empty($$SELECT id FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'marathon', 10, '{episode}')$$,
+                'the old text is not');
+SELECT results_eq($$SELECT node_id, similarity FROM memory.match_entities(fx.tenant_a(), fx.sim_a(), 'walking down River Street', 1)$$,
+                  $$VALUES ('road', 1::real)$$, 'a renamed entity is matched by its new name');
+SELECT is((SELECT count(DISTINCT tenant_id) FROM memory.word_postings), 1::bigint, 'a reader sees only its tenant''s postings');
+-- the trigram candidates give exactly what comparing every name gives
+SELECT results_eq($$SELECT node_id, similarity FROM memory.match_entities(fx.tenant_a(), fx.sim_a(), 'sofia lindqvst, li hua and 李华 on the plan', 1000)$$,
+                  $$SELECT m.node_id, m.similarity FROM (SELECT n.node_id, memory._name_match(n.name, lower(memory._words_text('sofia lindqvst, li hua and 李华 on the plan'))) AS similarity
+                                                          FROM memory.nodes AS n WHERE n.tenant_id = fx.tenant_a() AND n.simulation_id = fx.sim_a()) AS m
+                     WHERE m.similarity IS NOT NULL ORDER BY m.similarity DESC, m.node_id$$,
+                  'match_entities through the trigram postings = every name compared');
 
 -- Bad input (7)
 SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), '')$$, '22023', NULL, 'empty text: 22023');
