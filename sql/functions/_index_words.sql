@@ -13,8 +13,9 @@
 -- inlined), each document computed once a row (OFFSET 0: not pulled up into every lexeme's
 -- columns, which computed it once a lexeme), and new postings are inserted in key order
 -- (half the time of key-random inserts into the primary key). The text columns come from
--- a fixed map of the three tables (dynamic SQL on the trigger's own table, never on an
--- argument): the transition tables' columns differ by table.
+-- a fixed map of the three tables, named by the trigger's argument (a shard of a
+-- distributed table has a name of its own), never by a caller's argument: the transition
+-- tables' columns differ by table.
 -- SECURITY DEFINER (owned by memory_owner, whose policies admit only the call's tenant) so
 -- that no tenant role holds a privilege on memory.word_postings beyond reading it: it
 -- writes only the postings of rows the statement that fired it changed, which that
@@ -53,10 +54,11 @@ BEGIN
       FROM (VALUES ('episodes', 'e'::"char", 'episode_key', 'content', 'NULL::text'),
                    ('edges', 'f'::"char", 'edge_key', 'fact', 'NULL::text'),
                    ('nodes', 'n'::"char", 'node_key', 'name', 'r.summary')) AS m (tbl, kind, key, body, more)
-     WHERE m.tbl = TG_TABLE_NAME AND TG_TABLE_SCHEMA = 'memory';
+     WHERE m.tbl = TG_ARGV[0] AND TG_NARGS = 1;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'memory._index_words fired on %.%', TG_TABLE_SCHEMA, TG_TABLE_NAME
-            USING ERRCODE = 'triggered_action_exception';
+        RAISE EXCEPTION 'memory._index_words fired on %.% for %', TG_TABLE_SCHEMA, TG_TABLE_NAME, TG_ARGV[0]
+            USING ERRCODE = 'triggered_action_exception',
+                  HINT = 'the trigger names its table as its one argument: episodes, edges or nodes';
     END IF;
     IF TG_OP IN ('UPDATE', 'DELETE') THEN
         v_old := pg_catalog.format(v_rows, v_key, v_text, v_more, 'old_rows');
