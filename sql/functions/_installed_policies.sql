@@ -25,7 +25,11 @@ AS $fn$
                                        -- V0015: the versions a change ended
                                        'row_history',
                                        -- V0016: the evidence behind a fact
-                                       'edge_evidence']) AS t
+                                       'edge_evidence',
+                                       -- V0020: the words index
+                                       'word_postings',
+                                       -- V0021: the change feed, retention and compaction
+                                       'changes', 'change_heads', 'retention_rules', 'episode_clumps']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -49,6 +53,11 @@ AS $fn$
        AND (t.table_name <> 'row_history' OR p.command = 'SELECT')
        -- memory.edge_evidence (V0016): the same; memory._link_evidence writes it.
        AND (t.table_name <> 'edge_evidence' OR p.command = 'SELECT')
+       -- memory.word_postings (V0020): the same; the trigger memory._index_words writes it.
+       AND (t.table_name <> 'word_postings' OR p.command = 'SELECT')
+       -- V0021: the same; memory_owner's definer functions write them (below).
+       AND (t.table_name NOT IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps')
+            OR p.command = 'SELECT')
     UNION ALL
     SELECT 'row_history'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
            ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
@@ -57,6 +66,20 @@ AS $fn$
     SELECT 'edge_evidence'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
            ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
       FROM e
+    UNION ALL
+    SELECT 'word_postings'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
+           ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
+      FROM e
+    -- V0021: memory_owner adds to the feed (no UPDATE: a change is never rewritten), advances
+    -- a head, replaces rules and clumps.
+    UNION ALL
+    SELECT w.table_name::name, p.policy_name::name, true, ARRAY['memory_owner']::name[], p.command, p.qual, p.with_check
+      FROM e CROSS JOIN LATERAL (VALUES
+          ('owner_adds_rows_to_the_entered_call_tenant', 'INSERT', NULL, e.call_tenant),
+          ('owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', e.call_tenant, e.call_tenant)
+      ) AS p (policy_name, command, qual, with_check)
+      CROSS JOIN LATERAL (VALUES ('changes'), ('change_heads'), ('retention_rules'), ('episode_clumps')) AS w (table_name)
+     WHERE p.command = 'INSERT' OR w.table_name <> 'changes'
     UNION ALL
     SELECT p.table_name::name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM e CROSS JOIN LATERAL (VALUES
@@ -72,6 +95,10 @@ AS $fn$
     UNION ALL
     SELECT 'route_rules'::name, 'owner_manages_every_rule'::name, true, ARRAY['memory_owner']::name[],
            'ALL', 'true', 'true'
+    -- V0022: memory.embedding_models, the installation's models (a model comes with a migration)
+    UNION ALL
+    SELECT 'embedding_models'::name, 'roles_read_every_model'::name, true, ARRAY['memory_admin', 'memory_reader']::name[],
+           'SELECT', 'true', NULL
 $fn$;
 
 COMMENT ON FUNCTION memory._installed_policies() IS 'Internal: every policy sql/policies installs, with its command, roles and expressions as pg_get_expr prints them (memory.rls_audit compares with it)';

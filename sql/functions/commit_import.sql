@@ -148,6 +148,7 @@ BEGIN
      WHERE a.tenant_id = p_tenant_id AND a.attempt_id = p_attempt_id;
     PERFORM memory._discard_staged(p_tenant_id, ARRAY[p_attempt_id]);
     PERFORM memory._release_attempt_lock(v_attempt.lock_key);
+    PERFORM memory._record_import(p_tenant_id, v_sim, p_attempt_id, v_result);  -- the change feed (V0021)
 
     RETURN QUERY
     SELECT k.kind, (v_result #>> ARRAY[k.kind, 'inserted'])::bigint,

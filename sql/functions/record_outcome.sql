@@ -31,6 +31,7 @@ BEGIN
        SET outcome = excluded.outcome, note = excluded.note, observed_at = excluded.observed_at,
            recorded_at = pg_catalog.now(), recorded_by = CURRENT_USER
      WHERE (o.outcome, o.note, o.observed_at) IS DISTINCT FROM (excluded.outcome, excluded.note, excluded.observed_at);
+    PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'prediction_outcomes', 'outcome', ARRAY[p_prediction_id], '{}', NULL, pg_catalog.jsonb_build_object('outcome', p_outcome)) WHERE FOUND;  -- the change feed (V0021)
     RETURN QUERY
     SELECT o.prediction_id, o.outcome, o.note, o.observed_at, o.recorded_at, o.recorded_by
       FROM memory.prediction_outcomes AS o

@@ -30,6 +30,7 @@ BEGIN
            updated_at = pg_catalog.now()
      WHERE (s.name, s.metadata, s.published) IS DISTINCT FROM
            (COALESCE(excluded.name, s.name), s.metadata || excluded.metadata, true);
+    PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'upsert') WHERE FOUND;  -- the change feed (V0021)
 END
 $fn$;
 

@@ -1,0 +1,144 @@
+-- memory.health's report of one tenant: rows and bytes per tenant, simulation and agent
+-- (bytes: the rows' stored size, pg_column_size, vectors and words included); the search
+-- index of each simulation (its per-simulation HNSW index, its size, and whether one is due:
+-- 2,000 embedded episodes, as memory.ann_plan); the recall@10 of the approximate search
+-- against the exact one on p_sample queries (each the midpoint of two random episodes'
+-- vectors) for every indexed simulation, ok at 0.95 or more (the seeds' alert below); the
+-- change feed's head. One row per metric.
+-- SECURITY DEFINER: an administrator holds no tenant grant, yet sizes every tenant; the
+-- caller is checked as the session user (a grant for the tenant, or memory_admin) and the
+-- owner's policies keep every read to the tenant entered.
+CREATE OR REPLACE FUNCTION memory._health_tenant(p_tenant_id uuid, p_sample integer)
+RETURNS TABLE (section text, tenant_id uuid, simulation_id uuid, agent_id integer, metric text,
+               value double precision, ok boolean, detail jsonb)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    v_kind    memory.record_kind;
+    v_sim     record;
+    v_rows    jsonb;
+    v_bytes   jsonb;
+    v_n       bigint;
+    v_b       bigint;
+    v_t_rows  bigint := 0;
+    v_t_bytes bigint := 0;
+    v_index   record;
+    v_q       public.vector;
+    v_hits    double precision;
+    v_total   double precision;
+    v_emb     bigint;
+BEGIN
+    PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass a tenant id');
+    PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
+    IF NOT (memory._holds_grant(p_tenant_id) OR pg_catalog.pg_has_role(SESSION_USER, 'memory_admin', 'USAGE')) THEN
+        RAISE EXCEPTION 'role % holds no grant for tenant %', SESSION_USER, p_tenant_id
+            USING ERRCODE = 'insufficient_privilege', HINT = 'an administrator grants it with memory.grant_tenant(role, tenant)';
+    END IF;
+    tenant_id := p_tenant_id;
+    FOR v_sim IN SELECT s.simulation_id, s.sim_no FROM memory.simulations AS s
+                  WHERE s.tenant_id = p_tenant_id ORDER BY s.simulation_id LOOP
+        simulation_id := v_sim.simulation_id;
+        agent_id := NULL;
+        v_rows := '{}'::jsonb;
+        v_bytes := '{}'::jsonb;
+        FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
+            EXECUTE pg_catalog.format('SELECT pg_catalog.count(*), COALESCE(pg_catalog.sum(pg_catalog.pg_column_size(l.*)), 0)'
+                                      ' FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2', v_kind.live)
+               INTO v_n, v_b USING p_tenant_id, v_sim.simulation_id;
+            v_rows := v_rows || pg_catalog.jsonb_build_object(v_kind.kind, v_n);
+            v_bytes := v_bytes || pg_catalog.jsonb_build_object(v_kind.kind, v_b);
+        END LOOP;
+        SELECT pg_catalog.sum(r.value::bigint) INTO v_n FROM pg_catalog.jsonb_each_text(v_rows) AS r;
+        SELECT pg_catalog.sum(r.value::bigint) INTO v_b FROM pg_catalog.jsonb_each_text(v_bytes) AS r;
+        v_t_rows := v_t_rows + v_n;
+        v_t_bytes := v_t_bytes + v_b;
+        section := 'size'; ok := NULL;
+        metric := 'rows'; value := v_n; detail := v_rows; RETURN NEXT;
+        metric := 'bytes'; value := v_b; detail := v_bytes; RETURN NEXT;
+        FOR v_index IN
+            SELECT e.agent_id AS agent, pg_catalog.count(*) AS n, pg_catalog.sum(pg_catalog.pg_column_size(e.*)) AS b
+              FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id
+             GROUP BY e.agent_id ORDER BY e.agent_id
+        LOOP
+            agent_id := v_index.agent; detail := '{}'::jsonb;
+            metric := 'episode_rows'; value := v_index.n; RETURN NEXT;
+            metric := 'episode_bytes'; value := v_index.b; RETURN NEXT;
+        END LOOP;
+        agent_id := NULL;
+
+        -- The simulation's search index.
+        SELECT pg_catalog.count(*) INTO v_emb FROM memory.episodes AS e
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id AND e.embedding IS NOT NULL;
+        SELECT c.oid, c.reltuples, i.indisvalid, pg_catalog.pg_relation_size(c.oid) AS bytes INTO v_index
+          FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_index AS i ON i.indexrelid = c.oid
+         WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(v_sim.sim_no));
+        section := 'index'; metric := 'ann_index';
+        IF v_index.oid IS NULL THEN
+            value := 0; ok := v_emb < 2000;
+            detail := pg_catalog.jsonb_build_object('state', CASE WHEN v_emb < 2000 THEN 'exact' ELSE 'missing' END,
+                                                    'embedded_episodes', v_emb);
+        ELSE
+            value := v_index.reltuples; ok := v_index.indisvalid;
+            detail := pg_catalog.jsonb_build_object('state', CASE WHEN v_index.indisvalid THEN 'indexed' ELSE 'invalid' END,
+                                                    'embedded_episodes', v_emb, 'bytes', v_index.bytes,
+                                                    'index', memory._ann_index_name(v_sim.sim_no));
+        END IF;
+        RETURN NEXT;
+
+        -- Sampled recall of the approximate search against the exact one.
+        IF v_index.oid IS NOT NULL AND v_index.indisvalid AND COALESCE(p_sample, 0) > 0 THEN
+            v_hits := 0; v_total := 0;
+            FOR v_q IN
+                SELECT a.embedding OPERATOR(public.+) b.embedding
+                  FROM (SELECT e.embedding, pg_catalog.row_number() OVER () AS n
+                          FROM memory.episodes AS e
+                         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id
+                           AND e.embedding IS NOT NULL
+                         ORDER BY pg_catalog.random() LIMIT 2 * p_sample) AS a
+                  JOIN (SELECT e.embedding, pg_catalog.row_number() OVER () AS n
+                          FROM memory.episodes AS e
+                         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id
+                           AND e.embedding IS NOT NULL
+                         ORDER BY pg_catalog.random() LIMIT 2 * p_sample) AS b ON b.n = a.n
+                 LIMIT p_sample
+            LOOP
+                SELECT v_hits + pg_catalog.count(*) FILTER (WHERE x.episode_id IS NOT NULL),
+                       v_total + pg_catalog.count(*)
+                  INTO v_hits, v_total
+                  FROM (SELECT e.episode_id FROM memory.episodes AS e
+                         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id
+                           AND e.embedding IS NOT NULL
+                         ORDER BY e.embedding OPERATOR(public.<=>) v_q, e.episode_id LIMIT 10) AS t
+                  LEFT JOIN (SELECT h.episode_id
+                               FROM memory._search_episodes_ann(p_tenant_id, v_sim.simulation_id, v_sim.sim_no, v_q, 10,
+                                                                NULL, v_index.reltuples, NULL, NULL, NULL, NULL) AS h) AS x
+                         ON x.episode_id = t.episode_id;
+            END LOOP;
+            section := 'recall'; metric := 'recall_at_10';
+            value := CASE WHEN v_total > 0 THEN v_hits / v_total END;
+            ok := value IS NULL OR value >= 0.95;
+            detail := pg_catalog.jsonb_build_object('queries', p_sample, 'alert_below', 0.95);
+            RETURN NEXT;
+        END IF;
+    END LOOP;
+
+    simulation_id := NULL; agent_id := NULL; ok := NULL;
+    SELECT pg_catalog.count(*), COALESCE(pg_catalog.sum(pg_catalog.pg_column_size(c.*)), 0) INTO v_n, v_b
+      FROM memory.vector_cache AS c WHERE c.tenant_id = p_tenant_id;
+    section := 'size'; metric := 'rows'; value := v_t_rows + v_n;
+    detail := pg_catalog.jsonb_build_object('simulations', v_t_rows, 'vector_cache', v_n); RETURN NEXT;
+    metric := 'bytes'; value := v_t_bytes + v_b;
+    detail := pg_catalog.jsonb_build_object('simulations', v_t_bytes, 'vector_cache', v_b); RETURN NEXT;
+    section := 'feed'; metric := 'changes';
+    SELECT h.changes, pg_catalog.jsonb_build_object('last_change_at', h.last_change_at) INTO value, detail
+      FROM memory.change_heads AS h WHERE h.tenant_id = p_tenant_id;
+    value := COALESCE(value, 0); detail := COALESCE(detail, '{}'::jsonb);
+    RETURN NEXT;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._health_tenant(uuid, integer) IS 'Internal: a tenant''s sizes, search indexes, sampled index recall and feed head (SECURITY DEFINER: administrators hold no tenant grant)';
+REVOKE ALL ON FUNCTION memory._health_tenant(uuid, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory._health_tenant(uuid, integer) TO memory_reader, memory_admin;

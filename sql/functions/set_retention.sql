@@ -1,0 +1,48 @@
+-- Set a tenant's retention and compaction policy, applied by memory.sweep():
+-- p_keep_days: simulations whose last change is older go (NULL keeps every simulation; below
+-- 1 22023); p_compact_similarity: compact each agent's near-duplicate episodes above this
+-- cosine (NULL: no compaction; from above 0.9 to below 1, 22023 otherwise); p_compact_drop:
+-- delete the duplicates (else they stay, marked). Both NULL removes the policy. Unknown
+-- tenant P0002 (told by the foreign key: memory_owner reads no tenant row). memory_admin only.
+-- SECURITY DEFINER: administrators hold no write privilege on memory.retention_rules; the
+-- caller is checked as the session user (memory._enter_tenant_as_admin).
+CREATE OR REPLACE FUNCTION memory.set_retention(p_tenant_id uuid, p_keep_days integer,
+                                                p_compact_similarity real DEFAULT NULL,
+                                                p_compact_drop boolean DEFAULT false)
+RETURNS void
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
+AS $fn$
+BEGIN
+    PERFORM memory._enter_tenant_as_admin(p_tenant_id);
+    PERFORM memory._not_null(p_compact_drop, 'p_compact_drop', 'pass true or false');
+    IF p_keep_days < 1 THEN
+        RAISE EXCEPTION 'p_keep_days must be at least 1, not %', p_keep_days
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a number of days, or NULL to keep every simulation';
+    END IF;
+    IF NOT (p_compact_similarity > 0.9 AND p_compact_similarity < 1) THEN
+        RAISE EXCEPTION 'p_compact_similarity must be above 0.9 and below 1, not %', p_compact_similarity
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'near duplicates are above 0.99; NULL: no compaction';
+    END IF;
+    IF p_keep_days IS NULL AND p_compact_similarity IS NULL THEN
+        DELETE FROM memory.retention_rules AS r WHERE r.tenant_id = p_tenant_id;
+        RETURN;
+    END IF;
+    BEGIN
+        INSERT INTO memory.retention_rules AS r (tenant_id, keep_days, compact_similarity, compact_drop)
+        VALUES (p_tenant_id, p_keep_days, p_compact_similarity, p_compact_drop)
+        ON CONFLICT (tenant_id) DO UPDATE
+           SET keep_days = excluded.keep_days, compact_similarity = excluded.compact_similarity,
+               compact_drop = excluded.compact_drop, updated_at = pg_catalog.now(), updated_by = SESSION_USER
+         WHERE (r.keep_days, r.compact_similarity, r.compact_drop)
+               IS DISTINCT FROM (excluded.keep_days, excluded.compact_similarity, excluded.compact_drop);
+    EXCEPTION WHEN foreign_key_violation THEN
+        RAISE EXCEPTION 'unknown tenant %', p_tenant_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the tenants with memory.list_tenants()';
+    END;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory.set_retention(uuid, integer, real, boolean) IS 'Set a tenant''s retention (simulations older than N days) and compaction policy for memory.sweep(); memory_admin only (SECURITY DEFINER)';
+REVOKE ALL ON FUNCTION memory.set_retention(uuid, integer, real, boolean) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.set_retention(uuid, integer, real, boolean) TO memory_admin;

@@ -1,0 +1,27 @@
+-- memory.retention_rules: a tenant's retention and compaction policy. Readers see their tenant's;
+-- memory.set_retention (SECURITY DEFINER, memory_admin) writes it as memory_owner.
+DROP POLICY IF EXISTS readers_see_rows_of_the_granted_call_tenant ON memory.retention_rules;
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.retention_rules
+    AS PERMISSIVE FOR SELECT TO memory_reader
+    USING (tenant_id = (SELECT memory._current_tenant_id()));
+
+DROP POLICY IF EXISTS owner_sees_rows_of_the_entered_call_tenant ON memory.retention_rules;
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.retention_rules
+    AS PERMISSIVE FOR SELECT TO memory_owner
+    USING (tenant_id = (SELECT memory._current_tenant_id()));
+
+DROP POLICY IF EXISTS owner_adds_rows_to_the_entered_call_tenant ON memory.retention_rules;
+CREATE POLICY owner_adds_rows_to_the_entered_call_tenant ON memory.retention_rules
+    AS PERMISSIVE FOR INSERT TO memory_owner
+    WITH CHECK (tenant_id = (SELECT memory._current_tenant_id()));
+
+DROP POLICY IF EXISTS owner_changes_rows_of_the_entered_call_tenant ON memory.retention_rules;
+CREATE POLICY owner_changes_rows_of_the_entered_call_tenant ON memory.retention_rules
+    AS PERMISSIVE FOR UPDATE TO memory_owner
+    USING (tenant_id = (SELECT memory._current_tenant_id()))
+    WITH CHECK (tenant_id = (SELECT memory._current_tenant_id()));
+
+DROP POLICY IF EXISTS owner_removes_rows_of_the_entered_call_tenant ON memory.retention_rules;
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.retention_rules
+    AS PERMISSIVE FOR DELETE TO memory_owner
+    USING (tenant_id = (SELECT memory._current_tenant_id()));
