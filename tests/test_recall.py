@@ -49,12 +49,16 @@ def _recall(conn, world, text, vector, top_k, options):
     ).fetchall()
 
 
+DEFAULT_WEIGHTS = {"words": 2.0, "graph": 0.5}
+
+
 def reference_rrf(arm_ranks: dict[str, dict[tuple[str, str], int]], k: float, weights: dict):
     """Reciprocal rank fusion in Python: sum of weight / (k + rank) over the arms that found
-    an item; zero scores dropped; best first, ties by kind then id."""
+    an item (an arm's weight by default: words 2, graph 0.5, the others 1); zero scores
+    dropped; best first, ties by kind then id."""
     scores: dict[tuple[str, str], float] = {}
     for arm, ranks in arm_ranks.items():
-        w = float(weights.get(arm, 1))
+        w = float(weights.get(arm, DEFAULT_WEIGHTS.get(arm, 1)))
         for item, rank in ranks.items():
             scores[item] = scores.get(item, 0.0) + w / (k + rank)
     rows = [(item, s) for item, s in scores.items() if s > 0]
@@ -69,7 +73,7 @@ QUESTIONS = [
     "人们担心救护车会被挡住吗？",  # Chinese
 ]
 OPTIONS = [
-    {},  # defaults: k 60, weights 1, candidates 50
+    {},  # defaults: k 60, weights words 2, graph 0.5, others 1, candidates 50
     {"k": 10, "weights": {"words": 2, "graph": 0.5, "facts": 0}, "candidates": 20, "depth": 2},
 ]
 
