@@ -99,15 +99,28 @@ def staged_import(
     sim: Sim,
     rows: dict[str, list[dict]],
     batch_size: int = 20000,
+    phases: dict[str, float] | None = None,
 ) -> float:
     """One attempt for a simulation through the bulk path, on an autocommit session from
-    `mem.connect()` (a transaction per call and per staged batch); returns seconds."""
+    `mem.connect()` (a transaction per call and per staged batch); returns seconds. With
+    `phases`, adds each phase's seconds to it: begin, stage (rows built, COPY and
+    memory.stage_rows), commit (validation, merge, evidence, cleanup)."""
     start = time.perf_counter()
     declared = {k: len(v) for k, v in rows.items()}
     attempt = mem.begin_import(sim.tenant_id, sim.simulation_id, declared, conn=conn)
+    began = time.perf_counter()
     stage(mem, conn, sim.tenant_id, attempt, rows, batch_size)
+    staged = time.perf_counter()
     mem.commit_import(sim.tenant_id, attempt, conn=conn)
-    return time.perf_counter() - start
+    done = time.perf_counter()
+    if phases is not None:
+        for name, seconds in (
+            ("begin", began - start),
+            ("stage", staged - began),
+            ("commit", done - staged),
+        ):
+            phases[name] = phases.get(name, 0.0) + seconds
+    return done - start
 
 
 def record_by_record(mem: Memory, conn: psycopg.Connection, sim: Sim, rows: list[dict]) -> float:
@@ -122,3 +135,46 @@ def record_by_record(mem: Memory, conn: psycopg.Connection, sim: Sim, rows: list
         mem.upsert_episodes(sim.tenant_id, sim.simulation_id, [item], conn=conn)
         conn.commit()
     return time.perf_counter() - start
+
+
+def main() -> None:
+    """python -m bench.load --dsn SUPERUSER_DSN [--episodes 50000]: one bulk import of
+    episodes with precomputed vectors into a new simulation of the oldest tenant of that
+    database (as a login role granted to it), timed by phase; issue 13, item 4."""
+    import argparse
+
+    from swarm_memory.server import as_role
+
+    p = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
+    p.add_argument("--dsn", required=True)
+    p.add_argument("--role", default="walk_peers_app")
+    p.add_argument("--episodes", type=int, default=50_000)
+    p.add_argument("--repeat", type=int, default=2)
+    args = p.parse_args()
+    with psycopg.connect(args.dsn, autocommit=True) as su:
+        if not su.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (args.role,)).fetchone():
+            su.execute(f'CREATE ROLE "{args.role}" LOGIN')
+            su.execute(f'GRANT memory_writer TO "{args.role}"')
+        tenant = su.execute(
+            "SELECT tenant_id FROM memory.tenants ORDER BY created_at LIMIT 1"
+        ).fetchone()[0]
+        su.execute("SELECT memory.grant_tenant(%s, %s)", (args.role, tenant))
+    base = data.base_set(2000, 10)
+    rng = np.random.default_rng(7)
+    with Memory(as_role(args.dsn, args.role)) as mem, mem.connect() as conn:
+        for _ in range(args.repeat):
+            sim = Sim(tenant, uuid.uuid4(), args.episodes, [0, 1, 2])
+            t = time.perf_counter()
+            rows = episode_rows(sim, base, rng)
+            built = time.perf_counter() - t
+            phases: dict[str, float] = {}
+            seconds = staged_import(mem, conn, sim, {"episodes": rows}, phases=phases)
+            each = ", ".join(f"{k} {v:.2f} s" for k, v in phases.items())
+            print(
+                f"{args.episodes} episodes: {args.episodes / seconds:,.0f} episodes/s "
+                f"({seconds:.2f} s: {each}; rows built beforehand in {built:.2f} s)"
+            )
+
+
+if __name__ == "__main__":
+    main()

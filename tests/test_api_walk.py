@@ -154,3 +154,37 @@ def test_walk_equals_python_bfs_on_random_graphs(world, connect, seed):
                     check_walk(rows, edges, start, depth, types, direction)
                     checked += len(rows)
     assert checked > 0  # the graphs are not all empty walks
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bounded_walk_is_a_prefix_of_the_unbounded_one(world, connect, seed):
+    """p_limit keeps the nearest nodes: on random graphs, for every direction and several
+    bounds, the bounded walk is exactly the first p_limit rows of the unbounded walk (which
+    the oracle checks), through the client as well as by SQL."""
+    from swarm_memory.client import Memory
+
+    conn = connect("app_a")
+    nodes, edges = random_graph(100 + seed)
+    add_graph(conn, world.tenant_a, world.sim_a, nodes, edges)
+    reader = connect("reader_a")
+    rnd = random.Random(2000 + seed)
+    sql = (
+        "SELECT node_id, name, type, depth, path, edge_id, edge_type, fact"
+        " FROM memory.neighbors(%s, %s, %s, %s, %s, %s, p_limit => %s)"
+    )
+    bounded_somewhere = 0
+    for start in rnd.sample(nodes, 3):
+        for direction in ("out", "in", "both"):
+            full = walk(reader, world.tenant_a, world.sim_a, start, 20, None, direction)
+            check_walk(full, edges, start, 20, None, direction)
+            for limit in (1, 2, 5, len(full), len(full) + 3):
+                args = (world.tenant_a, world.sim_a, start, 20, None, direction, limit)
+                rows = reader.execute(sql, args).fetchall()
+                assert rows == full[:limit]
+                bounded_somewhere += len(rows) < len(full)
+    assert bounded_somewhere > 0  # some bound cut a walk short
+    with Memory(world.dsn("reader_a")) as mem:
+        start = rnd.choice(nodes)
+        full = mem.neighbors(world.tenant_a, world.sim_a, start, 20)
+        assert mem.neighbors(world.tenant_a, world.sim_a, start, 20, limit=3) == full[:3]
+        assert mem.neighbors(world.tenant_a, world.sim_a, start, 20, limit=None) == full

@@ -1,0 +1,217 @@
+"""The walk beside two peers loaded with the same graphs (issue 13, item 3): Kuzu, an embedded
+graph database, and networkx, the in-memory floor. Each start node is walked by all three
+in turn (the order rotating from call to call), at every depth from 1 to 20 on the bench's
+preferential-attachment graph and at depth 20 on K15; every answer is checked against
+networkx (the same node at the same least depth), and the table gives each peer's p50 and
+the walk's ratio to Kuzu's.
+
+    python -m bench.graph_peers --dsn "host=... dbname=... user=postgres" [--queries 50]
+
+run alone it creates a tenant and a login role in that database, loads the two graphs
+through the staged import and measures; `make bench` calls measure() on the graphs it
+loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import tempfile
+import time
+import uuid
+import warnings
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import psycopg
+
+from bench import load
+
+# Each peer answers the same question: every node within `depth` steps of the start along
+# edges in either direction, each once at its least depth (the start itself excluded).
+WALK_SQL = "SELECT node_id, depth FROM memory.neighbors(%s, %s, %s, %s)"
+# Kuzu: its breadth-first shortest-path recursion (each node once, at its least depth),
+# undirected; upper bounds are literals in Cypher, so one prepared statement per depth.
+KUZU_SQL = "MATCH p = (a:N {{id: $id}})-[:E* SHORTEST 1..{depth}]-(b:N) RETURN b.id, length(p)"
+DEPTHS = tuple(range(1, 21))
+
+
+class Kuzu:
+    """An in-memory Kuzu database holding one graph: nodes N(id, name, type), edges E."""
+
+    def __init__(self, name: str, n_nodes: int, pairs: list[tuple[int, int]]) -> None:
+        import kuzu
+
+        self.db = kuzu.Database()  # in memory: the fastest Kuzu there is
+        self.conn = kuzu.Connection(self.db)
+        self.conn.execute(
+            "CREATE NODE TABLE N(id STRING, name STRING, type STRING, PRIMARY KEY (id))"
+        )
+        self.conn.execute("CREATE REL TABLE E(FROM N TO N, id STRING, type STRING)")
+        with tempfile.TemporaryDirectory(prefix=f"kuzu-{name}-") as tmp:
+            nodes, edges = Path(tmp) / "nodes.csv", Path(tmp) / "edges.csv"
+            with nodes.open("w", newline="") as f:
+                w = csv.writer(f)
+                for i in range(n_nodes):
+                    w.writerow([f"n-{i}", f"Entity {i}", "Person"])
+            with edges.open("w", newline="") as f:
+                w = csv.writer(f)
+                for k, (a, b) in enumerate(pairs):
+                    w.writerow([f"n-{a}", f"n-{b}", f"e-{k}", "SUPPORTS"])
+            self.conn.execute(f"COPY N FROM '{nodes}' (header=false)")
+            self.conn.execute(f"COPY E FROM '{edges}' (header=false)")
+        # prepared once, as a caller that walks often would (Kuzu 0.11 warns that it prefers
+        # execute(query, parameters), which plans on every call: slower, so not the peer)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.prepared = {d: self.conn.prepare(KUZU_SQL.format(depth=d)) for d in DEPTHS}
+
+    def walk(self, start: str, depth: int) -> dict[str, int]:
+        res = self.conn.execute(self.prepared[depth], {"id": start})
+        out: dict[str, int] = {}
+        while res.has_next():
+            node, length = res.get_next()
+            out[node] = length
+        return out
+
+
+def nx_graph(n_nodes: int, pairs: list[tuple[int, int]]) -> nx.Graph:
+    g = nx.Graph()
+    g.add_nodes_from(f"n-{i}" for i in range(n_nodes))
+    g.add_edges_from((f"n-{a}", f"n-{b}") for a, b in pairs)
+    return g
+
+
+def nx_walk(g: nx.Graph, start: str, depth: int) -> dict[str, int]:
+    out = nx.single_source_shortest_path_length(g, start, cutoff=depth)
+    out.pop(start)
+    return out
+
+
+def pcts(values: list[float]) -> dict:
+    a = np.array(values) * 1000
+    return {"p50_ms": float(np.percentile(a, 50)), "p99_ms": float(np.percentile(a, 99))}
+
+
+def _compare(
+    conn: psycopg.Connection, sim: load.Sim, peer: Kuzu, g: nx.Graph, starts: list[str], depth: int
+) -> dict:
+    lat: dict[str, list[float]] = {"walk": [], "kuzu": [], "networkx": []}
+    sizes = []
+    for i, start in enumerate(starts):
+        calls = [
+            (
+                "walk",
+                lambda s=start: conn.execute(
+                    WALK_SQL, (sim.tenant_id, sim.simulation_id, s, depth)
+                ).fetchall(),
+            ),
+            ("kuzu", lambda s=start: peer.walk(s, depth)),
+            ("networkx", lambda s=start: nx_walk(g, s, depth)),
+        ]
+        got = {}
+        for name, call in calls[i % 3 :] + calls[: i % 3]:  # rotate who goes first
+            t = time.perf_counter()
+            got[name] = call()
+            lat[name].append(time.perf_counter() - t)
+        truth = got["networkx"]
+        walk = {node: d for node, d in got["walk"]}
+        assert len(walk) == len(got["walk"]), ("a node twice", start, depth)
+        assert walk == truth, ("walk differs from networkx", start, depth, len(walk), len(truth))
+        assert got["kuzu"] == truth, ("kuzu differs from networkx", start, depth)
+        sizes.append(len(truth))
+    out = {name: pcts(v) for name, v in lat.items()}
+    out["mean_nodes"] = float(np.mean(sizes))
+    out["walk_vs_kuzu"] = out["walk"]["p50_ms"] / out["kuzu"]["p50_ms"]
+    out["walk_vs_networkx"] = out["walk"]["p50_ms"] / out["networkx"]["p50_ms"]
+    return out
+
+
+def measure(app_dsn: str, big: load.Sim, k15: load.Sim, queries: int, log=print) -> dict:
+    """The three walks, interleaved, on the two graphs `make bench` loaded (sim.edges)."""
+    t = time.perf_counter()
+    peers = {
+        "big": (Kuzu("big", big.n_nodes, big.edges), nx_graph(big.n_nodes, big.edges)),
+        "k15": (Kuzu("k15", k15.n_nodes, k15.edges), nx_graph(k15.n_nodes, k15.edges)),
+    }
+    res: dict = {
+        "graph_nodes": big.n_nodes,
+        "graph_edges": big.n_edges,
+        "queries": queries,
+        "peers_loaded_s": time.perf_counter() - t,
+        "depths": {},
+    }
+    rnd = random.Random(13)
+    with psycopg.connect(app_dsn, autocommit=True) as conn:
+        kz, g = peers["big"]
+        for depth in DEPTHS:
+            starts = [f"n-{rnd.randrange(big.n_nodes)}" for _ in range(queries)]
+            res["depths"][depth] = r = _compare(conn, big, kz, g, starts, depth)
+            log(
+                f"  depth {depth:2d}: walk {r['walk']['p50_ms']:7.2f} ms, kuzu "
+                f"{r['kuzu']['p50_ms']:7.2f} ms, networkx {r['networkx']['p50_ms']:7.2f} ms "
+                f"({r['mean_nodes']:.0f} nodes; walk/kuzu {r['walk_vs_kuzu']:.2f})"
+            )
+        kz, g = peers["k15"]
+        starts = [f"n-{rnd.randrange(k15.n_nodes)}" for _ in range(queries)]
+        res["k15"] = r = _compare(conn, k15, kz, g, starts, 20)
+        log(
+            f"  K15 depth 20: walk {r['walk']['p50_ms']:.2f} ms, kuzu {r['kuzu']['p50_ms']:.2f} ms, "
+            f"networkx {r['networkx']['p50_ms']:.2f} ms (walk/kuzu {r['walk_vs_kuzu']:.2f})"
+        )
+    return res
+
+
+def table(res: dict) -> str:
+    """Rows for the bench table: one per depth and K15, met when the walk's p50 is at or
+    below Kuzu's."""
+    lines = []
+    rows = [(f"depth {d}", r) for d, r in res["depths"].items()] + [("K15 depth 20", res["k15"])]
+    for label, r in rows:
+        ok = "met" if r["walk_vs_kuzu"] <= 1.0 else "NOT MET"
+        lines.append(
+            f"| walk vs Kuzu, {label} ({r['mean_nodes']:.0f} nodes) | p50 <= Kuzu's "
+            f"| walk {r['walk']['p50_ms']:.2f} ms, Kuzu {r['kuzu']['p50_ms']:.2f} ms "
+            f"({r['walk_vs_kuzu']:.2f}x), networkx {r['networkx']['p50_ms']:.2f} ms "
+            f"({r['walk_vs_networkx']:.1f}x) | {ok} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    from swarm_memory.client import Memory
+    from swarm_memory.server import as_role
+
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--dsn", required=True, help="a superuser DSN of a migrated database")
+    p.add_argument("--role", default="walk_peers_app", help="login role created for the walks")
+    p.add_argument("--queries", type=int, default=50)
+    p.add_argument("--nodes", type=int, default=10_000)
+    args = p.parse_args()
+    rng = np.random.default_rng(42)
+    with psycopg.connect(args.dsn, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (args.role,)).fetchone():
+            conn.execute(f'CREATE ROLE "{args.role}" LOGIN')
+            conn.execute(f'GRANT memory_writer TO "{args.role}"')
+        tenant = conn.execute(
+            "SELECT memory.create_tenant(%s)", (f"graph-peers-{uuid.uuid4()}",)
+        ).fetchone()[0]
+        conn.execute("SELECT memory.grant_tenant(%s, %s)", (args.role, tenant))
+    app = as_role(args.dsn, args.role)
+    big = load.Sim(tenant, uuid.uuid4(), 0, [0], n_nodes=args.nodes, n_edges=args.nodes * 5)
+    k15 = load.Sim(tenant, uuid.uuid4(), 0, [0], n_nodes=15, n_edges=210)
+    with Memory(app) as mem, mem.connect() as conn:
+        for sim in (big, k15):
+            nodes, edges = load.graph_rows(sim, rng)
+            load.staged_import(mem, conn, sim, {"nodes": nodes, "edges": edges})
+    with psycopg.connect(args.dsn, autocommit=True) as conn:
+        conn.execute("ANALYZE memory.nodes")
+        conn.execute("ANALYZE memory.edges")
+    res = measure(app, big, k15, args.queries)
+    print(table(res))
+
+
+if __name__ == "__main__":
+    main()
