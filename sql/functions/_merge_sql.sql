@@ -9,7 +9,9 @@
 -- content hash equals the committed row's keeps the committed vectors (the importer embeds
 -- only what changed). A row keeps the source of its last write: 'import' for an attempt's
 -- rows (the staged tables' default), 'api' for a batch's. The statement returns one row:
--- inserted, updated, unchanged.
+-- inserted, updated, unchanged. An updated row's updated_at is the proposed row's (the
+-- column's default, now(), since no kind writes it): Citus refuses now() itself in the SET
+-- of an ON CONFLICT DO UPDATE on a distributed table.
 CREATE OR REPLACE FUNCTION memory._merge_sql(p_kind text, p_staged boolean) RETURNS text
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
@@ -94,7 +96,7 @@ BEGIN
         'WITH written AS ('
         ' INSERT INTO %1$s AS t (tenant_id, simulation_id, %2$s%9$s)'
         ' SELECT $1, $2, %3$s%10$s FROM %4$s'
-        ' ON CONFLICT ON CONSTRAINT %5$I DO UPDATE SET %6$s, updated_at = pg_catalog.now()'
+        ' ON CONFLICT ON CONSTRAINT %5$I DO UPDATE SET %6$s, updated_at = excluded.updated_at'
         ' WHERE (%7$s) IS DISTINCT FROM (%8$s)'
         ' RETURNING (t.xmax = 0) AS was_inserted)'
         ' SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),'

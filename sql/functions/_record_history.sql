@@ -11,12 +11,16 @@
 -- SECURITY DEFINER (owned by memory_owner, whose policies admit only the call's tenant) so
 -- that no tenant role holds a privilege on memory.row_history beyond reading it: it copies
 -- only rows the statement that fired it changed, which that statement's role could change.
+-- The kind is the table's name: the trigger's argument where sql/finalize/history.sql gives
+-- one, else TG_TABLE_NAME without the shard suffix Citus gives a shard's name (nodes_102061
+-- on a worker; no record kind's name ends in _<digits>).
 CREATE OR REPLACE FUNCTION memory._record_history() RETURNS trigger
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    v_id      name := (memory._kind(TG_TABLE_NAME)).id_column;
+    v_kind    text := COALESCE(TG_ARGV[0], pg_catalog.regexp_replace(TG_TABLE_NAME, '_[0-9]+$', ''));
+    v_id      name := (memory._kind(v_kind)).id_column;
     v_setting text := pg_catalog.current_setting('memory.attempt_id', true);
     v_attempt uuid;
 BEGIN
@@ -30,7 +34,7 @@ BEGIN
     END IF;
     INSERT INTO memory.row_history (tenant_id, simulation_id, kind, row_id, recorded_from, recorded_to,
                                     change, attempt_id, data)
-    SELECT o.tenant_id, o.simulation_id, TG_TABLE_NAME, o.row ->> v_id, o.updated_at,
+    SELECT o.tenant_id, o.simulation_id, v_kind, o.row ->> v_id, o.updated_at,
            GREATEST(pg_catalog.now(), o.updated_at),
            CASE TG_OP WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END, v_attempt,
            o.row - ARRAY['embedding', 'summary_embedding']

@@ -3,6 +3,8 @@
 -- changes nothing (updated_at moves only when something changed). A simulation created by
 -- a staged import that has not committed yet becomes an ordinary, published one.
 -- p_name and p_metadata are capped by memory._limit() (string_bytes, object_bytes: 54000).
+-- updated_at takes the proposed row's (its default, now()): Citus refuses now() itself in
+-- the SET of an ON CONFLICT DO UPDATE on a distributed table.
 CREATE OR REPLACE FUNCTION memory.upsert_simulation(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -27,7 +29,7 @@ BEGIN
        SET name = COALESCE(excluded.name, s.name),
            metadata = s.metadata || excluded.metadata,
            published = true,
-           updated_at = pg_catalog.now()
+           updated_at = excluded.updated_at
      WHERE (s.name, s.metadata, s.published) IS DISTINCT FROM
            (COALESCE(excluded.name, s.name), s.metadata || excluded.metadata, true);
     PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'upsert') WHERE FOUND;  -- the change feed (V0021)

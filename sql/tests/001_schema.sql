@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(570);  -- V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions
+SELECT plan(623);  -- V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6)
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -17,6 +17,11 @@ INSERT INTO fx_tables VALUES
     ('staged_report_log'), ('staged_predictions');
 -- V0016: the evidence behind a fact
 INSERT INTO fx_tables VALUES ('edge_evidence');
+-- V0022: the embedding models (the installation's, as route_rules)
+INSERT INTO fx_tables VALUES ('embedding_models'), ('tenant_models');
+INSERT INTO fx_tables VALUES ('word_postings');
+-- V0021: the change feed, retention and compaction
+INSERT INTO fx_tables VALUES ('changes'), ('change_heads'), ('retention_rules'), ('episode_clumps');
 
 CREATE TEMP TABLE fx_functions (fn name, args name[], PRIMARY KEY (fn, args)) ON COMMIT DROP;
 INSERT INTO fx_functions VALUES
@@ -88,7 +93,7 @@ INSERT INTO fx_functions VALUES
     ('import_attempts',     '{uuid,uuid}'),
     ('list_simulations',    '{uuid}'),
     ('list_tenants',        '{}'),
-    ('neighbors',           '{uuid,uuid,text,integer,text[],text,"timestamp with time zone","timestamp with time zone",boolean}'),
+    ('neighbors',           '{uuid,uuid,text,integer,text[],text,"timestamp with time zone","timestamp with time zone",boolean,integer}'),
     -- V0015: time
     ('_known',              '{anyelement,uuid,uuid,"timestamp with time zone"}'),
     ('_fact_state',         '{"timestamp with time zone","timestamp with time zone","timestamp with time zone","timestamp with time zone"}'),
@@ -96,7 +101,7 @@ INSERT INTO fx_functions VALUES
     -- V0018: recall
     ('_check_fact_state',   '{text}'),
     ('_recall_option',      '{jsonb,text,"double precision","double precision","double precision"}'),
-    ('search_facts',        '{uuid,uuid,vector,integer,text,"timestamp with time zone"}'),
+    ('search_facts',        '{uuid,uuid,vector,integer,text,"timestamp with time zone",text}'),
     ('route',               '{text}'),
     ('set_route_rule',      '{text,text}'),
     ('recall',              '{uuid,uuid,text,vector,integer,jsonb}'),
@@ -112,8 +117,8 @@ INSERT INTO fx_functions VALUES
     ('open_staging',        '{}'),
     ('revoke_tenant',       '{name,uuid}'),
     ('rls_audit',           '{}'),
-    ('search_episodes',     '{uuid,uuid,vector,integer,integer,integer,integer,"timestamp with time zone","timestamp with time zone"}'),
-    ('search_nodes',        '{uuid,uuid,vector,integer,text,text}'),
+    ('search_episodes',     '{uuid,uuid,vector,integer,integer,integer,integer,"timestamp with time zone","timestamp with time zone",boolean}'),
+    ('search_nodes',        '{uuid,uuid,vector,integer,text,text,text}'),
     ('simulation_stats',    '{uuid,uuid}'),
     ('stage_rows',          '{uuid,uuid}'),
     ('upsert_edges',        '{uuid,uuid,jsonb,boolean}'),
@@ -131,7 +136,7 @@ INSERT INTO fx_functions VALUES
     ('report_log',          '{uuid,uuid,text,integer,integer}'),
     ('report_sections',     '{uuid,uuid,text}'),
     ('reports',             '{uuid,uuid}'),
-    ('search_reports',      '{uuid,uuid,vector,integer,text}'),
+    ('search_reports',      '{uuid,uuid,vector,integer,text,text}'),
     ('upsert_predictions',  '{uuid,uuid,jsonb}');
 -- V0016: evidence and timeline
 INSERT INTO fx_functions VALUES
@@ -149,6 +154,43 @@ INSERT INTO fx_functions VALUES
     ('_words_text',         '{text}'),
     ('match_entities',      '{uuid,uuid,text,integer}'),
     ('search_words',        '{uuid,uuid,text,integer,text[]}');
+-- V0021: the change feed, retention, compaction and health
+INSERT INTO fx_functions VALUES
+    ('_compact_episodes',   '{uuid,uuid,real,boolean}'),
+    ('_health_tenant',      '{uuid,integer}'),
+    ('_record_change',      '{uuid,uuid,text,text,text[],jsonb,uuid,jsonb}'),
+    ('_record_import',      '{uuid,uuid,uuid,jsonb}'),
+    ('_record_upsert',      '{text,uuid,uuid,jsonb,bigint,bigint}'),
+    ('_sweep_tenant',       '{uuid,"timestamp with time zone"}'),
+    ('changes_since',       '{uuid,bigint,integer}'),
+    ('compact_episodes',    '{uuid,uuid,real,boolean}'),
+    ('health',              '{uuid,integer}'),
+    ('set_retention',       '{uuid,integer,real,boolean}'),
+    ('sweep',               '{uuid,"timestamp with time zone"}');
+-- V0020: the words index
+INSERT INTO fx_functions VALUES
+    ('_index_words',        '{}'),
+    ('_name_candidates',    '{uuid,uuid,text,integer}'),
+    ('_name_trigrams',      '{text}');
+-- V0022: embedding models and re-embedding
+INSERT INTO fx_functions VALUES
+    ('_model',              '{text}'),
+    ('_stored_dimensions',  '{}'),
+    ('_simulation_model',   '{uuid,uuid}'),
+    ('_check_query_model',  '{uuid,uuid,text}'),
+    ('_text_hash',          '{text,text}'),
+    ('_reembed_sources',    '{uuid,uuid,text}'),
+    ('_reembed_model',      '{text}'),
+    ('list_models',         '{}'),
+    ('model_of',            '{uuid,uuid}'),
+    ('set_model',           '{uuid,uuid,text}'),
+    ('set_tenant_model',    '{uuid,text}'),
+    ('reembed_texts',       '{uuid,uuid,text,integer}'),
+    ('switch_model',        '{uuid,uuid,text}');
+-- V0024: grants on a Citus cluster
+INSERT INTO fx_functions VALUES
+    ('_node_group',         '{}'),
+    ('_node_role_oids',     '{oid}');
 
 -- SECURITY DEFINER only where tenant roles must not hold the privilege used: DELETE (with it a
 -- role could LOCK the shared tables in modes that stop every tenant).
@@ -164,6 +206,11 @@ INSERT INTO fx_definers VALUES ('_record_history');
 INSERT INTO fx_definers VALUES ('set_route_rule');
 -- SECURITY DEFINER: the evidence links are written only by memory_owner (V0016).
 INSERT INTO fx_definers VALUES ('_link_evidence');
+INSERT INTO fx_definers VALUES ('_index_words');
+-- SECURITY DEFINER: the feed, retention rules and clumps are written only by memory_owner (V0021),
+-- and health counts every tenant's rows for an administrator.
+INSERT INTO fx_definers VALUES ('_record_change'), ('_compact_episodes'), ('compact_episodes'),
+    ('set_retention'), ('_sweep_tenant'), ('_health_tenant');
 
 -- Schema, extension, roles (9)
 SELECT has_schema('memory', 'schema memory exists');
@@ -193,7 +240,7 @@ SELECT table_owner_is('memory', t.table_name, 'memory_owner', 'memory.' || t.tab
 
 -- every table but memory.route_rules, the installation's routing phrases (V0018), is a tenant's
 SELECT col_type_is('memory', t.table_name, 'tenant_id', 'uuid', 'memory.' || t.table_name || '.tenant_id is uuid')
-  FROM fx_tables AS t WHERE t.table_name <> 'route_rules' ORDER BY t.table_name;
+  FROM fx_tables AS t WHERE t.table_name NOT IN ('route_rules', 'embedding_models') ORDER BY t.table_name;
 
 SELECT is((SELECT a.attname
              FROM pg_catalog.pg_constraint AS k
@@ -201,7 +248,7 @@ SELECT is((SELECT a.attname
             WHERE k.conrelid = pg_catalog.to_regclass('memory.' || t.table_name) AND k.contype = 'p'),
           'tenant_id'::name,
           'tenant_id is the first column of the primary key of memory.' || t.table_name)
-  FROM fx_tables AS t WHERE t.table_name <> 'route_rules' ORDER BY t.table_name;
+  FROM fx_tables AS t WHERE t.table_name NOT IN ('route_rules', 'embedding_models') ORDER BY t.table_name;
 
 -- Keys (3): every unique and foreign key of a tenant-owned table includes tenant_id (a
 -- key on values a caller chooses would let one tenant learn of another's through a
@@ -213,7 +260,7 @@ SELECT is_empty($$
       FROM pg_catalog.pg_constraint AS k
       JOIN pg_catalog.pg_class AS c ON c.oid = k.conrelid
       JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
-     WHERE n.nspname = 'memory' AND c.relname NOT IN ('tenants', 'route_rules') AND k.contype IN ('p', 'u', 'f')
+     WHERE n.nspname = 'memory' AND c.relname NOT IN ('tenants', 'route_rules', 'embedding_models') AND k.contype IN ('p', 'u', 'f')
        AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS a
                         WHERE a.attrelid = k.conrelid AND a.attnum = ANY (k.conkey)
                           AND (a.attname = 'tenant_id'
@@ -338,9 +385,9 @@ $$, 'PUBLIC holds no privilege on any table of schema memory');
 SELECT ok(NOT pg_catalog.has_schema_privilege('public', 'memory', 'USAGE'), 'PUBLIC has no USAGE on schema memory');
 
 -- Function privileges by group (8): readers read, writers write, admins administer.
-SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.neighbors(uuid,uuid,text,integer,text[],text,timestamptz,timestamptz,boolean)', 'EXECUTE'),
+SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.neighbors(uuid,uuid,text,integer,text[],text,timestamptz,timestamptz,boolean,integer)', 'EXECUTE'),
           'memory_reader may call neighbors');
-SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamptz,timestamptz)', 'EXECUTE'),
+SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamptz,timestamptz,boolean)', 'EXECUTE'),
           'memory_reader may call search_episodes');
 SELECT ok(NOT pg_catalog.has_function_privilege('memory_reader', 'memory.upsert_nodes(uuid,uuid,jsonb)', 'EXECUTE'),
           'memory_reader may not call upsert_nodes');

@@ -4,7 +4,7 @@
 -- memory.tenant_id gives nothing. Both tenants hold the same ids: reads, deletes and edges
 -- never cross; a role granted two tenants acts for one per call.
 BEGIN;
-SELECT plan(283);  -- 231 + 11 report and prediction tables x 4 + row_history (V0015) 4 + edge_evidence (V0016) 4
+SELECT plan(287);  -- 231 + 11 report and prediction tables x 4 + row_history (V0015) 4 + edge_evidence (V0016) 4 + tenant_models (V0022) 4
 \ir _fixtures.psql
 
 -- Every call template of fx.calls succeeds for a granted tenant (checked at the end), so each
@@ -66,6 +66,12 @@ VALUES (fx.tenant_b(), 'm', '\x01', fx.vec(1));
 -- V0015: a version of B's that a change ended (written as the superuser: no tenant role writes it)
 INSERT INTO memory.row_history (tenant_id, simulation_id, kind, row_id, recorded_from, recorded_to, change, data)
     VALUES (fx.tenant_b(), fx.sim_b(), 'edges', 'eb1', now() - interval '1 day', now(), 'updated', '{}');
+-- V0021: B's retention rule and a clump of its episodes (written as the superuser)
+INSERT INTO memory.retention_rules (tenant_id, keep_days) VALUES (fx.tenant_b(), 30);
+INSERT INTO memory.episode_clumps (tenant_id, simulation_id, representative_key, representative_id, members, member_ids, dropped, similarity)
+    VALUES (fx.tenant_b(), fx.sim_b(), md5('epb1')::uuid, 'epb1', 2, '{epb2}', false, 0.995);
+-- V0022: B's model for its new simulations
+INSERT INTO memory.tenant_models (tenant_id, embedding_model) VALUES (fx.tenant_b(), 'sentence-transformers/all-MiniLM-L6-v2');
 -- V0016: a link of B's edge to an episode (written as the superuser: no tenant role writes it)
 INSERT INTO memory.edge_evidence (tenant_id, simulation_id, edge_key, kind, episode_id, matched)
     VALUES (fx.tenant_b(), fx.sim_b(), md5('eb1')::uuid, 'mention', 'epb1', '{beta one,beta two}');
@@ -114,6 +120,15 @@ INSERT INTO fx.tables VALUES
     (14, 'row_history',     $q$INSERT INTO memory.row_history (tenant_id, simulation_id, kind, row_id, recorded_from, recorded_to, change, data) VALUES (fx.tenant_b(), fx.sim_b(), 'edges', 'forged', now(), now(), 'updated', '{}')$q$, $q$data = '{}'$q$),
     -- V0016: the evidence behind a fact
     (15, 'edge_evidence',   $q$INSERT INTO memory.edge_evidence (tenant_id, simulation_id, edge_key, kind, episode_id, position) VALUES (fx.tenant_b(), fx.sim_b(), md5('eb1')::uuid, 'source', 'forged', 1)$q$, $q$matched = '{pwned}'$q$),
+    -- V0022: the model of a tenant's new simulations
+    (17, 'tenant_models',   $q$INSERT INTO memory.tenant_models (tenant_id, embedding_model) VALUES (fx.tenant_b(), 'forged')$q$, $q$embedding_model = 'pwned'$q$),
+    -- V0020: the words index
+    -- V0021: the change feed, retention and compaction (B's feed rows come from its upserts)
+    (18, 'changes',         $q$INSERT INTO memory.changes (tenant_id, seq, simulation_id, kind, op) VALUES (fx.tenant_b(), 1, fx.sim_b(), 'episodes', 'upsert')$q$, $q$kind = 'pwned'$q$),
+    (19, 'change_heads',    $q$INSERT INTO memory.change_heads (tenant_id) VALUES (fx.tenant_b())$q$, $q$changes = 0$q$),
+    (20, 'retention_rules', $q$INSERT INTO memory.retention_rules (tenant_id, keep_days) VALUES (fx.tenant_b(), 1)$q$, $q$keep_days = 1$q$),
+    (21, 'episode_clumps',  $q$INSERT INTO memory.episode_clumps (tenant_id, simulation_id, representative_key, representative_id, members, member_ids, dropped, similarity) VALUES (fx.tenant_b(), fx.sim_b(), md5('forged')::uuid, 'forged', 2, '{x}', false, 0.995)$q$, $q$members = 3, member_ids = '{x,y}'$q$),
+    (16, 'word_postings',   $q$INSERT INTO memory.word_postings (tenant_id, simulation_id, word, kind, row_key, tf, weight, doc_len) VALUES (fx.tenant_b(), fx.sim_b(), 'forged', 'e', md5('forged')::uuid, 1, 'A', 1)$q$, $q$tf = 2$q$),
     -- V0014: reports and predictions
     (101, 'reports',         $q$INSERT INTO memory.reports (tenant_id, simulation_id, report_id, status) VALUES (fx.tenant_b(), fx.sim_b(), 'forged', 'completed')$q$, $q$title = 'pwned'$q$),
     (102, 'report_sections', $q$INSERT INTO memory.report_sections (tenant_id, simulation_id, report_id, section_index, title, markdown) VALUES (fx.tenant_b(), fx.sim_b(), 'rb1', 2, 'forged', 'forged')$q$, $q$markdown = 'pwned'$q$),
@@ -168,7 +183,8 @@ SELECT set_eq($$SELECT table_name FROM fx.tables$$,
               $$SELECT c.relname::text FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
                  WHERE n.nspname = 'memory' AND c.relkind IN ('r', 'p')
                    -- the installation's routing phrases (V0018) are no tenant's: 001 and 013 hold them
-                   AND c.relname <> 'route_rules'$$,
+                   -- nor the installation's embedding models (V0022)
+                   AND c.relname NOT IN ('route_rules', 'embedding_models')$$,
               'fixture: the table list covers every table of schema memory');
 SELECT is_empty($$SELECT tbl FROM fx.b_before WHERE n = 0$$, 'fixture: tenant B has rows in every table');
 

@@ -10,7 +10,7 @@
 -- SET LOCAL SESSION AUTHORIZATION, not SET ROLE (the session user of this file is the
 -- superuser, who has every role's privileges).
 BEGIN;
-SELECT plan(193);  -- 111 + 11 report and prediction tables x 5 + row_history and _record_history (V0015) 9 + edge_evidence and _link_evidence (V0016) 9
+SELECT plan(199);  -- 111 + 11 report and prediction tables x 5 + row_history and _record_history (V0015) 9 + edge_evidence and _link_evidence (V0016) 9 + embedding_models and tenant_models (V0022) 6
 \ir _fixtures.psql
 
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY, data boolean NOT NULL) ON COMMIT DROP;
@@ -19,8 +19,14 @@ INSERT INTO fx_tables VALUES
     ('edges', true), ('episodes', true), ('profiles', true), ('import_attempts', true),
     ('staged_nodes', true), ('staged_edges', true), ('staged_episodes', true), ('staged_profiles', true),
     ('vector_cache', true), ('row_history', true), ('route_rules', false),
+    -- V0022: the installation's embedding models
+    ('embedding_models', false), ('tenant_models', true),
     -- V0016: the evidence behind a fact
     ('edge_evidence', true),
+    -- V0020: the words index
+    ('word_postings', true),
+    -- V0021: the change feed, retention and compaction
+    ('changes', true), ('change_heads', true), ('retention_rules', true), ('episode_clumps', true),
     -- V0014: reports and predictions
     ('reports', true), ('report_sections', true), ('report_chunks', true), ('report_log', true),
     ('predictions', true), ('prediction_outcomes', true), ('staged_reports', true),
@@ -40,19 +46,28 @@ BEGIN
 END
 $$;
 
-CREATE TEMP TABLE fx_definers (fn name PRIMARY KEY, args name[], grantee name) ON COMMIT DROP;
+CREATE TEMP TABLE fx_definers (fn name PRIMARY KEY, args name[], grantees name[]) ON COMMIT DROP;
 INSERT INTO fx_definers VALUES
-    ('_prune',            '{text,uuid,uuid,uuid,text[]}', 'memory_writer'),
-    ('_discard_staged',   '{uuid,uuid[]}',         'memory_writer'),
-    ('_skip_dangling',    '{uuid,uuid}',           'memory_writer'),
-    ('_delete_simulation', '{uuid,uuid}',          'memory_writer'),
-    ('delete_tenant',     '{uuid}',                'memory_admin'),
-    ('_delete_grant',     '{uuid,oid}',            'memory_admin'),
+    ('_prune',            '{text,uuid,uuid,uuid,text[]}', '{memory_writer}'),
+    ('_discard_staged',   '{uuid,uuid[]}',         '{memory_writer}'),
+    ('_skip_dangling',    '{uuid,uuid}',           '{memory_writer}'),
+    ('_delete_simulation', '{uuid,uuid}',          '{memory_writer}'),
+    ('delete_tenant',     '{uuid}',                '{memory_admin}'),
+    ('_delete_grant',     '{uuid,oid}',            '{memory_admin}'),
     -- the trigger keeping history (no role calls it)
-    ('_record_history',   '{}',                    NULL),
-    ('set_route_rule',    '{text,text}',           'memory_admin'),
+    ('_record_history',   '{}',                    '{}'),
+    ('set_route_rule',    '{text,text}',           '{memory_admin}'),
     -- the evidence links (V0016), run by every promote
-    ('_link_evidence',    '{uuid,uuid}',           'memory_writer');
+    ('_link_evidence',    '{uuid,uuid}',           '{memory_writer}'),
+    -- the trigger keeping the words index (V0020; no role calls it)
+    ('_index_words',      '{}',                    '{}'),
+    -- the change feed, retention, compaction and health (V0021): written only by memory_owner
+    ('_record_change',    '{uuid,uuid,text,text,text[],jsonb,uuid,jsonb}', '{memory_writer,memory_admin}'),
+    ('_compact_episodes', '{uuid,uuid,real,boolean}', '{}'),
+    ('compact_episodes',  '{uuid,uuid,real,boolean}', '{memory_writer}'),
+    ('set_retention',     '{uuid,integer,real,boolean}', '{memory_admin}'),
+    ('_sweep_tenant',     '{uuid,"timestamp with time zone"}', '{memory_admin}'),
+    ('_health_tenant',    '{uuid,integer}',        '{memory_reader,memory_writer,memory_admin}');
 
 -- Table privileges of the group roles (3 x 24 = 72), MAINTAIN (1)
 SELECT table_privs_are('memory', t.table_name, r.role,
@@ -62,9 +77,18 @@ SELECT table_privs_are('memory', t.table_name, r.role,
                             WHEN t.table_name = 'row_history' THEN ARRAY[]::name[]
                             -- memory.route_rules: read by all, changed by memory.set_route_rule
                             WHEN t.table_name = 'route_rules' THEN ARRAY['SELECT']
+                            -- memory.embedding_models (V0022): read by all, changed by migrations
+                            WHEN t.table_name = 'embedding_models' THEN ARRAY['SELECT']
                             -- memory.edge_evidence (V0016): written only by memory._link_evidence
                             WHEN t.table_name = 'edge_evidence' AND r.role = 'memory_writer' THEN ARRAY['SELECT']
                             WHEN t.table_name = 'edge_evidence' THEN ARRAY[]::name[]
+                            -- memory.word_postings (V0020): written only by the trigger memory._index_words
+                            WHEN t.table_name = 'word_postings' AND r.role = 'memory_writer' THEN ARRAY['SELECT']
+                            WHEN t.table_name = 'word_postings' THEN ARRAY[]::name[]
+                            -- V0021: the feed, retention rules and clumps, written only by memory_owner
+                            WHEN t.table_name IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps')
+                                 AND r.role = 'memory_writer' THEN ARRAY['SELECT']
+                            WHEN t.table_name IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps') THEN ARRAY[]::name[]
                             WHEN r.role = 'memory_writer' AND t.data THEN ARRAY['SELECT', 'INSERT']
                             WHEN r.role = 'memory_writer' THEN ARRAY['SELECT']
                             WHEN NOT t.data THEN ARRAY['SELECT', 'INSERT']
@@ -87,10 +111,12 @@ SELECT set_eq($$
        AND pg_catalog.has_column_privilege('memory_writer', c.oid, a.attnum, 'UPDATE')
 $$, $$
     SELECT t, c FROM (VALUES
-        ('simulations', ARRAY['name', 'metadata', 'published', 'updated_at']),
+        ('simulations', ARRAY['name', 'metadata', 'published', 'updated_at', 'embedding_model']),
         ('import_attempts', ARRAY['state', 'result', 'error', 'finished_at']),
         -- memory.record_outcome records and corrects outcomes.
-        ('prediction_outcomes', ARRAY['outcome', 'note', 'observed_at', 'recorded_at', 'recorded_by'])) AS v(t, cols)
+        ('prediction_outcomes', ARRAY['outcome', 'note', 'observed_at', 'recorded_at', 'recorded_by']),
+        -- memory.set_tenant_model names the model of the tenant's new simulations (V0022).
+        ('tenant_models', ARRAY['embedding_model', 'updated_at'])) AS v(t, cols)
      CROSS JOIN LATERAL unnest(v.cols) AS c
     UNION ALL
     -- memory._merge sets every committed column of the kind, and updated_at.
@@ -110,9 +136,9 @@ $$, 'memory_reader and memory_admin may UPDATE no column of a memory table');
 SELECT is_definer('memory', d.fn, d.args, pg_catalog.format('memory.%s is SECURITY DEFINER', d.fn))
   FROM fx_definers AS d ORDER BY d.fn;
 SELECT function_privs_are('memory', d.fn, d.args, r.role,
-                          CASE WHEN r.role = d.grantee THEN ARRAY['EXECUTE'] ELSE ARRAY[]::name[] END,
+                          CASE WHEN r.role = ANY (d.grantees) THEN ARRAY['EXECUTE'] ELSE ARRAY[]::name[] END,
                           pg_catalog.format('%s %s call memory.%s', r.role,
-                                            CASE WHEN r.role = d.grantee THEN 'may' ELSE 'may not' END, d.fn))
+                                            CASE WHEN r.role = ANY (d.grantees) THEN 'may' ELSE 'may not' END, d.fn))
   FROM fx_definers AS d
  CROSS JOIN (VALUES ('memory_reader'::name), ('memory_writer'), ('memory_admin')) AS r(role)
  ORDER BY d.fn, r.role;
@@ -222,7 +248,7 @@ SELECT results_eq($$SELECT * FROM memory.delete_tenant(fx.tenant_a())$$,
 RESET SESSION AUTHORIZATION;
 SELECT is_empty($$
     SELECT t.table_name FROM fx_tables AS t
-     WHERE t.table_name <> 'route_rules' AND fx.tenant_rows(t.table_name, fx.tenant_a()) > 0
+     WHERE t.table_name NOT IN ('route_rules', 'embedding_models') AND fx.tenant_rows(t.table_name, fx.tenant_a()) > 0
 $$, 'no table holds a row of the deleted tenant (attempts and staged rows included)');
 SELECT results_eq($$SELECT (SELECT count(*) FROM memory.tenants WHERE tenant_id = fx.tenant_b()),
                            (SELECT count(*) FROM memory.tenant_grants WHERE tenant_id = fx.tenant_b()),
