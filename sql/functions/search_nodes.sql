@@ -1,14 +1,17 @@
 -- Entities of a simulation most similar to a query embedding, best first (1 - cosine
 -- distance); p_top_k clamped to 1..100 (NULL means 10); p_type narrows to one type. p_by
 -- says what is compared: 'name' (the vector of "{type}: {name}"), 'summary' (the vector of
--- the entity's summary) or 'both' (the nearer of the two); anything else 22023.
+-- the entity's summary) or 'both' (the nearer of the two); anything else 22023. p_model,
+-- the model of the query vector: refused (22023) when it is not the simulation's
+-- (memory._check_query_model); NULL checks nothing.
 CREATE OR REPLACE FUNCTION memory.search_nodes(
     p_tenant_id uuid,
     p_simulation_id uuid,
     p_query public.vector,
     p_top_k integer DEFAULT 10,
     p_type text DEFAULT NULL,
-    p_by text DEFAULT 'name')
+    p_by text DEFAULT 'name',
+    p_model text DEFAULT NULL)
 RETURNS TABLE (node_id text, name text, type text, summary text, similarity double precision)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
@@ -16,6 +19,7 @@ AS $fn$
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     PERFORM memory._not_null(p_by, 'p_by', 'pass ''name'', ''summary'' or ''both''');
     IF p_by NOT IN ('name', 'summary', 'both') THEN
         RAISE EXCEPTION 'unknown p_by %', pg_catalog.quote_literal(memory._quote(p_by))
@@ -39,6 +43,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text) IS 'Semantic search over a simulation''s entities by name, summary or both (cosine), best first; top_k clamped to 1..100';
-REVOKE ALL ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text) TO memory_reader;
+COMMENT ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text, text) IS 'Semantic search over a simulation''s entities by name, summary or both (cosine), best first; top_k clamped to 1..100';
+REVOKE ALL ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text, text) TO memory_reader;

@@ -1,13 +1,16 @@
 -- The chunks of a simulation's report sections nearest a query embedding, best first
 -- (similarity = 1 - cosine distance, as search_episodes); p_top_k clamped to 1..100 (NULL means 10); p_report_id
 -- narrows to one report (P0002 when the simulation has no such report). Searched exactly:
--- a simulation has a few reports of a few dozen chunks.
+-- a simulation has a few reports of a few dozen chunks. p_model, the model of the query
+-- vector: refused (22023) when it is not the simulation's (memory._check_query_model);
+-- NULL checks nothing.
 CREATE OR REPLACE FUNCTION memory.search_reports(
     p_tenant_id uuid,
     p_simulation_id uuid,
     p_query public.vector,
     p_top_k integer DEFAULT 10,
-    p_report_id text DEFAULT NULL)
+    p_report_id text DEFAULT NULL,
+    p_model text DEFAULT NULL)
 RETURNS TABLE (report_id text, section_index integer, section_title text, chunk_index integer,
                content text, similarity double precision)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -20,6 +23,7 @@ BEGIN
         PERFORM memory._require_row('reports', p_tenant_id, p_simulation_id, p_report_id);
     END IF;
     PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     RETURN QUERY
     SELECT c.report_id, c.section_index, s.title, c.chunk_index, c.content,
            1 - (c.embedding OPERATOR(public.<=>) p_query::public.vector(384))
@@ -35,6 +39,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.search_reports(uuid, uuid, public.vector, integer, text) IS 'Semantic search over a simulation''s report sections (chunks, cosine), best first; top_k clamped to 1..100';
-REVOKE ALL ON FUNCTION memory.search_reports(uuid, uuid, public.vector, integer, text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION memory.search_reports(uuid, uuid, public.vector, integer, text) TO memory_reader;
+COMMENT ON FUNCTION memory.search_reports(uuid, uuid, public.vector, integer, text, text) IS 'Semantic search over a simulation''s report sections (chunks, cosine), best first; top_k clamped to 1..100';
+REVOKE ALL ON FUNCTION memory.search_reports(uuid, uuid, public.vector, integer, text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.search_reports(uuid, uuid, public.vector, integer, text, text) TO memory_reader;

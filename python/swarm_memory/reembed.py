@@ -1,0 +1,201 @@
+"""Re-embed a tenant's simulations with another model, online.
+
+`swarm-memory reembed --tenant T --model M` runs, for each simulation:
+
+1. compute: `memory.reembed_texts` lists the texts behind the simulation's vectors that
+   have no vector of M in the tenant's vector cache yet; they are embedded in batches (the
+   model's passage prefix), and each batch goes into the cache (`memory.cache_vectors`) in a
+   transaction of its own. Reads go on answering from the current vectors: nothing they
+   read changes. A re-embed killed at any point loses at most the batch it was computing;
+   run again, it lists only what is left (and an import under M later finds the same texts
+   in the cache).
+2. switch: `memory.switch_model` moves every vector of the simulation to M in one
+   transaction, and the simulation names M. It is refused (55000) while an import of the
+   simulation is loading, then this waits and tries again (up to `wait` seconds), and
+   while a row changed since its text was listed, then this embeds what is new and tries
+   again. Never a mix: a search with a query vector of the old model is refused (22023)
+   from the switch on, and one of M before it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from swarm_memory.client import Memory, UUIDLike
+from swarm_memory.embed import Embedder, embedder_for
+from swarm_memory.errors import InvalidInput, StateError
+from swarm_memory.progress import Progress
+
+# Failure drills: SWARM_MEMORY_REEMBED_PAUSE_AFTER=N stops a re-embed once it has cached at
+# least N texts (before the switch) so that a test can kill it there.
+PAUSE_ENV = "SWARM_MEMORY_REEMBED_PAUSE_AFTER"
+
+# A switch refused because of a concurrent import is retried this often until `wait` runs out.
+RETRY_SECONDS = 0.5
+
+
+@dataclass
+class SimulationReembed:
+    simulation_id: uuid.UUID
+    embedded: int = 0
+    switched: dict[str, int] = field(default_factory=dict)
+    waited: float = 0.0
+    rounds: int = 0
+
+
+@dataclass
+class ReembedReport:
+    model: str
+    simulations: list[SimulationReembed] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def embedded(self) -> int:
+        return sum(s.embedded for s in self.simulations)
+
+    @property
+    def switched(self) -> int:
+        return sum(sum(s.switched.values()) for s in self.simulations)
+
+
+def _batches(items: Sequence, size: int):  # type: ignore[no-untyped-def]
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+def compute(
+    mem: Memory,
+    tenant_id: UUIDLike,
+    simulation_id: UUIDLike,
+    model: str,
+    embedder: Embedder,
+    *,
+    batch_size: int = 256,
+    limit: int = 10000,
+    progress: Progress | None = None,
+    on_batch: Callable[[int], None] | None = None,
+) -> int:
+    """Embed every text of the simulation that has no vector of `model` in the cache yet,
+    a batch at a time, each batch cached as it is done; returns the texts embedded."""
+    done = 0
+    while True:
+        todo = mem.reembed_texts(tenant_id, simulation_id, model, limit)
+        if not todo:
+            return done
+        if progress:
+            progress.start("embed", len(todo), "texts")
+        for batch in _batches(todo, batch_size):
+            vectors = embedder.encode([t.text for t in batch])
+            mem.cache_vectors(
+                tenant_id,
+                model,
+                [t.content_hash for t in batch],
+                [np.asarray(v, dtype=np.float32) for v in vectors],
+            )
+            done += len(batch)
+            if progress:
+                progress.advance(len(batch))
+            pause_after = os.environ.get(PAUSE_ENV)
+            if pause_after and done >= int(pause_after):
+                sys.stderr.write(f"paused after {done} texts\n")
+                sys.stderr.flush()
+                time.sleep(600)
+            if on_batch:
+                on_batch(done)
+        if progress:
+            progress.finish()
+
+
+def reembed_simulation(
+    mem: Memory,
+    tenant_id: UUIDLike,
+    simulation_id: UUIDLike,
+    model: str,
+    embedder: Embedder,
+    *,
+    batch_size: int = 256,
+    wait: float = 60.0,
+    progress: Progress | None = None,
+    on_batch: Callable[[int], None] | None = None,
+) -> SimulationReembed:
+    out = SimulationReembed(uuid.UUID(str(simulation_id)))
+    deadline = time.monotonic() + wait
+    while True:
+        out.rounds += 1
+        out.embedded += compute(
+            mem,
+            tenant_id,
+            simulation_id,
+            model,
+            embedder,
+            batch_size=batch_size,
+            progress=progress,
+            on_batch=on_batch,
+        )
+        try:
+            out.switched = {
+                r.kind: r.switched for r in mem.switch_model(tenant_id, simulation_id, model)
+            }
+            return out
+        except StateError:
+            # Either a row changed since its text was listed (the next round embeds it) or
+            # an import is loading: wait for it, within `wait`.
+            if mem.reembed_texts(tenant_id, simulation_id, model, 1):
+                continue
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(RETRY_SECONDS)
+            out.waited += RETRY_SECONDS
+
+
+def reembed(
+    dsn: str,
+    tenant_id: UUIDLike,
+    model: str,
+    simulation_ids: Sequence[UUIDLike] | None = None,
+    *,
+    embedder: Embedder | None = None,
+    batch_size: int = 256,
+    wait: float = 60.0,
+    progress: Progress | None = None,
+    on_batch: Callable[[int], None] | None = None,
+) -> ReembedReport:
+    """Re-embed the tenant's published simulations (or those given) with `model`."""
+    started = time.perf_counter()
+    report = ReembedReport(model)
+    with Memory(dsn) as mem:
+        known = sorted(m.model for m in mem.list_models())
+        if model not in known:
+            raise InvalidInput(
+                f"unknown embedding model {model!r}; known models: {', '.join(known)}",
+                "22023",
+                hint="pass one of the models `swarm-memory models` lists",
+            )
+        embedder = embedder or embedder_for(model)
+        if simulation_ids is None:
+            simulation_ids = [
+                s.simulation_id for s in mem.list_simulations(tenant_id) if s.published
+            ]
+        for sim in simulation_ids:
+            report.simulations.append(
+                reembed_simulation(
+                    mem,
+                    tenant_id,
+                    sim,
+                    model,
+                    embedder,
+                    batch_size=batch_size,
+                    wait=wait,
+                    progress=progress,
+                    on_batch=on_batch,
+                )
+            )
+    report.seconds = time.perf_counter() - started
+    return report
