@@ -240,6 +240,8 @@ class EpisodeHit:
     content: str | None
     occurred_at: datetime | None
     similarity: float
+    copies: int = 1  # with collapse: the near-identical hits this row stands for
+    agents: int = 1  # with collapse: the distinct agents behind them
 
 
 @dataclass(frozen=True)
@@ -437,6 +439,56 @@ class SimulationRow:
 
 
 @dataclass(frozen=True)
+class Change:
+    """A row of changes_since: one committed change of the tenant's feed."""
+
+    change_id: int
+    seq: int
+    simulation_id: uuid.UUID | None
+    kind: str
+    op: str
+    attempt_id: uuid.UUID | None
+    ids: list[str] | None
+    counts: dict[str, Any]
+    detail: dict[str, Any]
+    recorded_at: datetime
+    recorded_by: str
+
+
+@dataclass(frozen=True)
+class HealthRow:
+    """A row of health: one metric of a tenant, simulation or agent."""
+
+    section: str
+    tenant_id: uuid.UUID | None
+    simulation_id: uuid.UUID | None
+    agent_id: int | None
+    metric: str
+    value: float | None
+    ok: bool | None
+    detail: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SweepRow:
+    """A row of sweep: what retention or compaction did to a simulation."""
+
+    tenant_id: uuid.UUID
+    simulation_id: uuid.UUID
+    action: str
+    detail: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CompactCounts:
+    """What compact_episodes did."""
+
+    clumps: int
+    episodes: int
+    dropped: int
+
+
+@dataclass(frozen=True)
 class AnnPlanRow:
     """A row of ann_plan: what `swarm-memory index` would do for one simulation's index."""
 
@@ -502,6 +554,50 @@ class CommittedHash:
     kind: str
     item_id: str
     content_hash: bytes
+
+
+@dataclass(frozen=True)
+class EmbeddingModel:
+    """A row of list_models: an embedding model the installation knows."""
+
+    model: str
+    dimensions: int
+    normalized: bool
+    query_prefix: str
+    passage_prefix: str
+    package: str
+    languages: list[str]
+    note: str | None
+
+
+@dataclass(frozen=True)
+class ModelOf:
+    """model_of: the model of a tenant or simulation and what names it (simulation,
+    vectors, tenant, default)."""
+
+    model: str
+    named_by: str
+    dimensions: int
+    normalized: bool
+    query_prefix: str
+    passage_prefix: str
+    package: str
+
+
+@dataclass(frozen=True)
+class ReembedText:
+    """A row of reembed_texts: a text still needing a vector of the model, by content hash."""
+
+    content_hash: bytes
+    text: str
+
+
+@dataclass(frozen=True)
+class SwitchedRows:
+    """A row of switch_model: the rows of a kind whose vectors it switched."""
+
+    kind: str
+    switched: int
 
 
 @dataclass(frozen=True)
@@ -914,13 +1010,15 @@ class Memory:
         embedder: Any = None,
         conn: Connection | None = None,
     ) -> str:
-        """Add one episode written outside an import, embedded here (all-MiniLM-L6-v2 unless
-        `embedder` says otherwise). It is stored with source 'api', so no import removes it.
-        Its id derives from who said what, where and as what, so remembering the same thing
-        twice changes nothing. Returns the episode id."""
-        from swarm_memory.embed import Embedder  # the model loads only for callers that embed
+        """Add one episode written outside an import, embedded here (with the simulation's
+        model unless `embedder` says otherwise). It is stored with source 'api', so no import
+        removes it. Its id derives from who said what, where and as what, so remembering the
+        same thing twice changes nothing. Returns the episode id."""
+        from swarm_memory.embed import embedder_for  # the model loads only for callers that embed
 
-        embedder = embedder or Embedder()
+        embedder = embedder or embedder_for(
+            self.model_of(tenant_id, simulation_id, conn=conn).model
+        )
         key = json.dumps(
             [agent_id, platform, action_type, content], ensure_ascii=False, separators=(",", ":")
         )
@@ -1010,14 +1108,16 @@ class Memory:
         as_of: datetime | str | None = None,
         known_at: datetime | str | None = None,
         include_ended: bool = False,
+        limit: int | None = None,
         conn: Connection | None = None,
     ) -> list[Neighbor]:
         """The walk along the facts current at `as_of` (world time, None: now; "infinity":
         the latest state), as the memory held them at `known_at` (record time, None: now);
-        `include_ended` follows every fact, a current one winning where several reach a node."""
+        `include_ended` follows every fact, a current one winning where several reach a node;
+        `limit` keeps the nearest `limit` nodes (None: no bound), a prefix of the unbounded walk."""
         return self._records(
             Neighbor,
-            "SELECT * FROM memory.neighbors(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            "SELECT * FROM memory.neighbors(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (
                 tenant_id,
                 simulation_id,
@@ -1028,6 +1128,7 @@ class Memory:
                 as_of,
                 known_at,
                 include_ended,
+                limit,
             ),
             conn,
         )
@@ -1044,13 +1145,16 @@ class Memory:
         round_to: int | None = None,
         since: datetime | str | None = None,
         until: datetime | str | None = None,
+        collapse: bool = False,
         conn: Connection | None = None,
     ) -> list[EpisodeHit]:
         """Episodes nearest `query` (a 384-dimensional vector: numpy array or floats), within
-        rounds round_from..round_to (inclusive) and the time window [since, until) if given."""
+        rounds round_from..round_to (inclusive) and the time window [since, until) if given;
+        with `collapse`, near-identical hits (cosine >= 0.99) as one row each, with the
+        number of copies and of agents behind it."""
         return self._records(
             EpisodeHit,
-            "SELECT * FROM memory.search_episodes(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            "SELECT * FROM memory.search_episodes(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (
                 tenant_id,
                 simulation_id,
@@ -1061,6 +1165,7 @@ class Memory:
                 round_to,
                 since,
                 until,
+                collapse,
             ),
             conn,
             vectors=True,
@@ -1075,15 +1180,17 @@ class Memory:
         type: str | None = None,
         by: str = "name",
         *,
+        model: str | None = None,
         conn: Connection | None = None,
     ) -> list[NodeHit]:
         """Nodes nearest `query` (a 384-dimensional vector: numpy array or floats), by the
         vector of their name (`by="name"`), of their summary ("summary"), or the nearer
-        ("both")."""
+        ("both"). `model`, the query vector's model, is refused (InvalidInput) when it is not
+        the simulation's; None checks nothing."""
         return self._records(
             NodeHit,
-            "SELECT * FROM memory.search_nodes(%s, %s, %s, %s, %s, %s)",
-            (tenant_id, simulation_id, _vector(query), top_k, type, by),
+            "SELECT * FROM memory.search_nodes(%s, %s, %s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, _vector(query), top_k, type, by, model),
             conn,
             vectors=True,
         )
@@ -1386,13 +1493,15 @@ class Memory:
         state: str = "current",
         as_of: datetime | str | None = None,
         *,
+        model: str | None = None,
         conn: Connection | None = None,
     ) -> list[FactHit]:
-        """Facts nearest `query` (a 384-dimensional vector), current ones by default."""
+        """Facts nearest `query` (a 384-dimensional vector), current ones by default; `model`
+        as for search_nodes."""
         return self._records(
             FactHit,
-            "SELECT * FROM memory.search_facts(%s, %s, %s, %s, %s, %s)",
-            (tenant_id, simulation_id, _vector(query), top_k, state, as_of),
+            "SELECT * FROM memory.search_facts(%s, %s, %s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, _vector(query), top_k, state, as_of, model),
             conn,
         )
 
@@ -1419,12 +1528,20 @@ class Memory:
         conn: Connection | None = None,
     ) -> list[Recalled]:
         """Hybrid recall: meaning, words and the graph fused by reciprocal rank. The question
-        is embedded here (all-MiniLM-L6-v2 unless `embedder` says otherwise) when no
-        `vector` is given, unless `embed=False` (words and graph alone)."""
+        is embedded here (with the simulation's model and its query prefix unless `embedder`
+        says otherwise) when no `vector` is given, unless `embed=False` (words and graph
+        alone)."""
+        options = dict(options or {})
         if vector is None and question and question.strip() and embed:
-            from swarm_memory.embed import Embedder  # the model loads only for callers that embed
+            from swarm_memory.embed import embedder_for  # the model loads only when embedding
 
-            vector = (embedder or Embedder()).encode_one(question)
+            embedder = embedder or embedder_for(
+                self.model_of(tenant_id, simulation_id, conn=conn).model
+            )
+            vector = embedder.encode_query(question)
+            # the database refuses the vector if the simulation's vectors are of another model
+            if getattr(embedder, "model_name", None):
+                options.setdefault("model", embedder.model_name)
         return self._records(
             Recalled,
             "SELECT * FROM memory.recall(%s, %s, %s, %s, %s, %s)",
@@ -1577,6 +1694,74 @@ class Memory:
             SimulationRow, "SELECT * FROM memory.list_simulations(%s)", (tenant_id,), conn
         )
 
+    def changes_since(
+        self,
+        tenant_id: UUIDLike,
+        cursor: int | None = None,
+        limit: int = 1000,
+        *,
+        conn: Connection | None = None,
+    ) -> list[Change]:
+        """The tenant's changes after a cursor (the last change_id handled; None: from the
+        start), in commit order; a cursor that is no change of the tenant gives nothing."""
+        return self._records(
+            Change,
+            "SELECT * FROM memory.changes_since(%s, %s, %s)",
+            (tenant_id, cursor, limit),
+            conn,
+        )
+
+    def health(
+        self,
+        tenant_id: UUIDLike | None = None,
+        recall_sample: int = 10,
+        *,
+        conn: Connection | None = None,
+    ) -> list[HealthRow]:
+        """Sizes, index state, sampled index recall, feed head and latency (memory.health)."""
+        return self._records(
+            HealthRow, "SELECT * FROM memory.health(%s, %s)", (tenant_id, recall_sample), conn
+        )
+
+    def set_retention(
+        self,
+        tenant_id: UUIDLike,
+        keep_days: int | None,
+        compact_similarity: float | None = None,
+        compact_drop: bool = False,
+        *,
+        conn: Connection | None = None,
+    ) -> None:
+        """Set a tenant's retention and compaction policy (memory_admin)."""
+        with _translated(), self._conn(conn) as c:
+            c.execute(
+                "SELECT memory.set_retention(%s, %s, %s, %s)",
+                (tenant_id, keep_days, compact_similarity, compact_drop),
+            )
+
+    def sweep(
+        self, tenant_id: UUIDLike | None = None, *, conn: Connection | None = None
+    ) -> list[SweepRow]:
+        """Apply the tenants' retention and compaction policies (memory_admin)."""
+        return self._records(SweepRow, "SELECT * FROM memory.sweep(%s)", (tenant_id,), conn)
+
+    def compact_episodes(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        similarity: float = 0.99,
+        drop: bool = False,
+        *,
+        conn: Connection | None = None,
+    ) -> CompactCounts:
+        """Compact an agent's near-duplicate episodes into representatives with their count."""
+        return self._one(
+            CompactCounts,
+            "SELECT * FROM memory.compact_episodes(%s, %s, %s, %s)",
+            (tenant_id, simulation_id, similarity, drop),
+            conn,
+        )
+
     def ann_plan(
         self,
         min_rows: int = 2000,
@@ -1676,6 +1861,79 @@ class Memory:
         assert row is not None
         return int(row[0])
 
+    # -- Embedding models and re-embedding (V0022) ---------------------------------------
+
+    def list_models(self, *, conn: Connection | None = None) -> list[EmbeddingModel]:
+        """The embedding models the installation knows."""
+        return self._records(EmbeddingModel, "SELECT * FROM memory.list_models()", (), conn)
+
+    def model_of(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> ModelOf:
+        """The model of a tenant's new simulations (no simulation) or of a simulation's
+        vectors, what names it, and how to embed for it."""
+        return self._one(
+            ModelOf, "SELECT * FROM memory.model_of(%s, %s)", (tenant_id, simulation_id), conn
+        )
+
+    def set_model(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        model: str,
+        *,
+        conn: Connection | None = None,
+    ) -> str:
+        """Name a simulation's model (StateError while it holds vectors of another model)."""
+        return self._rows(
+            "SELECT memory.set_model(%s, %s, %s)", (tenant_id, simulation_id, model), conn
+        )[0][0]
+
+    def set_tenant_model(
+        self, tenant_id: UUIDLike, model: str | None, *, conn: Connection | None = None
+    ) -> str:
+        """Name the model of a tenant's new simulations (None: the default)."""
+        return self._rows("SELECT memory.set_tenant_model(%s, %s)", (tenant_id, model), conn)[0][0]
+
+    def reembed_texts(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        model: str,
+        limit: int | None = 10000,
+        *,
+        conn: Connection | None = None,
+    ) -> list[ReembedText]:
+        """The texts of a simulation that still need a vector of `model` (not in the
+        tenant's vector cache), at most `limit`: a re-embed's work list."""
+        return self._records(
+            ReembedText,
+            "SELECT * FROM memory.reembed_texts(%s, %s, %s, %s)",
+            (tenant_id, simulation_id, model, limit),
+            conn,
+        )
+
+    def switch_model(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        model: str,
+        *,
+        conn: Connection | None = None,
+    ) -> list[SwitchedRows]:
+        """Switch a simulation's vectors to `model` atomically, from the vector cache; rows
+        switched by kind. StateError (55000) while it imports or some text lacks a vector."""
+        return self._records(
+            SwitchedRows,
+            "SELECT * FROM memory.switch_model(%s, %s, %s)",
+            (tenant_id, simulation_id, model),
+            conn,
+        )
+
     # -- Reports and predictions (V0014) -------------------------------------------------
 
     def reports(
@@ -1728,13 +1986,15 @@ class Memory:
         top_k: int | None = 10,
         report_id: str | None = None,
         *,
+        model: str | None = None,
         conn: Connection | None = None,
     ) -> list[ReportHit]:
-        """Report section chunks nearest `query` (a 384-dimensional vector), best first."""
+        """Report section chunks nearest `query` (a 384-dimensional vector), best first;
+        `model` as for search_nodes."""
         return self._records(
             ReportHit,
-            "SELECT * FROM memory.search_reports(%s, %s, %s, %s, %s)",
-            (tenant_id, simulation_id, _vector(query), top_k, report_id),
+            "SELECT * FROM memory.search_reports(%s, %s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, _vector(query), top_k, report_id, model),
             conn,
             vectors=True,
         )

@@ -17,6 +17,8 @@
 --   candidates  how many candidates each arm ranks (1..100), 50 by default
 --   depth       how far the graph arm walks from a named entity (1 or 2), 1 by default
 --   as_of       the world time of the facts the arms read (memory.facts), now by default
+--   model       the model that made p_query_vector: another than the simulation's is 22023
+--               (memory._check_query_model); absent, the vector is taken as the simulation's
 -- A NULL vector runs the arms that need none (words, graph), so any SQL client recalls by
 -- text; a NULL (or blank) text runs the arms of meaning alone; both NULL: 22023. Each row:
 -- kind (episode, fact, entity), id, text, fused score, each arm's rank and raw score
@@ -53,14 +55,14 @@ BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
         RAISE EXCEPTION 'p_options must be a JSON object, not %', pg_catalog.jsonb_typeof(v_options)
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, model';
     END IF;
     SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(o.key)), ', ' ORDER BY o.key) INTO v_bad
       FROM pg_catalog.jsonb_object_keys(v_options) AS o(key)
-     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of');
+     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'model');
     IF v_bad IS NOT NULL THEN
         RAISE EXCEPTION 'unknown option %', v_bad
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, model';
     END IF;
     -- arms, and weights for known arms only, each a number >= 0
     IF v_options ? 'arms' THEN
@@ -105,6 +107,11 @@ BEGIN
     END IF;
     IF v_vec IS NOT NULL THEN
         PERFORM memory._check_query_vector(v_vec);
+        IF pg_catalog.jsonb_typeof(v_options -> 'model') NOT IN ('string', 'null') THEN
+            RAISE EXCEPTION 'option model must be a model name, not %', v_options -> 'model'
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'memory.list_models() names the models';
+        END IF;
+        PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, v_options ->> 'model');
     END IF;
 
     -- the route, when the caller chose no arms

