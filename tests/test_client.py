@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import psycopg
 import pytest
+import swarm_memory.client
 from pgvector import Vector
 from psycopg import sql
 from swarm_memory import (
@@ -81,7 +82,6 @@ from swarm_memory.client import (  # reports and predictions (V0014)
     TimelineEvent,
     WordHit,
 )
-import swarm_memory.client
 from swarm_memory.errors import ConcurrentImport, LimitExceeded, NotSupported, error_class
 
 ROOT = Path(__file__).resolve().parents[1]
