@@ -494,17 +494,24 @@ def run(
 
     log("bench: search")
     results["search"] = measure_search(app_dsn, su, [main_sims[i] for i in targets], base, queries)
+    results["clumps"] = __import__("bench.clumps").clumps.run(su, scale=scale, log=log)
     big = main_sims[-1]
     log("bench: walk")
     results["walk"] = measure_walk(app_dsn, big, k15, queries)
+    log("bench: the walk beside Kuzu and networkx, depths 1..20 and K15, interleaved")
+    results["graph_peers"] = __import__("bench.graph_peers").graph_peers.measure(
+        app_dsn, big, k15, max(20, queries // 4), log=log
+    )
     mid = min((main_sims[i] for i in targets), key=lambda s: abs(s.size - 5000))
     log("bench: RLS and driver overhead")
     results["rls"] = measure_rls(app_dsn, su, mid, big, base, queries)
     results["driver"] = measure_driver(app_dsn, mid, base, queries)
+    results["feed"] = __import__("bench.feed").feed.measure(app_dsn, tenants[0], log)
     log("bench: recall, fused and each arm")
     results["recall"] = measure_recall(app_dsn, [mid, big], base, queries)
     log("bench: recall quality, labelled questions over the example run")
     results["recall_quality"] = recall_eval.evaluate(su, app_dsn, log=log)
+    results["models"] = __import__("bench.models").models.run(su, app_dsn, log=log)
     log("bench: embedding throughput")
     results["embedding"] = measure_embedding(2000 if scale >= 0.1 else 200)
 
@@ -550,6 +557,7 @@ def table(results: dict) -> str:
             f"short results {s['short_results']}, p50 {s['p50_ms']:.2f} ms, "
             f"p99 {s['p99_ms']:.2f} ms | {ok(good)} |"
         )
+    lines += __import__("bench.clumps").clumps.rows(results)
     w = results["walk"]
     for d in (1, 2, 3, 4):
         x = w[f"depth_{d}"]
@@ -558,6 +566,8 @@ def table(results: dict) -> str:
             f"| p50 <= 5 ms | p50 {x['p50_ms']:.2f} ms, p99 {x['p99_ms']:.2f} ms, "
             f"{x['mean_nodes']:.0f} nodes on average | {ok(x['p50_ms'] <= 5)} |"
         )
+    if "graph_peers" in results:
+        lines.append(__import__("bench.graph_peers").graph_peers.table(results["graph_peers"]))
     x = w["depth_20_whole_graph"]
     lines.append(
         f"| walk depth 20, whole graph ({x['nodes']} nodes) | <= 100 ms "
@@ -637,6 +647,7 @@ def table(results: dict) -> str:
             f"{g['beats_best_arm_recall']['fused']:.3f} vs {g['beats_best_arm_recall']['best']:.3f}) "
             f"| {ok(all(v['met'] for v in g.values()))} |"
         )
+    lines += __import__("bench.models").models.rows(results)
     d = results["driver"]
     lines.append(
         f"| driver overhead per call | <= 1 ms | {d['overhead_ms']:.3f} ms "

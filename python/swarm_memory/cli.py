@@ -171,6 +171,60 @@ def cmd_simulations(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_health(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        tenant = resolve_tenant(mem, args.tenant) if args.tenant else None
+        report = mem.health(tenant, args.recall_sample)
+    rows = [
+        (
+            h.section,
+            str(h.tenant_id or "")[:8],
+            str(h.simulation_id or "")[:8],
+            "" if h.agent_id is None else h.agent_id,
+            h.metric,
+            "" if h.value is None else f"{h.value:,.4g}",
+            {True: "ok", False: "ALERT", None: ""}[h.ok],
+            json.dumps(h.detail, ensure_ascii=False)[:80],
+        )
+        for h in report
+    ]
+    print(
+        table(rows, ["section", "tenant", "simulation", "agent", "metric", "value", "", "detail"])
+    )
+    return 1 if any(h.ok is False for h in report) else 0
+
+
+def cmd_changes(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        tenant = resolve_tenant(mem, args.tenant)
+        changes = mem.changes_since(tenant, args.cursor, args.limit)
+    rows = [
+        (
+            c.change_id,
+            c.seq,
+            str(c.simulation_id or "")[:8],
+            c.kind,
+            c.op,
+            json.dumps(c.counts),
+            "" if c.ids is None else ",".join(c.ids)[:40],
+        )
+        for c in changes
+    ]
+    print(table(rows, ["change", "seq", "simulation", "kind", "op", "counts", "ids"]))
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        tenant = resolve_tenant(mem, args.tenant) if args.tenant else None
+        rows = [
+            (str(r.tenant_id)[:8], r.simulation_id, r.action, json.dumps(r.detail))
+            for r in mem.sweep(tenant)
+        ]
+    print(table(rows, ["tenant", "simulation", "action", "detail"]))
+    return 0
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     from swarm_memory.importer import import_run
     from swarm_memory.progress import Progress
@@ -191,6 +245,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         embed_all_actions=args.embed_all_actions,
     )
     print_import_report(report)
+    if report.recommendation:
+        print(f"model: {report.model}; recommendation: {report.recommendation}")
     return 0
 
 
@@ -325,6 +381,7 @@ def cmd_neighbors(args: argparse.Namespace) -> int:
             as_of=args.as_of,
             known_at=args.known_at,
             include_ended=args.include_ended,
+            limit=args.limit,
         )
     print(
         table(
@@ -446,10 +503,12 @@ def _day(value: datetime | None) -> str:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from swarm_memory.embed import Embedder
+    from swarm_memory.embed import embedder_for
 
-    query = Embedder().encode_one(args.question)
     with _memory(args) as mem:
+        # the question in the simulation's model (V0022), with its query prefix
+        model = mem.model_of(args.tenant, args.simulation).model
+        query = embedder_for(model).encode_query(args.question)
         hits = mem.search_episodes(
             args.tenant,
             args.simulation,
@@ -460,17 +519,17 @@ def cmd_search(args: argparse.Namespace) -> int:
             round_to=args.rounds[1] if args.rounds else None,
             since=args.since,
             until=args.until,
+            collapse=args.collapse,
         )
-    print(
-        table(
-            [
-                (f"{h.similarity:.3f}", h.platform, h.round, h.agent_name, h.action_type, h.content)
-                for h in hits
-            ],
-            ["sim", "platform", "round", "agent", "action", "content"],
-            width=80,
-        )
-    )
+    rows = [
+        (f"{h.similarity:.3f}", h.platform, h.round, h.agent_name, h.action_type, h.content)
+        for h in hits
+    ]
+    head = ["sim", "platform", "round", "agent", "action", "content"]
+    if args.collapse:
+        rows = [(*r, h.copies, h.agents) for r, h in zip(rows, hits, strict=True)]
+        head += ["copies", "agents"]
+    print(table(rows, head, width=80))
     return 0
 
 
@@ -589,6 +648,71 @@ def cmd_stats(args: argparse.Namespace) -> int:
         "last_at",
     ):
         print(f"{key:>14}: {getattr(s, key)}")
+    return 0
+
+
+def cmd_distribute(args: argparse.Namespace) -> int:
+    from swarm_memory.distribute import CitusMissing, distribute
+
+    try:
+        steps = distribute(resolve_dsn(args))
+    except CitusMissing as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for step in steps:
+        print(f"{step.step}: {step.object}")
+    print(f"distributed: {len(steps)} changes" if steps else "distributed: nothing to change")
+    return 0
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        rows = mem.list_models()
+        print(
+            table(
+                [(m.model, m.dimensions, ",".join(m.languages), m.package) for m in rows],
+                ["model", "dims", "languages", "package"],
+            )
+        )
+        if args.tenant is not None:
+            tenant = resolve_tenant(mem, args.tenant)
+            of = mem.model_of(tenant)
+            print(f"tenant {tenant}: {of.model} ({of.named_by})")
+            if args.simulation is not None:
+                sim = resolve_simulation(mem, tenant, args.simulation)
+                of = mem.model_of(tenant, sim)
+                print(f"simulation {sim}: {of.model} ({of.named_by})")
+    return 0
+
+
+def cmd_reembed(args: argparse.Namespace) -> int:
+    from swarm_memory.progress import Progress
+    from swarm_memory.reembed import reembed
+
+    with _memory(args) as mem:
+        tenant = resolve_tenant(mem, args.tenant)
+        sims = [resolve_simulation(mem, tenant, s) for s in args.simulation] or None
+    report = reembed(
+        resolve_dsn(args),
+        tenant,
+        args.model,
+        sims,
+        batch_size=args.batch_size,
+        wait=args.wait,
+        progress=Progress(quiet=args.quiet),
+    )
+    for s in report.simulations:
+        switched = ", ".join(f"{k} {v}" for k, v in s.switched.items() if v) or "nothing"
+        print(
+            f"simulation {s.simulation_id}: {s.embedded} texts embedded, switched: {switched}"
+            + (f" (waited {s.waited:.1f} s for an import)" if s.waited else "")
+        )
+    rate = report.embedded / report.seconds if report.seconds else 0.0
+    print(
+        f"re-embedded {len(report.simulations)} simulations with {report.model}: "
+        f"{report.embedded} texts in {report.seconds:.1f} s ({rate:.0f} texts/s), "
+        f"{report.switched} rows switched"
+    )
     return 0
 
 
@@ -721,6 +845,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--tenant", required=True, help="UUID or name")
     s.set_defaults(func=cmd_simulations)
 
+    s = sub.add_parser("health", help="sizes, index state and recall, feed head, latency")
+    s.add_argument("--tenant", help="UUID or name (default: every tenant this role may see)")
+    s.add_argument("--recall-sample", type=int, default=10, help="queries for the recall check")
+    s.set_defaults(func=cmd_health)
+
+    s = sub.add_parser("changes", help="a tenant's change feed after a cursor")
+    s.add_argument("--tenant", required=True, help="UUID or name")
+    s.add_argument("--cursor", type=int, default=None, help="the last change id handled")
+    s.add_argument("--limit", type=int, default=100)
+    s.set_defaults(func=cmd_changes)
+
+    s = sub.add_parser("sweep", help="apply retention and compaction policies (memory_admin)")
+    s.add_argument("--tenant", help="UUID or name (default: every tenant)")
+    s.set_defaults(func=cmd_sweep)
+
     def scoped(name: str, help_: str) -> argparse.ArgumentParser:
         s = sub.add_parser(name, help=help_)
         s.add_argument("--tenant", required=True, help="UUID or name")
@@ -780,6 +919,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--include-ended", action="store_true", help="follow ended, expired and future facts too"
     )
+    s.add_argument(
+        "--limit", type=int, help="at most this many nodes, nearest first (default: no bound)"
+    )
     s.set_defaults(func=_resolved(cmd_neighbors))
 
     s = scoped("facts", "facts of a simulation or a node, current or historical")
@@ -836,6 +978,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--from", dest="since", metavar="TIME", help="actions at or after TIME")
     s.add_argument("--to", dest="until", metavar="TIME", help="actions before TIME")
+    s.add_argument(
+        "--collapse",
+        action="store_true",
+        help="near-identical hits as one row, with the copies and agents behind it",
+    )
     s.set_defaults(func=_resolved(cmd_search))
 
     s = scoped("words", "full-text search over episodes, facts and entities (no model)")
@@ -916,6 +1063,29 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--min-rows", type=int, default=2000)
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_index)
+
+    s = sub.add_parser(
+        "distribute", help="distribute the schema over a Citus cluster (superuser, coordinator)"
+    )
+    s.set_defaults(func=cmd_distribute)
+
+    s = sub.add_parser("models", help="the embedding models, and a tenant's or simulation's")
+    s.add_argument("--tenant")
+    s.add_argument("--simulation")
+    s.set_defaults(func=cmd_models)
+
+    s = sub.add_parser(
+        "reembed", help="re-embed a tenant's simulations with another model, online, resumable"
+    )
+    s.add_argument("--tenant", required=True)
+    s.add_argument("--model", required=True)
+    s.add_argument("--simulation", action="append", default=[], help="only this one (repeatable)")
+    s.add_argument("--batch-size", type=int, default=256)
+    s.add_argument(
+        "--wait", type=float, default=60.0, help="seconds to wait for an import to finish"
+    )
+    s.add_argument("--quiet", action="store_true")
+    s.set_defaults(func=cmd_reembed)
 
     s = sub.add_parser("audit", help="row-level security audit of every table (memory_admin)")
     s.set_defaults(func=cmd_audit)

@@ -1,0 +1,94 @@
+-- 031_clumps: search_episodes' p_collapse (issue 13, item 2). A viral post (v0) with an
+-- exact repost (r1) and three near-copies (n1..n3, cosine > 0.99 with it) by three agents,
+-- and posts on other subjects; collapsing returns the clump as one row, its best hit, with
+-- the copies and agents behind it, and leaves everything else as the plain search has it.
+-- The call without p_collapse (positional, nine arguments) keeps its rows and order.
+-- Index paths and real embeddings: tests/test_clumps.py.
+BEGIN;
+\ir _fixtures.psql
+SELECT plan(16);
+
+-- fx.vec(1) with position p set to x: close to fx.vec(1) when x is small (0.04 at position
+-- 2: cosine 0.9992)
+CREATE FUNCTION fx.near(p integer, x real) RETURNS jsonb LANGUAGE sql IMMUTABLE
+    AS $$ SELECT pg_catalog.to_jsonb(pg_catalog.array_agg(CASE WHEN i = 1 THEN 1.0 WHEN i = p THEN x ELSE 0.01 END ORDER BY i))
+            FROM pg_catalog.generate_series(1, 384) AS i $$;
+
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT memory.upsert_episodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
+    pg_catalog.jsonb_build_object('id', 'v0', 'agent_id', 1, 'action_type', 'CREATE_POST', 'content', 'the viral post', 'round', 1, 'embedding', fx.emb(1)),
+    pg_catalog.jsonb_build_object('id', 'r1', 'agent_id', 2, 'action_type', 'REPOST', 'content', 'the viral post', 'round', 2, 'embedding', fx.emb(1)),
+    pg_catalog.jsonb_build_object('id', 'n1', 'agent_id', 2, 'action_type', 'QUOTE_POST', 'content', 'RT the viral post', 'round', 2, 'embedding', fx.near(2, 0.04)),
+    pg_catalog.jsonb_build_object('id', 'n2', 'agent_id', 3, 'action_type', 'QUOTE_POST', 'content', 'the viral post!!', 'round', 3, 'embedding', fx.near(3, 0.05)),
+    pg_catalog.jsonb_build_object('id', 'n3', 'action_type', 'QUOTE_POST', 'content', 'This. the viral post', 'round', 3, 'embedding', fx.near(4, 0.06)),
+    pg_catalog.jsonb_build_object('id', 'far', 'agent_id', 4, 'action_type', 'CREATE_POST', 'content', 'close, not a copy', 'round', 3, 'embedding', fx.near(5, 0.3)),
+    pg_catalog.jsonb_build_object('id', 'other', 'agent_id', 5, 'action_type', 'CREATE_POST', 'content', 'another subject', 'round', 4, 'embedding', fx.emb(7)),
+    pg_catalog.jsonb_build_object('id', 'other2', 'agent_id', 6, 'action_type', 'CREATE_POST', 'content', 'another subject', 'round', 4, 'embedding', fx.emb(7))));
+RESET SESSION AUTHORIZATION;
+
+SET LOCAL SESSION AUTHORIZATION reader_a;
+-- fixture checks (2)
+SELECT ok((SELECT bool_and(1 - (a.embedding <=> b.embedding) > 0.99) FROM memory.episodes AS a, memory.episodes AS b
+            WHERE a.tenant_id = fx.tenant_a() AND b.tenant_id = fx.tenant_a()
+              AND a.episode_id IN ('v0', 'r1', 'n1', 'n2', 'n3') AND b.episode_id IN ('v0', 'r1', 'n1', 'n2', 'n3')),
+          'fixture: v0, r1, n1, n2, n3 are pairwise above cosine 0.99');
+SELECT ok((SELECT 1 - (a.embedding <=> b.embedding) < 0.99 FROM memory.episodes AS a, memory.episodes AS b
+            WHERE a.tenant_id = fx.tenant_a() AND b.tenant_id = fx.tenant_a() AND a.episode_id = 'v0' AND b.episode_id = 'far'),
+          'fixture: far is below cosine 0.99 of v0');
+
+-- The plain search is unchanged: every row one copy (4)
+SELECT results_eq($$SELECT episode_id, copies, agents FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 10)$$,
+                  $$VALUES ('r1'::text, 1, 1), ('v0', 1, 1), ('n1', 1, 1), ('n2', 1, 1), ('n3', 1, 0), ('far', 1, 1), ('other', 1, 1), ('other2', 1, 1)$$,
+                  'without p_collapse: every hit, best first (ties by id), each one copy; a hit without an agent counts none');
+SELECT results_eq($$SELECT episode_id FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 10, NULL, NULL, NULL, NULL, NULL)$$,
+                  $$SELECT episode_id FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 10, p_collapse => false)$$,
+                  'the nine-argument call of before keeps its rows and order');
+SELECT is((SELECT pg_catalog.count(*) FROM pg_catalog.pg_proc WHERE proname = 'search_episodes'
+            AND pronamespace = 'memory'::regnamespace), 1::bigint,
+          'one search_episodes: the old signature is gone, so a call without p_collapse names one function');
+SELECT is((SELECT pg_catalog.count(*) FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 3)), 3::bigint,
+          'without p_collapse: top_k rows, copies or not');
+
+-- Collapsed (6)
+SELECT results_eq($$SELECT episode_id, copies, agents FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 10, p_collapse => true)$$,
+                  $$VALUES ('r1'::text, 5, 3), ('far', 1, 1), ('other', 2, 2)$$,
+                  'collapsed: the viral clump as one row (its best hit, 5 copies by agents 1, 2, 3; n3 has no agent), far on its own, the two identical others as one');
+SELECT is_empty($$SELECT episode_id, similarity FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 10, p_collapse => true)
+                  EXCEPT SELECT episode_id, similarity FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 10)$$,
+                'collapsed: each row is a hit of the plain search, with its similarity');
+SELECT results_eq($$SELECT episode_id, copies FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 1, p_collapse => true)$$,
+                  $$VALUES ('r1'::text, 5)$$,
+                  'collapsed, top_k 1: the clump''s row still counts all its copies');
+SELECT results_eq($$SELECT episode_id, copies, agents FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 10, 2, p_collapse => true)$$,
+                  $$VALUES ('r1'::text, 2, 1)$$,
+                  'collapsed with p_agent_id: agent 2''s repost and near-copy are one row, one agent');
+SELECT results_eq($$SELECT episode_id, copies, agents FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 10, NULL, 3, 3, p_collapse => true)$$,
+                  $$VALUES ('n2'::text, 2, 1), ('far', 1, 1)$$,
+                  'collapsed within round 3: n2 and n3 one row (one known agent), far its own');
+SELECT results_eq($$SELECT episode_id, copies FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(7), 10, p_collapse => true)$$,
+                  $$VALUES ('other'::text, 2), ('far', 1), ('n3', 5)$$,
+                  'collapsed, another question: its own clump first, then far, then the viral clump as its best hit for this question (n3)');
+SELECT is((SELECT pg_catalog.sum(copies) FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 100, p_collapse => true)),
+          (SELECT pg_catalog.count(*) FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 100)),
+          'collapsed: the copies add up to the rows of the plain search');
+RESET SESSION AUTHORIZATION;
+
+-- An empty simulation (1)
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT memory.upsert_simulation(fx.tenant_a(), fx.unknown(), 'empty');
+SELECT is_empty($$SELECT * FROM memory.search_episodes(fx.tenant_a(), fx.unknown(), fx.vec(1), 10, p_collapse => true)$$,
+                'collapsed, a simulation without episodes: no row');
+RESET SESSION AUTHORIZATION;
+
+-- Isolation and errors as before (2)
+SET LOCAL SESSION AUTHORIZATION app_b;
+SELECT throws_ok($$SELECT * FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 10, p_collapse => true)$$,
+                 '42501', NULL, 'collapsed: another tenant''s role is refused');
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT throws_ok($$SELECT * FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), NULL, 10, p_collapse => true)$$,
+                 '22004', NULL, 'collapsed: a NULL query is 22004');
+RESET SESSION AUTHORIZATION;
+
+SELECT * FROM finish();
+ROLLBACK;
