@@ -520,6 +520,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             since=args.since,
             until=args.until,
             collapse=args.collapse,
+            model=model,
         )
     rows = [
         (f"{h.similarity:.3f}", h.platform, h.round, h.agent_name, h.action_type, h.content)

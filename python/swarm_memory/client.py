@@ -1146,15 +1146,17 @@ class Memory:
         since: datetime | str | None = None,
         until: datetime | str | None = None,
         collapse: bool = False,
+        model: str | None = None,
         conn: Connection | None = None,
     ) -> list[EpisodeHit]:
         """Episodes nearest `query` (a 384-dimensional vector: numpy array or floats), within
         rounds round_from..round_to (inclusive) and the time window [since, until) if given;
         with `collapse`, near-identical hits (cosine >= 0.99) as one row each, with the
-        number of copies and of agents behind it."""
+        number of copies and of agents behind it. `model`, the query vector's model, is
+        refused (InvalidInput) when it is not the simulation's."""
         return self._records(
             EpisodeHit,
-            "SELECT * FROM memory.search_episodes(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            "SELECT * FROM memory.search_episodes(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (
                 tenant_id,
                 simulation_id,
@@ -1166,6 +1168,7 @@ class Memory:
                 since,
                 until,
                 collapse,
+                model,
             ),
             conn,
             vectors=True,

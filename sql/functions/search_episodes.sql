@@ -39,7 +39,8 @@ CREATE OR REPLACE FUNCTION memory.search_episodes(
     p_round_to integer DEFAULT NULL,
     p_from timestamptz DEFAULT NULL,
     p_to timestamptz DEFAULT NULL,
-    p_collapse boolean DEFAULT false)
+    p_collapse boolean DEFAULT false,
+    p_model text DEFAULT NULL)
 RETURNS TABLE (episode_id text, agent_id integer, agent_name text, platform text, round integer,
                action_type text, content text, occurred_at timestamptz, similarity double precision,
                copies integer, agents integer)
@@ -73,6 +74,7 @@ DECLARE
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     IF p_round_from > p_round_to THEN
         RAISE EXCEPTION 'round range % to % ends before it starts', p_round_from, p_round_to
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass p_round_from <= p_round_to (both inclusive)';
@@ -207,6 +209,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamptz, timestamptz, boolean) IS 'Semantic search over a simulation''s episodes (cosine), best first, optionally within a round range and a time window, near-identical hits optionally collapsed into one row with their copies and agents; top_k clamped to 1..100';
-REVOKE ALL ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamptz, timestamptz, boolean) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamptz, timestamptz, boolean) TO memory_reader;
+COMMENT ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamptz, timestamptz, boolean, text) IS 'Semantic search over a simulation''s episodes (cosine), best first, optionally within a round range and a time window, near-identical hits optionally collapsed into one row with their copies and agents; top_k clamped to 1..100';
+REVOKE ALL ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamptz, timestamptz, boolean, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamptz, timestamptz, boolean, text) TO memory_reader;

