@@ -3,7 +3,7 @@
 -- bounded walk is a prefix of the unbounded one; NULL is no bound and a value below 1 counts
 -- as 1; the bound holds with every other argument (depth, types, direction, the two clocks,
 -- include_ended); the old calls (four to nine arguments, by position and by name) still
--- work, and there is one neighbors() (the nine-argument signature went with V0026, so no
+-- work, and there is one neighbors() (the nine-argument signature went with V0025, so no
 -- call is ambiguous).
 BEGIN;
 \ir _fixtures.psql

@@ -1,4 +1,4 @@
--- V0026 (issue 13): the walk gains a bound on rows (item 3), and an episode one foreign-key
+-- V0025 (issue 13): the walk gains a bound on rows (item 3), and an episode one foreign-key
 -- check less per row (item 4).
 --
 -- 1. memory.neighbors takes a tenth argument, p_limit (defaulted, so every old call keeps
