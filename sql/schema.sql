@@ -296,6 +296,37 @@ GRANT ALL ON FUNCTION memory._check_limit(p_limit text, p_what text, p_value big
 GRANT ALL ON FUNCTION memory._check_limit(p_limit text, p_what text, p_value bigint) TO memory_writer;
 GRANT ALL ON FUNCTION memory._check_limit(p_limit text, p_what text, p_value bigint) TO memory_admin;
 
+-- _check_query_model(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._check_query_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) RETURNS void
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_stored text;
+BEGIN
+    IF p_model IS NULL THEN
+        RETURN;
+    END IF;
+    PERFORM memory._model(p_model);
+    v_stored := (memory._simulation_model(p_tenant_id, p_simulation_id)).model;
+    IF v_stored <> p_model THEN
+        RAISE EXCEPTION 'the query vector is of model %, the vectors of simulation % are of model %',
+                        pg_catalog.quote_literal(p_model), p_simulation_id, pg_catalog.quote_literal(v_stored)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = pg_catalog.format('embed the question with %s (memory.model_of() names a simulation''s model)', v_stored);
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory._check_query_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) OWNER TO memory_owner;
+
+-- FUNCTION _check_query_model(p_tenant_id uuid, p_simulation_id uuid, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._check_query_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) IS 'Internal: refuse (22023) a query vector of another model than the simulation''s; NULL checks nothing';
+
+-- FUNCTION _check_query_model(p_tenant_id uuid, p_simulation_id uuid, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._check_query_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._check_query_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) TO memory_reader;
+
 -- _check_query_vector(public.vector); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._check_query_vector(p_query public.vector) RETURNS void
     LANGUAGE plpgsql IMMUTABLE
@@ -323,6 +354,87 @@ COMMENT ON FUNCTION memory._check_query_vector(p_query public.vector) IS 'Intern
 REVOKE ALL ON FUNCTION memory._check_query_vector(p_query public.vector) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._check_query_vector(p_query public.vector) TO memory_reader;
 
+-- _compact_episodes(uuid, uuid, real, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean) RETURNS TABLE(clumps integer, episodes integer, dropped integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_pair     record;
+    v_leader   jsonb := '{}'::jsonb;   -- member key -> leader key
+    v_members  jsonb := '{}'::jsonb;   -- leader key -> [member ids]
+    v_ids      jsonb := '{}'::jsonb;   -- leader key -> [leader id, agent id]
+    v_clumps   integer := 0;
+    v_episodes integer := 0;
+    v_dropped  integer := 0;
+    v_all      text[] := '{}';
+    v_key      text;
+BEGIN
+    IF NOT (p_similarity > 0.9 AND p_similarity < 1) THEN
+        RAISE EXCEPTION 'compaction similarity must be above 0.9 and below 1, not %', p_similarity
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'near duplicates are above 0.99 (the default)';
+    END IF;
+    FOR v_pair IN
+        SELECT a.episode_key::text AS a_key, a.episode_id AS a_id, b.episode_key::text AS b_key,
+               b.episode_id AS b_id, a.agent_id
+          FROM memory.episodes AS a
+          JOIN memory.episodes AS b
+            ON b.tenant_id = a.tenant_id AND b.simulation_id = a.simulation_id AND b.agent_id = a.agent_id
+           AND (COALESCE(b.occurred_at, '-infinity'), b.episode_id) > (COALESCE(a.occurred_at, '-infinity'), a.episode_id)
+         WHERE a.tenant_id = p_tenant_id AND a.simulation_id = p_simulation_id
+           AND b.tenant_id = p_tenant_id AND b.simulation_id = p_simulation_id
+           AND a.embedding IS NOT NULL AND b.embedding IS NOT NULL
+           AND (a.embedding OPERATOR(public.<=>) b.embedding) < 1 - p_similarity
+         ORDER BY COALESCE(a.occurred_at, '-infinity'), a.episode_id, COALESCE(b.occurred_at, '-infinity'), b.episode_id
+    LOOP
+        CONTINUE WHEN v_leader ? v_pair.a_key OR v_leader ? v_pair.b_key OR v_members ? v_pair.b_key;
+        v_leader := v_leader || pg_catalog.jsonb_build_object(v_pair.b_key, v_pair.a_key);
+        v_members := pg_catalog.jsonb_set(v_members, ARRAY[v_pair.a_key],
+                                          COALESCE(v_members -> v_pair.a_key, '[]'::jsonb) || pg_catalog.to_jsonb(v_pair.b_id));
+        v_ids := v_ids || pg_catalog.jsonb_build_object(v_pair.a_key, pg_catalog.jsonb_build_array(v_pair.a_id, v_pair.agent_id));
+    END LOOP;
+
+    FOR v_key IN SELECT k FROM pg_catalog.jsonb_object_keys(v_members) AS k LOOP
+        INSERT INTO memory.episode_clumps AS c
+               (tenant_id, simulation_id, representative_key, representative_id, agent_id, members, member_ids,
+                dropped, similarity)
+        SELECT p_tenant_id, p_simulation_id, v_key::uuid, v_ids #>> ARRAY[v_key, '0'], (v_ids #>> ARRAY[v_key, '1'])::integer,
+               1 + pg_catalog.cardinality(m.ids), m.ids, p_drop, p_similarity
+          FROM (SELECT ARRAY(SELECT pg_catalog.jsonb_array_elements_text(v_members -> v_key) ORDER BY 1) AS ids) AS m
+        ON CONFLICT ON CONSTRAINT episode_clumps_pkey DO UPDATE
+           SET member_ids = ARRAY(SELECT DISTINCT u FROM pg_catalog.unnest(c.member_ids || excluded.member_ids) AS u ORDER BY u),
+               members = 1 + pg_catalog.cardinality(ARRAY(SELECT DISTINCT u FROM pg_catalog.unnest(c.member_ids || excluded.member_ids) AS u)),
+               dropped = c.dropped OR excluded.dropped, similarity = excluded.similarity,
+               compacted_at = pg_catalog.now();
+        v_clumps := v_clumps + 1;
+        v_episodes := v_episodes + pg_catalog.jsonb_array_length(v_members -> v_key);
+        v_all := v_all || ARRAY(SELECT pg_catalog.jsonb_array_elements_text(v_members -> v_key));
+    END LOOP;
+    IF p_drop AND v_episodes > 0 THEN
+        DELETE FROM memory.episodes AS e
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+           AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(i)::uuid FROM pg_catalog.unnest(v_all) AS i));
+        GET DIAGNOSTICS v_dropped = ROW_COUNT;
+    END IF;
+    IF v_clumps > 0 THEN
+        PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'episodes', 'compact',
+                                      ARRAY(SELECT i FROM pg_catalog.unnest(v_all) AS i ORDER BY i),
+                                      pg_catalog.jsonb_build_object('clumps', v_clumps, 'episodes', v_episodes, 'deleted', v_dropped),
+                                      NULL,
+                                      pg_catalog.jsonb_build_object('similarity', p_similarity, 'dropped', p_drop));
+    END IF;
+    RETURN QUERY SELECT v_clumps, v_episodes, v_dropped;
+END
+$$;
+
+ALTER FUNCTION memory._compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean) OWNER TO memory_owner;
+
+-- FUNCTION _compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean) IS 'Internal: compact an agent''s near-duplicate episodes into representatives with their counts (SECURITY DEFINER: writers hold no DELETE)';
+
+-- FUNCTION _compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean) FROM PUBLIC;
+
 -- _current_tenant_id(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._current_tenant_id() RETURNS uuid
     LANGUAGE sql STABLE PARALLEL SAFE
@@ -333,9 +445,11 @@ CREATE FUNCTION memory._current_tenant_id() RETURNS uuid
      WHERE CURRENT_USER = 'memory_owner'
         OR EXISTS (SELECT 1
                      FROM memory.tenant_grants AS g
-                     JOIN pg_catalog.pg_roles AS r ON r.oid = g.role_oid
                     WHERE g.tenant_id = v.tenant_id
-                      AND pg_catalog.pg_has_role(CURRENT_USER, r.oid, 'USAGE'))
+                      AND pg_catalog.pg_has_role(CURRENT_USER,
+                                                 CASE WHEN g.node_role_oids IS NULL THEN g.role_oid
+                                                      ELSE (g.node_role_oids ->> memory._node_group()::text)::oid END,
+                                                 'USAGE'))
 $$;
 
 ALTER FUNCTION memory._current_tenant_id() OWNER TO memory_owner;
@@ -364,7 +478,9 @@ COMMENT ON FUNCTION memory._default_model() IS 'Internal: the embedding model re
 
 -- FUNCTION _default_model(); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._default_model() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._default_model() TO memory_reader;
 GRANT ALL ON FUNCTION memory._default_model() TO memory_writer;
+GRANT ALL ON FUNCTION memory._default_model() TO memory_admin;
 
 -- _delete_grant(uuid, oid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._delete_grant(p_tenant_id uuid, p_role_oid oid) RETURNS boolean
@@ -411,6 +527,7 @@ BEGIN
         v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
     END LOOP;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'delete', NULL, v_counts);  -- the change feed (V0021)
     RETURN QUERY SELECT (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
                         (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint,
                         (v_counts ->> 'reports')::bigint, (v_counts ->> 'predictions')::bigint;
@@ -534,6 +651,20 @@ CREATE FUNCTION memory._enter_tenant(p_tenant_id uuid) RETURNS void
 BEGIN
     PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the id of the tenant the call acts for');
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
+    -- On a Citus coordinator the statements of the call that Citus sends to the workers
+    -- (the import functions, which stay on the coordinator) must carry the tenant there:
+    -- set_config does not reach them, SET LOCAL with propagate_set_commands does. The
+    -- setting is the same value the line above set; the caller's grant is checked below
+    -- and by every policy on the workers as here. The policies of a shard read
+    -- memory.tenant_grants (memory._current_tenant_id), a reference table with a copy on
+    -- every node: a worker refuses that read inside a statement sent to one of its shards
+    -- (a nested distributed query) unless allowed, and it reads the local copy. Nothing
+    -- happens without Citus.
+    IF pg_catalog.current_setting('citus.propagate_set_commands', true) IS NOT NULL THEN
+        SET LOCAL citus.propagate_set_commands = 'local';
+        SET LOCAL citus.allow_nested_distributed_execution = on;
+        EXECUTE pg_catalog.format('SET LOCAL memory.tenant_id = %L', p_tenant_id);
+    END IF;
     IF NOT memory._holds_grant(p_tenant_id) THEN
         RAISE EXCEPTION 'role % holds no grant for tenant %',
                         CASE WHEN CURRENT_USER = 'memory_owner' THEN SESSION_USER ELSE CURRENT_USER END, p_tenant_id
@@ -563,6 +694,20 @@ BEGIN
     PERFORM memory._require_admin();
     PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the id of the tenant to act on');
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
+    -- On a Citus coordinator the statements of the call that Citus sends to the workers
+    -- (the import functions, which stay on the coordinator) must carry the tenant there:
+    -- set_config does not reach them, SET LOCAL with propagate_set_commands does. The
+    -- setting is the same value the line above set; the caller's grant is checked below
+    -- and by every policy on the workers as here. The policies of a shard read
+    -- memory.tenant_grants (memory._current_tenant_id), a reference table with a copy on
+    -- every node: a worker refuses that read inside a statement sent to one of its shards
+    -- (a nested distributed query) unless allowed, and it reads the local copy. Nothing
+    -- happens without Citus.
+    IF pg_catalog.current_setting('citus.propagate_set_commands', true) IS NOT NULL THEN
+        SET LOCAL citus.propagate_set_commands = 'local';
+        SET LOCAL citus.allow_nested_distributed_execution = on;
+        EXECUTE pg_catalog.format('SET LOCAL memory.tenant_id = %L', p_tenant_id);
+    END IF;
 END
 $$;
 
@@ -657,20 +802,25 @@ CREATE FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uui
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 DECLARE
-    v_dead uuid[];
+    v_loading record;
+    v_now     timestamptz := pg_catalog.clock_timestamp();
+    v_dead    uuid[];
 BEGIN
-    WITH dead AS (
+    FOR v_loading IN
+        SELECT a.attempt_id, a.lock_key, a.backend_pid, a.backend_start
+          FROM memory.import_attempts AS a
+         WHERE a.tenant_id = p_tenant_id AND a.simulation_id = p_simulation_id AND a.state = 'loading'
+    LOOP
+        IF NOT memory._attempt_alive(v_loading.lock_key, v_loading.backend_pid, v_loading.backend_start) THEN
+            v_dead := pg_catalog.array_append(v_dead, v_loading.attempt_id);
+        END IF;
+    END LOOP;
+    IF v_dead IS NOT NULL THEN
         UPDATE memory.import_attempts AS a
            SET state = 'failed',
                error = 'the loading session ended before commit (importer killed, connection lost or server restarted)',
-               finished_at = pg_catalog.clock_timestamp()
-         WHERE a.tenant_id = p_tenant_id
-           AND a.simulation_id = p_simulation_id
-           AND a.state = 'loading'
-           AND NOT memory._attempt_alive(a.lock_key, a.backend_pid, a.backend_start)
-        RETURNING a.attempt_id)
-    SELECT pg_catalog.array_agg(dead.attempt_id) INTO v_dead FROM dead;
-    IF v_dead IS NOT NULL THEN
+               finished_at = v_now
+         WHERE a.tenant_id = p_tenant_id AND a.attempt_id = ANY (v_dead) AND a.state = 'loading';
         PERFORM memory._discard_staged(p_tenant_id, v_dead);
     END IF;
     RETURN COALESCE(pg_catalog.cardinality(v_dead), 0);
@@ -758,6 +908,146 @@ COMMENT ON FUNCTION memory._group_roles() IS 'Internal: the shared group roles o
 REVOKE ALL ON FUNCTION memory._group_roles() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._group_roles() TO memory_admin;
 
+-- _health_tenant(uuid, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._health_tenant(p_tenant_id uuid, p_sample integer) RETURNS TABLE(section text, tenant_id uuid, simulation_id uuid, agent_id integer, metric text, value double precision, ok boolean, detail jsonb)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_kind    memory.record_kind;
+    v_sim     record;
+    v_rows    jsonb;
+    v_bytes   jsonb;
+    v_n       bigint;
+    v_b       bigint;
+    v_t_rows  bigint := 0;
+    v_t_bytes bigint := 0;
+    v_index   record;
+    v_q       public.vector;
+    v_hits    double precision;
+    v_total   double precision;
+    v_emb     bigint;
+BEGIN
+    PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass a tenant id');
+    PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
+    IF NOT (memory._holds_grant(p_tenant_id) OR pg_catalog.pg_has_role(SESSION_USER, 'memory_admin', 'USAGE')) THEN
+        RAISE EXCEPTION 'role % holds no grant for tenant %', SESSION_USER, p_tenant_id
+            USING ERRCODE = 'insufficient_privilege', HINT = 'an administrator grants it with memory.grant_tenant(role, tenant)';
+    END IF;
+    tenant_id := p_tenant_id;
+    FOR v_sim IN SELECT s.simulation_id, s.sim_no FROM memory.simulations AS s
+                  WHERE s.tenant_id = p_tenant_id ORDER BY s.simulation_id LOOP
+        simulation_id := v_sim.simulation_id;
+        agent_id := NULL;
+        v_rows := '{}'::jsonb;
+        v_bytes := '{}'::jsonb;
+        FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
+            EXECUTE pg_catalog.format('SELECT pg_catalog.count(*), COALESCE(pg_catalog.sum(pg_catalog.pg_column_size(l.*)), 0)'
+                                      ' FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2', v_kind.live)
+               INTO v_n, v_b USING p_tenant_id, v_sim.simulation_id;
+            v_rows := v_rows || pg_catalog.jsonb_build_object(v_kind.kind, v_n);
+            v_bytes := v_bytes || pg_catalog.jsonb_build_object(v_kind.kind, v_b);
+        END LOOP;
+        SELECT pg_catalog.sum(r.value::bigint) INTO v_n FROM pg_catalog.jsonb_each_text(v_rows) AS r;
+        SELECT pg_catalog.sum(r.value::bigint) INTO v_b FROM pg_catalog.jsonb_each_text(v_bytes) AS r;
+        v_t_rows := v_t_rows + v_n;
+        v_t_bytes := v_t_bytes + v_b;
+        section := 'size'; ok := NULL;
+        metric := 'rows'; value := v_n; detail := v_rows; RETURN NEXT;
+        metric := 'bytes'; value := v_b; detail := v_bytes; RETURN NEXT;
+        FOR v_index IN
+            SELECT e.agent_id AS agent, pg_catalog.count(*) AS n, pg_catalog.sum(pg_catalog.pg_column_size(e.*)) AS b
+              FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id
+             GROUP BY e.agent_id ORDER BY e.agent_id
+        LOOP
+            agent_id := v_index.agent; detail := '{}'::jsonb;
+            metric := 'episode_rows'; value := v_index.n; RETURN NEXT;
+            metric := 'episode_bytes'; value := v_index.b; RETURN NEXT;
+        END LOOP;
+        agent_id := NULL;
+
+        -- The simulation's search index.
+        SELECT pg_catalog.count(*) INTO v_emb FROM memory.episodes AS e
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id AND e.embedding IS NOT NULL;
+        SELECT c.oid, c.reltuples, i.indisvalid, pg_catalog.pg_relation_size(c.oid) AS bytes INTO v_index
+          FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_index AS i ON i.indexrelid = c.oid
+         WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(v_sim.sim_no));
+        section := 'index'; metric := 'ann_index';
+        IF v_index.oid IS NULL THEN
+            value := 0; ok := v_emb < 2000;
+            detail := pg_catalog.jsonb_build_object('state', CASE WHEN v_emb < 2000 THEN 'exact' ELSE 'missing' END,
+                                                    'embedded_episodes', v_emb);
+        ELSE
+            value := v_index.reltuples; ok := v_index.indisvalid;
+            detail := pg_catalog.jsonb_build_object('state', CASE WHEN v_index.indisvalid THEN 'indexed' ELSE 'invalid' END,
+                                                    'embedded_episodes', v_emb, 'bytes', v_index.bytes,
+                                                    'index', memory._ann_index_name(v_sim.sim_no));
+        END IF;
+        RETURN NEXT;
+
+        -- Sampled recall of the approximate search against the exact one.
+        IF v_index.oid IS NOT NULL AND v_index.indisvalid AND COALESCE(p_sample, 0) > 0 THEN
+            v_hits := 0; v_total := 0;
+            FOR v_q IN
+                SELECT a.embedding OPERATOR(public.+) b.embedding
+                  FROM (SELECT e.embedding, pg_catalog.row_number() OVER () AS n
+                          FROM memory.episodes AS e
+                         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id
+                           AND e.embedding IS NOT NULL
+                         ORDER BY pg_catalog.random() LIMIT 2 * p_sample) AS a
+                  JOIN (SELECT e.embedding, pg_catalog.row_number() OVER () AS n
+                          FROM memory.episodes AS e
+                         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id
+                           AND e.embedding IS NOT NULL
+                         ORDER BY pg_catalog.random() LIMIT 2 * p_sample) AS b ON b.n = a.n
+                 LIMIT p_sample
+            LOOP
+                SELECT v_hits + pg_catalog.count(*) FILTER (WHERE x.episode_id IS NOT NULL),
+                       v_total + pg_catalog.count(*)
+                  INTO v_hits, v_total
+                  FROM (SELECT e.episode_id FROM memory.episodes AS e
+                         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id
+                           AND e.embedding IS NOT NULL
+                         ORDER BY e.embedding OPERATOR(public.<=>) v_q, e.episode_id LIMIT 10) AS t
+                  LEFT JOIN (SELECT h.episode_id
+                               FROM memory._search_episodes_ann(p_tenant_id, v_sim.simulation_id, v_sim.sim_no, v_q, 10,
+                                                                NULL, v_index.reltuples, NULL, NULL, NULL, NULL) AS h) AS x
+                         ON x.episode_id = t.episode_id;
+            END LOOP;
+            section := 'recall'; metric := 'recall_at_10';
+            value := CASE WHEN v_total > 0 THEN v_hits / v_total END;
+            ok := value IS NULL OR value >= 0.95;
+            detail := pg_catalog.jsonb_build_object('queries', p_sample, 'alert_below', 0.95);
+            RETURN NEXT;
+        END IF;
+    END LOOP;
+
+    simulation_id := NULL; agent_id := NULL; ok := NULL;
+    SELECT pg_catalog.count(*), COALESCE(pg_catalog.sum(pg_catalog.pg_column_size(c.*)), 0) INTO v_n, v_b
+      FROM memory.vector_cache AS c WHERE c.tenant_id = p_tenant_id;
+    section := 'size'; metric := 'rows'; value := v_t_rows + v_n;
+    detail := pg_catalog.jsonb_build_object('simulations', v_t_rows, 'vector_cache', v_n); RETURN NEXT;
+    metric := 'bytes'; value := v_t_bytes + v_b;
+    detail := pg_catalog.jsonb_build_object('simulations', v_t_bytes, 'vector_cache', v_b); RETURN NEXT;
+    section := 'feed'; metric := 'changes';
+    SELECT h.changes, pg_catalog.jsonb_build_object('last_change_at', h.last_change_at) INTO value, detail
+      FROM memory.change_heads AS h WHERE h.tenant_id = p_tenant_id;
+    value := COALESCE(value, 0); detail := COALESCE(detail, '{}'::jsonb);
+    RETURN NEXT;
+END
+$_$;
+
+ALTER FUNCTION memory._health_tenant(p_tenant_id uuid, p_sample integer) OWNER TO memory_owner;
+
+-- FUNCTION _health_tenant(p_tenant_id uuid, p_sample integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._health_tenant(p_tenant_id uuid, p_sample integer) IS 'Internal: a tenant''s sizes, search indexes, sampled index recall and feed head (SECURITY DEFINER: administrators hold no tenant grant)';
+
+-- FUNCTION _health_tenant(p_tenant_id uuid, p_sample integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._health_tenant(p_tenant_id uuid, p_sample integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._health_tenant(p_tenant_id uuid, p_sample integer) TO memory_reader;
+GRANT ALL ON FUNCTION memory._health_tenant(p_tenant_id uuid, p_sample integer) TO memory_admin;
+
 -- _holds_grant(uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._holds_grant(p_tenant_id uuid) RETURNS boolean
     LANGUAGE sql STABLE PARALLEL SAFE
@@ -766,10 +1056,11 @@ CREATE FUNCTION memory._holds_grant(p_tenant_id uuid) RETURNS boolean
     SELECT EXISTS (
         SELECT 1
           FROM memory.tenant_grants AS g
-          JOIN pg_catalog.pg_roles AS r ON r.oid = g.role_oid
          WHERE g.tenant_id = p_tenant_id
            AND pg_catalog.pg_has_role(CASE WHEN CURRENT_USER = 'memory_owner' THEN SESSION_USER ELSE CURRENT_USER END,
-                                      r.oid, 'USAGE'))
+                                      CASE WHEN g.node_role_oids IS NULL THEN g.role_oid
+                                           ELSE (g.node_role_oids ->> memory._node_group()::text)::oid END,
+                                      'USAGE'))
 $$;
 
 ALTER FUNCTION memory._holds_grant(p_tenant_id uuid) OWNER TO memory_owner;
@@ -783,6 +1074,102 @@ GRANT ALL ON FUNCTION memory._holds_grant(p_tenant_id uuid) TO memory_reader;
 GRANT ALL ON FUNCTION memory._holds_grant(p_tenant_id uuid) TO memory_writer;
 GRANT ALL ON FUNCTION memory._holds_grant(p_tenant_id uuid) TO memory_admin;
 
+-- _index_words(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._index_words() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_kind "char";
+    v_key  text;
+    v_text text;
+    v_more text;
+    -- a transition table's rows as (tenant_id, simulation_id, key, body, more)
+    v_rows constant text := 'SELECT r.tenant_id, r.simulation_id, r.%1$I AS key, r.%2$I AS body, %3$s AS more FROM %4$I AS r'
+                            ' WHERE r.tenant_id = $2';
+    -- a row's postings (n: the row as v_rows gives it; $1 the kind)
+    v_postings constant text :=
+        'SELECT u.lexeme AS word, $1 AS kind, LEAST(COALESCE(pg_catalog.cardinality(u.positions), 1), 32767)::smallint AS tf,
+                (CASE WHEN ''A'' = ANY (u.weights) THEN ''A'' ELSE ''B'' END)::"char" AS weight,
+                LEAST(pg_catalog.length(d.doc), 32767)::smallint AS doc_len
+           FROM (SELECT memory._words_doc(n.body, n.more) AS doc OFFSET 0) AS d CROSS JOIN LATERAL pg_catalog.unnest(d.doc) AS u
+          WHERE n.body IS NOT NULL
+         UNION ALL
+         SELECT g.trigram, ''t''::"char", 1::smallint, ''A''::"char", LEAST(pg_catalog.cardinality(t.grams), 32767)::smallint
+           FROM (SELECT memory._name_trigrams(n.body) AS grams WHERE $1 = ''n'' OFFSET 0) AS t
+          CROSS JOIN LATERAL pg_catalog.unnest(t.grams) AS g (trigram)';
+    v_old    text;
+    v_new    text;
+    v_tenant uuid;
+    v_call   text := pg_catalog.current_setting('memory.tenant_id', true);
+BEGIN
+    SELECT m.kind, m.key, m.body, m.more INTO v_kind, v_key, v_text, v_more
+      FROM (VALUES ('episodes', 'e'::"char", 'episode_key', 'content', 'NULL::text'),
+                   ('edges', 'f'::"char", 'edge_key', 'fact', 'NULL::text'),
+                   ('nodes', 'n'::"char", 'node_key', 'name', 'r.summary')) AS m (tbl, kind, key, body, more)
+     WHERE m.tbl = TG_ARGV[0] AND TG_NARGS = 1;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'memory._index_words fired on %.% for %', TG_TABLE_SCHEMA, TG_TABLE_NAME, TG_ARGV[0]
+            USING ERRCODE = 'triggered_action_exception',
+                  HINT = 'the trigger names its table as its one argument: episodes, edges or nodes';
+    END IF;
+    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+        v_old := pg_catalog.format(v_rows, v_key, v_text, v_more, 'old_rows');
+    END IF;
+    IF TG_OP IN ('UPDATE', 'INSERT') THEN
+        v_new := pg_catalog.format(v_rows, v_key, v_text, v_more, 'new_rows');
+    END IF;
+    IF TG_OP = 'UPDATE' THEN
+        -- only the rows whose text changed
+        v_old := 'SELECT o.* FROM (' OPERATOR(pg_catalog.||) v_old OPERATOR(pg_catalog.||) ') AS o JOIN ('
+                 OPERATOR(pg_catalog.||) v_new OPERATOR(pg_catalog.||) ') AS n USING (tenant_id, simulation_id, key)'
+                 ' WHERE o.body IS DISTINCT FROM n.body OR o.more IS DISTINCT FROM n.more';
+        v_new := 'SELECT n.* FROM (' OPERATOR(pg_catalog.||) pg_catalog.format(v_rows, v_key, v_text, v_more, 'new_rows')
+                 OPERATOR(pg_catalog.||) ') AS n JOIN (' OPERATOR(pg_catalog.||) pg_catalog.format(v_rows, v_key, v_text, v_more, 'old_rows')
+                 OPERATOR(pg_catalog.||) ') AS o USING (tenant_id, simulation_id, key)'
+                 ' WHERE o.body IS DISTINCT FROM n.body OR o.more IS DISTINCT FROM n.more';
+    END IF;
+    FOR v_tenant IN EXECUTE 'SELECT DISTINCT r.tenant_id FROM '
+                            OPERATOR(pg_catalog.||) CASE WHEN TG_OP = 'DELETE' THEN 'old_rows' ELSE 'new_rows' END
+                            OPERATOR(pg_catalog.||) ' AS r' LOOP
+        PERFORM pg_catalog.set_config('memory.tenant_id', v_tenant::text, true);
+        IF v_old IS NOT NULL THEN
+            -- a simulation that went takes all of its postings
+            EXECUTE 'DELETE FROM memory.word_postings AS w USING (SELECT DISTINCT o.tenant_id, o.simulation_id FROM ('
+                    OPERATOR(pg_catalog.||) v_old OPERATOR(pg_catalog.||) ') AS o
+                      WHERE NOT EXISTS (SELECT 1 FROM memory.simulations AS s
+                                         WHERE s.tenant_id = o.tenant_id AND s.simulation_id = o.simulation_id)) AS g
+                     WHERE w.tenant_id = g.tenant_id AND w.simulation_id = g.simulation_id'
+              USING v_kind, v_tenant;
+            EXECUTE 'DELETE FROM memory.word_postings AS w USING (SELECT n.tenant_id, n.simulation_id, n.key, p.word, p.kind FROM ('
+                    OPERATOR(pg_catalog.||) v_old OPERATOR(pg_catalog.||) ') AS n
+                      CROSS JOIN LATERAL (' OPERATOR(pg_catalog.||) v_postings OPERATOR(pg_catalog.||) ') AS p) AS d
+                     WHERE w.tenant_id = d.tenant_id AND w.simulation_id = d.simulation_id AND w.word = d.word
+                       AND w.kind = d.kind AND w.row_key = d.key'
+              USING v_kind, v_tenant;
+        END IF;
+        IF v_new IS NOT NULL THEN
+            EXECUTE 'INSERT INTO memory.word_postings (tenant_id, simulation_id, word, kind, row_key, tf, weight, doc_len)
+                     SELECT n.tenant_id, n.simulation_id, p.word, p.kind, n.key, p.tf, p.weight, p.doc_len FROM ('
+                    OPERATOR(pg_catalog.||) v_new OPERATOR(pg_catalog.||) ') AS n
+                      CROSS JOIN LATERAL (' OPERATOR(pg_catalog.||) v_postings OPERATOR(pg_catalog.||) ') AS p
+                     ORDER BY p.word, p.kind, n.key'
+              USING v_kind, v_tenant;
+        END IF;
+    END LOOP;
+    PERFORM pg_catalog.set_config('memory.tenant_id', COALESCE(v_call, ''), true);
+    RETURN NULL;
+END
+$_$;
+
+ALTER FUNCTION memory._index_words() OWNER TO memory_owner;
+
+-- FUNCTION _index_words(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._index_words() IS 'Internal: trigger keeping memory.word_postings the words of the episodes, facts and entities as each statement left them';
+
+-- FUNCTION _index_words(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._index_words() FROM PUBLIC;
+
 -- _installed_policies(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, policy_name name, permissive boolean, roles name[], command text, qual text, with_check text)
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -791,7 +1178,8 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
     WITH e AS (
         SELECT '(tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))'::text AS call_tenant,
                'pg_has_role(CURRENT_USER, ''memory_admin''::name, ''MEMBER''::text)'::text AS admin,
-               'pg_has_role(CURRENT_USER, role_oid, ''USAGE''::text)'::text AS own_grant
+               -- V0024: the grant's role on this node (role_oid, or node_role_oids on a Citus cluster)
+               E'pg_has_role(CURRENT_USER,\nCASE\n    WHEN (node_role_oids IS NULL) THEN role_oid\n    ELSE ((node_role_oids ->> (memory._node_group())::text))::oid\nEND, ''USAGE''::text)'::text AS own_grant
     ), tables AS (
         SELECT t::name AS table_name, t NOT IN ('tenants', 'tenant_grants') AS tenant_data
           FROM pg_catalog.unnest(ARRAY['tenants', 'tenant_grants', 'simulations', 'nodes', 'edges', 'episodes',
@@ -805,7 +1193,13 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
                                        -- V0015: the versions a change ended
                                        'row_history',
                                        -- V0016: the evidence behind a fact
-                                       'edge_evidence']) AS t
+                                       'edge_evidence',
+                                       -- V0022: the model of a tenant's new simulations
+                                       'tenant_models',
+                                       -- V0020: the words index
+                                       'word_postings',
+                                       -- V0021: the change feed, retention and compaction
+                                       'changes', 'change_heads', 'retention_rules', 'episode_clumps']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -829,6 +1223,11 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
        AND (t.table_name <> 'row_history' OR p.command = 'SELECT')
        -- memory.edge_evidence (V0016): the same; memory._link_evidence writes it.
        AND (t.table_name <> 'edge_evidence' OR p.command = 'SELECT')
+       -- memory.word_postings (V0020): the same; the trigger memory._index_words writes it.
+       AND (t.table_name <> 'word_postings' OR p.command = 'SELECT')
+       -- V0021: the same; memory_owner's definer functions write them (below).
+       AND (t.table_name NOT IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps')
+            OR p.command = 'SELECT')
     UNION ALL
     SELECT 'row_history'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
            ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
@@ -837,6 +1236,20 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
     SELECT 'edge_evidence'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
            ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
       FROM e
+    UNION ALL
+    SELECT 'word_postings'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
+           ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
+      FROM e
+    -- V0021: memory_owner adds to the feed (no UPDATE: a change is never rewritten), advances
+    -- a head, replaces rules and clumps.
+    UNION ALL
+    SELECT w.table_name::name, p.policy_name::name, true, ARRAY['memory_owner']::name[], p.command, p.qual, p.with_check
+      FROM e CROSS JOIN LATERAL (VALUES
+          ('owner_adds_rows_to_the_entered_call_tenant', 'INSERT', NULL, e.call_tenant),
+          ('owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', e.call_tenant, e.call_tenant)
+      ) AS p (policy_name, command, qual, with_check)
+      CROSS JOIN LATERAL (VALUES ('changes'), ('change_heads'), ('retention_rules'), ('episode_clumps')) AS w (table_name)
+     WHERE p.command = 'INSERT' OR w.table_name <> 'changes'
     UNION ALL
     SELECT p.table_name::name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM e CROSS JOIN LATERAL (VALUES
@@ -852,6 +1265,10 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
     UNION ALL
     SELECT 'route_rules'::name, 'owner_manages_every_rule'::name, true, ARRAY['memory_owner']::name[],
            'ALL', 'true', 'true'
+    -- V0022: memory.embedding_models, the installation's models (a model comes with a migration)
+    UNION ALL
+    SELECT 'embedding_models'::name, 'roles_read_every_model'::name, true, ARRAY['memory_admin', 'memory_reader']::name[],
+           'SELECT', 'true', NULL
 $$;
 
 ALTER FUNCTION memory._installed_policies() OWNER TO memory_owner;
@@ -1055,7 +1472,7 @@ DECLARE
         WHEN 'list_elements' THEN 1000
         WHEN 'quoted_chars' THEN 200
         WHEN 'cache_hashes' THEN 100000
-        WHEN 'word_candidates' THEN 1000 END;
+        WHEN 'word_candidates' THEN 300 END;
 BEGIN
     IF v_limit IS NULL THEN
         RAISE EXCEPTION 'unknown limit %', pg_catalog.left(p_name, 40)
@@ -1101,20 +1518,19 @@ BEGIN
              WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
                AND n.node_key IN (SELECT f.source_key FROM facts AS f UNION SELECT f.target_key FROM facts AS f)
         ), name_words AS MATERIALIZED (
-            -- each name's words as the stored documents hold them (memory._words_doc)
+            -- each name's words as the postings hold them (memory._words_doc)
             SELECT nm.node_key, nm.label, nm.needle, w.word
               FROM names AS nm
              CROSS JOIN LATERAL pg_catalog.unnest(pg_catalog.tsvector_to_array(memory._words_doc(nm.label))) AS w (word)
         ), act_words AS MATERIALIZED (
-            -- the actions' words that are some name's word, one scan of the simulation's
-            -- actions: equality joins, which row-level security lets an index or a hash
-            -- serve (the words index cannot serve a text search operator under row-level
-            -- security: @@ is not leakproof)
-            SELECT x.episode_key, w.word
-              FROM memory.episodes AS x
-             CROSS JOIN LATERAL pg_catalog.unnest(pg_catalog.tsvector_to_array(x.words)) AS w (word)
-             WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id AND x.content IS NOT NULL
-               AND w.word IN (SELECT nw.word FROM name_words AS nw)
+            -- the actions holding some name's word: each word looked up in the words index
+            -- (memory.word_postings, V0020) by equality, which row-level security lets the
+            -- index serve
+            SELECT p.row_key AS episode_key, p.word
+              FROM (SELECT DISTINCT nw.word FROM name_words AS nw) AS w
+             CROSS JOIN LATERAL (SELECT p.row_key, p.word FROM memory.word_postings AS p
+                                  WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                                    AND p.word = w.word AND p.kind = 'e') AS p
         ), rarest AS (
             -- each name by its rarest word among the actions: the actions holding that word
             -- are the only ones that can hold the name
@@ -1228,9 +1644,9 @@ CREATE FUNCTION memory._merge_edges(p_tenant_id uuid, p_simulation_id uuid, p_at
     AS $_$
 BEGIN
     IF p_attempt_id IS NOT NULL THEN
-        RETURN QUERY WITH written AS ( INSERT INTO memory.edges AS t (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes, valid_at, invalid_at, embedding, embedding_model, content_hash, source, learned_at, expired_at) SELECT $1, $2, s.edge_id, s.type, s.source_id, s.target_id, s.fact, COALESCE(s.attributes, '{}'::jsonb), s.valid_at, s.invalid_at, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), s.learned_at, s.expired_at FROM memory.staged_edges AS s LEFT JOIN memory.edges AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL AND l.tenant_id = $1 AND l.simulation_id = $2 AND l.edge_key = s.edge_key AND l.content_hash = s.content_hash WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT edges_pkey DO UPDATE SET edge_id = excluded.edge_id, type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id, fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at, invalid_at = excluded.invalid_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, learned_at = excluded.learned_at, expired_at = excluded.expired_at, updated_at = pg_catalog.now() WHERE (t.edge_id, t.type, t.source_id, t.target_id, t.fact, t.attributes, t.valid_at, t.invalid_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.learned_at, t.expired_at) IS DISTINCT FROM (excluded.edge_id, excluded.type, excluded.source_id, excluded.target_id, excluded.fact, excluded.attributes, excluded.valid_at, excluded.invalid_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.learned_at, excluded.expired_at) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_edges AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.edges AS t (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes, valid_at, invalid_at, embedding, embedding_model, content_hash, source, learned_at, expired_at) SELECT $1, $2, s.edge_id, s.type, s.source_id, s.target_id, s.fact, COALESCE(s.attributes, '{}'::jsonb), s.valid_at, s.invalid_at, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), s.learned_at, s.expired_at FROM memory.staged_edges AS s LEFT JOIN memory.edges AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL AND l.tenant_id = $1 AND l.simulation_id = $2 AND l.edge_key = s.edge_key AND l.content_hash = s.content_hash WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT edges_pkey DO UPDATE SET edge_id = excluded.edge_id, type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id, fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at, invalid_at = excluded.invalid_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, learned_at = excluded.learned_at, expired_at = excluded.expired_at, updated_at = excluded.updated_at WHERE (t.edge_id, t.type, t.source_id, t.target_id, t.fact, t.attributes, t.valid_at, t.invalid_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.learned_at, t.expired_at) IS DISTINCT FROM (excluded.edge_id, excluded.type, excluded.source_id, excluded.target_id, excluded.fact, excluded.attributes, excluded.valid_at, excluded.invalid_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.learned_at, excluded.expired_at) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_edges AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
     ELSE
-        RETURN QUERY WITH written AS ( INSERT INTO memory.edges AS t (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes, valid_at, invalid_at, embedding, embedding_model, content_hash, source, learned_at, expired_at) SELECT $1, $2, s.edge_id, s.type, s.source_id, s.target_id, s.fact, COALESCE(s.attributes, '{}'::jsonb), s.valid_at, s.invalid_at, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), s.learned_at, s.expired_at FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_edges, '{"source": "api"}'::jsonb || (i.item - '{content_hash,edge_id,position,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('edge_id', i.item -> 'id')) AS s LEFT JOIN memory.edges AS l ON false ON CONFLICT ON CONSTRAINT edges_pkey DO UPDATE SET edge_id = excluded.edge_id, type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id, fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at, invalid_at = excluded.invalid_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, learned_at = excluded.learned_at, expired_at = excluded.expired_at, updated_at = pg_catalog.now() WHERE (t.edge_id, t.type, t.source_id, t.target_id, t.fact, t.attributes, t.valid_at, t.invalid_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.learned_at, t.expired_at) IS DISTINCT FROM (excluded.edge_id, excluded.type, excluded.source_id, excluded.target_id, excluded.fact, excluded.attributes, excluded.valid_at, excluded.invalid_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.learned_at, excluded.expired_at) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.edges AS t (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes, valid_at, invalid_at, embedding, embedding_model, content_hash, source, learned_at, expired_at) SELECT $1, $2, s.edge_id, s.type, s.source_id, s.target_id, s.fact, COALESCE(s.attributes, '{}'::jsonb), s.valid_at, s.invalid_at, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), s.learned_at, s.expired_at FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_edges, '{"source": "api"}'::jsonb || (i.item - '{content_hash,edge_id,position,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('edge_id', i.item -> 'id')) AS s LEFT JOIN memory.edges AS l ON false ON CONFLICT ON CONSTRAINT edges_pkey DO UPDATE SET edge_id = excluded.edge_id, type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id, fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at, invalid_at = excluded.invalid_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, learned_at = excluded.learned_at, expired_at = excluded.expired_at, updated_at = excluded.updated_at WHERE (t.edge_id, t.type, t.source_id, t.target_id, t.fact, t.attributes, t.valid_at, t.invalid_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.learned_at, t.expired_at) IS DISTINCT FROM (excluded.edge_id, excluded.type, excluded.source_id, excluded.target_id, excluded.fact, excluded.attributes, excluded.valid_at, excluded.invalid_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.learned_at, excluded.expired_at) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
     END IF;
 END
 $_$;
@@ -1251,9 +1667,9 @@ CREATE FUNCTION memory._merge_episodes(p_tenant_id uuid, p_simulation_id uuid, p
     AS $_$
 BEGIN
     IF p_attempt_id IS NOT NULL THEN
-        RETURN QUERY WITH written AS ( INSERT INTO memory.episodes AS t (tenant_id, simulation_id, episode_id, agent_id, agent_name, platform, round, action_type, content, metadata, occurred_at, embedding, embedding_model, content_hash, source, sim_no) SELECT $1, $2, s.episode_id, s.agent_id, s.agent_name, s.platform, s.round, s.action_type, s.content, COALESCE(s.metadata, '{}'::jsonb), s.occurred_at, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), (SELECT v.sim_no FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2) FROM memory.staged_episodes AS s LEFT JOIN memory.episodes AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL AND l.tenant_id = $1 AND l.simulation_id = $2 AND l.episode_key = s.episode_key AND l.content_hash = s.content_hash WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT episodes_pkey DO UPDATE SET episode_id = excluded.episode_id, agent_id = excluded.agent_id, agent_name = excluded.agent_name, platform = excluded.platform, round = excluded.round, action_type = excluded.action_type, content = excluded.content, metadata = excluded.metadata, occurred_at = excluded.occurred_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.episode_id, t.agent_id, t.agent_name, t.platform, t.round, t.action_type, t.content, t.metadata, t.occurred_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source) IS DISTINCT FROM (excluded.episode_id, excluded.agent_id, excluded.agent_name, excluded.platform, excluded.round, excluded.action_type, excluded.content, excluded.metadata, excluded.occurred_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_episodes AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.episodes AS t (tenant_id, simulation_id, episode_id, agent_id, agent_name, platform, round, action_type, content, metadata, occurred_at, embedding, embedding_model, content_hash, source, sim_no) SELECT $1, $2, s.episode_id, s.agent_id, s.agent_name, s.platform, s.round, s.action_type, s.content, COALESCE(s.metadata, '{}'::jsonb), s.occurred_at, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), (SELECT v.sim_no FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2) FROM memory.staged_episodes AS s LEFT JOIN memory.episodes AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL AND l.tenant_id = $1 AND l.simulation_id = $2 AND l.episode_key = s.episode_key AND l.content_hash = s.content_hash WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT episodes_pkey DO UPDATE SET episode_id = excluded.episode_id, agent_id = excluded.agent_id, agent_name = excluded.agent_name, platform = excluded.platform, round = excluded.round, action_type = excluded.action_type, content = excluded.content, metadata = excluded.metadata, occurred_at = excluded.occurred_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, updated_at = excluded.updated_at WHERE (t.episode_id, t.agent_id, t.agent_name, t.platform, t.round, t.action_type, t.content, t.metadata, t.occurred_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source) IS DISTINCT FROM (excluded.episode_id, excluded.agent_id, excluded.agent_name, excluded.platform, excluded.round, excluded.action_type, excluded.content, excluded.metadata, excluded.occurred_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_episodes AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
     ELSE
-        RETURN QUERY WITH written AS ( INSERT INTO memory.episodes AS t (tenant_id, simulation_id, episode_id, agent_id, agent_name, platform, round, action_type, content, metadata, occurred_at, embedding, embedding_model, content_hash, source, sim_no) SELECT $1, $2, s.episode_id, s.agent_id, s.agent_name, s.platform, s.round, s.action_type, s.content, COALESCE(s.metadata, '{}'::jsonb), s.occurred_at, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), (SELECT v.sim_no FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_episodes, '{"source": "api"}'::jsonb || (i.item - '{content_hash,episode_id,position,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('episode_id', i.item -> 'id')) AS s LEFT JOIN memory.episodes AS l ON false ON CONFLICT ON CONSTRAINT episodes_pkey DO UPDATE SET episode_id = excluded.episode_id, agent_id = excluded.agent_id, agent_name = excluded.agent_name, platform = excluded.platform, round = excluded.round, action_type = excluded.action_type, content = excluded.content, metadata = excluded.metadata, occurred_at = excluded.occurred_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.episode_id, t.agent_id, t.agent_name, t.platform, t.round, t.action_type, t.content, t.metadata, t.occurred_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source) IS DISTINCT FROM (excluded.episode_id, excluded.agent_id, excluded.agent_name, excluded.platform, excluded.round, excluded.action_type, excluded.content, excluded.metadata, excluded.occurred_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.episodes AS t (tenant_id, simulation_id, episode_id, agent_id, agent_name, platform, round, action_type, content, metadata, occurred_at, embedding, embedding_model, content_hash, source, sim_no) SELECT $1, $2, s.episode_id, s.agent_id, s.agent_name, s.platform, s.round, s.action_type, s.content, COALESCE(s.metadata, '{}'::jsonb), s.occurred_at, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), (SELECT v.sim_no FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_episodes, '{"source": "api"}'::jsonb || (i.item - '{content_hash,episode_id,position,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('episode_id', i.item -> 'id')) AS s LEFT JOIN memory.episodes AS l ON false ON CONFLICT ON CONSTRAINT episodes_pkey DO UPDATE SET episode_id = excluded.episode_id, agent_id = excluded.agent_id, agent_name = excluded.agent_name, platform = excluded.platform, round = excluded.round, action_type = excluded.action_type, content = excluded.content, metadata = excluded.metadata, occurred_at = excluded.occurred_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, updated_at = excluded.updated_at WHERE (t.episode_id, t.agent_id, t.agent_name, t.platform, t.round, t.action_type, t.content, t.metadata, t.occurred_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source) IS DISTINCT FROM (excluded.episode_id, excluded.agent_id, excluded.agent_name, excluded.platform, excluded.round, excluded.action_type, excluded.content, excluded.metadata, excluded.occurred_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
     END IF;
 END
 $_$;
@@ -1274,9 +1690,9 @@ CREATE FUNCTION memory._merge_nodes(p_tenant_id uuid, p_simulation_id uuid, p_at
     AS $_$
 BEGIN
     IF p_attempt_id IS NOT NULL THEN
-        RETURN QUERY WITH written AS ( INSERT INTO memory.nodes AS t (tenant_id, simulation_id, node_id, name, type, labels, summary, attributes, embedding, embedding_model, content_hash, source, summary_embedding) SELECT $1, $2, s.node_id, s.name, s.type, COALESCE(s.labels, '{}'::text[]), s.summary, COALESCE(s.attributes, '{}'::jsonb), COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), COALESCE(s.summary_embedding, l.summary_embedding) FROM memory.staged_nodes AS s LEFT JOIN memory.nodes AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL AND l.tenant_id = $1 AND l.simulation_id = $2 AND l.node_key = s.node_key AND l.content_hash = s.content_hash WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT nodes_pkey DO UPDATE SET node_id = excluded.node_id, name = excluded.name, type = excluded.type, labels = excluded.labels, summary = excluded.summary, attributes = excluded.attributes, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, summary_embedding = excluded.summary_embedding, updated_at = pg_catalog.now() WHERE (t.node_id, t.name, t.type, t.labels, t.summary, t.attributes, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.summary_embedding::real[]) IS DISTINCT FROM (excluded.node_id, excluded.name, excluded.type, excluded.labels, excluded.summary, excluded.attributes, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.summary_embedding::real[]) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_nodes AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.nodes AS t (tenant_id, simulation_id, node_id, name, type, labels, summary, attributes, embedding, embedding_model, content_hash, source, summary_embedding) SELECT $1, $2, s.node_id, s.name, s.type, COALESCE(s.labels, '{}'::text[]), s.summary, COALESCE(s.attributes, '{}'::jsonb), COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), COALESCE(s.summary_embedding, l.summary_embedding) FROM memory.staged_nodes AS s LEFT JOIN memory.nodes AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL AND l.tenant_id = $1 AND l.simulation_id = $2 AND l.node_key = s.node_key AND l.content_hash = s.content_hash WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT nodes_pkey DO UPDATE SET node_id = excluded.node_id, name = excluded.name, type = excluded.type, labels = excluded.labels, summary = excluded.summary, attributes = excluded.attributes, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, summary_embedding = excluded.summary_embedding, updated_at = excluded.updated_at WHERE (t.node_id, t.name, t.type, t.labels, t.summary, t.attributes, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.summary_embedding::real[]) IS DISTINCT FROM (excluded.node_id, excluded.name, excluded.type, excluded.labels, excluded.summary, excluded.attributes, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.summary_embedding::real[]) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_nodes AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
     ELSE
-        RETURN QUERY WITH written AS ( INSERT INTO memory.nodes AS t (tenant_id, simulation_id, node_id, name, type, labels, summary, attributes, embedding, embedding_model, content_hash, source, summary_embedding) SELECT $1, $2, s.node_id, s.name, s.type, COALESCE(s.labels, '{}'::text[]), s.summary, COALESCE(s.attributes, '{}'::jsonb), COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), COALESCE(s.summary_embedding, l.summary_embedding) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_nodes, '{"type": "Entity", "source": "api"}'::jsonb || (i.item - '{content_hash,node_id,position,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('node_id', i.item -> 'id')) AS s LEFT JOIN memory.nodes AS l ON false ON CONFLICT ON CONSTRAINT nodes_pkey DO UPDATE SET node_id = excluded.node_id, name = excluded.name, type = excluded.type, labels = excluded.labels, summary = excluded.summary, attributes = excluded.attributes, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, summary_embedding = excluded.summary_embedding, updated_at = pg_catalog.now() WHERE (t.node_id, t.name, t.type, t.labels, t.summary, t.attributes, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.summary_embedding::real[]) IS DISTINCT FROM (excluded.node_id, excluded.name, excluded.type, excluded.labels, excluded.summary, excluded.attributes, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.summary_embedding::real[]) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.nodes AS t (tenant_id, simulation_id, node_id, name, type, labels, summary, attributes, embedding, embedding_model, content_hash, source, summary_embedding) SELECT $1, $2, s.node_id, s.name, s.type, COALESCE(s.labels, '{}'::text[]), s.summary, COALESCE(s.attributes, '{}'::jsonb), COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), COALESCE(s.summary_embedding, l.summary_embedding) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_nodes, '{"type": "Entity", "source": "api"}'::jsonb || (i.item - '{content_hash,node_id,position,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('node_id', i.item -> 'id')) AS s LEFT JOIN memory.nodes AS l ON false ON CONFLICT ON CONSTRAINT nodes_pkey DO UPDATE SET node_id = excluded.node_id, name = excluded.name, type = excluded.type, labels = excluded.labels, summary = excluded.summary, attributes = excluded.attributes, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, summary_embedding = excluded.summary_embedding, updated_at = excluded.updated_at WHERE (t.node_id, t.name, t.type, t.labels, t.summary, t.attributes, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.summary_embedding::real[]) IS DISTINCT FROM (excluded.node_id, excluded.name, excluded.type, excluded.labels, excluded.summary, excluded.attributes, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.summary_embedding::real[]) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
     END IF;
 END
 $_$;
@@ -1297,9 +1713,9 @@ CREATE FUNCTION memory._merge_predictions(p_tenant_id uuid, p_simulation_id uuid
     AS $_$
 BEGIN
     IF p_attempt_id IS NOT NULL THEN
-        RETURN QUERY WITH written AS ( INSERT INTO memory.predictions AS t (tenant_id, simulation_id, prediction_id, report_id, section_index, claim, horizon, confidence, metadata, source) SELECT $1, $2, s.prediction_id, s.report_id, s.section_index, s.claim, s.horizon, s.confidence, COALESCE(s.metadata, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM memory.staged_predictions AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT predictions_pkey DO UPDATE SET prediction_id = excluded.prediction_id, report_id = excluded.report_id, section_index = excluded.section_index, claim = excluded.claim, horizon = excluded.horizon, confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.prediction_id, t.report_id, t.section_index, t.claim, t.horizon, t.confidence, t.metadata, t.source) IS DISTINCT FROM (excluded.prediction_id, excluded.report_id, excluded.section_index, excluded.claim, excluded.horizon, excluded.confidence, excluded.metadata, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_predictions AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.predictions AS t (tenant_id, simulation_id, prediction_id, report_id, section_index, claim, horizon, confidence, metadata, source) SELECT $1, $2, s.prediction_id, s.report_id, s.section_index, s.claim, s.horizon, s.confidence, COALESCE(s.metadata, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM memory.staged_predictions AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT predictions_pkey DO UPDATE SET prediction_id = excluded.prediction_id, report_id = excluded.report_id, section_index = excluded.section_index, claim = excluded.claim, horizon = excluded.horizon, confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, updated_at = excluded.updated_at WHERE (t.prediction_id, t.report_id, t.section_index, t.claim, t.horizon, t.confidence, t.metadata, t.source) IS DISTINCT FROM (excluded.prediction_id, excluded.report_id, excluded.section_index, excluded.claim, excluded.horizon, excluded.confidence, excluded.metadata, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_predictions AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
     ELSE
-        RETURN QUERY WITH written AS ( INSERT INTO memory.predictions AS t (tenant_id, simulation_id, prediction_id, report_id, section_index, claim, horizon, confidence, metadata, source) SELECT $1, $2, s.prediction_id, s.report_id, s.section_index, s.claim, s.horizon, s.confidence, COALESCE(s.metadata, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_predictions, '{"source": "api"}'::jsonb || (i.item - '{position,prediction_id,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('prediction_id', i.item -> 'id')) AS s ON CONFLICT ON CONSTRAINT predictions_pkey DO UPDATE SET prediction_id = excluded.prediction_id, report_id = excluded.report_id, section_index = excluded.section_index, claim = excluded.claim, horizon = excluded.horizon, confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.prediction_id, t.report_id, t.section_index, t.claim, t.horizon, t.confidence, t.metadata, t.source) IS DISTINCT FROM (excluded.prediction_id, excluded.report_id, excluded.section_index, excluded.claim, excluded.horizon, excluded.confidence, excluded.metadata, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.predictions AS t (tenant_id, simulation_id, prediction_id, report_id, section_index, claim, horizon, confidence, metadata, source) SELECT $1, $2, s.prediction_id, s.report_id, s.section_index, s.claim, s.horizon, s.confidence, COALESCE(s.metadata, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_predictions, '{"source": "api"}'::jsonb || (i.item - '{position,prediction_id,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('prediction_id', i.item -> 'id')) AS s ON CONFLICT ON CONSTRAINT predictions_pkey DO UPDATE SET prediction_id = excluded.prediction_id, report_id = excluded.report_id, section_index = excluded.section_index, claim = excluded.claim, horizon = excluded.horizon, confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, updated_at = excluded.updated_at WHERE (t.prediction_id, t.report_id, t.section_index, t.claim, t.horizon, t.confidence, t.metadata, t.source) IS DISTINCT FROM (excluded.prediction_id, excluded.report_id, excluded.section_index, excluded.claim, excluded.horizon, excluded.confidence, excluded.metadata, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
     END IF;
 END
 $_$;
@@ -1320,9 +1736,9 @@ CREATE FUNCTION memory._merge_profiles(p_tenant_id uuid, p_simulation_id uuid, p
     AS $_$
 BEGIN
     IF p_attempt_id IS NOT NULL THEN
-        RETURN QUERY WITH written AS ( INSERT INTO memory.profiles AS t (tenant_id, simulation_id, platform, agent_id, name, username, bio, persona, attributes, source) SELECT $1, $2, s.platform, s.agent_id, s.name, s.username, s.bio, s.persona, COALESCE(s.attributes, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM memory.staged_profiles AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT profiles_pkey DO UPDATE SET platform = excluded.platform, agent_id = excluded.agent_id, name = excluded.name, username = excluded.username, bio = excluded.bio, persona = excluded.persona, attributes = excluded.attributes, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.platform, t.agent_id, t.name, t.username, t.bio, t.persona, t.attributes, t.source) IS DISTINCT FROM (excluded.platform, excluded.agent_id, excluded.name, excluded.username, excluded.bio, excluded.persona, excluded.attributes, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_profiles AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.profiles AS t (tenant_id, simulation_id, platform, agent_id, name, username, bio, persona, attributes, source) SELECT $1, $2, s.platform, s.agent_id, s.name, s.username, s.bio, s.persona, COALESCE(s.attributes, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM memory.staged_profiles AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT profiles_pkey DO UPDATE SET platform = excluded.platform, agent_id = excluded.agent_id, name = excluded.name, username = excluded.username, bio = excluded.bio, persona = excluded.persona, attributes = excluded.attributes, source = excluded.source, updated_at = excluded.updated_at WHERE (t.platform, t.agent_id, t.name, t.username, t.bio, t.persona, t.attributes, t.source) IS DISTINCT FROM (excluded.platform, excluded.agent_id, excluded.name, excluded.username, excluded.bio, excluded.persona, excluded.attributes, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_profiles AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
     ELSE
-        RETURN QUERY WITH written AS ( INSERT INTO memory.profiles AS t (tenant_id, simulation_id, platform, agent_id, name, username, bio, persona, attributes, source) SELECT $1, $2, s.platform, s.agent_id, s.name, s.username, s.bio, s.persona, COALESCE(s.attributes, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_profiles, '{"source": "api"}'::jsonb || (i.item - '{position,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb))) AS s ON CONFLICT ON CONSTRAINT profiles_pkey DO UPDATE SET platform = excluded.platform, agent_id = excluded.agent_id, name = excluded.name, username = excluded.username, bio = excluded.bio, persona = excluded.persona, attributes = excluded.attributes, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.platform, t.agent_id, t.name, t.username, t.bio, t.persona, t.attributes, t.source) IS DISTINCT FROM (excluded.platform, excluded.agent_id, excluded.name, excluded.username, excluded.bio, excluded.persona, excluded.attributes, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.profiles AS t (tenant_id, simulation_id, platform, agent_id, name, username, bio, persona, attributes, source) SELECT $1, $2, s.platform, s.agent_id, s.name, s.username, s.bio, s.persona, COALESCE(s.attributes, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_profiles, '{"source": "api"}'::jsonb || (i.item - '{position,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb))) AS s ON CONFLICT ON CONSTRAINT profiles_pkey DO UPDATE SET platform = excluded.platform, agent_id = excluded.agent_id, name = excluded.name, username = excluded.username, bio = excluded.bio, persona = excluded.persona, attributes = excluded.attributes, source = excluded.source, updated_at = excluded.updated_at WHERE (t.platform, t.agent_id, t.name, t.username, t.bio, t.persona, t.attributes, t.source) IS DISTINCT FROM (excluded.platform, excluded.agent_id, excluded.name, excluded.username, excluded.bio, excluded.persona, excluded.attributes, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
     END IF;
 END
 $_$;
@@ -1343,9 +1759,9 @@ CREATE FUNCTION memory._merge_report_chunks(p_tenant_id uuid, p_simulation_id uu
     AS $_$
 BEGIN
     IF p_attempt_id IS NOT NULL THEN
-        RETURN QUERY WITH written AS ( INSERT INTO memory.report_chunks AS t (tenant_id, simulation_id, chunk_id, report_id, section_index, chunk_index, content, embedding, embedding_model, content_hash, source) SELECT $1, $2, s.chunk_id, s.report_id, s.section_index, s.chunk_index, s.content, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text) FROM memory.staged_report_chunks AS s LEFT JOIN memory.report_chunks AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL AND l.tenant_id = $1 AND l.simulation_id = $2 AND l.chunk_key = s.chunk_key AND l.content_hash = s.content_hash WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT report_chunks_pkey DO UPDATE SET chunk_id = excluded.chunk_id, report_id = excluded.report_id, section_index = excluded.section_index, chunk_index = excluded.chunk_index, content = excluded.content, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.chunk_id, t.report_id, t.section_index, t.chunk_index, t.content, t.embedding::real[], t.embedding_model, t.content_hash, t.source) IS DISTINCT FROM (excluded.chunk_id, excluded.report_id, excluded.section_index, excluded.chunk_index, excluded.content, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_report_chunks AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.report_chunks AS t (tenant_id, simulation_id, chunk_id, report_id, section_index, chunk_index, content, embedding, embedding_model, content_hash, source) SELECT $1, $2, s.chunk_id, s.report_id, s.section_index, s.chunk_index, s.content, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text) FROM memory.staged_report_chunks AS s LEFT JOIN memory.report_chunks AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL AND l.tenant_id = $1 AND l.simulation_id = $2 AND l.chunk_key = s.chunk_key AND l.content_hash = s.content_hash WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT report_chunks_pkey DO UPDATE SET chunk_id = excluded.chunk_id, report_id = excluded.report_id, section_index = excluded.section_index, chunk_index = excluded.chunk_index, content = excluded.content, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, updated_at = excluded.updated_at WHERE (t.chunk_id, t.report_id, t.section_index, t.chunk_index, t.content, t.embedding::real[], t.embedding_model, t.content_hash, t.source) IS DISTINCT FROM (excluded.chunk_id, excluded.report_id, excluded.section_index, excluded.chunk_index, excluded.content, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_report_chunks AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
     ELSE
-        RETURN QUERY WITH written AS ( INSERT INTO memory.report_chunks AS t (tenant_id, simulation_id, chunk_id, report_id, section_index, chunk_index, content, embedding, embedding_model, content_hash, source) SELECT $1, $2, s.chunk_id, s.report_id, s.section_index, s.chunk_index, s.content, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_report_chunks, '{"source": "api"}'::jsonb || (i.item - '{chunk_id,chunk_index,content,content_hash,embedding,embedding_model,position,report_id,section_index,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('chunk_id', i.item -> 'id')) AS s LEFT JOIN memory.report_chunks AS l ON false ON CONFLICT ON CONSTRAINT report_chunks_pkey DO UPDATE SET chunk_id = excluded.chunk_id, report_id = excluded.report_id, section_index = excluded.section_index, chunk_index = excluded.chunk_index, content = excluded.content, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.chunk_id, t.report_id, t.section_index, t.chunk_index, t.content, t.embedding::real[], t.embedding_model, t.content_hash, t.source) IS DISTINCT FROM (excluded.chunk_id, excluded.report_id, excluded.section_index, excluded.chunk_index, excluded.content, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.report_chunks AS t (tenant_id, simulation_id, chunk_id, report_id, section_index, chunk_index, content, embedding, embedding_model, content_hash, source) SELECT $1, $2, s.chunk_id, s.report_id, s.section_index, s.chunk_index, s.content, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_report_chunks, '{"source": "api"}'::jsonb || (i.item - '{chunk_id,chunk_index,content,content_hash,embedding,embedding_model,position,report_id,section_index,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('chunk_id', i.item -> 'id')) AS s LEFT JOIN memory.report_chunks AS l ON false ON CONFLICT ON CONSTRAINT report_chunks_pkey DO UPDATE SET chunk_id = excluded.chunk_id, report_id = excluded.report_id, section_index = excluded.section_index, chunk_index = excluded.chunk_index, content = excluded.content, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, updated_at = excluded.updated_at WHERE (t.chunk_id, t.report_id, t.section_index, t.chunk_index, t.content, t.embedding::real[], t.embedding_model, t.content_hash, t.source) IS DISTINCT FROM (excluded.chunk_id, excluded.report_id, excluded.section_index, excluded.chunk_index, excluded.content, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
     END IF;
 END
 $_$;
@@ -1366,9 +1782,9 @@ CREATE FUNCTION memory._merge_report_log(p_tenant_id uuid, p_simulation_id uuid,
     AS $_$
 BEGIN
     IF p_attempt_id IS NOT NULL THEN
-        RETURN QUERY WITH written AS ( INSERT INTO memory.report_log AS t (tenant_id, simulation_id, report_id, line_no, action, entry, source) SELECT $1, $2, s.report_id, s.line_no, s.action, s.entry, COALESCE(s.source, 'import'::text) FROM memory.staged_report_log AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT report_log_pkey DO UPDATE SET report_id = excluded.report_id, line_no = excluded.line_no, action = excluded.action, entry = excluded.entry, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.report_id, t.line_no, t.action, t.entry, t.source) IS DISTINCT FROM (excluded.report_id, excluded.line_no, excluded.action, excluded.entry, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_report_log AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.report_log AS t (tenant_id, simulation_id, report_id, line_no, action, entry, source) SELECT $1, $2, s.report_id, s.line_no, s.action, s.entry, COALESCE(s.source, 'import'::text) FROM memory.staged_report_log AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT report_log_pkey DO UPDATE SET report_id = excluded.report_id, line_no = excluded.line_no, action = excluded.action, entry = excluded.entry, source = excluded.source, updated_at = excluded.updated_at WHERE (t.report_id, t.line_no, t.action, t.entry, t.source) IS DISTINCT FROM (excluded.report_id, excluded.line_no, excluded.action, excluded.entry, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_report_log AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
     ELSE
-        RETURN QUERY WITH written AS ( INSERT INTO memory.report_log AS t (tenant_id, simulation_id, report_id, line_no, action, entry, source) SELECT $1, $2, s.report_id, s.line_no, s.action, s.entry, COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_report_log, '{"source": "api"}'::jsonb || (i.item - '{action,entry,line_no,position,report_id,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb))) AS s ON CONFLICT ON CONSTRAINT report_log_pkey DO UPDATE SET report_id = excluded.report_id, line_no = excluded.line_no, action = excluded.action, entry = excluded.entry, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.report_id, t.line_no, t.action, t.entry, t.source) IS DISTINCT FROM (excluded.report_id, excluded.line_no, excluded.action, excluded.entry, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.report_log AS t (tenant_id, simulation_id, report_id, line_no, action, entry, source) SELECT $1, $2, s.report_id, s.line_no, s.action, s.entry, COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_report_log, '{"source": "api"}'::jsonb || (i.item - '{action,entry,line_no,position,report_id,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb))) AS s ON CONFLICT ON CONSTRAINT report_log_pkey DO UPDATE SET report_id = excluded.report_id, line_no = excluded.line_no, action = excluded.action, entry = excluded.entry, source = excluded.source, updated_at = excluded.updated_at WHERE (t.report_id, t.line_no, t.action, t.entry, t.source) IS DISTINCT FROM (excluded.report_id, excluded.line_no, excluded.action, excluded.entry, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
     END IF;
 END
 $_$;
@@ -1389,9 +1805,9 @@ CREATE FUNCTION memory._merge_report_sections(p_tenant_id uuid, p_simulation_id 
     AS $_$
 BEGIN
     IF p_attempt_id IS NOT NULL THEN
-        RETURN QUERY WITH written AS ( INSERT INTO memory.report_sections AS t (tenant_id, simulation_id, report_id, section_index, title, markdown, source) SELECT $1, $2, s.report_id, s.section_index, s.title, s.markdown, COALESCE(s.source, 'import'::text) FROM memory.staged_report_sections AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT report_sections_pkey DO UPDATE SET report_id = excluded.report_id, section_index = excluded.section_index, title = excluded.title, markdown = excluded.markdown, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.report_id, t.section_index, t.title, t.markdown, t.source) IS DISTINCT FROM (excluded.report_id, excluded.section_index, excluded.title, excluded.markdown, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_report_sections AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.report_sections AS t (tenant_id, simulation_id, report_id, section_index, title, markdown, source) SELECT $1, $2, s.report_id, s.section_index, s.title, s.markdown, COALESCE(s.source, 'import'::text) FROM memory.staged_report_sections AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT report_sections_pkey DO UPDATE SET report_id = excluded.report_id, section_index = excluded.section_index, title = excluded.title, markdown = excluded.markdown, source = excluded.source, updated_at = excluded.updated_at WHERE (t.report_id, t.section_index, t.title, t.markdown, t.source) IS DISTINCT FROM (excluded.report_id, excluded.section_index, excluded.title, excluded.markdown, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_report_sections AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
     ELSE
-        RETURN QUERY WITH written AS ( INSERT INTO memory.report_sections AS t (tenant_id, simulation_id, report_id, section_index, title, markdown, source) SELECT $1, $2, s.report_id, s.section_index, s.title, s.markdown, COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_report_sections, '{"source": "api"}'::jsonb || (i.item - '{markdown,position,report_id,section_index,source,title}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb))) AS s ON CONFLICT ON CONSTRAINT report_sections_pkey DO UPDATE SET report_id = excluded.report_id, section_index = excluded.section_index, title = excluded.title, markdown = excluded.markdown, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.report_id, t.section_index, t.title, t.markdown, t.source) IS DISTINCT FROM (excluded.report_id, excluded.section_index, excluded.title, excluded.markdown, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.report_sections AS t (tenant_id, simulation_id, report_id, section_index, title, markdown, source) SELECT $1, $2, s.report_id, s.section_index, s.title, s.markdown, COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_report_sections, '{"source": "api"}'::jsonb || (i.item - '{markdown,position,report_id,section_index,source,title}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb))) AS s ON CONFLICT ON CONSTRAINT report_sections_pkey DO UPDATE SET report_id = excluded.report_id, section_index = excluded.section_index, title = excluded.title, markdown = excluded.markdown, source = excluded.source, updated_at = excluded.updated_at WHERE (t.report_id, t.section_index, t.title, t.markdown, t.source) IS DISTINCT FROM (excluded.report_id, excluded.section_index, excluded.title, excluded.markdown, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
     END IF;
 END
 $_$;
@@ -1412,9 +1828,9 @@ CREATE FUNCTION memory._merge_reports(p_tenant_id uuid, p_simulation_id uuid, p_
     AS $_$
 BEGIN
     IF p_attempt_id IS NOT NULL THEN
-        RETURN QUERY WITH written AS ( INSERT INTO memory.reports AS t (tenant_id, simulation_id, report_id, mirofish_simulation_id, graph_id, simulation_requirement, title, summary, status, started_at, completed_at, error, metadata, source) SELECT $1, $2, s.report_id, s.mirofish_simulation_id, s.graph_id, s.simulation_requirement, s.title, s.summary, s.status, s.started_at, s.completed_at, s.error, COALESCE(s.metadata, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM memory.staged_reports AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT reports_pkey DO UPDATE SET report_id = excluded.report_id, mirofish_simulation_id = excluded.mirofish_simulation_id, graph_id = excluded.graph_id, simulation_requirement = excluded.simulation_requirement, title = excluded.title, summary = excluded.summary, status = excluded.status, started_at = excluded.started_at, completed_at = excluded.completed_at, error = excluded.error, metadata = excluded.metadata, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.report_id, t.mirofish_simulation_id, t.graph_id, t.simulation_requirement, t.title, t.summary, t.status, t.started_at, t.completed_at, t.error, t.metadata, t.source) IS DISTINCT FROM (excluded.report_id, excluded.mirofish_simulation_id, excluded.graph_id, excluded.simulation_requirement, excluded.title, excluded.summary, excluded.status, excluded.started_at, excluded.completed_at, excluded.error, excluded.metadata, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_reports AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.reports AS t (tenant_id, simulation_id, report_id, mirofish_simulation_id, graph_id, simulation_requirement, title, summary, status, started_at, completed_at, error, metadata, source) SELECT $1, $2, s.report_id, s.mirofish_simulation_id, s.graph_id, s.simulation_requirement, s.title, s.summary, s.status, s.started_at, s.completed_at, s.error, COALESCE(s.metadata, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM memory.staged_reports AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT reports_pkey DO UPDATE SET report_id = excluded.report_id, mirofish_simulation_id = excluded.mirofish_simulation_id, graph_id = excluded.graph_id, simulation_requirement = excluded.simulation_requirement, title = excluded.title, summary = excluded.summary, status = excluded.status, started_at = excluded.started_at, completed_at = excluded.completed_at, error = excluded.error, metadata = excluded.metadata, source = excluded.source, updated_at = excluded.updated_at WHERE (t.report_id, t.mirofish_simulation_id, t.graph_id, t.simulation_requirement, t.title, t.summary, t.status, t.started_at, t.completed_at, t.error, t.metadata, t.source) IS DISTINCT FROM (excluded.report_id, excluded.mirofish_simulation_id, excluded.graph_id, excluded.simulation_requirement, excluded.title, excluded.summary, excluded.status, excluded.started_at, excluded.completed_at, excluded.error, excluded.metadata, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_reports AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
     ELSE
-        RETURN QUERY WITH written AS ( INSERT INTO memory.reports AS t (tenant_id, simulation_id, report_id, mirofish_simulation_id, graph_id, simulation_requirement, title, summary, status, started_at, completed_at, error, metadata, source) SELECT $1, $2, s.report_id, s.mirofish_simulation_id, s.graph_id, s.simulation_requirement, s.title, s.summary, s.status, s.started_at, s.completed_at, s.error, COALESCE(s.metadata, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_reports, '{"source": "api"}'::jsonb || (i.item - '{completed_at,error,graph_id,metadata,mirofish_simulation_id,position,report_id,simulation_requirement,source,started_at,status,summary,title}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('report_id', i.item -> 'id')) AS s ON CONFLICT ON CONSTRAINT reports_pkey DO UPDATE SET report_id = excluded.report_id, mirofish_simulation_id = excluded.mirofish_simulation_id, graph_id = excluded.graph_id, simulation_requirement = excluded.simulation_requirement, title = excluded.title, summary = excluded.summary, status = excluded.status, started_at = excluded.started_at, completed_at = excluded.completed_at, error = excluded.error, metadata = excluded.metadata, source = excluded.source, updated_at = pg_catalog.now() WHERE (t.report_id, t.mirofish_simulation_id, t.graph_id, t.simulation_requirement, t.title, t.summary, t.status, t.started_at, t.completed_at, t.error, t.metadata, t.source) IS DISTINCT FROM (excluded.report_id, excluded.mirofish_simulation_id, excluded.graph_id, excluded.simulation_requirement, excluded.title, excluded.summary, excluded.status, excluded.started_at, excluded.completed_at, excluded.error, excluded.metadata, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.reports AS t (tenant_id, simulation_id, report_id, mirofish_simulation_id, graph_id, simulation_requirement, title, summary, status, started_at, completed_at, error, metadata, source) SELECT $1, $2, s.report_id, s.mirofish_simulation_id, s.graph_id, s.simulation_requirement, s.title, s.summary, s.status, s.started_at, s.completed_at, s.error, COALESCE(s.metadata, '{}'::jsonb), COALESCE(s.source, 'import'::text) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_reports, '{"source": "api"}'::jsonb || (i.item - '{completed_at,error,graph_id,metadata,mirofish_simulation_id,position,report_id,simulation_requirement,source,started_at,status,summary,title}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('report_id', i.item -> 'id')) AS s ON CONFLICT ON CONSTRAINT reports_pkey DO UPDATE SET report_id = excluded.report_id, mirofish_simulation_id = excluded.mirofish_simulation_id, graph_id = excluded.graph_id, simulation_requirement = excluded.simulation_requirement, title = excluded.title, summary = excluded.summary, status = excluded.status, started_at = excluded.started_at, completed_at = excluded.completed_at, error = excluded.error, metadata = excluded.metadata, source = excluded.source, updated_at = excluded.updated_at WHERE (t.report_id, t.mirofish_simulation_id, t.graph_id, t.simulation_requirement, t.title, t.summary, t.status, t.started_at, t.completed_at, t.error, t.metadata, t.source) IS DISTINCT FROM (excluded.report_id, excluded.mirofish_simulation_id, excluded.graph_id, excluded.simulation_requirement, excluded.title, excluded.summary, excluded.status, excluded.started_at, excluded.completed_at, excluded.error, excluded.metadata, excluded.source) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
     END IF;
 END
 $_$;
@@ -1513,7 +1929,7 @@ BEGIN
         'WITH written AS ('
         ' INSERT INTO %1$s AS t (tenant_id, simulation_id, %2$s%9$s)'
         ' SELECT $1, $2, %3$s%10$s FROM %4$s'
-        ' ON CONFLICT ON CONSTRAINT %5$I DO UPDATE SET %6$s, updated_at = pg_catalog.now()'
+        ' ON CONFLICT ON CONSTRAINT %5$I DO UPDATE SET %6$s, updated_at = excluded.updated_at'
         ' WHERE (%7$s) IS DISTINCT FROM (%8$s)'
         ' RETURNING (t.xmax = 0) AS was_inserted)'
         ' SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),'
@@ -1533,6 +1949,111 @@ COMMENT ON FUNCTION memory._merge_sql(p_kind text, p_staged boolean) IS 'Interna
 REVOKE ALL ON FUNCTION memory._merge_sql(p_kind text, p_staged boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._merge_sql(p_kind text, p_staged boolean) TO memory_writer;
 
+-- _model(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._model(p_model text) RETURNS memory.embedding_models
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_model memory.embedding_models;
+BEGIN
+    PERFORM memory._not_null(p_model, 'p_model', 'pass the name of an embedding model (memory.list_models())');
+    SELECT * INTO v_model FROM memory.embedding_models AS m WHERE m.model = p_model;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown embedding model %; known models: %', pg_catalog.quote_literal(memory._quote(p_model)),
+                        (SELECT pg_catalog.string_agg(m.model, ', ' ORDER BY m.model) FROM memory.embedding_models AS m)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'pass one of the models memory.list_models() lists; a new model comes with a migration';
+    END IF;
+    RETURN v_model;
+END
+$$;
+
+ALTER FUNCTION memory._model(p_model text) OWNER TO memory_owner;
+
+-- FUNCTION _model(p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._model(p_model text) IS 'Internal: the registered embedding model of a name (22023 naming the known ones)';
+
+-- FUNCTION _model(p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._model(p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._model(p_model text) TO memory_reader;
+GRANT ALL ON FUNCTION memory._model(p_model text) TO memory_admin;
+
+-- _name_candidates(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) RETURNS TABLE(node_key uuid, similarity real)
+    LANGUAGE plpgsql STABLE ROWS 10
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_grams    text[] := memory._name_trigrams(p_text);
+    v_prepared text := pg_catalog.lower(memory._words_text(p_text));
+    v_keys     uuid[] := '{}';
+    v_sims     real[] := '{}';
+    v_kth      real := 0.5;
+    v_sim      real;
+    v_cand     record;
+    v_cap      integer := memory._limit('word_candidates');
+BEGIN
+    IF COALESCE(pg_catalog.cardinality(v_grams), 0) = 0 THEN
+        RETURN;
+    END IF;
+    FOR v_cand IN
+        WITH q AS MATERIALIZED (
+            -- the text's trigrams, each with the number of names holding it (up to the cap)
+            SELECT g.trigram,
+                   (SELECT pg_catalog.count(*) FROM (
+                        SELECT 1 FROM memory.word_postings AS p
+                         WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                           AND p.word = g.trigram AND p.kind = 't'
+                         LIMIT v_cap + 1) AS c) AS df
+              FROM pg_catalog.unnest(v_grams) AS g (trigram)
+        ), rare AS MATERIALIZED (
+            -- the names holding one of the text's rarer trigrams, with those it shares
+            SELECT p.row_key, pg_catalog.count(*) AS shared, pg_catalog.min(p.doc_len) AS grams
+              FROM q JOIN memory.word_postings AS p
+                ON p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+               AND p.word = q.trigram AND p.kind = 't'
+             WHERE q.df <= v_cap
+             GROUP BY p.row_key
+        ), counted AS MATERIALIZED (
+            -- and the common trigrams they hold, looked up by key
+            SELECT r.row_key, r.grams,
+                   r.shared + (SELECT pg_catalog.count(*) FROM q JOIN memory.word_postings AS p
+                                   ON p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                                  AND p.word = q.trigram AND p.kind = 't' AND p.row_key = r.row_key
+                                WHERE q.df > v_cap) AS shared
+              FROM rare AS r
+        )
+        SELECT s.row_key, GREATEST(s.shared::real / s.grams, s.shared::real / pg_catalog.cardinality(v_grams)) AS bound
+          FROM counted AS s
+         WHERE 2 * s.shared >= LEAST(s.grams, pg_catalog.cardinality(v_grams))
+         ORDER BY 2 DESC
+    LOOP
+        EXIT WHEN v_cand.bound < v_kth;
+        SELECT memory._name_match(n.name, v_prepared) INTO v_sim
+          FROM memory.nodes AS n
+         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = v_cand.row_key;
+        IF v_sim IS NOT NULL THEN
+            v_keys := v_keys OPERATOR(pg_catalog.||) v_cand.row_key;
+            v_sims := v_sims OPERATOR(pg_catalog.||) v_sim;
+            IF pg_catalog.cardinality(v_sims) >= p_limit THEN
+                v_kth := (SELECT x.s FROM pg_catalog.unnest(v_sims) AS x (s) ORDER BY x.s DESC OFFSET p_limit - 1 LIMIT 1);
+            END IF;
+        END IF;
+    END LOOP;
+    RETURN QUERY SELECT u.k, u.s FROM ROWS FROM (pg_catalog.unnest(v_keys), pg_catalog.unnest(v_sims)) AS u (k, s) WHERE u.s >= v_kth;
+END
+$$;
+
+ALTER FUNCTION memory._name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) OWNER TO memory_owner;
+
+-- FUNCTION _name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) IS 'Internal: the entities whose names a text names or nearly names most closely (trigram word similarity >= 0.5), found through the trigram postings';
+
+-- FUNCTION _name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) TO memory_reader;
+
 -- _name_match(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._name_match(p_name text, p_words text) RETURNS real
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -1551,6 +2072,96 @@ COMMENT ON FUNCTION memory._name_match(p_name text, p_words text) IS 'Internal: 
 -- FUNCTION _name_match(p_name text, p_words text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._name_match(p_name text, p_words text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._name_match(p_name text, p_words text) TO memory_reader;
+
+-- _name_trigrams(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._name_trigrams(p_name text) RETURNS text[]
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+SELECT public.show_trgm(pg_catalog.lower(memory._words_text(p_name)))
+$$;
+
+ALTER FUNCTION memory._name_trigrams(p_name text) OWNER TO memory_owner;
+
+-- FUNCTION _name_trigrams(p_name text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._name_trigrams(p_name text) IS 'Internal: the trigrams of a name as memory._name_match compares them (the t postings)';
+
+-- FUNCTION _name_trigrams(p_name text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._name_trigrams(p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._name_trigrams(p_name text) TO memory_reader;
+GRANT ALL ON FUNCTION memory._name_trigrams(p_name text) TO memory_writer;
+
+-- _node_group(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._node_group() RETURNS integer
+    LANGUAGE plpgsql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    IF pg_catalog.to_regclass('pg_catalog.pg_dist_local_group') IS NULL THEN
+        RETURN 0;
+    END IF;
+    RETURN (SELECT l.groupid FROM pg_catalog.pg_dist_local_group AS l);
+END
+$$;
+
+ALTER FUNCTION memory._node_group() OWNER TO memory_owner;
+
+-- FUNCTION _node_group(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._node_group() IS 'Internal: the Citus group id of this node (0: the coordinator, or one node without Citus)';
+
+-- FUNCTION _node_group(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._node_group() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._node_group() TO memory_reader;
+GRANT ALL ON FUNCTION memory._node_group() TO memory_writer;
+GRANT ALL ON FUNCTION memory._node_group() TO memory_admin;
+
+-- _node_role_oids(oid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._node_role_oids(p_role_oid oid) RETURNS jsonb
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_name  name := (SELECT r.rolname FROM pg_catalog.pg_roles AS r WHERE r.oid = p_role_oid);
+    v_group integer := memory._node_group();
+    v_map   jsonb;
+    v_bad   text;
+BEGIN
+    IF v_name IS NULL THEN
+        RAISE EXCEPTION 'no role has OID %', p_role_oid
+            USING ERRCODE = 'undefined_object', HINT = 'name an existing role';
+    END IF;
+    IF pg_catalog.to_regclass('pg_catalog.pg_dist_node') IS NULL THEN
+        RETURN NULL;  -- no Citus (a separate test: the next one names a Citus table)
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_node AS n WHERE n.groupid <> v_group) THEN
+        RETURN NULL;
+    END IF;
+    SELECT pg_catalog.jsonb_object_agg(n.groupid::text, CASE WHEN r.success AND COALESCE(r.result, '') ~ '^[0-9]+$' THEN r.result::oid END) FILTER (WHERE r.success AND COALESCE(r.result, '') ~ '^[0-9]+$'),
+           pg_catalog.string_agg(pg_catalog.format('%s:%s (%s)', n.nodename, n.nodeport,
+                                                   CASE WHEN r.success THEN 'no such role' ELSE r.result END), ', ')
+               FILTER (WHERE NOT (r.success AND COALESCE(r.result, '') ~ '^[0-9]+$'))
+      INTO v_map, v_bad
+      FROM pg_catalog.run_command_on_all_nodes(
+               pg_catalog.format('SELECT r.oid FROM pg_catalog.pg_roles AS r WHERE r.rolname = %L', v_name)) AS r
+      JOIN pg_catalog.pg_dist_node AS n ON n.nodeid = r.nodeid
+     WHERE n.groupid <> v_group AND n.noderole = 'primary';
+    IF v_bad IS NOT NULL THEN
+        RAISE EXCEPTION 'role % (OID %) is not known on every node of the cluster: %', v_name, p_role_oid, v_bad
+            USING ERRCODE = 'undefined_object',
+                  HINT = 'create roles on the coordinator (Citus creates them on the workers), and run swarm-memory distribute after adding a node';
+    END IF;
+    RETURN COALESCE(v_map, '{}'::jsonb) || pg_catalog.jsonb_build_object(v_group::text, p_role_oid);
+END
+$_$;
+
+ALTER FUNCTION memory._node_role_oids(p_role_oid oid) OWNER TO memory_owner;
+
+-- FUNCTION _node_role_oids(p_role_oid oid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._node_role_oids(p_role_oid oid) IS 'Internal: a role''s OID on every node of a Citus cluster by group id (NULL without Citus), for memory.tenant_grants.node_role_oids';
+
+-- FUNCTION _node_role_oids(p_role_oid oid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._node_role_oids(p_role_oid oid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._node_role_oids(p_role_oid oid) TO memory_admin;
 
 -- _not_null(anyelement, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint text) RETURNS void
@@ -1700,13 +2311,64 @@ COMMENT ON FUNCTION memory._recall_option(p_options jsonb, p_key text, p_default
 REVOKE ALL ON FUNCTION memory._recall_option(p_options jsonb, p_key text, p_default double precision, p_min double precision, p_max double precision) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._recall_option(p_options jsonb, p_key text, p_default double precision, p_min double precision, p_max double precision) TO memory_reader;
 
+-- _record_change(uuid, uuid, text, text, text[], jsonb, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._record_change(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_op text, p_ids text[] DEFAULT NULL::text[], p_counts jsonb DEFAULT '{}'::jsonb, p_attempt_id uuid DEFAULT NULL::uuid, p_detail jsonb DEFAULT '{}'::jsonb) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_seq bigint;
+    v_id  bigint;
+BEGIN
+    PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the id of the tenant the change belongs to');
+    PERFORM memory._not_null(p_kind, 'p_kind', 'name the kind that changed');
+    PERFORM memory._not_null(p_op, 'p_op', 'one of import, upsert, delete, outcome, compact, retention, reembed');
+    PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
+    IF NOT (memory._holds_grant(p_tenant_id) OR pg_catalog.pg_has_role(SESSION_USER, 'memory_admin', 'USAGE')) THEN
+        RAISE EXCEPTION 'role % holds no grant for tenant %', SESSION_USER, p_tenant_id
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'an administrator grants it with memory.grant_tenant(role, tenant)';
+    END IF;
+    IF p_op NOT IN ('import', 'upsert', 'delete', 'outcome', 'compact', 'retention', 'reembed') THEN
+        RAISE EXCEPTION 'unknown change operation %', memory._quote(p_op)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'one of import, upsert, delete, outcome, compact, retention, reembed';
+    END IF;
+    IF p_kind !~ '^[a-z_]{1,40}$' THEN
+        RAISE EXCEPTION 'bad change kind %', memory._quote(p_kind)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'a kind is lower-case letters and _, such as episodes';
+    END IF;
+    INSERT INTO memory.change_heads AS h (tenant_id, changes, last_change_at)
+    VALUES (p_tenant_id, 1, pg_catalog.now())
+    ON CONFLICT (tenant_id) DO UPDATE SET changes = h.changes + 1, last_change_at = pg_catalog.now()
+    RETURNING h.changes INTO v_seq;
+    INSERT INTO memory.changes (tenant_id, seq, simulation_id, kind, op, attempt_id, ids, counts, detail)
+    VALUES (p_tenant_id, v_seq, p_simulation_id, p_kind, p_op, p_attempt_id, p_ids,
+            COALESCE(p_counts, '{}'::jsonb), COALESCE(p_detail, '{}'::jsonb))
+    RETURNING change_id INTO v_id;
+    PERFORM pg_catalog.pg_notify('memory_changes', '');
+    RETURN v_id;
+END
+$_$;
+
+ALTER FUNCTION memory._record_change(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_op text, p_ids text[], p_counts jsonb, p_attempt_id uuid, p_detail jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _record_change(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_op text, p_ids text[], p_counts jsonb, p_attempt_id uuid, p_detail jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._record_change(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_op text, p_ids text[], p_counts jsonb, p_attempt_id uuid, p_detail jsonb) IS 'Internal: append a change to the tenant''s feed in the caller''s transaction, in commit order (SECURITY DEFINER: no tenant role writes the feed)';
+
+-- FUNCTION _record_change(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_op text, p_ids text[], p_counts jsonb, p_attempt_id uuid, p_detail jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._record_change(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_op text, p_ids text[], p_counts jsonb, p_attempt_id uuid, p_detail jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._record_change(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_op text, p_ids text[], p_counts jsonb, p_attempt_id uuid, p_detail jsonb) TO memory_writer;
+GRANT ALL ON FUNCTION memory._record_change(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_op text, p_ids text[], p_counts jsonb, p_attempt_id uuid, p_detail jsonb) TO memory_admin;
+
 -- _record_history(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._record_history() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    AS $_$
 DECLARE
-    v_id      name := (memory._kind(TG_TABLE_NAME)).id_column;
+    v_kind    text := COALESCE(TG_ARGV[0], pg_catalog.regexp_replace(TG_TABLE_NAME, '_[0-9]+$', ''));
+    v_id      name := (memory._kind(v_kind)).id_column;
     v_setting text := pg_catalog.current_setting('memory.attempt_id', true);
     v_attempt uuid;
 BEGIN
@@ -1720,16 +2382,16 @@ BEGIN
     END IF;
     INSERT INTO memory.row_history (tenant_id, simulation_id, kind, row_id, recorded_from, recorded_to,
                                     change, attempt_id, data)
-    SELECT o.tenant_id, o.simulation_id, TG_TABLE_NAME, o.row ->> v_id, o.updated_at,
+    SELECT o.tenant_id, o.simulation_id, v_kind, o.row ->> v_id, o.updated_at,
            GREATEST(pg_catalog.now(), o.updated_at),
            CASE TG_OP WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END, v_attempt,
-           o.row - ARRAY['embedding', 'summary_embedding', 'words']
+           o.row - ARRAY['embedding', 'summary_embedding']
       FROM (SELECT r.tenant_id, r.simulation_id, r.updated_at, pg_catalog.to_jsonb(r) AS row FROM old_rows AS r) AS o
      WHERE EXISTS (SELECT 1 FROM memory.simulations AS s
                     WHERE s.tenant_id = o.tenant_id AND s.simulation_id = o.simulation_id);
     RETURN NULL;
 END
-$$;
+$_$;
 
 ALTER FUNCTION memory._record_history() OWNER TO memory_owner;
 
@@ -1738,6 +2400,44 @@ COMMENT ON FUNCTION memory._record_history() IS 'Internal: trigger keeping the v
 
 -- FUNCTION _record_history(); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._record_history() FROM PUBLIC;
+
+-- _record_import(uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._record_import(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_result jsonb) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_kind  text;
+    v_n     integer := 0;
+BEGIN
+    FOR v_kind IN
+        SELECT k.kind FROM memory._record_kinds() AS k
+         WHERE COALESCE((p_result #>> ARRAY[k.kind, 'inserted'])::bigint, 0)
+               + COALESCE((p_result #>> ARRAY[k.kind, 'updated'])::bigint, 0)
+               + COALESCE((p_result #>> ARRAY[k.kind, 'deleted'])::bigint, 0) > 0
+         ORDER BY k.ord
+    LOOP
+        PERFORM memory._record_change(
+            p_tenant_id, p_simulation_id, v_kind, 'import', NULL,
+            (SELECT pg_catalog.jsonb_object_agg(c.key, c.value)
+               FROM pg_catalog.jsonb_each(p_result -> v_kind) AS c
+              WHERE c.key IN ('inserted', 'updated', 'unchanged', 'deleted', 'skipped')),
+            p_attempt_id,
+            pg_catalog.jsonb_build_object('replaced', COALESCE(p_result #> ARRAY[v_kind, 'replaced'], 'true'::jsonb)));
+        v_n := v_n + 1;
+    END LOOP;
+    RETURN v_n;
+END
+$$;
+
+ALTER FUNCTION memory._record_import(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_result jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _record_import(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_result jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._record_import(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_result jsonb) IS 'Internal: append an import''s promote to the change feed, one change per kind it changed';
+
+-- FUNCTION _record_import(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_result jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._record_import(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_result jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._record_import(p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_result jsonb) TO memory_writer;
 
 -- _record_kinds(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._record_kinds() RETURNS SETOF memory.record_kind
@@ -1791,6 +2491,109 @@ COMMENT ON FUNCTION memory._record_kinds() IS 'Internal: the record kinds (nodes
 REVOKE ALL ON FUNCTION memory._record_kinds() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._record_kinds() TO memory_reader;
 GRANT ALL ON FUNCTION memory._record_kinds() TO memory_writer;
+
+-- _record_upsert(text, uuid, uuid, jsonb, bigint, bigint); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._record_upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb, p_inserted bigint, p_updated bigint) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_key text[];
+BEGIN
+    IF COALESCE(p_inserted, 0) + COALESCE(p_updated, 0) = 0 THEN
+        RETURN NULL;
+    END IF;
+    v_key := (memory._kind(p_kind)).batch_key;
+    RETURN memory._record_change(
+        p_tenant_id, p_simulation_id, p_kind, 'upsert',
+        ARRAY(SELECT (SELECT pg_catalog.string_agg(t.item ->> f.field, ':' ORDER BY f.ord)
+                        FROM pg_catalog.unnest(v_key) WITH ORDINALITY AS f(field, ord))
+                FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
+               ORDER BY t.ord),
+        pg_catalog.jsonb_build_object('inserted', p_inserted, 'updated', p_updated));
+END
+$$;
+
+ALTER FUNCTION memory._record_upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb, p_inserted bigint, p_updated bigint) OWNER TO memory_owner;
+
+-- FUNCTION _record_upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb, p_inserted bigint, p_updated bigint); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._record_upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb, p_inserted bigint, p_updated bigint) IS 'Internal: append an upsert batch that changed something to the change feed, with its ids';
+
+-- FUNCTION _record_upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb, p_inserted bigint, p_updated bigint); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._record_upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb, p_inserted bigint, p_updated bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._record_upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb, p_inserted bigint, p_updated bigint) TO memory_writer;
+
+-- _reembed_model(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._reembed_model(p_model text) RETURNS memory.embedding_models
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_model memory.embedding_models := memory._model(p_model);
+BEGIN
+    IF v_model.dimensions <> memory._stored_dimensions() THEN
+        RAISE EXCEPTION 'model % has % dimensions; the memory stores vectors of %', pg_catalog.quote_literal(p_model),
+                        v_model.dimensions, memory._stored_dimensions()
+            USING ERRCODE = 'feature_not_supported',
+                  HINT = 'a model of another dimension needs a migration that adds vector columns of its dimension';
+    END IF;
+    RETURN v_model;
+END
+$$;
+
+ALTER FUNCTION memory._reembed_model(p_model text) OWNER TO memory_owner;
+
+-- FUNCTION _reembed_model(p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._reembed_model(p_model text) IS 'Internal: the model a re-embed computes; 0A000 for a dimension the memory does not store';
+
+-- FUNCTION _reembed_model(p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._reembed_model(p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._reembed_model(p_model text) TO memory_writer;
+
+-- _reembed_sources(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._reembed_sources(p_tenant_id uuid, p_simulation_id uuid, p_model text) RETURNS TABLE(kind text, text_hash bytea, text text)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT s.kind, memory._text_hash(p_model, s.text), s.text
+      FROM (SELECT 'nodes' AS kind, n.type || ': ' || n.name AS text
+              FROM memory.nodes AS n
+             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+               AND n.embedding IS NOT NULL AND n.embedding_model IS DISTINCT FROM p_model
+            UNION ALL
+            SELECT 'nodes', n.summary
+              FROM memory.nodes AS n
+             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+               AND n.summary_embedding IS NOT NULL AND n.embedding_model IS DISTINCT FROM p_model
+            UNION ALL
+            SELECT 'edges', e.fact
+              FROM memory.edges AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND e.embedding IS NOT NULL AND e.embedding_model IS DISTINCT FROM p_model
+            UNION ALL
+            SELECT 'episodes', e.content
+              FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND e.embedding IS NOT NULL AND e.embedding_model IS DISTINCT FROM p_model
+            UNION ALL
+            SELECT 'report_chunks', s.title || E'\n' || c.content
+              FROM memory.report_chunks AS c
+              JOIN memory.report_sections AS s
+                ON s.tenant_id = c.tenant_id AND s.simulation_id = c.simulation_id
+               AND s.report_key = c.report_key AND s.section_index = c.section_index
+             WHERE c.tenant_id = p_tenant_id AND c.simulation_id = p_simulation_id
+               AND c.embedding IS NOT NULL AND c.embedding_model IS DISTINCT FROM p_model) AS s
+     WHERE s.text IS NOT NULL
+$$;
+
+ALTER FUNCTION memory._reembed_sources(p_tenant_id uuid, p_simulation_id uuid, p_model text) OWNER TO memory_owner;
+
+-- FUNCTION _reembed_sources(p_tenant_id uuid, p_simulation_id uuid, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._reembed_sources(p_tenant_id uuid, p_simulation_id uuid, p_model text) IS 'Internal: the texts behind a simulation''s vectors not of a model yet, with their content hashes under it';
+
+-- FUNCTION _reembed_sources(p_tenant_id uuid, p_simulation_id uuid, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._reembed_sources(p_tenant_id uuid, p_simulation_id uuid, p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._reembed_sources(p_tenant_id uuid, p_simulation_id uuid, p_model text) TO memory_writer;
 
 -- _release_attempt_lock(integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._release_attempt_lock(p_lock_key integer) RETURNS void
@@ -1986,6 +2789,56 @@ COMMENT ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_i
 REVOKE ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) TO memory_reader;
 
+-- _simulation_model(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._simulation_model(p_tenant_id uuid, p_simulation_id uuid, OUT model text, OUT named_by text) RETURNS record
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    SELECT s.embedding_model INTO model FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    IF model IS NOT NULL THEN
+        named_by := 'simulation';
+        RETURN;
+    END IF;
+    IF FOUND THEN
+        SELECT v.model INTO model
+          FROM (SELECT * FROM (SELECT n.embedding_model AS model FROM memory.nodes AS n
+                                WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                                  AND n.embedding IS NOT NULL LIMIT 1) AS a
+                UNION ALL
+                SELECT * FROM (SELECT e.embedding_model FROM memory.edges AS e
+                                WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                                  AND e.embedding IS NOT NULL LIMIT 1) AS b
+                UNION ALL
+                SELECT * FROM (SELECT e.embedding_model FROM memory.episodes AS e
+                                WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                                  AND e.embedding IS NOT NULL LIMIT 1) AS c
+                UNION ALL
+                SELECT * FROM (SELECT c.embedding_model FROM memory.report_chunks AS c
+                                WHERE c.tenant_id = p_tenant_id AND c.simulation_id = p_simulation_id
+                                  AND c.embedding IS NOT NULL LIMIT 1) AS d) AS v
+         LIMIT 1;
+        IF model IS NOT NULL THEN
+            named_by := 'vectors';
+            RETURN;
+        END IF;
+    END IF;
+    SELECT t.embedding_model INTO model FROM memory.tenant_models AS t WHERE t.tenant_id = p_tenant_id;
+    named_by := CASE WHEN model IS NULL THEN 'default' ELSE 'tenant' END;
+    model := COALESCE(model, memory._default_model());
+END
+$$;
+
+ALTER FUNCTION memory._simulation_model(p_tenant_id uuid, p_simulation_id uuid, OUT model text, OUT named_by text) OWNER TO memory_owner;
+
+-- FUNCTION _simulation_model(p_tenant_id uuid, p_simulation_id uuid, OUT model text, OUT named_by text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._simulation_model(p_tenant_id uuid, p_simulation_id uuid, OUT model text, OUT named_by text) IS 'Internal: the model of a simulation''s vectors and what names it (simulation, vectors, tenant, default)';
+
+-- FUNCTION _simulation_model(p_tenant_id uuid, p_simulation_id uuid, OUT model text, OUT named_by text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._simulation_model(p_tenant_id uuid, p_simulation_id uuid, OUT model text, OUT named_by text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._simulation_model(p_tenant_id uuid, p_simulation_id uuid, OUT model text, OUT named_by text) TO memory_reader;
+
 -- _skip_dangling(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._skip_dangling(p_tenant_id uuid, p_attempt_id uuid) RETURNS text[]
     LANGUAGE plpgsql SECURITY DEFINER
@@ -2160,6 +3013,122 @@ COMMENT ON FUNCTION memory._staging_problem(p_kind text) IS 'Internal: the first
 REVOKE ALL ON FUNCTION memory._staging_problem(p_kind text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._staging_problem(p_kind text) TO memory_writer;
 
+-- _stored_dimensions(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._stored_dimensions() RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT 384
+$$;
+
+ALTER FUNCTION memory._stored_dimensions() OWNER TO memory_owner;
+
+-- FUNCTION _stored_dimensions(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._stored_dimensions() IS 'Internal: the dimension of the stored vector columns (384)';
+
+-- FUNCTION _stored_dimensions(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._stored_dimensions() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._stored_dimensions() TO memory_reader;
+GRANT ALL ON FUNCTION memory._stored_dimensions() TO memory_admin;
+
+-- _sweep_tenant(uuid, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone) RETURNS TABLE(simulation_id uuid, action text, detail jsonb)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_rule   memory.retention_rules;
+    v_sim    record;
+    v_kind   memory.record_kind;
+    v_count  bigint;
+    v_counts jsonb;
+    v_done   record;
+BEGIN
+    PERFORM memory._enter_tenant_as_admin(p_tenant_id);
+    SELECT * INTO v_rule FROM memory.retention_rules AS r WHERE r.tenant_id = p_tenant_id;
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    IF v_rule.keep_days IS NOT NULL THEN
+        FOR v_sim IN
+            SELECT s.simulation_id, s.updated_at,
+                   EXISTS (SELECT 1 FROM memory.import_attempts AS a
+                            WHERE a.tenant_id = s.tenant_id AND a.simulation_id = s.simulation_id
+                              AND a.state = 'loading') AS loading
+              FROM memory.simulations AS s
+             WHERE s.tenant_id = p_tenant_id
+               AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days)
+             ORDER BY s.updated_at, s.simulation_id
+        LOOP
+            IF v_sim.loading THEN
+                simulation_id := v_sim.simulation_id;
+                action := 'kept_importing';
+                detail := pg_catalog.jsonb_build_object('updated_at', v_sim.updated_at);
+                RETURN NEXT;
+                CONTINUE;
+            END IF;
+            v_counts := '{}'::jsonb;
+            FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
+                EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2',
+                                          v_kind.live)
+                   INTO v_count USING p_tenant_id, v_sim.simulation_id;
+                v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
+            END LOOP;
+            -- (again by its age: a simulation changed meanwhile stays)
+            DELETE FROM memory.simulations AS s
+             WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim.simulation_id
+               AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days);
+            CONTINUE WHEN NOT FOUND;
+            PERFORM memory._record_change(p_tenant_id, v_sim.simulation_id, 'simulation', 'retention', NULL, v_counts, NULL,
+                                          pg_catalog.jsonb_build_object('keep_days', v_rule.keep_days, 'updated_at', v_sim.updated_at));
+            simulation_id := v_sim.simulation_id;
+            action := 'deleted';
+            detail := v_counts || pg_catalog.jsonb_build_object('updated_at', v_sim.updated_at);
+            RETURN NEXT;
+        END LOOP;
+    END IF;
+    IF v_rule.compact_similarity IS NOT NULL THEN
+        FOR v_sim IN SELECT s.simulation_id FROM memory.simulations AS s
+                      WHERE s.tenant_id = p_tenant_id ORDER BY s.simulation_id LOOP
+            SELECT * INTO v_done FROM memory._compact_episodes(p_tenant_id, v_sim.simulation_id,
+                                                               v_rule.compact_similarity, v_rule.compact_drop);
+            IF v_done.clumps > 0 THEN
+                simulation_id := v_sim.simulation_id;
+                action := 'compacted';
+                detail := pg_catalog.to_jsonb(v_done);
+                RETURN NEXT;
+            END IF;
+        END LOOP;
+    END IF;
+END
+$_$;
+
+ALTER FUNCTION memory._sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION _sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone) IS 'Internal: apply a tenant''s retention and compaction policy (SECURITY DEFINER: administrators hold no DELETE)';
+
+-- FUNCTION _sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone) TO memory_admin;
+
+-- _text_hash(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._text_hash(p_model text, p_text text) RETURNS bytea
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.sha256(pg_catalog.convert_to(p_model, 'UTF8') || '\x00'::bytea || pg_catalog.convert_to(p_text, 'UTF8'))
+$$;
+
+ALTER FUNCTION memory._text_hash(p_model text, p_text text) OWNER TO memory_owner;
+
+-- FUNCTION _text_hash(p_model text, p_text text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._text_hash(p_model text, p_text text) IS 'Internal: sha256 of model, zero byte and text: the vector cache''s key (as the importer computes it)';
+
+-- FUNCTION _text_hash(p_model text, p_text text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._text_hash(p_model text, p_text text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._text_hash(p_model text, p_text text) TO memory_writer;
+
 -- _upsert(text, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
     LANGUAGE plpgsql
@@ -2257,15 +3226,12 @@ REVOKE ALL ON FUNCTION memory._words_prepare(p_text text, p_arg text) FROM PUBLI
 GRANT ALL ON FUNCTION memory._words_prepare(p_text text, p_arg text) TO memory_reader;
 
 -- _words_query(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._words_query(p_text text) RETURNS TABLE(word text, query tsquery)
+CREATE FUNCTION memory._words_query(p_text text) RETURNS TABLE(word text, lexeme text)
     LANGUAGE sql STABLE PARALLEL SAFE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-SELECT w.token, w.query
-  FROM (SELECT DISTINCT ON (d.lexemes[1]) d.token, d.n,
-               (pg_catalog.chr(39)
-                OPERATOR(pg_catalog.||) pg_catalog.replace(pg_catalog.replace(d.lexemes[1], '\', '\\'), pg_catalog.chr(39), '''''')
-                OPERATOR(pg_catalog.||) pg_catalog.chr(39))::pg_catalog.tsquery AS query
+SELECT w.token, w.lexeme
+  FROM (SELECT DISTINCT ON (d.lexemes[1]) d.token, d.n, d.lexemes[1] AS lexeme
           FROM pg_catalog.ts_debug('pg_catalog.english'::pg_catalog.regconfig, memory._words_text(p_text))
                WITH ORDINALITY AS d (alias, description, token, dictionaries, dictionary, lexemes, n)
          WHERE pg_catalog.cardinality(d.lexemes) > 0
@@ -2276,7 +3242,7 @@ $$;
 ALTER FUNCTION memory._words_query(p_text text) OWNER TO memory_owner;
 
 -- FUNCTION _words_query(p_text text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._words_query(p_text text) IS 'Internal: the words of a question, each once with its one-lexeme tsquery (query syntax in the text is read as words)';
+COMMENT ON FUNCTION memory._words_query(p_text text) IS 'Internal: the words of a question, each once with its lexeme (query syntax in the text is read as words)';
 
 -- FUNCTION _words_query(p_text text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._words_query(p_text text) FROM PUBLIC;
@@ -2604,6 +3570,165 @@ COMMENT ON FUNCTION memory.cached_vectors(p_tenant_id uuid, p_embedding_model te
 REVOKE ALL ON FUNCTION memory.cached_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.cached_vectors(p_tenant_id uuid, p_embedding_model text, p_hashes bytea[]) TO memory_writer;
 
+-- change_heads; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.change_heads ENABLE ROW LEVEL SECURITY;
+
+-- change_heads; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.change_heads (
+    tenant_id uuid NOT NULL,
+    changes bigint DEFAULT 0 NOT NULL,
+    last_change_at timestamp with time zone
+);
+
+ALTER TABLE ONLY memory.change_heads FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.change_heads OWNER TO memory_owner;
+
+-- TABLE change_heads; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.change_heads IS 'A tenant''s change-feed head: its row lock orders the tenant''s changes by commit';
+
+-- TABLE change_heads; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.change_heads TO memory_reader;
+
+-- change_heads change_heads_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.change_heads
+    ADD CONSTRAINT change_heads_pkey PRIMARY KEY (tenant_id);
+
+-- change_heads change_heads_tenant_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.change_heads
+    ADD CONSTRAINT change_heads_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES memory.tenants(tenant_id) ON DELETE CASCADE;
+
+-- change_heads owner_adds_rows_to_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_adds_rows_to_the_entered_call_tenant ON memory.change_heads FOR INSERT TO memory_owner WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- change_heads owner_changes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_changes_rows_of_the_entered_call_tenant ON memory.change_heads FOR UPDATE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- change_heads owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.change_heads FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- change_heads owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.change_heads FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- change_heads readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.change_heads FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- changes; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.changes ENABLE ROW LEVEL SECURITY;
+
+-- changes; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.changes (
+    tenant_id uuid NOT NULL,
+    change_id bigint NOT NULL,
+    seq bigint NOT NULL,
+    simulation_id uuid,
+    kind text NOT NULL,
+    op text NOT NULL,
+    attempt_id uuid,
+    ids text[],
+    counts jsonb DEFAULT '{}'::jsonb NOT NULL,
+    detail jsonb DEFAULT '{}'::jsonb NOT NULL,
+    txid xid8 DEFAULT pg_current_xact_id() NOT NULL,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    recorded_by name DEFAULT SESSION_USER NOT NULL,
+    CONSTRAINT changes_counts_check CHECK ((jsonb_typeof(counts) = 'object'::text)),
+    CONSTRAINT changes_detail_check CHECK ((jsonb_typeof(detail) = 'object'::text)),
+    CONSTRAINT changes_kind_check CHECK ((kind ~ '^[a-z_]{1,40}$'::text)),
+    CONSTRAINT changes_op_check CHECK ((op = ANY (ARRAY['import'::text, 'upsert'::text, 'delete'::text, 'outcome'::text, 'compact'::text, 'retention'::text, 'reembed'::text])))
+);
+
+ALTER TABLE ONLY memory.changes FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.changes OWNER TO memory_owner;
+
+-- TABLE changes; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.changes IS 'The change feed (outbox): one row per committed change, in commit order within a tenant; read with memory.changes_since()';
+
+-- TABLE changes; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.changes TO memory_reader;
+
+-- changes changes_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.changes
+    ADD CONSTRAINT changes_pkey PRIMARY KEY (tenant_id, change_id);
+
+-- changes changes_seq_key; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.changes
+    ADD CONSTRAINT changes_seq_key UNIQUE (tenant_id, seq);
+
+-- changes changes_tenant_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.changes
+    ADD CONSTRAINT changes_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES memory.tenants(tenant_id) ON DELETE CASCADE;
+
+-- changes owner_adds_rows_to_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_adds_rows_to_the_entered_call_tenant ON memory.changes FOR INSERT TO memory_owner WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- changes owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.changes FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- changes owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.changes FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- changes readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.changes FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN changes.change_id; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.changes.change_id IS 'cursor of memory.changes_since(); commit order within the tenant';
+
+-- COLUMN changes.ids; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.changes.ids IS 'the ids the change names (an upsert''s batch, a compaction''s clumped episodes); NULL: the counts over the kind of the simulation (an import''s scope)';
+
+-- COLUMN changes.seq; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.changes.seq IS 'the tenant''s n-th change, gapless';
+
+-- changes_change_id_seq; Type: SEQUENCE; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.changes ALTER COLUMN change_id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME memory.changes_change_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+-- changes_simulation_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX changes_simulation_idx ON memory.changes USING btree (tenant_id, simulation_id, change_id);
+
+-- changes_since(uuid, bigint, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.changes_since(p_tenant_id uuid, p_cursor bigint DEFAULT NULL::bigint, p_limit integer DEFAULT 1000) RETURNS TABLE(change_id bigint, seq bigint, simulation_id uuid, kind text, op text, attempt_id uuid, ids text[], counts jsonb, detail jsonb, recorded_at timestamp with time zone, recorded_by name)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_limit < 1 THEN
+        RAISE EXCEPTION 'p_limit must be at least 1, not %', p_limit
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a page size from 1 to 10000 (NULL: 1000)';
+    END IF;
+    IF p_cursor IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM memory.changes AS c
+                        WHERE c.tenant_id = p_tenant_id AND c.change_id = p_cursor) THEN
+        RETURN;
+    END IF;
+    RETURN QUERY
+    SELECT c.change_id, c.seq, c.simulation_id, c.kind, c.op, c.attempt_id, c.ids, c.counts, c.detail,
+           c.recorded_at, c.recorded_by
+      FROM memory.changes AS c
+     WHERE c.tenant_id = p_tenant_id AND c.change_id > COALESCE(p_cursor, 0)
+     ORDER BY c.change_id
+     LIMIT LEAST(COALESCE(p_limit, 1000), 10000);
+END
+$$;
+
+ALTER FUNCTION memory.changes_since(p_tenant_id uuid, p_cursor bigint, p_limit integer) OWNER TO memory_owner;
+
+-- FUNCTION changes_since(p_tenant_id uuid, p_cursor bigint, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.changes_since(p_tenant_id uuid, p_cursor bigint, p_limit integer) IS 'The tenant''s change feed after a cursor (a change_id; NULL: from the start), in commit order; an unknown or foreign cursor answers nothing';
+
+-- FUNCTION changes_since(p_tenant_id uuid, p_cursor bigint, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.changes_since(p_tenant_id uuid, p_cursor bigint, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.changes_since(p_tenant_id uuid, p_cursor bigint, p_limit integer) TO memory_reader;
+
 -- commit_import(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.commit_import(p_tenant_id uuid, p_attempt_id uuid) RETURNS TABLE(kind text, inserted bigint, updated bigint, unchanged bigint, deleted bigint, skipped bigint)
     LANGUAGE plpgsql
@@ -2739,6 +3864,7 @@ BEGIN
      WHERE a.tenant_id = p_tenant_id AND a.attempt_id = p_attempt_id;
     PERFORM memory._discard_staged(p_tenant_id, ARRAY[p_attempt_id]);
     PERFORM memory._release_attempt_lock(v_attempt.lock_key);
+    PERFORM memory._record_import(p_tenant_id, v_sim, p_attempt_id, v_result);  -- the change feed (V0021)
 
     RETURN QUERY
     SELECT k.kind, (v_result #>> ARRAY[k.kind, 'inserted'])::bigint,
@@ -2791,6 +3917,29 @@ COMMENT ON FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id uu
 -- FUNCTION committed_hashes(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.committed_hashes(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
+-- compact_episodes(uuid, uuid, real, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real DEFAULT 0.99, p_drop boolean DEFAULT false) RETURNS TABLE(clumps integer, episodes integer, dropped integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_similarity, 'p_similarity', 'pass a cosine similarity such as 0.99');
+    PERFORM memory._not_null(p_drop, 'p_drop', 'pass true to delete the duplicates, false to keep them');
+    RETURN QUERY SELECT * FROM memory._compact_episodes(p_tenant_id, p_simulation_id, p_similarity, p_drop);
+END
+$$;
+
+ALTER FUNCTION memory.compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean) OWNER TO memory_owner;
+
+-- FUNCTION compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean) IS 'Compact an agent''s near-duplicate episodes (cosine above p_similarity) into one representative with its count; p_drop deletes the others (SECURITY DEFINER: writers hold no DELETE)';
+
+-- FUNCTION compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean) TO memory_writer;
 
 -- create_tenant(text, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid DEFAULT NULL::uuid) RETURNS uuid
@@ -2895,6 +4044,8 @@ BEGIN
     GET DIAGNOSTICS v_simulations = ROW_COUNT;
     DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id;
     GET DIAGNOSTICS v_grants = ROW_COUNT;
+    -- The change feed goes with the tenant (the row below with it); its NOTIFY wakes consumers (V0021).
+    PERFORM memory._record_change(p_tenant_id, NULL, 'tenant', 'delete', NULL, v_counts);
     -- Last: a row added meanwhile (its foreign key holds this row) goes by the cascade.
     DELETE FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
 
@@ -3021,7 +4172,6 @@ CREATE TABLE memory.edges (
     source text DEFAULT 'api'::text NOT NULL,
     learned_at timestamp with time zone,
     expired_at timestamp with time zone,
-    words tsvector GENERATED ALWAYS AS (memory._words_doc(fact)) STORED,
     CONSTRAINT edges_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
     CONSTRAINT edges_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text]))),
     CONSTRAINT edges_type_length_check CHECK ((char_length(type) <= memory._label_max())),
@@ -3056,10 +4206,10 @@ ALTER TABLE ONLY memory.edges
     ADD CONSTRAINT edges_target_fkey FOREIGN KEY (tenant_id, simulation_id, target_key) REFERENCES memory.nodes(tenant_id, simulation_id, node_key) ON DELETE CASCADE;
 
 -- edges history_of_deletes; Type: TRIGGER; Schema: memory; Owner: memory_owner
-CREATE TRIGGER history_of_deletes AFTER DELETE ON memory.edges REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history();
+CREATE TRIGGER history_of_deletes AFTER DELETE ON memory.edges REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history('edges');
 
 -- edges history_of_updates; Type: TRIGGER; Schema: memory; Owner: memory_owner
-CREATE TRIGGER history_of_updates AFTER UPDATE ON memory.edges REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history();
+CREATE TRIGGER history_of_updates AFTER UPDATE ON memory.edges REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history('edges');
 
 -- edges owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.edges FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -3069,6 +4219,15 @@ CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.edges FOR SEL
 
 -- edges readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.edges FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- edges words_of_deletes; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER words_of_deletes AFTER DELETE ON memory.edges REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._index_words('edges');
+
+-- edges words_of_inserts; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER words_of_inserts AFTER INSERT ON memory.edges REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._index_words('edges');
+
+-- edges words_of_updates; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER words_of_updates AFTER UPDATE ON memory.edges REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._index_words('edges');
 
 -- edges writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.edges FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -3147,6 +4306,43 @@ CREATE STATISTICS memory.edges_simulation_stats (dependencies) ON tenant_id, sim
 
 ALTER STATISTICS memory.edges_simulation_stats OWNER TO memory_owner;
 
+-- embedding_models; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.embedding_models ENABLE ROW LEVEL SECURITY;
+
+-- embedding_models; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.embedding_models (
+    model text NOT NULL,
+    dimensions integer NOT NULL,
+    normalized boolean NOT NULL,
+    query_prefix text DEFAULT ''::text NOT NULL,
+    passage_prefix text DEFAULT ''::text NOT NULL,
+    package text NOT NULL,
+    languages text[] DEFAULT '{}'::text[] NOT NULL,
+    note text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT embedding_models_dimensions_check CHECK (((dimensions >= 1) AND (dimensions <= 16000))),
+    CONSTRAINT embedding_models_model_check CHECK (((model <> ''::text) AND (char_length(model) <= memory._label_max()))),
+    CONSTRAINT embedding_models_package_check CHECK ((package <> ''::text))
+);
+
+ALTER TABLE ONLY memory.embedding_models FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.embedding_models OWNER TO memory_owner;
+
+-- TABLE embedding_models; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.embedding_models IS 'The embedding models a vector may come from: dimensions, normalisation, query and passage prefixes, the package that computes it';
+
+-- TABLE embedding_models; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.embedding_models TO memory_reader;
+GRANT SELECT ON TABLE memory.embedding_models TO memory_admin;
+
+-- embedding_models embedding_models_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.embedding_models
+    ADD CONSTRAINT embedding_models_pkey PRIMARY KEY (model);
+
+-- embedding_models roles_read_every_model; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY roles_read_every_model ON memory.embedding_models FOR SELECT TO memory_reader, memory_admin USING (true);
+
 -- entity_summary(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer DEFAULT 10) RETURNS TABLE(section text, id text, text text, detail jsonb)
     LANGUAGE plpgsql STABLE
@@ -3189,6 +4385,57 @@ COMMENT ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid
 -- FUNCTION entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) TO memory_reader;
+
+-- episode_clumps; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.episode_clumps ENABLE ROW LEVEL SECURITY;
+
+-- episode_clumps; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.episode_clumps (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    representative_key uuid NOT NULL,
+    representative_id text NOT NULL,
+    agent_id integer,
+    members integer NOT NULL,
+    member_ids text[] NOT NULL,
+    dropped boolean NOT NULL,
+    similarity real NOT NULL,
+    compacted_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT episode_clumps_members_check CHECK (((members >= 2) AND (members = (cardinality(member_ids) + 1))))
+);
+
+ALTER TABLE ONLY memory.episode_clumps FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.episode_clumps OWNER TO memory_owner;
+
+-- TABLE episode_clumps; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.episode_clumps IS 'Near-duplicate episodes of an agent compacted into one representative, with their count';
+
+-- TABLE episode_clumps; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.episode_clumps TO memory_reader;
+
+-- episode_clumps episode_clumps_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.episode_clumps
+    ADD CONSTRAINT episode_clumps_pkey PRIMARY KEY (tenant_id, simulation_id, representative_key);
+
+-- episode_clumps episode_clumps_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.episode_clumps
+    ADD CONSTRAINT episode_clumps_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- episode_clumps owner_adds_rows_to_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_adds_rows_to_the_entered_call_tenant ON memory.episode_clumps FOR INSERT TO memory_owner WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- episode_clumps owner_changes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_changes_rows_of_the_entered_call_tenant ON memory.episode_clumps FOR UPDATE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- episode_clumps owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.episode_clumps FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- episode_clumps owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.episode_clumps FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- episode_clumps readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.episode_clumps FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- episode_hit; Type: TYPE; Schema: memory; Owner: memory_owner
 CREATE TYPE memory.episode_hit AS (
@@ -3303,7 +4550,6 @@ CREATE TABLE memory.episodes (
     content_hash bytea,
     sim_no bigint NOT NULL,
     source text DEFAULT 'api'::text NOT NULL,
-    words tsvector GENERATED ALWAYS AS (memory._words_doc(content)) STORED,
     CONSTRAINT episodes_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
     CONSTRAINT episodes_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
 );
@@ -3334,15 +4580,11 @@ ALTER TABLE ONLY memory.episodes
 ALTER TABLE ONLY memory.episodes
     ADD CONSTRAINT episodes_sim_no_fkey FOREIGN KEY (tenant_id, simulation_id, sim_no) REFERENCES memory.simulations(tenant_id, simulation_id, sim_no) ON DELETE CASCADE;
 
--- episodes episodes_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
-ALTER TABLE ONLY memory.episodes
-    ADD CONSTRAINT episodes_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
-
 -- episodes history_of_deletes; Type: TRIGGER; Schema: memory; Owner: memory_owner
-CREATE TRIGGER history_of_deletes AFTER DELETE ON memory.episodes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history();
+CREATE TRIGGER history_of_deletes AFTER DELETE ON memory.episodes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history('episodes');
 
 -- episodes history_of_updates; Type: TRIGGER; Schema: memory; Owner: memory_owner
-CREATE TRIGGER history_of_updates AFTER UPDATE ON memory.episodes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history();
+CREATE TRIGGER history_of_updates AFTER UPDATE ON memory.episodes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history('episodes');
 
 -- episodes owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.episodes FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -3352,6 +4594,15 @@ CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.episodes FOR 
 
 -- episodes readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.episodes FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- episodes words_of_deletes; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER words_of_deletes AFTER DELETE ON memory.episodes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._index_words('episodes');
+
+-- episodes words_of_inserts; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER words_of_inserts AFTER INSERT ON memory.episodes REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._index_words('episodes');
+
+-- episodes words_of_updates; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER words_of_updates AFTER UPDATE ON memory.episodes REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._index_words('episodes');
 
 -- episodes writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.episodes FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -3566,6 +4817,8 @@ CREATE FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) RETURNS void
     AS $$
 DECLARE
     v_role_oid oid;
+    v_tenants  uuid[];
+    v_oids     oid[];
 BEGIN
     IF p_role IS NULL OR p_tenant_id IS NULL THEN
         RAISE EXCEPTION 'p_role and p_tenant_id must not be NULL (got %, %)', p_role, p_tenant_id
@@ -3585,11 +4838,13 @@ BEGIN
         RAISE EXCEPTION 'unknown tenant %', p_tenant_id
             USING ERRCODE = 'no_data_found', HINT = 'create it with memory.create_tenant()';
     END IF;
-    PERFORM memory._delete_grant(g.tenant_id, g.role_oid)
-       FROM memory.tenant_grants AS g
-      WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r WHERE r.oid = g.role_oid);
-    INSERT INTO memory.tenant_grants (tenant_id, role_oid, role_name)
-    VALUES (p_tenant_id, v_role_oid, p_role)
+    SELECT pg_catalog.array_agg(g.tenant_id), pg_catalog.array_agg(g.role_oid) INTO v_tenants, v_oids
+      FROM memory.tenant_grants AS g;
+    PERFORM memory._delete_grant(d.tenant_id, d.role_oid)
+       FROM ROWS FROM (pg_catalog.unnest(v_tenants), pg_catalog.unnest(v_oids)) AS d (tenant_id, role_oid)
+      WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r WHERE r.oid = d.role_oid);
+    INSERT INTO memory.tenant_grants (tenant_id, role_oid, role_name, node_role_oids)
+    VALUES (p_tenant_id, v_role_oid, p_role, memory._node_role_oids(v_role_oid))
     ON CONFLICT (tenant_id, role_oid) DO NOTHING;
 END
 $$;
@@ -3656,6 +4911,78 @@ COMMENT ON FUNCTION memory.graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p
 -- FUNCTION graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.graph_nodes(p_tenant_id uuid, p_simulation_id uuid, p_limit integer, p_after text) TO memory_reader;
+
+-- health(uuid, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.health(p_tenant_id uuid DEFAULT NULL::uuid, p_recall_sample integer DEFAULT 10) RETURNS TABLE(section text, tenant_id uuid, simulation_id uuid, agent_id integer, metric text, value double precision, ok boolean, detail jsonb)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $_$
+DECLARE
+    v_tenant uuid;
+    v_schema name;
+BEGIN
+    IF p_recall_sample < 0 OR p_recall_sample > 1000 THEN
+        RAISE EXCEPTION 'p_recall_sample must be from 0 to 1000, not %', p_recall_sample
+            USING ERRCODE = 'invalid_parameter_value', HINT = '0 skips the recall check; 10 is the default';
+    END IF;
+    IF p_tenant_id IS NOT NULL THEN
+        IF NOT pg_catalog.pg_has_role(CURRENT_USER, 'memory_admin', 'USAGE') THEN
+            PERFORM memory._enter_tenant(p_tenant_id);
+        END IF;
+        RETURN QUERY SELECT * FROM memory._health_tenant(p_tenant_id, COALESCE(p_recall_sample, 10));
+    ELSE
+        FOR v_tenant IN SELECT t.tenant_id FROM memory.list_tenants() AS t ORDER BY t.tenant_id LOOP
+            RETURN QUERY SELECT * FROM memory._health_tenant(v_tenant, COALESCE(p_recall_sample, 10));
+        END LOOP;
+    END IF;
+
+    SELECT n.nspname INTO v_schema FROM pg_catalog.pg_extension AS x
+      JOIN pg_catalog.pg_namespace AS n ON n.oid = x.extnamespace WHERE x.extname = 'pg_stat_statements';
+    IF v_schema IS NULL THEN
+        RETURN QUERY SELECT 'latency'::text, NULL::uuid, NULL::uuid, NULL::integer, 'pg_stat_statements'::text,
+                            NULL::double precision, NULL::boolean, '{"installed": false}'::jsonb;
+        RETURN;
+    END IF;
+    BEGIN
+        RETURN QUERY EXECUTE pg_catalog.format($q$
+            WITH s AS (
+                SELECT pg_catalog.substring(p.query FROM 'memory\.([a-z_]+)\s*\(') AS fn, p.calls,
+                       p.total_exec_time, p.stddev_exec_time, p.mean_exec_time, p.max_exec_time
+                  FROM %I.pg_stat_statements AS p
+                 WHERE p.dbid = (SELECT d.oid FROM pg_catalog.pg_database AS d WHERE d.datname = pg_catalog.current_database())
+                   AND p.calls > 0 AND p.query ~ 'memory\.[a-z]'
+            ), f AS (
+                SELECT s.fn, pg_catalog.sum(s.calls) AS calls, pg_catalog.sum(s.total_exec_time) / pg_catalog.sum(s.calls) AS mean,
+                       pg_catalog.max(s.max_exec_time) AS max,
+                       pg_catalog.sum(s.calls * (s.stddev_exec_time ^ 2 + s.mean_exec_time ^ 2)) / pg_catalog.sum(s.calls) AS ex2
+                  FROM s WHERE s.fn IS NOT NULL AND s.fn NOT LIKE '\_%%' GROUP BY s.fn
+            )
+            SELECT 'latency'::text, NULL::uuid, NULL::uuid, NULL::integer, f.fn::text, f.mean::double precision, NULL::boolean,
+                   pg_catalog.jsonb_build_object(
+                       'calls', f.calls, 'mean_ms', pg_catalog.round(f.mean::numeric, 3),
+                       'stddev_ms', pg_catalog.round(pg_catalog.sqrt(GREATEST(f.ex2 - f.mean ^ 2, 0))::numeric, 3),
+                       'max_ms', pg_catalog.round(f.max::numeric, 3),
+                       'p95_ms_est', pg_catalog.round(LEAST(f.max, f.mean + 1.645 * pg_catalog.sqrt(GREATEST(f.ex2 - f.mean ^ 2, 0)))::numeric, 3),
+                       'p99_ms_est', pg_catalog.round(LEAST(f.max, f.mean + 2.326 * pg_catalog.sqrt(GREATEST(f.ex2 - f.mean ^ 2, 0)))::numeric, 3))
+              FROM f ORDER BY f.calls DESC, f.fn$q$, v_schema);
+    EXCEPTION WHEN object_not_in_prerequisite_state OR insufficient_privilege OR undefined_table THEN
+        RETURN QUERY SELECT 'latency'::text, NULL::uuid, NULL::uuid, NULL::integer, 'pg_stat_statements'::text,
+                            NULL::double precision, NULL::boolean,
+                            pg_catalog.jsonb_build_object('installed', true, 'error', SQLERRM);
+    END;
+END
+$_$;
+
+ALTER FUNCTION memory.health(p_tenant_id uuid, p_recall_sample integer) OWNER TO memory_owner;
+
+-- FUNCTION health(p_tenant_id uuid, p_recall_sample integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.health(p_tenant_id uuid, p_recall_sample integer) IS 'Rows and bytes per tenant, simulation and agent, search index state, sampled index recall (alert below 0.95), feed head, and latency from pg_stat_statements where installed';
+
+-- FUNCTION health(p_tenant_id uuid, p_recall_sample integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.health(p_tenant_id uuid, p_recall_sample integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.health(p_tenant_id uuid, p_recall_sample integer) TO memory_reader;
+GRANT ALL ON FUNCTION memory.health(p_tenant_id uuid, p_recall_sample integer) TO memory_admin;
 
 -- history(uuid, uuid, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.history(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_id text) RETURNS TABLE(version integer, recorded_from timestamp with time zone, recorded_to timestamp with time zone, change text, attempt_id uuid, data jsonb)
@@ -3862,6 +5189,26 @@ COMMENT ON FUNCTION memory.link_evidence(p_tenant_id uuid, p_simulation_id uuid)
 REVOKE ALL ON FUNCTION memory.link_evidence(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.link_evidence(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
 
+-- list_models(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.list_models() RETURNS TABLE(model text, dimensions integer, normalized boolean, query_prefix text, passage_prefix text, package text, languages text[], note text)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT m.model, m.dimensions, m.normalized, m.query_prefix, m.passage_prefix, m.package, m.languages, m.note
+      FROM memory.embedding_models AS m
+     ORDER BY m.model
+$$;
+
+ALTER FUNCTION memory.list_models() OWNER TO memory_owner;
+
+-- FUNCTION list_models(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.list_models() IS 'The embedding models the installation knows: dimensions, normalisation, prefixes, package, languages';
+
+-- FUNCTION list_models(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.list_models() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.list_models() TO memory_reader;
+GRANT ALL ON FUNCTION memory.list_models() TO memory_admin;
+
 -- list_simulations(uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.list_simulations(p_tenant_id uuid) RETURNS TABLE(simulation_id uuid, name text, mirofish_id text, published boolean, created_at timestamp with time zone, updated_at timestamp with time zone)
     LANGUAGE plpgsql STABLE
@@ -3927,18 +5274,15 @@ CREATE FUNCTION memory.match_entities(p_tenant_id uuid, p_simulation_id uuid, p_
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
-DECLARE
-    v_prepared text;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    v_prepared := memory._words_prepare(p_text, 'p_text');
+    PERFORM memory._words_prepare(p_text, 'p_text');
     RETURN QUERY
-    SELECT m.node_id, m.name, m.type, m.similarity
-      FROM (SELECT n.node_id, n.name, n.type, memory._name_match(n.name, v_prepared) AS similarity
-              FROM memory.nodes AS n
-             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id) AS m
-     WHERE m.similarity IS NOT NULL
-     ORDER BY m.similarity DESC, m.node_id
+    SELECT n.node_id, n.name, n.type, c.similarity
+      FROM memory._name_candidates(p_tenant_id, p_simulation_id, p_text, memory._page_rows(p_limit, 10)) AS c
+      JOIN memory.nodes AS n
+        ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = c.node_key
+     ORDER BY c.similarity DESC, n.node_id
      LIMIT memory._page_rows(p_limit, 10);
 END
 $$;
@@ -3952,11 +5296,44 @@ COMMENT ON FUNCTION memory.match_entities(p_tenant_id uuid, p_simulation_id uuid
 REVOKE ALL ON FUNCTION memory.match_entities(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.match_entities(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) TO memory_reader;
 
--- neighbors(uuid, uuid, text, integer, text[], text, timestamp with time zone, timestamp with time zone, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_include_ended boolean DEFAULT false) RETURNS TABLE(node_id text, name text, type text, depth integer, path text[], edge_id text, edge_type text, fact text, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text)
+-- model_of(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.model_of(p_tenant_id uuid, p_simulation_id uuid DEFAULT NULL::uuid) RETURNS TABLE(model text, named_by text, dimensions integer, normalized boolean, query_prefix text, passage_prefix text, package text)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
-    SET plan_cache_mode TO 'force_custom_plan'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_model text;
+    v_by    text;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_simulation_id IS NULL THEN
+        SELECT t.embedding_model INTO v_model FROM memory.tenant_models AS t WHERE t.tenant_id = p_tenant_id;
+        v_by := CASE WHEN v_model IS NULL THEN 'default' ELSE 'tenant' END;
+        v_model := COALESCE(v_model, memory._default_model());
+    ELSE
+        SELECT s.model, s.named_by INTO v_model, v_by FROM memory._simulation_model(p_tenant_id, p_simulation_id) AS s;
+    END IF;
+    RETURN QUERY
+    SELECT m.model, v_by, m.dimensions, m.normalized, m.query_prefix, m.passage_prefix, m.package
+      FROM memory.embedding_models AS m WHERE m.model = v_model;
+END
+$$;
+
+ALTER FUNCTION memory.model_of(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION model_of(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.model_of(p_tenant_id uuid, p_simulation_id uuid) IS 'The embedding model of a tenant''s new simulations or of a simulation''s vectors, what names it, and how to embed for it';
+
+-- FUNCTION model_of(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.model_of(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.model_of(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
+
+-- neighbors(uuid, uuid, text, integer, text[], text, timestamp with time zone, timestamp with time zone, boolean, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_include_ended boolean DEFAULT false, p_limit integer DEFAULT NULL::integer) RETURNS TABLE(node_id text, name text, type text, depth integer, path text[], edge_id text, edge_type text, fact text, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'force_generic_plan'
     SET enable_nestloop TO 'off'
     AS $$
 DECLARE
@@ -3967,6 +5344,7 @@ DECLARE
     v_as_of  timestamptz := COALESCE(p_as_of, pg_catalog.now());
     v_known  timestamptz := CASE WHEN p_known_at < pg_catalog.now() THEN p_known_at END;
     v_all    boolean := COALESCE(p_include_ended, false);
+    v_limit  integer := CASE WHEN p_limit IS NOT NULL THEN GREATEST(p_limit, 1) END;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
@@ -4038,6 +5416,8 @@ BEGIN
                        GROUP BY x.next_key) AS d
           ) AS step
          WHERE w.level < v_depth
+           -- the visited set holds the start: p_limit nodes found means one more
+           AND (v_limit IS NULL OR pg_catalog.cardinality(w.visited) <= v_limit)
            AND step.found IS NOT NULL
     ),
     found AS MATERIALIZED (
@@ -4092,18 +5472,19 @@ BEGIN
       FROM paths AS p
       JOIN reached AS e ON e.edge_key = p.edge_key
      WHERE p.level > 0
-     ORDER BY p.level, p.node_id;
+     ORDER BY p.level, p.node_id
+     LIMIT v_limit;
 END
 $$;
 
-ALTER FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean) OWNER TO memory_owner;
+ALTER FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) OWNER TO memory_owner;
 
--- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean) IS 'Breadth-first neighbourhood of a node along the facts current at a world time, as the memory held them at a record time: each node once at its least depth (1..20), with path, edge and its state';
+-- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) IS 'Breadth-first neighbourhood of a node along the facts current at a world time, as the memory held them at a record time: each node once at its least depth (1..20), at most p_limit nodes (nearest first), with path, edge and its state';
 
--- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean) TO memory_reader;
+-- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) TO memory_reader;
 
 -- nodes; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.nodes ENABLE ROW LEVEL SECURITY;
@@ -4125,7 +5506,6 @@ CREATE TABLE memory.nodes (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     content_hash bytea,
     source text DEFAULT 'api'::text NOT NULL,
-    words tsvector GENERATED ALWAYS AS (memory._words_doc(name, summary)) STORED,
     summary_embedding public.vector(384),
     CONSTRAINT nodes_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
     CONSTRAINT nodes_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text]))),
@@ -4144,10 +5524,10 @@ GRANT SELECT ON TABLE memory.nodes TO memory_reader;
 GRANT INSERT ON TABLE memory.nodes TO memory_writer;
 
 -- nodes history_of_deletes; Type: TRIGGER; Schema: memory; Owner: memory_owner
-CREATE TRIGGER history_of_deletes AFTER DELETE ON memory.nodes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history();
+CREATE TRIGGER history_of_deletes AFTER DELETE ON memory.nodes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history('nodes');
 
 -- nodes history_of_updates; Type: TRIGGER; Schema: memory; Owner: memory_owner
-CREATE TRIGGER history_of_updates AFTER UPDATE ON memory.nodes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history();
+CREATE TRIGGER history_of_updates AFTER UPDATE ON memory.nodes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._record_history('nodes');
 
 -- nodes nodes_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.nodes
@@ -4165,6 +5545,15 @@ CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.nodes FOR SEL
 
 -- nodes readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.nodes FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- nodes words_of_deletes; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER words_of_deletes AFTER DELETE ON memory.nodes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._index_words('nodes');
+
+-- nodes words_of_inserts; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER words_of_inserts AFTER INSERT ON memory.nodes REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._index_words('nodes');
+
+-- nodes words_of_updates; Type: TRIGGER; Schema: memory; Owner: memory_owner
+CREATE TRIGGER words_of_updates AFTER UPDATE ON memory.nodes REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION memory._index_words('nodes');
 
 -- nodes writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.nodes FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -4762,14 +6151,14 @@ BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
         RAISE EXCEPTION 'p_options must be a JSON object, not %', pg_catalog.jsonb_typeof(v_options)
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, model';
     END IF;
     SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(o.key)), ', ' ORDER BY o.key) INTO v_bad
       FROM pg_catalog.jsonb_object_keys(v_options) AS o(key)
-     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of');
+     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'model');
     IF v_bad IS NOT NULL THEN
         RAISE EXCEPTION 'unknown option %', v_bad
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, model';
     END IF;
     -- arms, and weights for known arms only, each a number >= 0
     IF v_options ? 'arms' THEN
@@ -4814,6 +6203,11 @@ BEGIN
     END IF;
     IF v_vec IS NOT NULL THEN
         PERFORM memory._check_query_vector(v_vec);
+        IF pg_catalog.jsonb_typeof(v_options -> 'model') NOT IN ('string', 'null') THEN
+            RAISE EXCEPTION 'option model must be a model name, not %', v_options -> 'model'
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'memory.list_models() names the models';
+        END IF;
+        PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, v_options ->> 'model');
     END IF;
 
     -- the route, when the caller chose no arms
@@ -4914,7 +6308,9 @@ BEGIN
                                    FROM pg_catalog.jsonb_array_elements(v_signals) AS x(value)) || ')'
                    ELSE '' END
       FROM (SELECT h.kind, h.id, pg_catalog.min(h.body) AS body,
-                   pg_catalog.sum(COALESCE((v_options -> 'weights' ->> h.arm)::double precision, 1) / (v_k + h.rank)) AS score,
+                   pg_catalog.sum(COALESCE((v_options -> 'weights' ->> h.arm)::double precision,
+                                                   CASE h.arm WHEN 'words' THEN 2 WHEN 'graph' THEN 0.5 ELSE 1 END)
+                                          / (v_k + h.rank)) AS score,
                    pg_catalog.jsonb_object_agg(h.arm, pg_catalog.jsonb_build_object('rank', h.rank, 'score', h.raw)) AS ranks,
                    pg_catalog.string_agg(h.arm || ' #' || h.rank, ', ' ORDER BY h.rank, h.arm) AS arms,
                    pg_catalog.string_agg(DISTINCT h.matched, ', ') AS matched
@@ -4992,6 +6388,7 @@ BEGIN
        SET outcome = excluded.outcome, note = excluded.note, observed_at = excluded.observed_at,
            recorded_at = pg_catalog.now(), recorded_by = CURRENT_USER
      WHERE (o.outcome, o.note, o.observed_at) IS DISTINCT FROM (excluded.outcome, excluded.note, excluded.observed_at);
+    PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'prediction_outcomes', 'outcome', ARRAY[p_prediction_id], '{}', NULL, pg_catalog.jsonb_build_object('outcome', p_outcome)) WHERE FOUND;  -- the change feed (V0021)
     RETURN QUERY
     SELECT o.prediction_id, o.outcome, o.note, o.observed_at, o.recorded_at, o.recorded_by
       FROM memory.prediction_outcomes AS o
@@ -5008,6 +6405,36 @@ COMMENT ON FUNCTION memory.record_outcome(p_tenant_id uuid, p_simulation_id uuid
 -- FUNCTION record_outcome(p_tenant_id uuid, p_simulation_id uuid, p_prediction_id text, p_outcome text, p_note text, p_observed_at timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.record_outcome(p_tenant_id uuid, p_simulation_id uuid, p_prediction_id text, p_outcome text, p_note text, p_observed_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.record_outcome(p_tenant_id uuid, p_simulation_id uuid, p_prediction_id text, p_outcome text, p_note text, p_observed_at timestamp with time zone) TO memory_writer;
+
+-- reembed_texts(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.reembed_texts(p_tenant_id uuid, p_simulation_id uuid, p_model text, p_limit integer DEFAULT 10000) RETURNS TABLE(content_hash bytea, text text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._reembed_model(p_model);
+    RETURN QUERY
+    SELECT s.text_hash, pg_catalog.min(s.text)
+      FROM memory._reembed_sources(p_tenant_id, p_simulation_id, p_model) AS s
+     WHERE NOT EXISTS (SELECT 1 FROM memory.vector_cache AS c
+                        WHERE c.tenant_id = p_tenant_id AND c.embedding_model = p_model
+                          AND c.content_hash = s.text_hash AND memory._vector_problem(c.embedding) IS NULL)
+     GROUP BY s.text_hash
+     ORDER BY s.text_hash
+     LIMIT LEAST(GREATEST(COALESCE(p_limit, 10000), 1), 100000);
+END
+$$;
+
+ALTER FUNCTION memory.reembed_texts(p_tenant_id uuid, p_simulation_id uuid, p_model text, p_limit integer) OWNER TO memory_owner;
+
+-- FUNCTION reembed_texts(p_tenant_id uuid, p_simulation_id uuid, p_model text, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.reembed_texts(p_tenant_id uuid, p_simulation_id uuid, p_model text, p_limit integer) IS 'The texts of a simulation still needing a vector of a model (not in the tenant''s vector cache): a re-embed''s work list, resumable';
+
+-- FUNCTION reembed_texts(p_tenant_id uuid, p_simulation_id uuid, p_model text, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.reembed_texts(p_tenant_id uuid, p_simulation_id uuid, p_model text, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.reembed_texts(p_tenant_id uuid, p_simulation_id uuid, p_model text, p_limit integer) TO memory_writer;
 
 -- report_chunks; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.report_chunks ENABLE ROW LEVEL SECURITY;
@@ -5442,6 +6869,54 @@ GRANT UPDATE(title) ON TABLE memory.reports TO memory_writer;
 -- COLUMN reports.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT UPDATE(updated_at) ON TABLE memory.reports TO memory_writer;
 
+-- retention_rules; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.retention_rules ENABLE ROW LEVEL SECURITY;
+
+-- retention_rules; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.retention_rules (
+    tenant_id uuid NOT NULL,
+    keep_days integer,
+    compact_similarity real,
+    compact_drop boolean DEFAULT false NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_by name DEFAULT SESSION_USER NOT NULL,
+    CONSTRAINT retention_rules_keep_days_check CHECK ((keep_days >= 1)),
+    CONSTRAINT retention_rules_similarity_check CHECK (((compact_similarity > (0.9)::double precision) AND (compact_similarity < (1)::double precision)))
+);
+
+ALTER TABLE ONLY memory.retention_rules FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.retention_rules OWNER TO memory_owner;
+
+-- TABLE retention_rules; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.retention_rules IS 'Per-tenant retention (simulations older than keep_days) and compaction policy, applied by memory.sweep()';
+
+-- TABLE retention_rules; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.retention_rules TO memory_reader;
+
+-- retention_rules owner_adds_rows_to_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_adds_rows_to_the_entered_call_tenant ON memory.retention_rules FOR INSERT TO memory_owner WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- retention_rules owner_changes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_changes_rows_of_the_entered_call_tenant ON memory.retention_rules FOR UPDATE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- retention_rules owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.retention_rules FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- retention_rules owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.retention_rules FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- retention_rules readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.retention_rules FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- retention_rules retention_rules_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.retention_rules
+    ADD CONSTRAINT retention_rules_pkey PRIMARY KEY (tenant_id);
+
+-- retention_rules retention_rules_tenant_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.retention_rules
+    ADD CONSTRAINT retention_rules_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES memory.tenants(tenant_id) ON DELETE CASCADE;
+
 -- revoke_tenant(name, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) RETURNS void
     LANGUAGE plpgsql
@@ -5767,23 +7242,39 @@ CREATE INDEX row_history_known_idx ON memory.row_history USING btree (tenant_id,
 -- row_history_row_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX row_history_row_idx ON memory.row_history USING btree (tenant_id, simulation_id, kind, row_id, recorded_from);
 
--- search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_agent_id integer DEFAULT NULL::integer, p_round_from integer DEFAULT NULL::integer, p_round_to integer DEFAULT NULL::integer, p_from timestamp with time zone DEFAULT NULL::timestamp with time zone, p_to timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(episode_id text, agent_id integer, agent_name text, platform text, round integer, action_type text, content text, occurred_at timestamp with time zone, similarity double precision)
+-- search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamp with time zone, timestamp with time zone, boolean, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_agent_id integer DEFAULT NULL::integer, p_round_from integer DEFAULT NULL::integer, p_round_to integer DEFAULT NULL::integer, p_from timestamp with time zone DEFAULT NULL::timestamp with time zone, p_to timestamp with time zone DEFAULT NULL::timestamp with time zone, p_collapse boolean DEFAULT false, p_model text DEFAULT NULL::text) RETURNS TABLE(episode_id text, agent_id integer, agent_name text, platform text, round integer, action_type text, content text, occurred_at timestamp with time zone, similarity double precision, copies integer, agents integer)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $_$
 DECLARE
     v_k          integer;
+    v_n          integer;
     v_hits       memory.episode_hit[];
     v_index_rows real;
     v_sim_no     bigint;
     v_ranged     boolean := pg_catalog.num_nonnulls(p_round_from, p_round_to, p_from, p_to) > 0;
     v_in_range   bigint;
+    v_keys       uuid[];
+    v_vecs       public.vector[];
+    v_pi         integer[];
+    v_pj         integer[];
+    v_rep        boolean[];
+    v_group      integer[];
+    v_groups     integer;
+    v_p          integer;
     -- where a range is searched exactly whatever the simulation's size
     c_exact_max  constant integer := 10000;
+    -- p_collapse: two hits at least this similar are one clump; the first pool is
+    -- c_pool_per x top_k hits (at least c_pool_min), growing up to c_pool_max
+    c_collapse_cosine constant double precision := 0.99;
+    c_pool_per   constant integer := 5;
+    c_pool_min   constant integer := 50;
+    c_pool_max   constant integer := 200;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     IF p_round_from > p_round_to THEN
         RAISE EXCEPTION 'round range % to % ends before it starts', p_round_from, p_round_to
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass p_round_from <= p_round_to (both inclusive)';
@@ -5793,6 +7284,9 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass p_from <= p_to (the window is [p_from, p_to))';
     END IF;
     v_k := LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+    -- the hits to find: top_k, or the pool that collapsing walks
+    v_n := CASE WHEN p_collapse THEN LEAST(GREATEST(v_k * c_pool_per, c_pool_min), c_pool_max)
+                ELSE v_k END;
     SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
     SELECT c.reltuples INTO v_index_rows FROM pg_catalog.pg_class AS c
@@ -5810,60 +7304,122 @@ BEGIN
           INTO v_in_range
           USING p_tenant_id, p_simulation_id, p_agent_id, p_round_from, p_round_to, p_from, p_to, c_exact_max + 1;
     END IF;
-    IF v_index_rows IS NOT NULL AND (NOT v_ranged OR v_in_range > c_exact_max) THEN
-        v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(p_tenant_id, p_simulation_id,
-                                                                   v_sim_no, p_query, v_k,
-                                                                   p_agent_id, v_index_rows,
-                                                                   p_round_from, p_round_to,
-                                                                   p_from, p_to) AS h);
-        IF pg_catalog.cardinality(v_hits) = v_k THEN
-            RETURN QUERY SELECT * FROM pg_catalog.unnest(v_hits);
-            RETURN;
+    LOOP
+        v_hits := NULL;
+        IF v_index_rows IS NOT NULL AND (NOT v_ranged OR v_in_range > c_exact_max) THEN
+            v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(p_tenant_id, p_simulation_id,
+                                                                       v_sim_no, p_query, v_n,
+                                                                       p_agent_id, v_index_rows,
+                                                                       p_round_from, p_round_to,
+                                                                       p_from, p_to) AS h);
+            -- Fewer than asked for (a rare agent, a narrow range, or an index still building):
+            -- the exact search below is the authority.
+            IF pg_catalog.cardinality(v_hits) < v_n THEN
+                v_hits := NULL;
+            END IF;
         END IF;
-        -- Fewer than asked for (a rare agent, a narrow range, or an index still building):
-        -- the exact search below is the authority.
-    END IF;
-    IF v_ranged THEN
-        RETURN QUERY EXECUTE $q$
-            SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
-                   e.occurred_at, 1 - (e.embedding OPERATOR(public.<=>) $8)
-              FROM memory.episodes AS e
-             WHERE e.tenant_id = $1 AND e.simulation_id = $2
-               AND e.embedding IS NOT NULL
-               AND ($3::integer IS NULL OR e.agent_id = $3)
-               AND ($4::integer IS NULL OR e.round >= $4) AND ($5::integer IS NULL OR e.round <= $5)
-               AND ($6::timestamptz IS NULL OR e.occurred_at >= $6)
-               AND ($7::timestamptz IS NULL OR e.occurred_at < $7)
-             ORDER BY e.embedding OPERATOR(public.<=>) $8, e.episode_id
-             LIMIT $9 $q$
-        USING p_tenant_id, p_simulation_id, p_agent_id, p_round_from, p_round_to, p_from, p_to,
-              p_query::public.vector(384), v_k;
+        IF v_hits IS NULL AND v_ranged THEN
+            EXECUTE $q$
+                SELECT ARRAY(
+                SELECT ROW(e.episode_id, e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
+                           e.occurred_at, 1 - (e.embedding OPERATOR(public.<=>) $8))::memory.episode_hit
+                  FROM memory.episodes AS e
+                 WHERE e.tenant_id = $1 AND e.simulation_id = $2
+                   AND e.embedding IS NOT NULL
+                   AND ($3::integer IS NULL OR e.agent_id = $3)
+                   AND ($4::integer IS NULL OR e.round >= $4) AND ($5::integer IS NULL OR e.round <= $5)
+                   AND ($6::timestamptz IS NULL OR e.occurred_at >= $6)
+                   AND ($7::timestamptz IS NULL OR e.occurred_at < $7)
+                 ORDER BY e.embedding OPERATOR(public.<=>) $8, e.episode_id
+                 LIMIT $9) $q$
+            INTO v_hits
+            USING p_tenant_id, p_simulation_id, p_agent_id, p_round_from, p_round_to, p_from, p_to,
+                  p_query::public.vector(384), v_n;
+        ELSIF v_hits IS NULL THEN
+            v_hits := ARRAY(
+                SELECT ROW(e.episode_id, e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
+                           e.occurred_at, 1 - (e.embedding OPERATOR(public.<=>) p_query::public.vector(384)))::memory.episode_hit
+                  FROM memory.episodes AS e
+                 WHERE e.tenant_id = p_tenant_id
+                   AND e.simulation_id = p_simulation_id
+                   AND e.embedding IS NOT NULL
+                   AND (p_agent_id IS NULL OR e.agent_id = p_agent_id)
+                 ORDER BY e.embedding OPERATOR(public.<=>) p_query::public.vector(384), e.episode_id
+                 LIMIT v_n);
+        END IF;
+        EXIT WHEN NOT COALESCE(p_collapse, false);
+
+        -- Collapse: the pool's vectors (read by the simulation's keys: leakproof uuid
+        -- equality, the primary key), the pairs within the cosine, then best first each hit
+        -- joins the first kept row it is paired with, or is kept.
+        v_keys := ARRAY(SELECT pg_catalog.md5(h.episode_id)::uuid FROM pg_catalog.unnest(v_hits) AS h);
+        SELECT pg_catalog.array_agg(e.embedding ORDER BY pg_catalog.array_position(v_keys, e.episode_key))
+          INTO v_vecs
+          FROM memory.episodes AS e
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+           AND e.episode_key = ANY (v_keys);
+        SELECT COALESCE(pg_catalog.array_agg(a.i ORDER BY a.i, b.i), '{}'),
+               COALESCE(pg_catalog.array_agg(b.i ORDER BY a.i, b.i), '{}')
+          INTO v_pi, v_pj
+          FROM pg_catalog.unnest(v_vecs) WITH ORDINALITY AS a(v, i)
+          JOIN pg_catalog.unnest(v_vecs) WITH ORDINALITY AS b(v, i)
+            ON b.i < a.i
+           AND (v_hits[b.i]).similarity - (v_hits[a.i]).similarity <= pg_catalog.sqrt(2 * (1 - c_collapse_cosine))
+         WHERE 1 - (a.v OPERATOR(public.<=>) b.v) >= c_collapse_cosine;
+        v_rep := pg_catalog.array_fill(true, ARRAY[COALESCE(pg_catalog.cardinality(v_hits), 0)]);
+        v_group := '{}';
+        v_groups := 0;
+        v_p := 1;
+        FOR i IN 1 .. COALESCE(pg_catalog.cardinality(v_hits), 0) LOOP
+            -- the pairs (i, j < i), by j: the first j still kept takes i
+            WHILE v_p <= pg_catalog.cardinality(v_pi) AND v_pi[v_p] = i LOOP
+                IF v_rep[i] AND v_rep[v_pj[v_p]] THEN
+                    v_rep[i] := false;
+                    v_group[i] := v_group[v_pj[v_p]];
+                END IF;
+                v_p := v_p + 1;
+            END LOOP;
+            IF v_rep[i] THEN
+                v_groups := v_groups + 1;
+                v_group[i] := v_groups;
+            END IF;
+        END LOOP;
+        EXIT WHEN v_groups >= v_k OR pg_catalog.cardinality(v_hits) < v_n OR v_n >= c_pool_max;
+        v_n := LEAST(v_n * 4, c_pool_max);
+    END LOOP;
+    IF NOT COALESCE(p_collapse, false) THEN
+        RETURN QUERY
+        SELECT h.episode_id, h.agent_id, h.agent_name, h.platform, h.round, h.action_type, h.content,
+               h.occurred_at, h.similarity, 1, (h.agent_id IS NOT NULL)::integer
+          FROM pg_catalog.unnest(v_hits) AS h;
         RETURN;
     END IF;
     RETURN QUERY
-    SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
-           e.occurred_at, 1 - (e.embedding OPERATOR(public.<=>) p_query::public.vector(384))
-      FROM memory.episodes AS e
-     WHERE e.tenant_id = p_tenant_id
-       AND e.simulation_id = p_simulation_id
-       AND e.embedding IS NOT NULL
-       AND (p_agent_id IS NULL OR e.agent_id = p_agent_id)
-     ORDER BY e.embedding OPERATOR(public.<=>) p_query::public.vector(384), e.episode_id
+    SELECT (v_hits[g.first]).episode_id, (v_hits[g.first]).agent_id,
+           (v_hits[g.first]).agent_name, (v_hits[g.first]).platform,
+           (v_hits[g.first]).round, (v_hits[g.first]).action_type,
+           (v_hits[g.first]).content, (v_hits[g.first]).occurred_at,
+           (v_hits[g.first]).similarity, g.copies::integer, g.agents::integer
+      FROM (SELECT v_group[i] AS grp, pg_catalog.min(i) AS first, pg_catalog.count(*) AS copies,
+                   pg_catalog.count(DISTINCT (v_hits[i]).agent_id) AS agents
+              FROM pg_catalog.generate_subscripts(v_hits, 1) AS i
+             GROUP BY 1) AS g
+     ORDER BY g.grp
      LIMIT v_k;
 END
 $_$;
 
-ALTER FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) OWNER TO memory_owner;
+ALTER FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text) OWNER TO memory_owner;
 
--- FUNCTION search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) IS 'Semantic search over a simulation''s episodes (cosine), best first, optionally within a round range and a time window; top_k clamped to 1..100';
+-- FUNCTION search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text) IS 'Semantic search over a simulation''s episodes (cosine), best first, optionally within a round range and a time window, near-identical hits optionally collapsed into one row with their copies and agents; top_k clamped to 1..100';
 
--- FUNCTION search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) TO memory_reader;
+-- FUNCTION search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text) TO memory_reader;
 
--- search_facts(uuid, uuid, public.vector, integer, text, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_state text DEFAULT 'current'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_name text, target_id text, target_name text, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)
+-- search_facts(uuid, uuid, public.vector, integer, text, timestamp with time zone, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_state text DEFAULT 'current'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_model text DEFAULT NULL::text) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_name text, target_id text, target_name text, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
@@ -5873,6 +7429,7 @@ DECLARE
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     PERFORM memory._check_fact_state(p_state);
     -- the state is memory._fact_state's rule written out (see memory.facts)
     RETURN QUERY
@@ -5897,17 +7454,17 @@ BEGIN
 END
 $$;
 
-ALTER FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone) OWNER TO memory_owner;
+ALTER FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text) OWNER TO memory_owner;
 
--- FUNCTION search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone) IS 'Semantic search over a simulation''s facts (cosine), current ones by default, best first; top_k clamped to 1..100';
+-- FUNCTION search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text) IS 'Semantic search over a simulation''s facts (cosine), current ones by default, best first; top_k clamped to 1..100';
 
--- FUNCTION search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone) TO memory_reader;
+-- FUNCTION search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text) TO memory_reader;
 
--- search_nodes(uuid, uuid, public.vector, integer, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_type text DEFAULT NULL::text, p_by text DEFAULT 'name'::text) RETURNS TABLE(node_id text, name text, type text, summary text, similarity double precision)
+-- search_nodes(uuid, uuid, public.vector, integer, text, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_type text DEFAULT NULL::text, p_by text DEFAULT 'name'::text, p_model text DEFAULT NULL::text) RETURNS TABLE(node_id text, name text, type text, summary text, similarity double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
@@ -5915,6 +7472,7 @@ CREATE FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_qu
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     PERFORM memory._not_null(p_by, 'p_by', 'pass ''name'', ''summary'' or ''both''');
     IF p_by NOT IN ('name', 'summary', 'both') THEN
         RAISE EXCEPTION 'unknown p_by %', pg_catalog.quote_literal(memory._quote(p_by))
@@ -5938,17 +7496,17 @@ BEGIN
 END
 $$;
 
-ALTER FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text) OWNER TO memory_owner;
+ALTER FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text, p_model text) OWNER TO memory_owner;
 
--- FUNCTION search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text) IS 'Semantic search over a simulation''s entities by name, summary or both (cosine), best first; top_k clamped to 1..100';
+-- FUNCTION search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text, p_model text) IS 'Semantic search over a simulation''s entities by name, summary or both (cosine), best first; top_k clamped to 1..100';
 
--- FUNCTION search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text) TO memory_reader;
+-- FUNCTION search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text, p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text, p_model text) TO memory_reader;
 
--- search_reports(uuid, uuid, public.vector, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_report_id text DEFAULT NULL::text) RETURNS TABLE(report_id text, section_index integer, section_title text, chunk_index integer, content text, similarity double precision)
+-- search_reports(uuid, uuid, public.vector, integer, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_report_id text DEFAULT NULL::text, p_model text DEFAULT NULL::text) RETURNS TABLE(report_id text, section_index integer, section_title text, chunk_index integer, content text, similarity double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
@@ -5960,6 +7518,7 @@ BEGIN
         PERFORM memory._require_row('reports', p_tenant_id, p_simulation_id, p_report_id);
     END IF;
     PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     RETURN QUERY
     SELECT c.report_id, c.section_index, s.title, c.chunk_index, c.content,
            1 - (c.embedding OPERATOR(public.<=>) p_query::public.vector(384))
@@ -5975,14 +7534,14 @@ BEGIN
 END
 $$;
 
-ALTER FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text) OWNER TO memory_owner;
+ALTER FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text, p_model text) OWNER TO memory_owner;
 
--- FUNCTION search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text) IS 'Semantic search over a simulation''s report sections (chunks, cosine), best first; top_k clamped to 1..100';
+-- FUNCTION search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text, p_model text) IS 'Semantic search over a simulation''s report sections (chunks, cosine), best first; top_k clamped to 1..100';
 
--- FUNCTION search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text) TO memory_reader;
+-- FUNCTION search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text, p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.search_reports(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_report_id text, p_model text) TO memory_reader;
 
 -- search_words(uuid, uuid, text, integer, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer DEFAULT 10, p_kinds text[] DEFAULT NULL::text[]) RETURNS TABLE(kind text, id text, text text, score real, matched text)
@@ -5992,83 +7551,91 @@ CREATE FUNCTION memory.search_words(p_tenant_id uuid, p_simulation_id uuid, p_qu
     AS $$
 DECLARE
     v_words   text[];
-    v_queries pg_catalog.tsquery[];
-    v_any     pg_catalog.tsquery;
-    v_all     pg_catalog.tsquery;
+    v_lexemes text[];
+    v_kinds   "char"[];
     v_cap     integer := memory._limit('word_candidates');
-    v_prepared text;
+    v_top     integer := LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    v_prepared := memory._words_prepare(p_query_text, 'p_query_text');
+    PERFORM memory._words_prepare(p_query_text, 'p_query_text');
     IF p_kinds IS NOT NULL AND (pg_catalog.cardinality(p_kinds) = 0
                                 OR NOT p_kinds OPERATOR(pg_catalog.<@) ARRAY['episode', 'fact', 'entity']) THEN
         RAISE EXCEPTION 'p_kinds % names no kind or an unknown one', memory._quote(p_kinds::text)
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'pass some of episode, fact, entity, or NULL for all';
     END IF;
-    SELECT pg_catalog.array_agg(q.word), pg_catalog.array_agg(q.query),
-           pg_catalog.string_agg(q.query::text, ' | ')::pg_catalog.tsquery,
-           pg_catalog.string_agg(q.query::text, ' & ')::pg_catalog.tsquery
-      INTO v_words, v_queries, v_any, v_all
+    v_kinds := ARRAY(SELECT DISTINCT CASE k WHEN 'episode' THEN 'e' WHEN 'fact' THEN 'f' ELSE 'n' END::"char"
+                       FROM pg_catalog.unnest(COALESCE(p_kinds, ARRAY['episode', 'fact', 'entity'])) AS k);
+    SELECT pg_catalog.array_agg(q.word), pg_catalog.array_agg(q.lexeme) INTO v_words, v_lexemes
       FROM memory._words_query(p_query_text) AS q;
     PERFORM memory._check_limit('list_elements', 'words of p_query_text', pg_catalog.cardinality(v_words));
     RETURN QUERY
-    -- Candidates, each set at most memory._limit('word_candidates') rows, in no order: the
-    -- episodes holding all of the question's words, then the episodes and facts holding any:
-    -- a common word matches tens of thousands of rows and each ranked costs, and the rows
-    -- holding every word rank first whatever else matches.
-    WITH hits AS MATERIALIZED (
-        SELECT DISTINCT ON (c.kind, c.id) c.*
-          FROM ((SELECT 'episode'::text AS kind, e.episode_id AS id, e.content AS body, e.words AS doc,
-                        NULL::real AS name_score, NULL::text AS name
-                   FROM memory.episodes AS e
-                  WHERE v_all IS NOT NULL AND (p_kinds IS NULL OR 'episode' = ANY (p_kinds))
-                    AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                    AND e.words OPERATOR(pg_catalog.@@) v_all
-                  LIMIT v_cap)
-                UNION ALL
-                (SELECT 'episode'::text, e.episode_id, e.content, e.words, NULL::real, NULL::text
-                   FROM memory.episodes AS e
-                  WHERE v_any IS NOT NULL AND (p_kinds IS NULL OR 'episode' = ANY (p_kinds))
-                    AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                    AND e.words OPERATOR(pg_catalog.@@) v_any
-                  LIMIT v_cap)
-                UNION ALL
-                (SELECT 'fact', g.edge_id, g.fact, g.words, NULL, NULL
-                   FROM memory.edges AS g
-                  WHERE v_any IS NOT NULL AND (p_kinds IS NULL OR 'fact' = ANY (p_kinds))
-                    AND g.tenant_id = p_tenant_id AND g.simulation_id = p_simulation_id
-                    AND g.words OPERATOR(pg_catalog.@@) v_any
-                  LIMIT v_cap)
-                UNION ALL
-                SELECT 'entity', n.node_id, n.name OPERATOR(pg_catalog.||) COALESCE(': ' OPERATOR(pg_catalog.||) n.summary, ''),
-                       n.words, m.score, n.name
-                  FROM memory.nodes AS n
-                 -- the name's similarity once a row, for the filter and the score (OFFSET 0: not pulled up into both)
-                 CROSS JOIN LATERAL (SELECT memory._name_match(n.name, v_prepared) AS score OFFSET 0) AS m
-                 WHERE (p_kinds IS NULL OR 'entity' = ANY (p_kinds))
-                   AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                   AND (n.words OPERATOR(pg_catalog.@@) v_any OR m.score IS NOT NULL)) AS c
-         ORDER BY c.kind, c.id
-    ), scored AS (
-        SELECT h.kind, h.id, h.body,
-               GREATEST((m.hits + CASE WHEN v_any IS NULL THEN 0
-                                       ELSE pg_catalog.ts_rank_cd(h.doc, v_any, 1 | 32) END)
-                        / (COALESCE(pg_catalog.cardinality(v_queries), 0) + 1),
-                        h.name_score)::real AS score,
-               pg_catalog.concat_ws(' ', m.words,
-                                    CASE WHEN h.name_score IS NOT NULL THEN '~' OPERATOR(pg_catalog.||) h.name END) AS matched
-          FROM hits AS h
-          CROSS JOIN LATERAL (
-              SELECT pg_catalog.count(*) AS hits, pg_catalog.string_agg(u.word, ' ' ORDER BY u.n) AS words
-                FROM ROWS FROM (pg_catalog.unnest(v_words), pg_catalog.unnest(v_queries)) WITH ORDINALITY AS u (word, query, n)
-               WHERE h.doc OPERATOR(pg_catalog.@@) u.query) AS m
+    WITH q AS MATERIALIZED (
+        -- each word with its document frequency, counted up to the cap
+        SELECT u.n, u.word, u.lexeme,
+               (SELECT pg_catalog.count(*) FROM (
+                    SELECT 1 FROM memory.word_postings AS p
+                     WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                       AND p.word = u.lexeme AND p.kind = ANY (v_kinds)
+                     LIMIT v_cap + 1) AS c) AS df
+          FROM ROWS FROM (pg_catalog.unnest(v_words), pg_catalog.unnest(v_lexemes)) WITH ORDINALITY AS u (word, lexeme, n)
+    ), seeds AS MATERIALIZED (
+        -- the candidates: the rows holding the rarest word, then the next rarest, ... while
+        -- fewer than the cap are taken (the rows of the rarest word are all taken when it is
+        -- at most that frequent, so every row holding all the words is a candidate then)
+        SELECT DISTINCT p.kind, p.row_key
+          FROM (SELECT r.lexeme, r.df,
+                       COALESCE(pg_catalog.sum(r.df) OVER (ORDER BY r.df, r.n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+                  FROM q AS r WHERE r.df > 0) AS w
+         CROSS JOIN LATERAL (SELECT p.kind, p.row_key FROM memory.word_postings AS p
+                              WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                                AND p.word = w.lexeme AND p.kind = ANY (v_kinds)
+                              LIMIT v_cap - w.before) AS p
+         WHERE w.before < v_cap
+    ), names AS MATERIALIZED (
+        SELECT c.node_key, c.similarity FROM memory._name_candidates(p_tenant_id, p_simulation_id, p_query_text, LEAST(v_top, 10)) AS c
+         WHERE 'n' = ANY (v_kinds)
+    ), scored AS MATERIALIZED (
+        SELECT c.kind, c.row_key,
+               GREATEST((COALESCE(h.hits, 0) + COALESCE(h.s / (h.s + 1), 0)) / (COALESCE(pg_catalog.cardinality(v_words), 0) + 1),
+                        nm.similarity)::real AS score,
+               h.words, nm.similarity AS name_score
+          FROM (SELECT s.kind, s.row_key FROM seeds AS s UNION SELECT 'n', n.node_key FROM names AS n) AS c
+          LEFT JOIN names AS nm ON c.kind = 'n' AND nm.node_key = c.row_key
+          LEFT JOIN LATERAL (
+              SELECT pg_catalog.count(*)::integer AS hits,
+                     pg_catalog.sum(pg_catalog.ln(1 + (v_cap + 1)::double precision / GREATEST(q.df, 1))
+                                    * CASE p.weight WHEN 'A' THEN 1.0 ELSE 0.4 END
+                                    * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * p.doc_len / 16.0))) AS s,
+                     pg_catalog.string_agg(q.word, ' ' ORDER BY q.n) AS words
+                FROM q JOIN memory.word_postings AS p
+                  ON p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                 AND p.word = q.lexeme AND p.kind = c.kind AND p.row_key = c.row_key) AS h ON true
+    ), best AS (
+        -- the top rows and every row tied with the last of them (ties go by kind and id)
+        SELECT s.* FROM scored AS s
+         WHERE s.score > 0
+           AND s.score >= (SELECT pg_catalog.min(t.score) FROM (SELECT r.score FROM scored AS r WHERE r.score > 0
+                                                                  ORDER BY r.score DESC LIMIT v_top) AS t)
     )
-    SELECT s.kind, s.id, s.body, s.score, s.matched
-      FROM scored AS s
-     WHERE s.score > 0
-     ORDER BY s.score DESC, s.kind, s.id
-     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+    SELECT r.kind, r.id, r.body, b.score,
+           pg_catalog.concat_ws(' ', b.words,
+                                CASE WHEN b.name_score IS NOT NULL THEN '~' OPERATOR(pg_catalog.||) r.name END)
+      FROM best AS b
+     CROSS JOIN LATERAL (
+         SELECT 'episode'::text AS kind, e.episode_id AS id, e.content AS body, NULL::text AS name
+           FROM memory.episodes AS e
+          WHERE b.kind = 'e' AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id AND e.episode_key = b.row_key
+         UNION ALL
+         SELECT 'fact', g.edge_id, g.fact, NULL
+           FROM memory.edges AS g
+          WHERE b.kind = 'f' AND g.tenant_id = p_tenant_id AND g.simulation_id = p_simulation_id AND g.edge_key = b.row_key
+         UNION ALL
+         SELECT 'entity', n.node_id, n.name OPERATOR(pg_catalog.||) COALESCE(': ' OPERATOR(pg_catalog.||) n.summary, ''), n.name
+           FROM memory.nodes AS n
+          WHERE b.kind = 'n' AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = b.row_key) AS r
+     ORDER BY b.score DESC, r.kind, r.id
+     LIMIT v_top;
 END
 $$;
 
@@ -6080,6 +7647,110 @@ COMMENT ON FUNCTION memory.search_words(p_tenant_id uuid, p_simulation_id uuid, 
 -- FUNCTION search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[]); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[]) TO memory_reader;
+
+-- set_model(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.set_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+DECLARE
+    v_current text;
+    v_other   text;
+BEGIN
+    PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._model(p_model);
+    SELECT s.embedding_model INTO v_current FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown simulation % for tenant %', p_simulation_id, p_tenant_id
+            USING ERRCODE = 'no_data_found', HINT = 'create it with memory.upsert_simulation()';
+    END IF;
+    IF v_current = p_model THEN
+        RETURN p_model;
+    END IF;
+    SELECT m.model INTO v_other
+      FROM (SELECT n.embedding_model AS model FROM memory.nodes AS n
+             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+               AND n.embedding_model IS DISTINCT FROM p_model AND n.embedding IS NOT NULL
+            UNION ALL
+            SELECT e.embedding_model FROM memory.edges AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND e.embedding_model IS DISTINCT FROM p_model AND e.embedding IS NOT NULL
+            UNION ALL
+            SELECT e.embedding_model FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND e.embedding_model IS DISTINCT FROM p_model AND e.embedding IS NOT NULL
+            UNION ALL
+            SELECT c.embedding_model FROM memory.report_chunks AS c
+             WHERE c.tenant_id = p_tenant_id AND c.simulation_id = p_simulation_id
+               AND c.embedding_model IS DISTINCT FROM p_model AND c.embedding IS NOT NULL) AS m
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'simulation % holds vectors of model %, not %', p_simulation_id,
+                        pg_catalog.quote_literal(v_other), pg_catalog.quote_literal(p_model)
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = pg_catalog.format('re-embed it online: swarm-memory reembed --model %s (memory.reembed_texts, memory.switch_model)', p_model);
+    END IF;
+    UPDATE memory.simulations AS s SET embedding_model = p_model
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    RETURN p_model;
+END
+$$;
+
+ALTER FUNCTION memory.set_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) OWNER TO memory_owner;
+
+-- FUNCTION set_model(p_tenant_id uuid, p_simulation_id uuid, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.set_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) IS 'Name the embedding model of a simulation (55000 while it holds vectors of another model: re-embed it)';
+
+-- FUNCTION set_model(p_tenant_id uuid, p_simulation_id uuid, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.set_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.set_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) TO memory_writer;
+
+-- set_retention(uuid, integer, real, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.set_retention(p_tenant_id uuid, p_keep_days integer, p_compact_similarity real DEFAULT NULL::real, p_compact_drop boolean DEFAULT false) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._enter_tenant_as_admin(p_tenant_id);
+    PERFORM memory._not_null(p_compact_drop, 'p_compact_drop', 'pass true or false');
+    IF p_keep_days < 1 THEN
+        RAISE EXCEPTION 'p_keep_days must be at least 1, not %', p_keep_days
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a number of days, or NULL to keep every simulation';
+    END IF;
+    IF NOT (p_compact_similarity > 0.9 AND p_compact_similarity < 1) THEN
+        RAISE EXCEPTION 'p_compact_similarity must be above 0.9 and below 1, not %', p_compact_similarity
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'near duplicates are above 0.99; NULL: no compaction';
+    END IF;
+    IF p_keep_days IS NULL AND p_compact_similarity IS NULL THEN
+        DELETE FROM memory.retention_rules AS r WHERE r.tenant_id = p_tenant_id;
+        RETURN;
+    END IF;
+    BEGIN
+        INSERT INTO memory.retention_rules AS r (tenant_id, keep_days, compact_similarity, compact_drop)
+        VALUES (p_tenant_id, p_keep_days, p_compact_similarity, p_compact_drop)
+        ON CONFLICT (tenant_id) DO UPDATE
+           SET keep_days = excluded.keep_days, compact_similarity = excluded.compact_similarity,
+               compact_drop = excluded.compact_drop, updated_at = pg_catalog.now(), updated_by = SESSION_USER
+         WHERE (r.keep_days, r.compact_similarity, r.compact_drop)
+               IS DISTINCT FROM (excluded.keep_days, excluded.compact_similarity, excluded.compact_drop);
+    EXCEPTION WHEN foreign_key_violation THEN
+        RAISE EXCEPTION 'unknown tenant %', p_tenant_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the tenants with memory.list_tenants()';
+    END;
+END
+$$;
+
+ALTER FUNCTION memory.set_retention(p_tenant_id uuid, p_keep_days integer, p_compact_similarity real, p_compact_drop boolean) OWNER TO memory_owner;
+
+-- FUNCTION set_retention(p_tenant_id uuid, p_keep_days integer, p_compact_similarity real, p_compact_drop boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.set_retention(p_tenant_id uuid, p_keep_days integer, p_compact_similarity real, p_compact_drop boolean) IS 'Set a tenant''s retention (simulations older than N days) and compaction policy for memory.sweep(); memory_admin only (SECURITY DEFINER)';
+
+-- FUNCTION set_retention(p_tenant_id uuid, p_keep_days integer, p_compact_similarity real, p_compact_drop boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.set_retention(p_tenant_id uuid, p_keep_days integer, p_compact_similarity real, p_compact_drop boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.set_retention(p_tenant_id uuid, p_keep_days integer, p_compact_similarity real, p_compact_drop boolean) TO memory_admin;
 
 -- set_route_rule(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.set_route_rule(p_phrase text, p_target text) RETURNS boolean
@@ -6119,6 +7790,33 @@ COMMENT ON FUNCTION memory.set_route_rule(p_phrase text, p_target text) IS 'Add,
 -- FUNCTION set_route_rule(p_phrase text, p_target text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.set_route_rule(p_phrase text, p_target text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.set_route_rule(p_phrase text, p_target text) TO memory_admin;
+
+-- set_tenant_model(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.set_tenant_model(p_tenant_id uuid, p_model text) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_model IS NOT NULL THEN
+        PERFORM memory._model(p_model);
+    END IF;
+    INSERT INTO memory.tenant_models AS t (tenant_id, embedding_model) VALUES (p_tenant_id, p_model)
+    ON CONFLICT (tenant_id) DO UPDATE SET embedding_model = excluded.embedding_model, updated_at = pg_catalog.now()
+     WHERE t.embedding_model IS DISTINCT FROM excluded.embedding_model;
+    RETURN COALESCE(p_model, memory._default_model());
+END
+$$;
+
+ALTER FUNCTION memory.set_tenant_model(p_tenant_id uuid, p_model text) OWNER TO memory_owner;
+
+-- FUNCTION set_tenant_model(p_tenant_id uuid, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.set_tenant_model(p_tenant_id uuid, p_model text) IS 'Name the embedding model of a tenant''s new simulations (NULL: the default)';
+
+-- FUNCTION set_tenant_model(p_tenant_id uuid, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.set_tenant_model(p_tenant_id uuid, p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.set_tenant_model(p_tenant_id uuid, p_model text) TO memory_writer;
 
 -- simulation_stats(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.simulation_stats(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(simulation_id uuid, name text, metadata jsonb, nodes bigint, edges bigint, episodes bigint, profiles bigint, node_types jsonb, edge_types jsonb, platforms jsonb, agents bigint, rounds integer, first_at timestamp with time zone, last_at timestamp with time zone)
@@ -6185,6 +7883,8 @@ CREATE TABLE memory.simulations (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     published boolean DEFAULT true NOT NULL,
     sim_no bigint NOT NULL,
+    embedding_model text,
+    CONSTRAINT simulations_embedding_model_check CHECK (((embedding_model <> ''::text) AND (char_length(embedding_model) <= memory._label_max()))),
     CONSTRAINT simulations_metadata_check CHECK ((jsonb_typeof(metadata) = 'object'::text))
 );
 
@@ -6232,6 +7932,12 @@ CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.simulatio
 
 -- simulations writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.simulations FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN simulations.embedding_model; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.simulations.embedding_model IS 'The model of the simulation''s vectors (NULL: see memory._simulation_model)';
+
+-- COLUMN simulations.embedding_model; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(embedding_model) ON TABLE memory.simulations TO memory_writer;
 
 -- COLUMN simulations.metadata; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT UPDATE(metadata) ON TABLE memory.simulations TO memory_writer;
@@ -6819,6 +8525,150 @@ CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.staged_re
 -- staged_reports writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.staged_reports FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
+-- sweep(uuid, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.sweep(p_tenant_id uuid DEFAULT NULL::uuid, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(tenant_id uuid, simulation_id uuid, action text, detail jsonb)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+DECLARE
+    v_tenant uuid;
+BEGIN
+    PERFORM memory._require_admin();
+    FOR v_tenant IN SELECT t.tenant_id FROM memory.tenants AS t
+                     WHERE p_tenant_id IS NULL OR t.tenant_id = p_tenant_id ORDER BY t.tenant_id LOOP
+        RETURN QUERY SELECT v_tenant, w.simulation_id, w.action, w.detail
+                       FROM memory._sweep_tenant(v_tenant, COALESCE(p_now, pg_catalog.now())) AS w;
+    END LOOP;
+END
+$$;
+
+ALTER FUNCTION memory.sweep(p_tenant_id uuid, p_now timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION sweep(p_tenant_id uuid, p_now timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.sweep(p_tenant_id uuid, p_now timestamp with time zone) IS 'Apply the tenants'' retention and compaction policies (memory.set_retention); what a scheduler or pg_cron runs; memory_admin only';
+
+-- FUNCTION sweep(p_tenant_id uuid, p_now timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.sweep(p_tenant_id uuid, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.sweep(p_tenant_id uuid, p_now timestamp with time zone) TO memory_admin;
+
+-- switch_model(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.switch_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) RETURNS TABLE(kind text, switched bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+DECLARE
+    v_from    text;
+    v_attempt uuid;
+    v_missing bigint;
+    v_counts  jsonb := '{}'::jsonb;
+    v_rows    bigint;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._reembed_model(p_model);
+    PERFORM 1 FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id FOR UPDATE;
+    SELECT a.attempt_id INTO v_attempt FROM memory.import_attempts AS a
+     WHERE a.tenant_id = p_tenant_id AND a.simulation_id = p_simulation_id AND a.state = 'loading'
+       AND memory._attempt_alive(a.lock_key, a.backend_pid, a.backend_start)
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'simulation % is importing (attempt %); its vectors are not switched meanwhile', p_simulation_id, v_attempt
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'switch once the import has committed or failed (swarm-memory reembed waits for it)';
+    END IF;
+    v_from := (memory._simulation_model(p_tenant_id, p_simulation_id)).model;
+
+    SELECT pg_catalog.count(*) INTO v_missing
+      FROM memory._reembed_sources(p_tenant_id, p_simulation_id, p_model) AS s
+     WHERE NOT EXISTS (SELECT 1 FROM memory.vector_cache AS c
+                        WHERE c.tenant_id = p_tenant_id AND c.embedding_model = p_model
+                          AND c.content_hash = s.text_hash AND memory._vector_problem(c.embedding) IS NULL);
+    IF v_missing > 0 THEN
+        RAISE EXCEPTION '% texts of simulation % have no vector of model % yet', v_missing, p_simulation_id,
+                        pg_catalog.quote_literal(p_model)
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'embed what memory.reembed_texts() lists and add it with memory.cache_vectors(), then switch (swarm-memory reembed does both)';
+    END IF;
+
+    -- The vector of a text, from the cache (the check above found every one).
+    UPDATE memory.nodes AS n
+       SET embedding = (SELECT c.embedding FROM memory.vector_cache AS c
+                         WHERE c.tenant_id = p_tenant_id AND c.embedding_model = p_model
+                           AND c.content_hash = memory._text_hash(p_model, n.type || ': ' || n.name)),
+           summary_embedding = CASE WHEN n.summary_embedding IS NOT NULL THEN
+                                   (SELECT c.embedding FROM memory.vector_cache AS c
+                                     WHERE c.tenant_id = p_tenant_id AND c.embedding_model = p_model
+                                       AND c.content_hash = memory._text_hash(p_model, n.summary)) END,
+           embedding_model = p_model,
+           content_hash = memory._text_hash(p_model, n.type || ': ' || n.name
+                                            || CASE WHEN n.summary_embedding IS NOT NULL THEN E'\x1f' || n.summary ELSE '' END),
+           updated_at = pg_catalog.now()
+     WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+       AND n.embedding IS NOT NULL AND n.embedding_model IS DISTINCT FROM p_model;
+    GET DIAGNOSTICS v_rows = ROW_COUNT;
+    v_counts := v_counts || pg_catalog.jsonb_build_object('nodes', v_rows);
+
+    UPDATE memory.edges AS e
+       SET embedding = (SELECT c.embedding FROM memory.vector_cache AS c
+                         WHERE c.tenant_id = p_tenant_id AND c.embedding_model = p_model
+                           AND c.content_hash = memory._text_hash(p_model, e.fact)),
+           embedding_model = p_model,
+           content_hash = memory._text_hash(p_model, e.fact),
+           updated_at = pg_catalog.now()
+     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+       AND e.embedding IS NOT NULL AND e.embedding_model IS DISTINCT FROM p_model;
+    GET DIAGNOSTICS v_rows = ROW_COUNT;
+    v_counts := v_counts || pg_catalog.jsonb_build_object('edges', v_rows);
+
+    UPDATE memory.episodes AS e
+       SET embedding = (SELECT c.embedding FROM memory.vector_cache AS c
+                         WHERE c.tenant_id = p_tenant_id AND c.embedding_model = p_model
+                           AND c.content_hash = memory._text_hash(p_model, e.content)),
+           embedding_model = p_model,
+           content_hash = memory._text_hash(p_model, e.content),
+           updated_at = pg_catalog.now()
+     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+       AND e.embedding IS NOT NULL AND e.embedding_model IS DISTINCT FROM p_model;
+    GET DIAGNOSTICS v_rows = ROW_COUNT;
+    v_counts := v_counts || pg_catalog.jsonb_build_object('episodes', v_rows);
+
+    UPDATE memory.report_chunks AS r
+       SET embedding = (SELECT c.embedding FROM memory.vector_cache AS c
+                         WHERE c.tenant_id = p_tenant_id AND c.embedding_model = p_model
+                           AND c.content_hash = memory._text_hash(p_model, s.title || E'\n' || r.content)),
+           embedding_model = p_model,
+           content_hash = memory._text_hash(p_model, s.title || E'\n' || r.content),
+           updated_at = pg_catalog.now()
+      FROM memory.report_sections AS s
+     WHERE r.tenant_id = p_tenant_id AND r.simulation_id = p_simulation_id
+       AND s.tenant_id = r.tenant_id AND s.simulation_id = r.simulation_id
+       AND s.report_key = r.report_key AND s.section_index = r.section_index
+       AND r.embedding IS NOT NULL AND r.embedding_model IS DISTINCT FROM p_model;
+    GET DIAGNOSTICS v_rows = ROW_COUNT;
+    v_counts := v_counts || pg_catalog.jsonb_build_object('report_chunks', v_rows);
+
+    UPDATE memory.simulations AS s SET embedding_model = p_model
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
+       AND s.embedding_model IS DISTINCT FROM p_model;
+    IF v_from IS DISTINCT FROM p_model OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_each(v_counts) AS c WHERE c.value::bigint > 0) THEN
+        PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'embeddings', 'reembed', NULL, v_counts, NULL,
+                                      pg_catalog.jsonb_build_object('from_model', v_from, 'to_model', p_model));
+    END IF;
+    RETURN QUERY SELECT c.key, c.value::bigint FROM pg_catalog.jsonb_each(v_counts) AS c ORDER BY c.key;
+END
+$$;
+
+ALTER FUNCTION memory.switch_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) OWNER TO memory_owner;
+
+-- FUNCTION switch_model(p_tenant_id uuid, p_simulation_id uuid, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.switch_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) IS 'Switch a simulation''s vectors to a model atomically, from the tenant''s vector cache (55000 while importing or incomplete); recorded in the change feed';
+
+-- FUNCTION switch_model(p_tenant_id uuid, p_simulation_id uuid, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.switch_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.switch_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) TO memory_writer;
+
 -- tenant_grants; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.tenant_grants ENABLE ROW LEVEL SECURITY;
 
@@ -6828,7 +8678,8 @@ CREATE TABLE memory.tenant_grants (
     role_name name NOT NULL,
     granted_by name DEFAULT CURRENT_USER NOT NULL,
     granted_at timestamp with time zone DEFAULT now() NOT NULL,
-    role_oid oid NOT NULL
+    role_oid oid NOT NULL,
+    node_role_oids jsonb
 );
 
 ALTER TABLE ONLY memory.tenant_grants FORCE ROW LEVEL SECURITY;
@@ -6852,7 +8703,11 @@ CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.tenant_gra
 CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.tenant_grants FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- tenant_grants roles_see_their_own_grants; Type: POLICY; Schema: memory; Owner: memory_owner
-CREATE POLICY roles_see_their_own_grants ON memory.tenant_grants FOR SELECT TO memory_reader USING (pg_has_role(CURRENT_USER, role_oid, 'USAGE'::text));
+CREATE POLICY roles_see_their_own_grants ON memory.tenant_grants FOR SELECT TO memory_reader USING (pg_has_role(CURRENT_USER,
+CASE
+    WHEN (node_role_oids IS NULL) THEN role_oid
+    ELSE ((node_role_oids ->> (memory._node_group())::text))::oid
+END, 'USAGE'::text));
 
 -- tenant_grants tenant_grants_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.tenant_grants
@@ -6862,6 +8717,9 @@ ALTER TABLE ONLY memory.tenant_grants
 ALTER TABLE ONLY memory.tenant_grants
     ADD CONSTRAINT tenant_grants_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES memory.tenants(tenant_id) ON DELETE CASCADE;
 
+-- COLUMN tenant_grants.node_role_oids; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.tenant_grants.node_role_oids IS 'On a Citus cluster: the granted role''s OID on each node, by Citus group id ({"0": coordinator OID, "1": ...}); NULL on a single node';
+
 -- COLUMN tenant_grants.role_name; Type: COMMENT; Schema: memory; Owner: memory_owner
 COMMENT ON COLUMN memory.tenant_grants.role_name IS 'Display only: the role''s name when it was granted; never used to authorise';
 
@@ -6870,6 +8728,60 @@ COMMENT ON COLUMN memory.tenant_grants.role_oid IS 'The granted role (pg_roles.o
 
 -- tenant_grants_role_oid_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX tenant_grants_role_oid_idx ON memory.tenant_grants USING btree (role_oid);
+
+-- tenant_models; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.tenant_models ENABLE ROW LEVEL SECURITY;
+
+-- tenant_models; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.tenant_models (
+    tenant_id uuid NOT NULL,
+    embedding_model text,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT tenant_models_embedding_model_check CHECK (((embedding_model <> ''::text) AND (char_length(embedding_model) <= memory._label_max())))
+);
+
+ALTER TABLE ONLY memory.tenant_models FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.tenant_models OWNER TO memory_owner;
+
+-- TABLE tenant_models; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.tenant_models IS 'The embedding model of a tenant''s new simulations (NULL or no row: memory._default_model())';
+
+-- TABLE tenant_models; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.tenant_models TO memory_reader;
+GRANT INSERT ON TABLE memory.tenant_models TO memory_writer;
+
+-- tenant_models owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.tenant_models FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- tenant_models owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.tenant_models FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- tenant_models readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.tenant_models FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- tenant_models tenant_models_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.tenant_models
+    ADD CONSTRAINT tenant_models_pkey PRIMARY KEY (tenant_id);
+
+-- tenant_models tenant_models_tenant_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.tenant_models
+    ADD CONSTRAINT tenant_models_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES memory.tenants(tenant_id) ON DELETE CASCADE;
+
+-- tenant_models writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.tenant_models FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- tenant_models writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.tenant_models FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- tenant_models writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.tenant_models FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN tenant_models.embedding_model; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(embedding_model) ON TABLE memory.tenant_models TO memory_writer;
+
+-- COLUMN tenant_models.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.tenant_models TO memory_writer;
 
 -- tenants; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.tenants ENABLE ROW LEVEL SECURITY;
@@ -6949,14 +8861,19 @@ BEGIN
              WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
                AND x.occurred_at IS NOT NULL AND x.content IS NOT NULL
                AND x.episode_key IN (
-                   -- in the text: the name's words through the words index, then the name
+                   -- in the text: the actions holding every word of the name (memory.word_postings),
+                   -- then the name itself
                    SELECT y.episode_key
                      FROM pg_catalog.unnest(v_needles) AS nd (needle)
-                    CROSS JOIN LATERAL (SELECT pg_catalog.string_agg(q.query::text, ' & ')::pg_catalog.tsquery AS words
+                    CROSS JOIN LATERAL (SELECT pg_catalog.array_agg(q.lexeme) AS lexemes
                                           FROM memory._words_query(nd.needle) AS q) AS w
+                    CROSS JOIN LATERAL (SELECT p.row_key FROM memory.word_postings AS p
+                                         WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                                           AND p.kind = 'e' AND p.word = ANY (w.lexemes)
+                                         GROUP BY p.row_key
+                                        HAVING pg_catalog.count(*) = pg_catalog.cardinality(w.lexemes)) AS k
                      JOIN memory.episodes AS y
-                       ON y.tenant_id = p_tenant_id AND y.simulation_id = p_simulation_id
-                      AND y.words OPERATOR(pg_catalog.@@) w.words
+                       ON y.tenant_id = p_tenant_id AND y.simulation_id = p_simulation_id AND y.episode_key = k.row_key
                       AND pg_catalog.strpos(pg_catalog.lower(y.content), nd.needle) > 0
                    UNION
                    -- as the agent
@@ -7042,7 +8959,8 @@ BEGIN
     RETURN QUERY
     SELECT m.inserted, m.updated, m.unchanged,
            (pg_catalog.jsonb_array_length(p_edges) - pg_catalog.jsonb_array_length(v_kept))::bigint
-      FROM memory._merge('edges', p_tenant_id, p_simulation_id, NULL, v_kept) AS m;
+      FROM memory._merge('edges', p_tenant_id, p_simulation_id, NULL, v_kept) AS m
+     CROSS JOIN LATERAL memory._record_upsert('edges', p_tenant_id, p_simulation_id, v_kept, m.inserted, m.updated) AS feed;  -- the change feed (V0021)
 END
 $$;
 
@@ -7061,7 +8979,8 @@ CREATE FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '30s'
     AS $$
-    SELECT * FROM memory._upsert('episodes', p_tenant_id, p_simulation_id, p_episodes)
+    SELECT u.* FROM memory._upsert('episodes', p_tenant_id, p_simulation_id, p_episodes) AS u
+     CROSS JOIN LATERAL memory._record_upsert('episodes', p_tenant_id, p_simulation_id, p_episodes, u.inserted, u.updated) AS feed  -- the change feed (V0021)
 $$;
 
 ALTER FUNCTION memory.upsert_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episodes jsonb) OWNER TO memory_owner;
@@ -7079,7 +8998,8 @@ CREATE FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_no
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '30s'
     AS $$
-    SELECT * FROM memory._upsert('nodes', p_tenant_id, p_simulation_id, p_nodes)
+    SELECT u.* FROM memory._upsert('nodes', p_tenant_id, p_simulation_id, p_nodes) AS u
+     CROSS JOIN LATERAL memory._record_upsert('nodes', p_tenant_id, p_simulation_id, p_nodes, u.inserted, u.updated) AS feed  -- the change feed (V0021)
 $$;
 
 ALTER FUNCTION memory.upsert_nodes(p_tenant_id uuid, p_simulation_id uuid, p_nodes jsonb) OWNER TO memory_owner;
@@ -7097,7 +9017,8 @@ CREATE FUNCTION memory.upsert_predictions(p_tenant_id uuid, p_simulation_id uuid
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '30s'
     AS $$
-    SELECT * FROM memory._upsert('predictions', p_tenant_id, p_simulation_id, p_predictions)
+    SELECT u.* FROM memory._upsert('predictions', p_tenant_id, p_simulation_id, p_predictions) AS u
+     CROSS JOIN LATERAL memory._record_upsert('predictions', p_tenant_id, p_simulation_id, p_predictions, u.inserted, u.updated) AS feed  -- the change feed (V0021)
 $$;
 
 ALTER FUNCTION memory.upsert_predictions(p_tenant_id uuid, p_simulation_id uuid, p_predictions jsonb) OWNER TO memory_owner;
@@ -7115,7 +9036,8 @@ CREATE FUNCTION memory.upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '30s'
     AS $$
-    SELECT * FROM memory._upsert('profiles', p_tenant_id, p_simulation_id, p_profiles)
+    SELECT u.* FROM memory._upsert('profiles', p_tenant_id, p_simulation_id, p_profiles) AS u
+     CROSS JOIN LATERAL memory._record_upsert('profiles', p_tenant_id, p_simulation_id, p_profiles, u.inserted, u.updated) AS feed  -- the change feed (V0021)
 $$;
 
 ALTER FUNCTION memory.upsert_profiles(p_tenant_id uuid, p_simulation_id uuid, p_profiles jsonb) OWNER TO memory_owner;
@@ -7148,9 +9070,10 @@ BEGIN
        SET name = COALESCE(excluded.name, s.name),
            metadata = s.metadata || excluded.metadata,
            published = true,
-           updated_at = pg_catalog.now()
+           updated_at = excluded.updated_at
      WHERE (s.name, s.metadata, s.published) IS DISTINCT FROM
            (COALESCE(excluded.name, s.name), s.metadata || excluded.metadata, true);
+    PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'upsert') WHERE FOUND;  -- the change feed (V0021)
 END
 $$;
 
@@ -7249,3 +9172,47 @@ ALTER TABLE ONLY memory.vector_cache
 
 -- vector_cache writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.vector_cache FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- word_postings; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.word_postings ENABLE ROW LEVEL SECURITY;
+
+-- word_postings; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.word_postings (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    word text NOT NULL,
+    kind "char" NOT NULL,
+    row_key uuid NOT NULL,
+    tf smallint NOT NULL,
+    weight "char" NOT NULL,
+    doc_len smallint NOT NULL,
+    CONSTRAINT word_postings_counts_check CHECK (((tf > 0) AND (doc_len > 0))),
+    CONSTRAINT word_postings_kind_check CHECK ((kind = ANY (ARRAY['e'::"char", 'f'::"char", 'n'::"char", 't'::"char"]))),
+    CONSTRAINT word_postings_weight_check CHECK ((weight = ANY (ARRAY['A'::"char", 'B'::"char"])))
+);
+
+ALTER TABLE ONLY memory.word_postings FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.word_postings OWNER TO memory_owner;
+
+-- TABLE word_postings; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.word_postings IS 'The words index of the words arm: one row a (row, word) of episodes (e), facts (f), entity names and summaries (n) and entity name trigrams (t); written by the trigger memory._index_words';
+
+-- TABLE word_postings; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.word_postings TO memory_reader;
+
+-- word_postings owner_adds_rows_to_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_adds_rows_to_the_entered_call_tenant ON memory.word_postings FOR INSERT TO memory_owner WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- word_postings owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.word_postings FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- word_postings owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.word_postings FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- word_postings readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.word_postings FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- word_postings word_postings_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.word_postings
+    ADD CONSTRAINT word_postings_pkey PRIMARY KEY (tenant_id, simulation_id, word, kind, row_key);

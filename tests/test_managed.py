@@ -6,51 +6,30 @@ The provider's step, as the superuser: pgvector installed in schema public, and 
 as `dba` only: migrate twice, a tenant, a writer login made by `swarm-memory role create`,
 the example run imported, searched, indexed through memory.ann_index, and audited.
 
-Embedding the example run with the model takes minutes on these cores, so the import uses
-stand-in vectors: each text's vector is drawn from a generator seeded by the text's sha256
-(deterministic, unit length). They exercise the storage, search and index paths, not the
-model's quality (tests/test_importer.py does that with the real embedder).
+The import embeds with the real model (all-MiniLM-L6-v2, the default): the simulation's
+vectors are recorded as that model's (V0022), and a vector of any other origin would be a
+lie about them.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
-import numpy as np
 import psycopg
 import pytest
 from swarm_memory import migrate, server
 from swarm_memory.cli import main
 from swarm_memory.client import Memory
+from swarm_memory.embed import Embedder
 from swarm_memory.importer import import_run
 
 ROOT = Path(__file__).resolve().parents[1]
 DATADIR = ROOT / ".cache" / "pgdata-managed"
 EXAMPLE = ROOT / "examples" / "mirofish_run"
-
-
-def vector_of(text: str) -> np.ndarray:
-    seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little")
-    v = np.random.default_rng(seed).standard_normal(384).astype(np.float32)
-    return v / np.linalg.norm(v)
-
-
-class StandInEmbedder:
-    """The importer's embedder interface, with vectors derived from the text's hash."""
-
-    model_name = "stand-in-sha256-384"
-    rate = 0.0
-
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        return np.stack([vector_of(t) for t in texts]) if texts else np.zeros((0, 384))
-
-    def encode_one(self, text: str) -> np.ndarray:
-        return vector_of(text)
 
 
 @pytest.fixture(scope="module")
@@ -145,7 +124,8 @@ def test_a_createrole_dba_migrates_administers_imports_indexes_and_audits(manage
     gw = server.as_role(managed, "gw_acme")
 
     sim = uuid.uuid4()
-    report = import_run(gw, tenant, sim, EXAMPLE, embedder=StandInEmbedder())
+    embedder = Embedder()  # the real model: the simulation's vectors are of its model (V0022)
+    report = import_run(gw, tenant, sim, EXAMPLE, embedder=embedder)
     with Memory(gw) as mem:
         stats = mem.simulation_stats(tenant, sim)
         assert (stats.nodes, stats.edges, stats.episodes) == (33, 46, 339), report
@@ -155,8 +135,10 @@ def test_a_createrole_dba_migrates_administers_imports_indexes_and_audits(manage
                 " AND content IS NOT NULL ORDER BY episode_id LIMIT 1",
                 (sim,),
             ).fetchone()
-        exact = mem.search_episodes(tenant, sim, vector_of(content), 5)
-        assert exact[0].content == content and exact[0].similarity == pytest.approx(1, abs=1e-5)
+        exact = mem.search_episodes(tenant, sim, embedder.encode_one(content), 5)
+        assert exact[0].content == content and exact[0].similarity == pytest.approx(
+            1, abs=1e-4
+        )  # batch vs one-text encoding
 
     # The per-simulation index, without a superuser: memory.ann_index as memory_owner.
     assert main(["--dsn", dba, "index", "--min-rows", "100"]) == 0
@@ -171,7 +153,7 @@ def test_a_createrole_dba_migrates_administers_imports_indexes_and_audits(manage
         ).fetchone()
     assert name == f"episodes_ann_{sim_no}"
     with Memory(gw) as mem:
-        indexed = mem.search_episodes(tenant, sim, vector_of(content), 5)
+        indexed = mem.search_episodes(tenant, sim, embedder.encode_one(content), 5)
     assert [h.episode_id for h in indexed] == [h.episode_id for h in exact]
     assert main(["--dsn", dba, "index", "--min-rows", "100"]) == 0
     assert "1 kept" in capsys.readouterr().out

@@ -9,5 +9,7 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._default_model() IS 'Internal: the embedding model recorded for a vector that names none';
-REVOKE ALL ON FUNCTION memory._default_model() FROM PUBLIC;
+-- revoked from the group roles too, so that an upgraded database lists the grants in the
+-- same order as a fresh one (the writer held it alone before V0022)
+REVOKE ALL ON FUNCTION memory._default_model() FROM PUBLIC, memory_reader, memory_writer, memory_admin;
 GRANT EXECUTE ON FUNCTION memory._default_model() TO memory_reader, memory_writer, memory_admin;

@@ -2,7 +2,7 @@
 -- Data tables (everything but tenants and tenant_grants: the simulation data, import attempts
 -- and staging) admit a row only for the granted tenant of the current call.
 BEGIN;
-SELECT plan(325);  -- 159 + 11 report and prediction tables x 13 + row_history (V0015) 9 + edge_evidence (V0016) 9
+SELECT plan(392);  -- 159 + 11 report and prediction tables x 13 + row_history (V0015) 9 + edge_evidence (V0016) 9 + embedding_models (V0022) 3 + tenant_models (V0022) 13 + changes, change_heads, retention_rules, episode_clumps (V0021) 4 + 2 x 19
 
 CREATE TEMP TABLE fx_policies (table_name name, policy name, cmd text, roles name[]) ON COMMIT DROP;
 INSERT INTO fx_policies VALUES
@@ -17,7 +17,9 @@ SELECT t.table_name, p.policy, p.cmd, p.roles
                -- V0014: reports and predictions
                ('reports'), ('report_sections'), ('report_chunks'), ('report_log'), ('predictions'),
                ('prediction_outcomes'), ('staged_reports'), ('staged_report_sections'),
-               ('staged_report_chunks'), ('staged_report_log'), ('staged_predictions')) AS t(table_name)
+               ('staged_report_chunks'), ('staged_report_log'), ('staged_predictions'),
+               -- V0022: the model of a tenant's new simulations
+               ('tenant_models')) AS t(table_name)
  CROSS JOIN (VALUES
     ('readers_see_rows_of_the_granted_call_tenant',    'SELECT', '{memory_reader}'::name[]),
     ('writers_add_rows_to_the_granted_call_tenant',    'INSERT', '{memory_writer}'::name[]),
@@ -29,6 +31,14 @@ INSERT INTO fx_policies VALUES
 -- memory.edge_evidence (V0016): the same; memory._link_evidence (definer) writes it.
 INSERT INTO fx_policies VALUES
     ('edge_evidence', 'readers_see_rows_of_the_granted_call_tenant', 'SELECT', '{memory_reader}');
+-- memory.word_postings (V0020): the same; the trigger memory._index_words (definer) writes it.
+INSERT INTO fx_policies VALUES
+    ('word_postings', 'readers_see_rows_of_the_granted_call_tenant', 'SELECT', '{memory_reader}');
+-- V0021: the change feed, its heads, retention rules and episode clumps: readers see;
+-- memory_owner's definer functions write them (below).
+INSERT INTO fx_policies
+SELECT t.table_name, 'readers_see_rows_of_the_granted_call_tenant', 'SELECT', '{memory_reader}'
+  FROM (VALUES ('changes'), ('change_heads'), ('retention_rules'), ('episode_clumps')) AS t(table_name);
 -- The vector cache is append-only: readers see, writers add.
 INSERT INTO fx_policies VALUES
     ('vector_cache', 'readers_see_rows_of_the_granted_call_tenant', 'SELECT', '{memory_reader}'),
@@ -47,8 +57,22 @@ INSERT INTO fx_policies VALUES
 INSERT INTO fx_policies VALUES
     ('route_rules', 'roles_read_every_rule', 'SELECT', '{memory_admin,memory_reader}'),
     ('route_rules', 'owner_manages_every_rule', 'ALL', '{memory_owner}');
+-- memory.embedding_models (V0022): the installation's models, read by every role, changed by
+-- migrations only.
 INSERT INTO fx_policies VALUES
-    ('edge_evidence', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}');
+    ('embedding_models', 'roles_read_every_model', 'SELECT', '{memory_admin,memory_reader}');
+INSERT INTO fx_policies VALUES
+    -- V0021: the feed is only added to; heads, rules and clumps change as well
+    ('changes', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}'),
+    ('change_heads', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}'),
+    ('change_heads', 'owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', '{memory_owner}'),
+    ('retention_rules', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}'),
+    ('retention_rules', 'owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', '{memory_owner}'),
+    ('episode_clumps', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}'),
+    ('episode_clumps', 'owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', '{memory_owner}');
+INSERT INTO fx_policies VALUES
+    ('edge_evidence', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}'),
+    ('word_postings', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}');
 
 -- policies_are per table (24)
 SELECT policies_are('memory', t.table_name, ARRAY(SELECT p.policy FROM fx_policies AS p WHERE p.table_name = t.table_name),
@@ -73,7 +97,7 @@ SELECT is_empty($$
       JOIN pg_catalog.pg_class AS c ON c.oid = pol.polrelid
       JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
      WHERE n.nspname = 'memory'
-       AND c.relname NOT IN ('tenants', 'tenant_grants', 'route_rules')
+       AND c.relname NOT IN ('tenants', 'tenant_grants', 'route_rules', 'embedding_models')
        AND ((pol.polcmd IN ('r', 'w', 'd')
              AND COALESCE(pg_catalog.pg_get_expr(pol.polqual, pol.polrelid), '')
                  NOT LIKE '%tenant_id = ( SELECT memory.\_current\_tenant\_id()%')
