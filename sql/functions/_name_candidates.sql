@@ -52,9 +52,14 @@ BEGIN
         ), counted AS MATERIALIZED (
             -- and the common trigrams they hold, looked up by key
             SELECT r.row_key, r.grams,
-                   r.shared + (SELECT pg_catalog.count(*) FROM q JOIN memory.word_postings AS p
-                                   ON p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
-                                  AND p.word = q.trigram AND p.kind = 't' AND p.row_key = r.row_key
+                   r.shared + (SELECT pg_catalog.count(*) FROM q
+                                CROSS JOIN LATERAL (
+                                    -- by the whole key (OFFSET 0: the trigram a parameter, never
+                                    -- a filter over a skip scan of the simulation's postings)
+                                    SELECT 1 FROM memory.word_postings AS p
+                                     WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                                       AND p.word = q.trigram AND p.kind = 't' AND p.row_key = r.row_key
+                                    OFFSET 0) AS p
                                 WHERE q.df > v_cap) AS shared
               FROM rare AS r
         )
