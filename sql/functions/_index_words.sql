@@ -50,6 +50,15 @@ DECLARE
     v_tenant uuid;
     v_call   text := pg_catalog.current_setting('memory.tenant_id', true);
 BEGIN
+    -- nothing to do for a statement that wrote no row (an upsert's INSERT trigger when every
+    -- row conflicted, an unchanged replay's UPDATE): no dynamic statement planned
+    IF TG_OP = 'DELETE' THEN
+        IF NOT EXISTS (SELECT 1 FROM old_rows) THEN
+            RETURN NULL;
+        END IF;
+    ELSIF NOT EXISTS (SELECT 1 FROM new_rows) THEN
+        RETURN NULL;
+    END IF;
     SELECT m.kind, m.key, m.body, m.more INTO v_kind, v_key, v_text, v_more
       FROM (VALUES ('episodes', 'e'::"char", 'episode_key', 'content', 'NULL::text'),
                    ('edges', 'f'::"char", 'edge_key', 'fact', 'NULL::text'),
