@@ -7,7 +7,7 @@ import psycopg
 import pytest
 import world
 from swarm_memory.distribute import distribute
-from swarm_memory.errors import DatabaseError
+from swarm_memory.errors import NotSupported
 from world import SIM_A, TENANT_A, TENANT_B, Cluster
 
 pytestmark = pytest.mark.usefixtures("citus")
@@ -276,7 +276,7 @@ def test_a_granted_writer_upserts_nodes_on_the_cluster(citus: Cluster) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    raises=DatabaseError,
+    raises=NotSupported,  # 0A000 feature_not_supported
     reason="staging: memory._stage_kind's INSERT ... SELECT from the session's temporary tables "
     "into a distributed table is a COPY for Citus, which refuses COPY under row-level security "
     "(README 'Scaling out')",
