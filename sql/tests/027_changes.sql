@@ -1,3 +1,4 @@
+/* pgmigrate-encoding: utf-8 */
 -- 027_changes: the change feed (issue 14, item 4). Every committed write appends to the
 -- tenant's feed in its own transaction: upserts with their ids (an unchanged repeat adds
 -- nothing), an outcome, a simulation's upsert and delete; changes_since reads it in order
