@@ -58,6 +58,11 @@ BEGIN
     LOOP
         EXECUTE pg_catalog.format('ALTER %s %s OWNER TO memory_owner', v_obj.kind, v_obj.ident);
     END LOOP;
+    -- No routine of the schema is PUBLIC's: one statement on every deploy instead of a
+    -- REVOKE in each function's file, so that no new file can forget it (a new function is
+    -- created with EXECUTE for PUBLIC; the deploy's transaction ends here, so no other
+    -- session ever sees it so). Each file grants its one role; 001_schema checks the result.
+    REVOKE ALL ON ALL ROUTINES IN SCHEMA memory FROM PUBLIC;
     IF NOT v_super AND EXISTS (
         SELECT 1 FROM pg_catalog.pg_auth_members AS m
          WHERE m.roleid = 'memory_owner'::regrole

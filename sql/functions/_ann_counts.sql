@@ -26,5 +26,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._ann_counts(uuid, integer) IS 'Internal: embedded episodes per simulation number of one tenant, for memory.ann_plan (SECURITY DEFINER: counts across tenants; memory_admin only)';
-REVOKE ALL ON FUNCTION memory._ann_counts(uuid, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._ann_counts(uuid, integer) TO memory_admin;

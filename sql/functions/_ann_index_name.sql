@@ -11,5 +11,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._ann_index_name(bigint) IS 'Internal: the name of a simulation''s partial HNSW index over its episodes, from its opaque number';
-REVOKE ALL ON FUNCTION memory._ann_index_name(bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._ann_index_name(bigint) TO memory_reader, memory_admin;

@@ -29,5 +29,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._attempt_alive(integer, integer, timestamptz) IS 'Internal: whether the backend that began an import attempt is still there and holds its lock';
-REVOKE ALL ON FUNCTION memory._attempt_alive(integer, integer, timestamptz) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._attempt_alive(integer, integer, timestamptz) TO memory_reader;

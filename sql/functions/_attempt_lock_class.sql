@@ -9,5 +9,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._attempt_lock_class() IS 'Internal: the advisory-lock class of import attempts';
-REVOKE ALL ON FUNCTION memory._attempt_lock_class() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._attempt_lock_class() TO memory_reader, memory_writer;

@@ -18,5 +18,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._attempt_lock_held(integer, integer) IS 'Internal: whether a given backend holds an import attempt''s advisory lock';
-REVOKE ALL ON FUNCTION memory._attempt_lock_held(integer, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._attempt_lock_held(integer, integer) TO memory_reader, memory_writer;

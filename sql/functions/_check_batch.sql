@@ -92,5 +92,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._check_batch(text, jsonb, jsonb, text[]) IS 'Internal: validate a jsonb batch (22004, 22023 naming the item index) before any write';
-REVOKE ALL ON FUNCTION memory._check_batch(text, jsonb, jsonb, text[]) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._check_batch(text, jsonb, jsonb, text[]) TO memory_writer;

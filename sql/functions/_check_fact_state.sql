@@ -14,5 +14,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._check_fact_state(text) IS 'Internal: refuse a fact state other than current, historical, future or all (22004/22023)';
-REVOKE ALL ON FUNCTION memory._check_fact_state(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._check_fact_state(text) TO memory_reader;

@@ -18,5 +18,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._check_limit(text, text, bigint) IS 'Internal: refuse a value over a limit of memory._limit() (54000, naming the limit and the value)';
-REVOKE ALL ON FUNCTION memory._check_limit(text, text, bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._check_limit(text, text, bigint) TO memory_reader, memory_writer, memory_admin;

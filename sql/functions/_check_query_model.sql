@@ -26,5 +26,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._check_query_model(uuid, uuid, text) IS 'Internal: refuse (22023) a query vector of another model than the simulation''s; NULL checks nothing';
-REVOKE ALL ON FUNCTION memory._check_query_model(uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._check_query_model(uuid, uuid, text) TO memory_reader;

@@ -20,5 +20,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._check_query_vector(public.vector) IS 'Internal: refuse a NULL, wrong-dimension, zero or overflowing query vector';
-REVOKE ALL ON FUNCTION memory._check_query_vector(public.vector) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._check_query_vector(public.vector) TO memory_reader;

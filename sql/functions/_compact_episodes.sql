@@ -87,4 +87,3 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._compact_episodes(uuid, uuid, real, boolean) IS 'Internal: compact an agent''s near-duplicate episodes into representatives with their counts (SECURITY DEFINER: writers hold no DELETE)';
-REVOKE ALL ON FUNCTION memory._compact_episodes(uuid, uuid, real, boolean) FROM PUBLIC;

@@ -29,5 +29,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._current_tenant_id() IS 'Internal: tenant of the current call when the caller holds a grant for it (memory_owner: unchecked), else NULL (used by RLS policies)';
-REVOKE ALL ON FUNCTION memory._current_tenant_id() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._current_tenant_id() TO memory_reader, memory_writer, memory_admin;

@@ -17,5 +17,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._delete_grant(uuid, oid) IS 'Internal: delete the grant of a tenant to a role (by OID) for memory.revoke_tenant; memory_admin only (SECURITY DEFINER: admins hold no DELETE)';
-REVOKE ALL ON FUNCTION memory._delete_grant(uuid, oid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._delete_grant(uuid, oid) TO memory_admin;

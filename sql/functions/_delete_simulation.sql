@@ -37,5 +37,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._delete_simulation(uuid, uuid) IS 'Internal: delete a simulation''s rows of every kind, returning the counts (SECURITY DEFINER: writers hold no DELETE)';
-REVOKE ALL ON FUNCTION memory._delete_simulation(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._delete_simulation(uuid, uuid) TO memory_writer;

@@ -18,5 +18,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._discard_staged(uuid, uuid[]) IS 'Internal: drop the staged rows of import attempts (SECURITY DEFINER: tenant roles hold no DELETE)';
-REVOKE ALL ON FUNCTION memory._discard_staged(uuid, uuid[]) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._discard_staged(uuid, uuid[]) TO memory_writer;

@@ -22,5 +22,4 @@ SELECT p_edge.edge_id, p_edge.type::text, p_edge.source_id, p_edge.target_id, p_
 $fn$;
 
 COMMENT ON FUNCTION memory._edge_detail(memory.edges) IS 'Internal: an edge with every field MiroFish sends, as get_edge and graph_edges return it';
-REVOKE ALL ON FUNCTION memory._edge_detail(memory.edges) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._edge_detail(memory.edges) TO memory_reader;

@@ -20,5 +20,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._enter_page(text, uuid, uuid, text) IS 'Internal: enter a simulation for a page of its nodes or edges after p_after (P0002 when unknown)';
-REVOKE ALL ON FUNCTION memory._enter_page(text, uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._enter_page(text, uuid, uuid, text) TO memory_reader;

@@ -13,5 +13,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._enter_simulation(uuid, uuid) IS 'Internal: enter the tenant and refuse a NULL simulation id (22004)';
-REVOKE ALL ON FUNCTION memory._enter_simulation(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._enter_simulation(uuid, uuid) TO memory_reader, memory_writer;

@@ -36,5 +36,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._enter_tenant(uuid) IS 'Internal: check the caller''s grant for a tenant (42501) and make it the tenant of the transaction';
-REVOKE ALL ON FUNCTION memory._enter_tenant(uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._enter_tenant(uuid) TO memory_reader, memory_writer, memory_admin;

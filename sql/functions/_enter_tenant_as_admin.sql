@@ -30,5 +30,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._enter_tenant_as_admin(uuid) IS 'Internal: check the session user is an administrator (42501) and make a tenant the tenant of the transaction';
-REVOKE ALL ON FUNCTION memory._enter_tenant_as_admin(uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._enter_tenant_as_admin(uuid) TO memory_admin;

@@ -25,5 +25,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._enter_vector_cache(uuid, text, bytea[]) IS 'Internal: enter the tenant and check the model name and the hash array of a vector-cache call';
-REVOKE ALL ON FUNCTION memory._enter_vector_cache(uuid, text, bytea[]) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._enter_vector_cache(uuid, text, bytea[]) TO memory_writer;

@@ -20,5 +20,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._entity_names(text, jsonb) IS 'Internal: an entity''s name and aliases (attributes aliases / alias), trimmed, at least two characters';
-REVOKE ALL ON FUNCTION memory._entity_names(text, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._entity_names(text, jsonb) TO memory_reader;

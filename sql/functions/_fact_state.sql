@@ -14,5 +14,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._fact_state(timestamptz, timestamptz, timestamptz, timestamptz) IS 'Internal: current, ended, expired or future: the state of a fact at a world time';
-REVOKE ALL ON FUNCTION memory._fact_state(timestamptz, timestamptz, timestamptz, timestamptz) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._fact_state(timestamptz, timestamptz, timestamptz, timestamptz) TO memory_reader;

@@ -37,5 +37,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._fail_dead_attempts(uuid, uuid) IS 'Internal: fail the loading attempts of a simulation whose session has ended, dropping their staged rows';
-REVOKE ALL ON FUNCTION memory._fail_dead_attempts(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._fail_dead_attempts(uuid, uuid) TO memory_writer;

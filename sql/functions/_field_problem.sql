@@ -55,5 +55,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._field_problem(jsonb, text) IS 'Internal: the problem with one field of a batch item for a kind (id, text!, text, int, vector...), or NULL';
-REVOKE ALL ON FUNCTION memory._field_problem(jsonb, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._field_problem(jsonb, text) TO memory_writer;

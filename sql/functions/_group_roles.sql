@@ -9,5 +9,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._group_roles() IS 'Internal: the shared group roles of the migrations (never granted a tenant; the only holders of table privileges)';
-REVOKE ALL ON FUNCTION memory._group_roles() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._group_roles() TO memory_admin;

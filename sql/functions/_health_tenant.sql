@@ -140,5 +140,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._health_tenant(uuid, integer) IS 'Internal: a tenant''s sizes, search indexes, sampled index recall and feed head (SECURITY DEFINER: administrators hold no tenant grant)';
-REVOKE ALL ON FUNCTION memory._health_tenant(uuid, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._health_tenant(uuid, integer) TO memory_reader, memory_admin;

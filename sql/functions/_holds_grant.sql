@@ -26,5 +26,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._holds_grant(uuid) IS 'Internal: whether the caller (the session user inside memory_owner''s definer functions, else the current role) has the privileges of a role granted the tenant';
-REVOKE ALL ON FUNCTION memory._holds_grant(uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._holds_grant(uuid) TO memory_reader, memory_writer, memory_admin;

@@ -119,4 +119,3 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._index_words() IS 'Internal: trigger keeping memory.word_postings the words of the episodes, facts and entities as each statement left them';
-REVOKE ALL ON FUNCTION memory._index_words() FROM PUBLIC;

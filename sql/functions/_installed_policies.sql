@@ -105,5 +105,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._installed_policies() IS 'Internal: every policy sql/policies installs, with its command, roles and expressions as pg_get_expr prints them (memory.rls_audit compares with it)';
-REVOKE ALL ON FUNCTION memory._installed_policies() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._installed_policies() TO memory_admin;

@@ -20,5 +20,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._kind(text) IS 'Internal: a record kind by name (22023 for an unknown one)';
-REVOKE ALL ON FUNCTION memory._kind(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._kind(text) TO memory_reader, memory_writer;

@@ -33,5 +33,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._kind_columns(text) IS 'Internal: the data columns of a record kind, from its staged table, with what the write path needs';
-REVOKE ALL ON FUNCTION memory._kind_columns(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._kind_columns(text) TO memory_writer;

@@ -17,5 +17,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._kind_key(text, text, text) IS 'Internal: the join condition on a record kind''s key between two aliases';
-REVOKE ALL ON FUNCTION memory._kind_key(text, text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._kind_key(text, text, text) TO memory_writer;

@@ -33,5 +33,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._kind_problems(text, memory.import_attempts) IS 'Internal: count mismatches and missing embeddings of one record kind of an import attempt';
-REVOKE ALL ON FUNCTION memory._kind_problems(text, memory.import_attempts) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._kind_problems(text, memory.import_attempts) TO memory_writer;

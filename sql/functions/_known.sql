@@ -30,5 +30,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._known(anyelement, uuid, uuid, timestamptz) IS 'Internal: the rows of a record kind in a simulation as the memory held them at a moment (record time)';
-REVOKE ALL ON FUNCTION memory._known(anyelement, uuid, uuid, timestamptz) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._known(anyelement, uuid, uuid, timestamptz) TO memory_reader;

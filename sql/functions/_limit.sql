@@ -37,5 +37,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._limit(text) IS 'Internal: the cap of a named limit (batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes, word_candidates)';
-REVOKE ALL ON FUNCTION memory._limit(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._limit(text) TO memory_reader, memory_writer, memory_admin;

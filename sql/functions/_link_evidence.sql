@@ -134,5 +134,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._link_evidence(uuid, uuid) IS 'Internal: bring a simulation''s edge evidence (source episodes, actions naming both entities in the validity window) up to date, writing only what differs (SECURITY DEFINER: tenant roles do not write memory.edge_evidence)';
-REVOKE ALL ON FUNCTION memory._link_evidence(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._link_evidence(uuid, uuid) TO memory_writer;

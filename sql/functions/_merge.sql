@@ -23,5 +23,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._merge(text, uuid, uuid, uuid, jsonb) IS 'Internal: insert or update rows of a record kind from an import attempt or a jsonb batch';
-REVOKE ALL ON FUNCTION memory._merge(text, uuid, uuid, uuid, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._merge(text, uuid, uuid, uuid, jsonb) TO memory_writer;

@@ -108,5 +108,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._merge_sql(text, boolean) IS 'Internal: the merge statement of a record kind, from an import attempt or a jsonb batch, built from the catalog';
-REVOKE ALL ON FUNCTION memory._merge_sql(text, boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._merge_sql(text, boolean) TO memory_writer;

@@ -21,5 +21,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._model(text) IS 'Internal: the registered embedding model of a name (22023 naming the known ones)';
-REVOKE ALL ON FUNCTION memory._model(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._model(text) TO memory_reader, memory_admin;

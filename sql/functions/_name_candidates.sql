@@ -85,5 +85,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._name_candidates(uuid, uuid, text, integer) IS 'Internal: the entities whose names a text names or nearly names most closely (trigram word similarity >= 0.5), found through the trigram postings';
-REVOKE ALL ON FUNCTION memory._name_candidates(uuid, uuid, text, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._name_candidates(uuid, uuid, text, integer) TO memory_reader;

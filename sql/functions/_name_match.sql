@@ -16,5 +16,4 @@ SELECT CASE WHEN m.similarity >= 0.5 THEN m.similarity END
 $fn$;
 
 COMMENT ON FUNCTION memory._name_match(text, text) IS 'Internal: trigram word_similarity of a name within a prepared text (CJK as bigrams), NULL below 0.5';
-REVOKE ALL ON FUNCTION memory._name_match(text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._name_match(text, text) TO memory_reader;

@@ -9,5 +9,4 @@ SELECT public.show_trgm(pg_catalog.lower(memory._words_text(p_name)))
 $fn$;
 
 COMMENT ON FUNCTION memory._name_trigrams(text) IS 'Internal: the trigrams of a name as memory._name_match compares them (the t postings)';
-REVOKE ALL ON FUNCTION memory._name_trigrams(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._name_trigrams(text) TO memory_reader, memory_writer;

@@ -16,5 +16,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._node_group() IS 'Internal: the Citus group id of this node (0: the coordinator, or one node without Citus)';
-REVOKE ALL ON FUNCTION memory._node_group() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._node_group() TO memory_reader, memory_writer, memory_admin;

@@ -44,5 +44,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._node_role_oids(oid) IS 'Internal: a role''s OID on every node of a Citus cluster by group id (NULL without Citus), for memory.tenant_grants.node_role_oids';
-REVOKE ALL ON FUNCTION memory._node_role_oids(oid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._node_role_oids(oid) TO memory_admin;

@@ -13,5 +13,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._not_null(anyelement, text, text) IS 'Internal: refuse a NULL argument (22004, naming it, with a hint)';
-REVOKE ALL ON FUNCTION memory._not_null(anyelement, text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._not_null(anyelement, text, text) TO memory_reader, memory_writer, memory_admin;

@@ -9,5 +9,4 @@ SELECT LEAST(GREATEST(COALESCE(p_limit, p_default), 1), 1000)
 $fn$;
 
 COMMENT ON FUNCTION memory._page_rows(integer, integer) IS 'Internal: the rows of a page, p_limit clamped to 1..1000 (NULL: p_default)';
-REVOKE ALL ON FUNCTION memory._page_rows(integer, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._page_rows(integer, integer) TO memory_reader;

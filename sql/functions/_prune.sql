@@ -34,5 +34,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._prune(text, uuid, uuid, uuid, text[]) IS 'Internal: delete a simulation''s rows of a record kind that an import attempt does not have (SECURITY DEFINER: tenant roles hold no DELETE)';
-REVOKE ALL ON FUNCTION memory._prune(text, uuid, uuid, uuid, text[]) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._prune(text, uuid, uuid, uuid, text[]) TO memory_writer;

@@ -11,5 +11,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._quote(text) IS 'Internal: a value cut to memory._limit(''quoted_chars'') characters for an error message';
-REVOKE ALL ON FUNCTION memory._quote(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._quote(text) TO memory_reader, memory_writer, memory_admin;

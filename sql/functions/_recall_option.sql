@@ -26,5 +26,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._recall_option(jsonb, text, double precision, double precision, double precision) IS 'Internal: a numeric option of memory.recall, its default, or 22023';
-REVOKE ALL ON FUNCTION memory._recall_option(jsonb, text, double precision, double precision, double precision) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._recall_option(jsonb, text, double precision, double precision, double precision) TO memory_reader;

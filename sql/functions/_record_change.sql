@@ -64,5 +64,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._record_change(uuid, uuid, text, text, text[], jsonb, uuid, jsonb) IS 'Internal: append a change to the tenant''s feed in the caller''s transaction, in commit order (SECURITY DEFINER: no tenant role writes the feed)';
-REVOKE ALL ON FUNCTION memory._record_change(uuid, uuid, text, text, text[], jsonb, uuid, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._record_change(uuid, uuid, text, text, text[], jsonb, uuid, jsonb) TO memory_writer, memory_admin;

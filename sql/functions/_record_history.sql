@@ -46,4 +46,3 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._record_history() IS 'Internal: trigger keeping the versions an update or delete of nodes, edges or episodes ended (memory.row_history)';
-REVOKE ALL ON FUNCTION memory._record_history() FROM PUBLIC;

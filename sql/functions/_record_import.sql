@@ -36,5 +36,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._record_import(uuid, uuid, uuid, jsonb) IS 'Internal: append an import''s promote to the change feed, one change per kind it changed';
-REVOKE ALL ON FUNCTION memory._record_import(uuid, uuid, uuid, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._record_import(uuid, uuid, uuid, jsonb) TO memory_writer;

@@ -51,5 +51,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._record_kinds() IS 'Internal: the record kinds (nodes, edges, episodes, profiles, reports and their parts, predictions) and what their write path needs';
-REVOKE ALL ON FUNCTION memory._record_kinds() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._record_kinds() TO memory_reader, memory_writer;

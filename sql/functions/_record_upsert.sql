@@ -27,5 +27,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._record_upsert(text, uuid, uuid, jsonb, bigint, bigint) IS 'Internal: append an upsert batch that changed something to the change feed, with its ids';
-REVOKE ALL ON FUNCTION memory._record_upsert(text, uuid, uuid, jsonb, bigint, bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._record_upsert(text, uuid, uuid, jsonb, bigint, bigint) TO memory_writer;

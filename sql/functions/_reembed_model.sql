@@ -19,5 +19,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._reembed_model(text) IS 'Internal: the model a re-embed computes; 0A000 for a dimension the memory does not store';
-REVOKE ALL ON FUNCTION memory._reembed_model(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._reembed_model(text) TO memory_writer;

@@ -41,5 +41,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._reembed_sources(uuid, uuid, text) IS 'Internal: the texts behind a simulation''s vectors not of a model yet, with their content hashes under it';
-REVOKE ALL ON FUNCTION memory._reembed_sources(uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._reembed_sources(uuid, uuid, text) TO memory_writer;

@@ -13,5 +13,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._release_attempt_lock(integer) IS 'Internal: release an import attempt''s advisory lock when this session holds it';
-REVOKE ALL ON FUNCTION memory._release_attempt_lock(integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._release_attempt_lock(integer) TO memory_writer;

@@ -15,5 +15,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._require_admin() IS 'Internal: refuse (42501) a session user without the privileges of memory_admin';
-REVOKE ALL ON FUNCTION memory._require_admin() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._require_admin() TO memory_admin;

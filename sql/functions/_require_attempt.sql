@@ -26,5 +26,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._require_attempt(uuid, uuid, boolean) IS 'Internal: enter the tenant and fetch an import attempt (P0002 unknown, 55000 not loading)';
-REVOKE ALL ON FUNCTION memory._require_attempt(uuid, uuid, boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._require_attempt(uuid, uuid, boolean) TO memory_reader;

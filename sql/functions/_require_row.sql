@@ -31,5 +31,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._require_row(text, uuid, uuid, text) IS 'Internal: enter a simulation and check that it holds a node, edge, episode or report (P0002)';
-REVOKE ALL ON FUNCTION memory._require_row(text, uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._require_row(text, uuid, uuid, text) TO memory_reader;

@@ -26,5 +26,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._require_simulation(uuid, uuid) IS 'Internal: enter the tenant and check that the simulation is one of its own (P0002)';
-REVOKE ALL ON FUNCTION memory._require_simulation(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._require_simulation(uuid, uuid) TO memory_reader, memory_writer;

@@ -67,5 +67,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real, integer, integer, timestamptz, timestamptz) IS 'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
-REVOKE ALL ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real, integer, integer, timestamptz, timestamptz) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real, integer, integer, timestamptz, timestamptz) TO memory_reader;

@@ -46,5 +46,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._simulation_model(uuid, uuid) IS 'Internal: the model of a simulation''s vectors and what names it (simulation, vectors, tenant, default)';
-REVOKE ALL ON FUNCTION memory._simulation_model(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._simulation_model(uuid, uuid) TO memory_reader;

@@ -27,5 +27,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._skip_dangling(uuid, uuid) IS 'Internal: drop an attempt''s staged edges to nodes it does not stage, returning their ids (SECURITY DEFINER: writers hold no DELETE)';
-REVOKE ALL ON FUNCTION memory._skip_dangling(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._skip_dangling(uuid, uuid) TO memory_writer;

@@ -25,5 +25,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._stage_kind(text, uuid, uuid) IS 'Internal: move a session staging table''s rows of a record kind into an import attempt';
-REVOKE ALL ON FUNCTION memory._stage_kind(text, uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._stage_kind(text, uuid, uuid) TO memory_writer;

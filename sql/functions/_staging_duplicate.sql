@@ -32,5 +32,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._staging_duplicate(text, uuid, uuid) IS 'Internal: the first key of a record kind staged twice for an import attempt';
-REVOKE ALL ON FUNCTION memory._staging_duplicate(text, uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._staging_duplicate(text, uuid, uuid) TO memory_writer;

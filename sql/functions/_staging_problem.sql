@@ -67,5 +67,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._staging_problem(text) IS 'Internal: the first row of a session staging table that cannot be staged, and why (54000 for a value over a cap)';
-REVOKE ALL ON FUNCTION memory._staging_problem(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._staging_problem(text) TO memory_writer;

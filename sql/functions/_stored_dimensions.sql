@@ -9,5 +9,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._stored_dimensions() IS 'Internal: the dimension of the stored vector columns (384)';
-REVOKE ALL ON FUNCTION memory._stored_dimensions() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._stored_dimensions() TO memory_reader, memory_admin;

@@ -79,5 +79,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._sweep_tenant(uuid, timestamptz) IS 'Internal: apply a tenant''s retention and compaction policy (SECURITY DEFINER: administrators hold no DELETE)';
-REVOKE ALL ON FUNCTION memory._sweep_tenant(uuid, timestamptz) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._sweep_tenant(uuid, timestamptz) TO memory_admin;

@@ -9,5 +9,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._text_hash(text, text) IS 'Internal: sha256 of model, zero byte and text: the vector cache''s key (as the importer computes it)';
-REVOKE ALL ON FUNCTION memory._text_hash(text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._text_hash(text, text) TO memory_writer;

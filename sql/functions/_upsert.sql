@@ -15,5 +15,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._upsert(text, uuid, uuid, jsonb) IS 'Internal: check a jsonb batch of a record kind and merge it (the body of upsert_nodes and its kin)';
-REVOKE ALL ON FUNCTION memory._upsert(text, uuid, uuid, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._upsert(text, uuid, uuid, jsonb) TO memory_writer;

@@ -20,5 +20,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._vector_problem(public.vector) IS 'Internal: why a vector cannot be compared as stored (zero or not finite in 4-byte floats), or NULL';
-REVOKE ALL ON FUNCTION memory._vector_problem(public.vector) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._vector_problem(public.vector) TO memory_reader, memory_writer;

@@ -20,5 +20,4 @@ SELECT pg_catalog.setweight(pg_catalog.to_tsvector('pg_catalog.english'::pg_cata
 $fn$;
 
 COMMENT ON FUNCTION memory._words_doc(text, text) IS 'Internal: the words document of a row (text weight A, more weight B; CJK as bigrams; english configuration), the expression of the words indexes';
-REVOKE ALL ON FUNCTION memory._words_doc(text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._words_doc(text, text) TO memory_reader, memory_writer;

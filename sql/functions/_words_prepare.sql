@@ -19,5 +19,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory._words_prepare(text, text) IS 'Internal: refuse a NULL (22004), blank (22023) or too long (54000) question; the text prepared for name matching';
-REVOKE ALL ON FUNCTION memory._words_prepare(text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._words_prepare(text, text) TO memory_reader;

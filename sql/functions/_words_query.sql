@@ -19,5 +19,4 @@ SELECT w.token, w.lexeme
 $fn$;
 
 COMMENT ON FUNCTION memory._words_query(text) IS 'Internal: the words of a question, each once with its lexeme (query syntax in the text is read as words)';
-REVOKE ALL ON FUNCTION memory._words_query(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._words_query(text) TO memory_reader;

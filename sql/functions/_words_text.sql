@@ -21,5 +21,4 @@ SELECT CASE WHEN p_text OPERATOR(pg_catalog.!~) '[\u3040-\u30ff\u3400-\u4dbf\u4e
 $fn$;
 
 COMMENT ON FUNCTION memory._words_text(text) IS 'Internal: a text with its CJK runs cut into overlapping character bigrams (IMMUTABLE, read by the words indexes)';
-REVOKE ALL ON FUNCTION memory._words_text(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory._words_text(text) TO memory_reader, memory_writer;

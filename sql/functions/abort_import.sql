@@ -28,5 +28,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.abort_import(uuid, uuid, text) IS 'End an import attempt without promoting it (failed with a reason, else aborted); idempotent';
-REVOKE ALL ON FUNCTION memory.abort_import(uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.abort_import(uuid, uuid, text) TO memory_writer;

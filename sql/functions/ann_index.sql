@@ -70,5 +70,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.ann_index(bigint, text, integer, integer, boolean) IS 'Build, rebuild or drop a simulation''s HNSW index by its number (SECURITY DEFINER: only the owner may index); memory_admin';
-REVOKE ALL ON FUNCTION memory.ann_index(bigint, text, integer, integer, boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.ann_index(bigint, text, integer, integer, boolean) TO memory_admin;

@@ -42,5 +42,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.ann_plan(integer, integer, integer) IS 'The per-simulation HNSW indexes to build, rebuild, keep or drop (by simulation number); memory_admin';
-REVOKE ALL ON FUNCTION memory.ann_plan(integer, integer, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.ann_plan(integer, integer, integer) TO memory_admin;

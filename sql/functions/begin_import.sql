@@ -91,5 +91,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.begin_import(uuid, uuid, jsonb, boolean, jsonb, text, jsonb) IS 'Begin a staged import attempt of a simulation (created unpublished if new); returns the attempt id';
-REVOKE ALL ON FUNCTION memory.begin_import(uuid, uuid, jsonb, boolean, jsonb, text, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.begin_import(uuid, uuid, jsonb, boolean, jsonb, text, jsonb) TO memory_writer;

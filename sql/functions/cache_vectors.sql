@@ -58,5 +58,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.cache_vectors(uuid, text, bytea[], public.vector[]) IS 'Add vectors to the tenant''s cache by embedding model and content hash; returns the rows added (a cached hash keeps its vector)';
-REVOKE ALL ON FUNCTION memory.cache_vectors(uuid, text, bytea[], public.vector[]) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.cache_vectors(uuid, text, bytea[], public.vector[]) TO memory_writer;

@@ -20,5 +20,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.cached_vectors(uuid, text, bytea[]) IS 'The tenant''s cached vectors of an embedding model for the content hashes asked (hits only)';
-REVOKE ALL ON FUNCTION memory.cached_vectors(uuid, text, bytea[]) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.cached_vectors(uuid, text, bytea[]) TO memory_writer;

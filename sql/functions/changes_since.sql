@@ -36,5 +36,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.changes_since(uuid, bigint, integer) IS 'The tenant''s change feed after a cursor (a change_id; NULL: from the start), in commit order; an unknown or foreign cursor answers nothing';
-REVOKE ALL ON FUNCTION memory.changes_since(uuid, bigint, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.changes_since(uuid, bigint, integer) TO memory_reader;

@@ -162,5 +162,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.commit_import(uuid, uuid) IS 'Validate an import attempt and promote it whole, atomically (21000 counts, 23503 dangling edges)';
-REVOKE ALL ON FUNCTION memory.commit_import(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.commit_import(uuid, uuid) TO memory_writer;

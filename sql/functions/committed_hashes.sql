@@ -24,5 +24,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.committed_hashes(uuid, uuid) IS 'Content hashes of a simulation''s committed, embedded rows (for embedding only what changed)';
-REVOKE ALL ON FUNCTION memory.committed_hashes(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.committed_hashes(uuid, uuid) TO memory_writer;

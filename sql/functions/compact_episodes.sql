@@ -20,5 +20,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.compact_episodes(uuid, uuid, real, boolean) IS 'Compact an agent''s near-duplicate episodes (cosine above p_similarity) into one representative with its count; p_drop deletes the others (SECURITY DEFINER: writers hold no DELETE)';
-REVOKE ALL ON FUNCTION memory.compact_episodes(uuid, uuid, real, boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.compact_episodes(uuid, uuid, real, boolean) TO memory_writer;

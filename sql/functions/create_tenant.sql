@@ -39,5 +39,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.create_tenant(text, uuid) IS 'Create a tenant (or return the one of that name); memory_admin only';
-REVOKE ALL ON FUNCTION memory.create_tenant(text, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.create_tenant(text, uuid) TO memory_admin;

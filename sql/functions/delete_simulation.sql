@@ -16,5 +16,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.delete_simulation(uuid, uuid) IS 'Delete a simulation with its nodes, edges, episodes, profiles, reports and predictions; returns the counts';
-REVOKE ALL ON FUNCTION memory.delete_simulation(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.delete_simulation(uuid, uuid) TO memory_writer;

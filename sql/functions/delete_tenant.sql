@@ -54,5 +54,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.delete_tenant(uuid) IS 'Remove a tenant with all its rows and grants, atomically; returns the counts; memory_admin only (SECURITY DEFINER: admins hold no DELETE)';
-REVOKE ALL ON FUNCTION memory.delete_tenant(uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.delete_tenant(uuid) TO memory_admin;

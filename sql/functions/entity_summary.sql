@@ -41,5 +41,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.entity_summary(uuid, uuid, text, integer) IS 'An entity with its current facts, its neighbours and the episodes that name it, in one call';
-REVOKE ALL ON FUNCTION memory.entity_summary(uuid, uuid, text, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.entity_summary(uuid, uuid, text, integer) TO memory_reader;

@@ -19,5 +19,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.episode_vector(uuid, uuid, text) IS 'The stored vector of one episode ("more like this" in one statement with memory.recall)';
-REVOKE ALL ON FUNCTION memory.episode_vector(uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.episode_vector(uuid, uuid, text) TO memory_reader;

@@ -59,5 +59,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.episodes(uuid, uuid, integer, text, text, integer, integer, timestamptz, timestamptz, integer, text) IS 'Episodes of a simulation filtered by agent, platform, action type, rounds and time, in order, a page at a time';
-REVOKE ALL ON FUNCTION memory.episodes(uuid, uuid, integer, text, text, integer, integer, timestamptz, timestamptz, integer, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.episodes(uuid, uuid, integer, text, text, integer, integer, timestamptz, timestamptz, integer, text) TO memory_reader;

@@ -35,5 +35,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.evidence(uuid, uuid, text) IS 'The evidence behind a fact: its source episodes (resolved or not) and the actions naming both of its entities within its validity window, with the names matched';
-REVOKE ALL ON FUNCTION memory.evidence(uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.evidence(uuid, uuid, text) TO memory_reader;

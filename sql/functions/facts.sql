@@ -56,5 +56,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.facts(uuid, uuid, text, text, timestamptz, integer) IS 'Facts of a simulation or a node in a state (current, historical, future, all) at a world time, with both ends, validity and evidence ids';
-REVOKE ALL ON FUNCTION memory.facts(uuid, uuid, text, text, timestamptz, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.facts(uuid, uuid, text, text, timestamptz, integer) TO memory_reader;

@@ -17,5 +17,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.get_edge(uuid, uuid, text) IS 'One edge with every field MiroFish sends (fact_type, validity, created/expired, source episodes)';
-REVOKE ALL ON FUNCTION memory.get_edge(uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.get_edge(uuid, uuid, text) TO memory_reader;

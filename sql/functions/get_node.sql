@@ -16,5 +16,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.get_node(uuid, uuid, text) IS 'One entity of a simulation by its upstream id (P0002 when unknown)';
-REVOKE ALL ON FUNCTION memory.get_node(uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.get_node(uuid, uuid, text) TO memory_reader;

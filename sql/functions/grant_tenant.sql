@@ -47,5 +47,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.grant_tenant(name, uuid) IS 'Let a role (by OID; and the roles that inherit its privileges) act for a tenant; refuses the shared group roles; memory_admin only';
-REVOKE ALL ON FUNCTION memory.grant_tenant(name, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.grant_tenant(name, uuid) TO memory_admin;

@@ -26,5 +26,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.graph_edges(uuid, uuid, integer, text) IS 'Every edge of a simulation with every field MiroFish sends, ordered by id, a page at a time (keyset after the last id; limit clamped to 1..1000)';
-REVOKE ALL ON FUNCTION memory.graph_edges(uuid, uuid, integer, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.graph_edges(uuid, uuid, integer, text) TO memory_reader;

@@ -24,5 +24,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.graph_nodes(uuid, uuid, integer, text) IS 'Every node of a simulation with all its fields, ordered by id, a page at a time (keyset after the last id; limit clamped to 1..1000)';
-REVOKE ALL ON FUNCTION memory.graph_nodes(uuid, uuid, integer, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.graph_nodes(uuid, uuid, integer, text) TO memory_reader;

@@ -71,5 +71,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.health(uuid, integer) IS 'Rows and bytes per tenant, simulation and agent, search index state, sampled index recall (alert below 0.95), feed head, and latency from pg_stat_statements where installed';
-REVOKE ALL ON FUNCTION memory.health(uuid, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.health(uuid, integer) TO memory_reader, memory_admin;

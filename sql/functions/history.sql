@@ -45,5 +45,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.history(uuid, uuid, text, text) IS 'The versions of a node, edge or episode across imports and upserts, with when each was the memory''s word';
-REVOKE ALL ON FUNCTION memory.history(uuid, uuid, text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.history(uuid, uuid, text, text) TO memory_reader;

@@ -44,5 +44,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.import_attempts(uuid, uuid) IS 'Import attempts of a simulation, newest first: state, counts, result, timings, error';
-REVOKE ALL ON FUNCTION memory.import_attempts(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.import_attempts(uuid, uuid) TO memory_reader;

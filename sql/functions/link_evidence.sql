@@ -17,5 +17,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.link_evidence(uuid, uuid) IS 'Recompute a simulation''s edge evidence after upserts (imports do it themselves)';
-REVOKE ALL ON FUNCTION memory.link_evidence(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.link_evidence(uuid, uuid) TO memory_writer;

@@ -13,5 +13,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory.list_models() IS 'The embedding models the installation knows: dimensions, normalisation, prefixes, package, languages';
-REVOKE ALL ON FUNCTION memory.list_models() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.list_models() TO memory_reader, memory_admin;

@@ -18,5 +18,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.list_simulations(uuid) IS 'The simulations of a tenant with their names, MiroFish ids and whether an import committed';
-REVOKE ALL ON FUNCTION memory.list_simulations(uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.list_simulations(uuid) TO memory_reader;

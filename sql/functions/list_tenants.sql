@@ -28,5 +28,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.list_tenants() IS 'The tenants the caller may act for (every tenant for memory_admin), with their names';
-REVOKE ALL ON FUNCTION memory.list_tenants() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.list_tenants() TO memory_reader, memory_admin;

@@ -28,5 +28,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.match_entities(uuid, uuid, text, integer) IS 'Entities whose names a text names or nearly names (trigram word similarity >= 0.5, CJK as bigrams), best first; limit clamped to 1..1000';
-REVOKE ALL ON FUNCTION memory.match_entities(uuid, uuid, text, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.match_entities(uuid, uuid, text, integer) TO memory_reader;

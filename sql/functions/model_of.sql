@@ -27,5 +27,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.model_of(uuid, uuid) IS 'The embedding model of a tenant''s new simulations or of a simulation''s vectors, what names it, and how to embed for it';
-REVOKE ALL ON FUNCTION memory.model_of(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.model_of(uuid, uuid) TO memory_reader;

@@ -195,5 +195,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.neighbors(uuid, uuid, text, integer, text[], text, timestamptz, timestamptz, boolean, integer) IS 'Breadth-first neighbourhood of a node along the facts current at a world time, as the memory held them at a record time: each node once at its least depth (1..20), at most p_limit nodes (nearest first), with path, edge and its state';
-REVOKE ALL ON FUNCTION memory.neighbors(uuid, uuid, text, integer, text[], text, timestamptz, timestamptz, boolean, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.neighbors(uuid, uuid, text, integer, text[], text, timestamptz, timestamptz, boolean, integer) TO memory_reader;

@@ -22,5 +22,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.nodes_by_type(uuid, uuid, text, integer) IS 'Entities of a simulation by type (NULL: all), ordered by name; limit clamped to 1..1000';
-REVOKE ALL ON FUNCTION memory.nodes_by_type(uuid, uuid, text, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.nodes_by_type(uuid, uuid, text, integer) TO memory_reader;

@@ -18,5 +18,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.nodes_named(uuid, uuid, text) IS 'Entities of a simulation with a name, in any case (at most 100)';
-REVOKE ALL ON FUNCTION memory.nodes_named(uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.nodes_named(uuid, uuid, text) TO memory_reader;

@@ -35,5 +35,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.open_staging() IS 'Create the session''s temporary staging tables (pg_temp.stage_*) that bulk loaders COPY into';
-REVOKE ALL ON FUNCTION memory.open_staging() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.open_staging() TO memory_writer;

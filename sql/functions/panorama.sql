@@ -50,5 +50,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.panorama(uuid, uuid, text, public.vector, integer) IS 'Everything about a question: the entities and facts recall finds and every fact of those entities, current and historical';
-REVOKE ALL ON FUNCTION memory.panorama(uuid, uuid, text, public.vector, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.panorama(uuid, uuid, text, public.vector, integer) TO memory_reader;

@@ -74,5 +74,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.paths(uuid, uuid, text, text, integer) IS 'The shortest chains of current facts between two entities (at most 10), with their nodes, names, edges and facts';
-REVOKE ALL ON FUNCTION memory.paths(uuid, uuid, text, text, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.paths(uuid, uuid, text, text, integer) TO memory_reader;

@@ -22,5 +22,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.predictions(uuid, uuid, text) IS 'The predictions of a simulation (or of one report) with their recorded outcomes';
-REVOKE ALL ON FUNCTION memory.predictions(uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.predictions(uuid, uuid, text) TO memory_reader;

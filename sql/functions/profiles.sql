@@ -23,5 +23,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.profiles(uuid, uuid, text, integer) IS 'Agent profiles of a simulation, by platform and agent (NULL: all)';
-REVOKE ALL ON FUNCTION memory.profiles(uuid, uuid, text, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.profiles(uuid, uuid, text, integer) TO memory_reader;

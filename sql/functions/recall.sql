@@ -227,5 +227,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.recall(uuid, uuid, text, public.vector, integer, jsonb) IS 'Hybrid recall: episodes, facts and entities by meaning, words and the graph, fused by reciprocal rank, with each arm''s rank and why';
-REVOKE ALL ON FUNCTION memory.recall(uuid, uuid, text, public.vector, integer, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.recall(uuid, uuid, text, public.vector, integer, jsonb) TO memory_reader;

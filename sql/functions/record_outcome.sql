@@ -41,5 +41,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.record_outcome(uuid, uuid, text, text, text, timestamptz) IS 'Record (or correct) the outcome of a prediction: confirmed, refuted, partial or void; imports never touch it';
-REVOKE ALL ON FUNCTION memory.record_outcome(uuid, uuid, text, text, text, timestamptz) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.record_outcome(uuid, uuid, text, text, text, timestamptz) TO memory_writer;

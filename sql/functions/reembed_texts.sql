@@ -27,5 +27,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.reembed_texts(uuid, uuid, text, integer) IS 'The texts of a simulation still needing a vector of a model (not in the tenant''s vector cache): a re-embed''s work list, resumable';
-REVOKE ALL ON FUNCTION memory.reembed_texts(uuid, uuid, text, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.reembed_texts(uuid, uuid, text, integer) TO memory_writer;

@@ -25,5 +25,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.report_log(uuid, uuid, text, integer, integer) IS 'A report''s agent log lines in order, a page at a time';
-REVOKE ALL ON FUNCTION memory.report_log(uuid, uuid, text, integer, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.report_log(uuid, uuid, text, integer, integer) TO memory_reader;

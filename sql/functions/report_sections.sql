@@ -17,5 +17,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.report_sections(uuid, uuid, text) IS 'The sections of a report in order, as written (markdown)';
-REVOKE ALL ON FUNCTION memory.report_sections(uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.report_sections(uuid, uuid, text) TO memory_reader;

@@ -27,5 +27,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.reports(uuid, uuid) IS 'The reports of a simulation, newest first, with their section and prediction counts';
-REVOKE ALL ON FUNCTION memory.reports(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.reports(uuid, uuid) TO memory_reader;

@@ -19,5 +19,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.revoke_tenant(name, uuid) IS 'Take a role''s grant (by OID) for a tenant away; memory_admin only';
-REVOKE ALL ON FUNCTION memory.revoke_tenant(name, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.revoke_tenant(name, uuid) TO memory_admin;

@@ -163,5 +163,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory.rls_audit() IS 'Every table of schema memory with its RLS state, policies and problems, plus a row for each view over memory tables, role acting as memory_owner and grant to a group or dropped role; memory_admin';
-REVOKE ALL ON FUNCTION memory.rls_audit() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.rls_audit() TO memory_admin;

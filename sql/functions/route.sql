@@ -36,5 +36,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.route(text) IS 'Route a question to the graph, to meaning or to both, with the phrases of memory.route_rules that decided it';
-REVOKE ALL ON FUNCTION memory.route(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.route(text) TO memory_reader;

@@ -210,5 +210,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamptz, timestamptz, boolean, text) IS 'Semantic search over a simulation''s episodes (cosine), best first, optionally within a round range and a time window, near-identical hits optionally collapsed into one row with their copies and agents; top_k clamped to 1..100';
-REVOKE ALL ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamptz, timestamptz, boolean, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamptz, timestamptz, boolean, text) TO memory_reader;

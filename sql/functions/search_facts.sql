@@ -50,5 +50,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.search_facts(uuid, uuid, public.vector, integer, text, timestamptz, text) IS 'Semantic search over a simulation''s facts (cosine), current ones by default, best first; top_k clamped to 1..100';
-REVOKE ALL ON FUNCTION memory.search_facts(uuid, uuid, public.vector, integer, text, timestamptz, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.search_facts(uuid, uuid, public.vector, integer, text, timestamptz, text) TO memory_reader;

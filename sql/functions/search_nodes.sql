@@ -44,5 +44,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text, text) IS 'Semantic search over a simulation''s entities by name, summary or both (cosine), best first; top_k clamped to 1..100';
-REVOKE ALL ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text, text) TO memory_reader;

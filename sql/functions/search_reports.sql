@@ -40,5 +40,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.search_reports(uuid, uuid, public.vector, integer, text, text) IS 'Semantic search over a simulation''s report sections (chunks, cosine), best first; top_k clamped to 1..100';
-REVOKE ALL ON FUNCTION memory.search_reports(uuid, uuid, public.vector, integer, text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.search_reports(uuid, uuid, public.vector, integer, text, text) TO memory_reader;

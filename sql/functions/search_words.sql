@@ -124,5 +124,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.search_words(uuid, uuid, text, integer, text[]) IS 'Words arm: full-text search (English stemmed, CJK bigrams) over episodes, facts and entities with trigram name matching, best first; top_k clamped to 1..100';
-REVOKE ALL ON FUNCTION memory.search_words(uuid, uuid, text, integer, text[]) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.search_words(uuid, uuid, text, integer, text[]) TO memory_reader;

@@ -55,5 +55,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.set_model(uuid, uuid, text) IS 'Name the embedding model of a simulation (55000 while it holds vectors of another model: re-embed it)';
-REVOKE ALL ON FUNCTION memory.set_model(uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.set_model(uuid, uuid, text) TO memory_writer;

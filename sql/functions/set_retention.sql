@@ -44,5 +44,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.set_retention(uuid, integer, real, boolean) IS 'Set a tenant''s retention (simulations older than N days) and compaction policy for memory.sweep(); memory_admin only (SECURITY DEFINER)';
-REVOKE ALL ON FUNCTION memory.set_retention(uuid, integer, real, boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.set_retention(uuid, integer, real, boolean) TO memory_admin;

@@ -31,5 +31,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.set_route_rule(text, text) IS 'Add, change or (NULL target) remove a routing phrase of memory.route (memory_admin)';
-REVOKE ALL ON FUNCTION memory.set_route_rule(text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.set_route_rule(text, text) TO memory_admin;

@@ -19,5 +19,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.set_tenant_model(uuid, text) IS 'Name the embedding model of a tenant''s new simulations (NULL: the default)';
-REVOKE ALL ON FUNCTION memory.set_tenant_model(uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.set_tenant_model(uuid, text) TO memory_writer;

@@ -46,5 +46,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.simulation_stats(uuid, uuid) IS 'Counts and shape of a simulation: nodes, edges, episodes, profiles, types, platforms, agents, rounds';
-REVOKE ALL ON FUNCTION memory.simulation_stats(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.simulation_stats(uuid, uuid) TO memory_reader;

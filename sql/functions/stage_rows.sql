@@ -55,5 +55,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.stage_rows(uuid, uuid) IS 'Check the session''s staging tables and move their rows into an import attempt; returns counts';
-REVOKE ALL ON FUNCTION memory.stage_rows(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.stage_rows(uuid, uuid) TO memory_writer;

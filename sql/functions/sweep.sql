@@ -23,5 +23,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.sweep(uuid, timestamptz) IS 'Apply the tenants'' retention and compaction policies (memory.set_retention); what a scheduler or pg_cron runs; memory_admin only';
-REVOKE ALL ON FUNCTION memory.sweep(uuid, timestamptz) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.sweep(uuid, timestamptz) TO memory_admin;

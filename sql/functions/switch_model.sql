@@ -119,5 +119,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.switch_model(uuid, uuid, text) IS 'Switch a simulation''s vectors to a model atomically, from the tenant''s vector cache (55000 while importing or incomplete); recorded in the change feed';
-REVOKE ALL ON FUNCTION memory.switch_model(uuid, uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.switch_model(uuid, uuid, text) TO memory_writer;

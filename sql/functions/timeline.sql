@@ -72,5 +72,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.timeline(uuid, uuid, text, integer) IS 'What happened to an entity in time order: facts touching it that began or ended, and actions naming it';
-REVOKE ALL ON FUNCTION memory.timeline(uuid, uuid, text, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.timeline(uuid, uuid, text, integer) TO memory_reader;

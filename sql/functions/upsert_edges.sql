@@ -77,5 +77,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.upsert_edges(uuid, uuid, jsonb, boolean) IS 'Insert or update graph edges of a simulation; an unknown endpoint fails with 23503 unless skipped';
-REVOKE ALL ON FUNCTION memory.upsert_edges(uuid, uuid, jsonb, boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.upsert_edges(uuid, uuid, jsonb, boolean) TO memory_writer;

@@ -12,5 +12,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory.upsert_episodes(uuid, uuid, jsonb) IS 'Insert or update agent episodes of a simulation from a jsonb array; atomic and idempotent';
-REVOKE ALL ON FUNCTION memory.upsert_episodes(uuid, uuid, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.upsert_episodes(uuid, uuid, jsonb) TO memory_writer;

@@ -13,5 +13,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory.upsert_nodes(uuid, uuid, jsonb) IS 'Insert or update graph nodes of a simulation from a jsonb array; atomic and idempotent';
-REVOKE ALL ON FUNCTION memory.upsert_nodes(uuid, uuid, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.upsert_nodes(uuid, uuid, jsonb) TO memory_writer;

@@ -12,5 +12,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory.upsert_predictions(uuid, uuid, jsonb) IS 'Insert or update predictions (key: id) of a simulation; atomic and idempotent; outcomes untouched';
-REVOKE ALL ON FUNCTION memory.upsert_predictions(uuid, uuid, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.upsert_predictions(uuid, uuid, jsonb) TO memory_writer;

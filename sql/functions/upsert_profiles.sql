@@ -11,5 +11,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory.upsert_profiles(uuid, uuid, jsonb) IS 'Insert or update agent profiles (key: platform, agent_id) of a simulation; atomic and idempotent';
-REVOKE ALL ON FUNCTION memory.upsert_profiles(uuid, uuid, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.upsert_profiles(uuid, uuid, jsonb) TO memory_writer;

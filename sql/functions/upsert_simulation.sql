@@ -37,5 +37,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.upsert_simulation(uuid, uuid, text, jsonb) IS 'Create or update a simulation (NULL name keeps the stored one, metadata is merged); idempotent';
-REVOKE ALL ON FUNCTION memory.upsert_simulation(uuid, uuid, text, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.upsert_simulation(uuid, uuid, text, jsonb) TO memory_writer;

@@ -38,5 +38,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION memory.validate_import(uuid, uuid) IS 'Problems that stop an import attempt from committing: count mismatches, dangling edges, missing embeddings';
-REVOKE ALL ON FUNCTION memory.validate_import(uuid, uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.validate_import(uuid, uuid) TO memory_writer;
