@@ -5,15 +5,14 @@
 -- checked as the session user, and the tenant set for the owner's policies, by
 -- memory._enter_tenant_as_admin.
 CREATE OR REPLACE FUNCTION memory._delete_grant(p_tenant_id uuid, p_role_oid oid) RETURNS boolean
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
-BEGIN
-    PERFORM memory._enter_tenant_as_admin(p_tenant_id);
-    PERFORM memory._not_null(p_role_oid, 'p_role_oid', 'name the role of the grant by its OID');
-    DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id AND g.role_oid = p_role_oid;
-    RETURN FOUND;
-END
+    SELECT memory._enter_tenant_as_admin(p_tenant_id);
+    SELECT memory._not_null(p_role_oid, 'p_role_oid', 'name the role of the grant by its OID');
+    WITH gone AS (DELETE FROM memory.tenant_grants AS g
+                   WHERE g.tenant_id = p_tenant_id AND g.role_oid = p_role_oid RETURNING 1)
+    SELECT EXISTS (SELECT 1 FROM gone);
 $fn$;
 
 COMMENT ON FUNCTION memory._delete_grant(uuid, oid) IS 'Internal: delete the grant of a tenant to a role (by OID) for memory.revoke_tenant; memory_admin only (SECURITY DEFINER: admins hold no DELETE)';

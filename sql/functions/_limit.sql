@@ -27,12 +27,7 @@ DECLARE
         WHEN 'cache_hashes' THEN 100000
         WHEN 'word_candidates' THEN 300 END;
 BEGIN
-    IF v_limit IS NULL THEN
-        RAISE EXCEPTION 'unknown limit %', pg_catalog.left(p_name, 40)
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes or word_candidates';
-    END IF;
-    RETURN v_limit;
+    RETURN COALESCE(v_limit, memory._one_of('limit', p_name, '{batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes, word_candidates}')::bigint);
 END
 $fn$;
 

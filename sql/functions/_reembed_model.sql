@@ -8,13 +8,13 @@ AS $fn$
 DECLARE
     v_model memory.embedding_models := memory._model(p_model);
 BEGIN
-    IF v_model.dimensions <> memory._stored_dimensions() THEN
-        RAISE EXCEPTION 'model % has % dimensions; the memory stores vectors of %', pg_catalog.quote_literal(p_model),
-                        v_model.dimensions, memory._stored_dimensions()
-            USING ERRCODE = 'feature_not_supported',
-                  HINT = 'a model of another dimension needs a migration that adds vector columns of its dimension';
+    IF v_model.dimensions = memory._stored_dimensions() THEN
+        RETURN v_model;
     END IF;
-    RETURN v_model;
+    RAISE EXCEPTION 'model % has % dimensions; the memory stores vectors of %', pg_catalog.quote_literal(p_model),
+                    v_model.dimensions, memory._stored_dimensions()
+        USING ERRCODE = 'feature_not_supported',
+              HINT = 'a model of another dimension needs a migration that adds vector columns of its dimension';
 END
 $fn$;
 

@@ -1,12 +1,15 @@
--- The dimension of the vector columns (vector(384) in nodes, edges, episodes, report_chunks
--- and vector_cache): a model of another dimension needs a migration that adds its columns
--- before any of its vectors can be stored; memory.reembed_texts refuses it until then.
+-- The dimension of the stored vector columns, read from the catalog (memory.episodes'
+-- embedding column, vector(384); nodes, edges, report_chunks and vector_cache are declared
+-- alike): the column's type is the one home of the number. A model of another dimension needs
+-- a migration that adds its columns before any of its vectors can be stored;
+-- memory.reembed_texts refuses it until then.
 CREATE OR REPLACE FUNCTION memory._stored_dimensions() RETURNS integer
-LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER
+LANGUAGE sql STABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT 384
+    SELECT a.atttypmod FROM pg_catalog.pg_attribute AS a
+     WHERE a.attrelid = 'memory.episodes'::pg_catalog.regclass AND a.attname = 'embedding'
 $fn$;
 
-COMMENT ON FUNCTION memory._stored_dimensions() IS 'Internal: the dimension of the stored vector columns (384)';
+COMMENT ON FUNCTION memory._stored_dimensions() IS 'Internal: the dimension of the stored vector columns, from the catalog (384)';
 GRANT EXECUTE ON FUNCTION memory._stored_dimensions() TO memory_reader, memory_admin;

@@ -8,15 +8,13 @@
 CREATE OR REPLACE FUNCTION memory.compact_episodes(p_tenant_id uuid, p_simulation_id uuid,
                                                    p_similarity real DEFAULT 0.99, p_drop boolean DEFAULT false)
 RETURNS TABLE (clumps integer, episodes integer, dropped integer)
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
-BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._not_null(p_similarity, 'p_similarity', 'pass a cosine similarity such as 0.99');
-    PERFORM memory._not_null(p_drop, 'p_drop', 'pass true to delete the duplicates, false to keep them');
-    RETURN QUERY SELECT * FROM memory._compact_episodes(p_tenant_id, p_simulation_id, p_similarity, p_drop);
-END
+    SELECT memory._require_simulation(p_tenant_id, p_simulation_id);
+    SELECT memory._not_null(p_similarity, 'p_similarity', 'pass a cosine similarity such as 0.99');
+    SELECT memory._not_null(p_drop, 'p_drop', 'pass true to delete the duplicates, false to keep them');
+    SELECT * FROM memory._compact_episodes(p_tenant_id, p_simulation_id, p_similarity, p_drop);
 $fn$;
 
 COMMENT ON FUNCTION memory.compact_episodes(uuid, uuid, real, boolean) IS 'Compact an agent''s near-duplicate episodes (cosine above p_similarity) into one representative with its count; p_drop deletes the others (SECURITY DEFINER: writers hold no DELETE)';

@@ -6,13 +6,11 @@
 CREATE OR REPLACE FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid)
 RETURNS TABLE (nodes bigint, edges bigint, episodes bigint, profiles bigint, reports bigint,
                predictions bigint)
-LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+LANGUAGE sql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
-BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    RETURN QUERY SELECT * FROM memory._delete_simulation(p_tenant_id, p_simulation_id);
-END
+    SELECT memory._require_simulation(p_tenant_id, p_simulation_id);
+    SELECT * FROM memory._delete_simulation(p_tenant_id, p_simulation_id);
 $fn$;
 
 COMMENT ON FUNCTION memory.delete_simulation(uuid, uuid) IS 'Delete a simulation with its nodes, edges, episodes, profiles, reports and predictions; returns the counts';

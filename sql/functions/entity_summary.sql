@@ -13,7 +13,7 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 DECLARE
-    v_limit integer := LEAST(GREATEST(COALESCE(p_limit, 10), 1), 100);
+    v_limit integer := memory._top_k(p_limit);
     v_node  memory.nodes;
 BEGIN
     PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);

@@ -9,20 +9,10 @@ CREATE OR REPLACE FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uui
 RETURNS TABLE (kind text, episode_id text, resolved boolean, list_position integer, matched text[],
                agent_id integer, agent_name text, platform text, round integer, action_type text,
                content text, occurred_at timestamptz)
-LANGUAGE plpgsql STABLE SECURITY INVOKER
+LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
-BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._not_null(p_edge_id, 'p_edge_id', 'pass the id of an edge of the simulation');
-    PERFORM 1 FROM memory.edges AS e
-     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-       AND e.edge_key = pg_catalog.md5(p_edge_id)::uuid;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'unknown edge % in simulation %', memory._quote(p_edge_id), p_simulation_id
-            USING ERRCODE = 'no_data_found', HINT = 'neighbors() lists the edges around a node';
-    END IF;
-    RETURN QUERY
+    SELECT memory._require_row('edges', p_tenant_id, p_simulation_id, p_edge_id);
     SELECT l.kind, l.episode_id, x.episode_id IS NOT NULL, l.position, l.matched,
            x.agent_id, x.agent_name, x.platform, x.round, x.action_type, x.content, x.occurred_at
       FROM memory.edge_evidence AS l
@@ -31,7 +21,6 @@ BEGIN
      WHERE l.tenant_id = p_tenant_id AND l.simulation_id = p_simulation_id
        AND l.edge_key = pg_catalog.md5(p_edge_id)::uuid
      ORDER BY l.kind DESC, l.position, x.occurred_at, l.episode_id;
-END
 $fn$;
 
 COMMENT ON FUNCTION memory.evidence(uuid, uuid, text) IS 'The evidence behind a fact: its source episodes (resolved or not) and the actions naming both of its entities within its validity window, with the names matched';

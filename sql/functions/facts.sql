@@ -23,11 +23,8 @@ DECLARE
     v_as_of timestamptz := COALESCE(p_as_of, pg_catalog.now());
     v_key   uuid := pg_catalog.md5(p_node_id)::uuid;
 BEGIN
-    IF p_node_id IS NULL THEN
-        PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    ELSE
-        PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
-    END IF;
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id) WHERE p_node_id IS NULL;
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id) WHERE p_node_id IS NOT NULL;
     PERFORM memory._check_fact_state(p_state);
 
     -- the state is memory._fact_state's rule written out, so that the page is cut before any

@@ -4,16 +4,14 @@
 -- was extracted from. An unknown edge is P0002, the same for another tenant's.
 CREATE OR REPLACE FUNCTION memory.get_edge(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text)
 RETURNS SETOF memory.edge_detail
-LANGUAGE plpgsql STABLE SECURITY INVOKER
+LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
-BEGIN
-    PERFORM memory._require_row('edges', p_tenant_id, p_simulation_id, p_edge_id);
-    RETURN QUERY SELECT d.*
+    SELECT memory._require_row('edges', p_tenant_id, p_simulation_id, p_edge_id);
+    SELECT d.*
       FROM memory.edges AS e CROSS JOIN LATERAL memory._edge_detail(e) AS d
      WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
        AND e.edge_key = pg_catalog.md5(p_edge_id)::uuid;
-END
 $fn$;
 
 COMMENT ON FUNCTION memory.get_edge(uuid, uuid, text) IS 'One edge with every field MiroFish sends (fact_type, validity, created/expired, source episodes)';

@@ -11,20 +11,17 @@ CREATE OR REPLACE FUNCTION memory.match_entities(
     p_text text,
     p_limit integer DEFAULT 10)
 RETURNS TABLE (node_id text, name text, type text, similarity real)
-LANGUAGE plpgsql STABLE SECURITY INVOKER
+LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
-BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._words_prepare(p_text, 'p_text');
-    RETURN QUERY
+    SELECT memory._require_simulation(p_tenant_id, p_simulation_id);
+    SELECT memory._words_prepare(p_text, 'p_text');
     SELECT n.node_id, n.name, n.type, c.similarity
       FROM memory._name_candidates(p_tenant_id, p_simulation_id, p_text, memory._page_rows(p_limit, 10)) AS c
       JOIN memory.nodes AS n
         ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = c.node_key
      ORDER BY c.similarity DESC, n.node_id
      LIMIT memory._page_rows(p_limit, 10);
-END
 $fn$;
 
 COMMENT ON FUNCTION memory.match_entities(uuid, uuid, text, integer) IS 'Entities whose names a text names or nearly names (trigram word similarity >= 0.5, CJK as bigrams), best first; limit clamped to 1..1000';

@@ -4,12 +4,10 @@ CREATE OR REPLACE FUNCTION memory.predictions(p_tenant_id uuid, p_simulation_id 
 RETURNS TABLE (prediction_id text, report_id text, section_index integer, claim text, horizon text,
                confidence numeric, metadata jsonb, source text, outcome text, note text,
                observed_at timestamptz, recorded_at timestamptz, recorded_by name)
-LANGUAGE plpgsql STABLE SECURITY INVOKER
+LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
-BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    RETURN QUERY
+    SELECT memory._require_simulation(p_tenant_id, p_simulation_id);
     SELECT p.prediction_id, p.report_id, p.section_index, p.claim, p.horizon, p.confidence,
            p.metadata, p.source, o.outcome, o.note, o.observed_at, o.recorded_at, o.recorded_by
       FROM memory.predictions AS p
@@ -18,7 +16,6 @@ BEGIN
      WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
        AND (p_report_id IS NULL OR p.report_id = p_report_id)
      ORDER BY p.report_id NULLS LAST, p.section_index NULLS LAST, p.prediction_id;
-END
 $fn$;
 
 COMMENT ON FUNCTION memory.predictions(uuid, uuid, text) IS 'The predictions of a simulation (or of one report) with their recorded outcomes';

@@ -49,8 +49,6 @@ DECLARE
     v_as_of    timestamptz;
     v_bad      text;
     v_hits     memory.recall_hit[] := '{}';
-    v_seeds    memory.recall_hit[] := '{}';
-    v_graph    memory.recall_hit[];
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
@@ -154,54 +152,10 @@ BEGIN
               FROM memory.search_words(p_tenant_id, p_simulation_id, v_text, v_cand) AS w);
     END IF;
 
-    -- the graph: the entities the question names (by their names in its text, else by the
-    -- vector), then their current facts, their neighbours within v_depth, and the episodes
-    -- that name them, in that order of rank
+    -- the graph: the entities the question names, their facts, neighbours and episodes
     IF v_text IS NOT NULL AND 'graph' = ANY (v_arms) THEN
-        v_seeds := ARRAY(
-            SELECT ROW('graph', 'entity', s.node_id, s.name, s.similarity, 0, s.name)::memory.recall_hit
-              FROM (SELECT m.node_id, m.name, m.similarity::double precision AS similarity
-                      FROM memory.match_entities(p_tenant_id, p_simulation_id, v_text, 5) AS m
-                     WHERE m.similarity >= 0.5) AS s
-             ORDER BY s.similarity DESC, s.node_id
-             LIMIT 5);
-        IF pg_catalog.cardinality(v_seeds) > 0 THEN
-            -- candidates with their tier in the rank field: the named entities, their facts,
-            -- their neighbours by depth, and the episodes naming them (one words search for
-            -- all the names, each episode credited to the names it holds)
-            v_graph := ARRAY(
-                SELECT ROW('graph', c.kind, c.id, c.body, c.raw, c.tier, c.matched)::memory.recall_hit
-                  FROM (SELECT 1 AS tier, 'entity' AS kind, s.id, n.name || COALESCE(': ' || n.summary, '') AS body,
-                               s.raw, s.matched
-                          FROM pg_catalog.unnest(v_seeds) AS s
-                          JOIN memory.nodes AS n ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                           AND n.node_key = pg_catalog.md5(s.id)::uuid
-                        UNION ALL
-                        SELECT 2, 'fact', f.edge_id, f.fact, s.raw, s.matched
-                          FROM pg_catalog.unnest(v_seeds) AS s
-                         CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, s.id, 'current', v_as_of, 20) AS f
-                        UNION ALL
-                        SELECT 2 + w.depth, 'entity', w.node_id, w.name, s.raw / (1 + w.depth), s.matched
-                          FROM pg_catalog.unnest(v_seeds) AS s
-                         CROSS JOIN LATERAL memory.neighbors(p_tenant_id, p_simulation_id, s.id, v_depth,
-                                                             NULL, 'both', v_as_of) AS w
-                        UNION ALL
-                        SELECT 3, 'episode', e.id, e.text, e.score,
-                               (SELECT pg_catalog.string_agg(s.matched, ', ' ORDER BY s.matched)
-                                  FROM pg_catalog.unnest(v_seeds) AS s
-                                 WHERE pg_catalog.strpos(pg_catalog.lower(e.text), pg_catalog.lower(s.matched)) > 0)
-                          FROM memory.search_words(p_tenant_id, p_simulation_id,
-                                                   (SELECT pg_catalog.string_agg(s.matched, ' ') FROM pg_catalog.unnest(v_seeds) AS s),
-                                                   LEAST(10 * pg_catalog.cardinality(v_seeds), 100), ARRAY['episode']) AS e) AS c);
-            v_hits := v_hits || ARRAY(
-                SELECT ROW('graph', g.kind, g.id, g.body, g.raw,
-                           pg_catalog.row_number() OVER (ORDER BY g.rank, g.raw DESC, g.kind, g.id), g.matched)::memory.recall_hit
-                  FROM (SELECT DISTINCT ON (c.kind, c.id) c.*
-                          FROM pg_catalog.unnest(v_graph) AS c
-                         ORDER BY c.kind, c.id, c.rank, c.raw DESC) AS g
-                 ORDER BY g.rank, g.raw DESC, g.kind, g.id
-                 LIMIT v_cand);
-        END IF;
+        v_hits := v_hits || ARRAY(SELECT g FROM memory._recall_graph(p_tenant_id, p_simulation_id, v_text, v_cand,
+                                                                     v_depth, v_as_of) AS g);
     END IF;
 
     RETURN QUERY
@@ -222,7 +176,7 @@ BEGIN
              GROUP BY h.kind, h.id) AS f
      WHERE f.score > 0
      ORDER BY f.score DESC, f.kind, f.id
-     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+     LIMIT memory._top_k(p_top_k);
 END
 $fn$;
 

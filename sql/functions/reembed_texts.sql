@@ -8,13 +8,11 @@
 CREATE OR REPLACE FUNCTION memory.reembed_texts(p_tenant_id uuid, p_simulation_id uuid, p_model text,
                                                 p_limit integer DEFAULT 10000)
 RETURNS TABLE (content_hash bytea, text text)
-LANGUAGE plpgsql STABLE SECURITY INVOKER
+LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
-BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._reembed_model(p_model);
-    RETURN QUERY
+    SELECT memory._require_simulation(p_tenant_id, p_simulation_id);
+    SELECT memory._reembed_model(p_model);
     SELECT s.text_hash, pg_catalog.min(s.text)
       FROM memory._reembed_sources(p_tenant_id, p_simulation_id, p_model) AS s
      WHERE NOT EXISTS (SELECT 1 FROM memory.vector_cache AS c
@@ -23,7 +21,6 @@ BEGIN
      GROUP BY s.text_hash
      ORDER BY s.text_hash
      LIMIT LEAST(GREATEST(COALESCE(p_limit, 10000), 1), 100000);
-END
 $fn$;
 
 COMMENT ON FUNCTION memory.reembed_texts(uuid, uuid, text, integer) IS 'The texts of a simulation still needing a vector of a model (not in the tenant''s vector cache): a re-embed''s work list, resumable';

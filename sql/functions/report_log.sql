@@ -8,12 +8,10 @@ CREATE OR REPLACE FUNCTION memory.report_log(
     p_limit integer DEFAULT 100,
     p_after integer DEFAULT NULL)
 RETURNS TABLE (line_no integer, action text, entry jsonb)
-LANGUAGE plpgsql STABLE SECURITY INVOKER
+LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
-BEGIN
-    PERFORM memory._require_row('reports', p_tenant_id, p_simulation_id, p_report_id);
-    RETURN QUERY
+    SELECT memory._require_row('reports', p_tenant_id, p_simulation_id, p_report_id);
     SELECT l.line_no, l.action, l.entry
       FROM memory.report_log AS l
      WHERE l.tenant_id = p_tenant_id AND l.simulation_id = p_simulation_id
@@ -21,7 +19,6 @@ BEGIN
        AND (p_after IS NULL OR l.line_no > p_after)
      ORDER BY l.line_no
      LIMIT memory._page_rows(p_limit, 100);
-END
 $fn$;
 
 COMMENT ON FUNCTION memory.report_log(uuid, uuid, text, integer, integer) IS 'A report''s agent log lines in order, a page at a time';

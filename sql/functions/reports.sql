@@ -7,12 +7,10 @@ RETURNS TABLE (report_id text, mirofish_simulation_id text, graph_id text, title
                status text, simulation_requirement text, started_at timestamptz,
                completed_at timestamptz, error text, sections bigint, predictions bigint,
                metadata jsonb, source text)
-LANGUAGE plpgsql STABLE SECURITY INVOKER
+LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
-BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    RETURN QUERY
+    SELECT memory._require_simulation(p_tenant_id, p_simulation_id);
     SELECT r.report_id, r.mirofish_simulation_id, r.graph_id, r.title, r.summary, r.status,
            r.simulation_requirement, r.started_at, r.completed_at, r.error,
            (SELECT pg_catalog.count(*) FROM memory.report_sections AS s
@@ -23,7 +21,6 @@ BEGIN
       FROM memory.reports AS r
      WHERE r.tenant_id = p_tenant_id AND r.simulation_id = p_simulation_id
      ORDER BY r.started_at DESC NULLS LAST, r.report_id;
-END
 $fn$;
 
 COMMENT ON FUNCTION memory.reports(uuid, uuid) IS 'The reports of a simulation, newest first, with their section and prediction counts';

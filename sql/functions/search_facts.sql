@@ -45,7 +45,7 @@ BEGIN
      WHERE p_state = 'all' OR f.state = p_state
         OR (p_state = 'historical' AND f.state IN ('ended', 'expired'))
      ORDER BY f.similarity DESC, f.edge_id
-     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+     LIMIT memory._top_k(p_top_k);
 END
 $fn$;
 

@@ -13,19 +13,14 @@ CREATE OR REPLACE FUNCTION memory.search_nodes(
     p_by text DEFAULT 'name',
     p_model text DEFAULT NULL)
 RETURNS TABLE (node_id text, name text, type text, summary text, similarity double precision)
-LANGUAGE plpgsql STABLE SECURITY INVOKER
+LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
-BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    PERFORM memory._check_query_vector(p_query);
-    PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
-    PERFORM memory._not_null(p_by, 'p_by', 'pass ''name'', ''summary'' or ''both''');
-    IF p_by NOT IN ('name', 'summary', 'both') THEN
-        RAISE EXCEPTION 'unknown p_by %', pg_catalog.quote_literal(memory._quote(p_by))
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''name'', ''summary'' or ''both''';
-    END IF;
-    RETURN QUERY
+    SELECT memory._require_simulation(p_tenant_id, p_simulation_id);
+    SELECT memory._check_query_vector(p_query);
+    SELECT memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
+    SELECT memory._not_null(p_by, 'p_by', 'pass ''name'', ''summary'' or ''both''');
+    SELECT memory._one_of('p_by', p_by, '{name, summary, both}');
     SELECT n.node_id, n.name, n.type, n.summary, n.similarity
       FROM (SELECT n.node_id, n.name, n.type, n.summary,
                    1 - CASE p_by
@@ -39,8 +34,7 @@ BEGIN
                AND (p_type IS NULL OR n.type = p_type)) AS n
      WHERE n.similarity IS NOT NULL
      ORDER BY n.similarity DESC, n.node_id
-     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
-END
+     LIMIT memory._top_k(p_top_k);
 $fn$;
 
 COMMENT ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text, text) IS 'Semantic search over a simulation''s entities by name, summary or both (cosine), best first; top_k clamped to 1..100';

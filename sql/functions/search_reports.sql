@@ -17,11 +17,8 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 BEGIN
-    IF p_report_id IS NULL THEN
-        PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    ELSE
-        PERFORM memory._require_row('reports', p_tenant_id, p_simulation_id, p_report_id);
-    END IF;
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id) WHERE p_report_id IS NULL;
+    PERFORM memory._require_row('reports', p_tenant_id, p_simulation_id, p_report_id) WHERE p_report_id IS NOT NULL;
     PERFORM memory._check_query_vector(p_query);
     PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     RETURN QUERY
@@ -35,7 +32,7 @@ BEGIN
        AND c.embedding IS NOT NULL
        AND (p_report_id IS NULL OR c.report_key = pg_catalog.md5(p_report_id)::uuid)
      ORDER BY c.embedding OPERATOR(public.<=>) p_query::public.vector(384), c.chunk_id
-     LIMIT LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+     LIMIT memory._top_k(p_top_k);
 END
 $fn$;
 

@@ -32,7 +32,7 @@ DECLARE
     v_lexemes text[];
     v_kinds   "char"[];
     v_cap     integer := memory._limit('word_candidates');
-    v_top     integer := LEAST(GREATEST(COALESCE(p_top_k, 10), 1), 100);
+    v_top     integer := memory._top_k(p_top_k);
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._words_prepare(p_query_text, 'p_query_text');

@@ -8,9 +8,7 @@ SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
-    IF p_model IS NOT NULL THEN
-        PERFORM memory._model(p_model);
-    END IF;
+    PERFORM memory._model(p_model) WHERE p_model IS NOT NULL;
     INSERT INTO memory.tenant_models AS t (tenant_id, embedding_model) VALUES (p_tenant_id, p_model)
     ON CONFLICT (tenant_id) DO UPDATE SET embedding_model = excluded.embedding_model, updated_at = pg_catalog.now()
      WHERE t.embedding_model IS DISTINCT FROM excluded.embedding_model;

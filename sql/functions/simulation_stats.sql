@@ -5,12 +5,10 @@ RETURNS TABLE (simulation_id uuid, name text, metadata jsonb, nodes bigint, edge
                episodes bigint, profiles bigint, node_types jsonb, edge_types jsonb,
                platforms jsonb, agents bigint, rounds integer, first_at timestamptz,
                last_at timestamptz)
-LANGUAGE plpgsql STABLE SECURITY INVOKER
+LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
-BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    RETURN QUERY
+    SELECT memory._require_simulation(p_tenant_id, p_simulation_id);
     SELECT s.simulation_id, s.name, s.metadata,
            (SELECT pg_catalog.count(*) FROM memory.nodes AS n
              WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id),
@@ -42,7 +40,6 @@ BEGIN
              WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id)
       FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
-END
 $fn$;
 
 COMMENT ON FUNCTION memory.simulation_stats(uuid, uuid) IS 'Counts and shape of a simulation: nodes, edges, episodes, profiles, types, platforms, agents, rounds';

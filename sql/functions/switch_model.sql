@@ -22,6 +22,8 @@ DECLARE
     v_missing bigint;
     v_counts  jsonb := '{}'::jsonb;
     v_rows    bigint;
+    v_kind    text;
+    v_text    text;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._reembed_model(p_model);
@@ -68,29 +70,21 @@ BEGIN
     GET DIAGNOSTICS v_rows = ROW_COUNT;
     v_counts := v_counts || pg_catalog.jsonb_build_object('nodes', v_rows);
 
-    UPDATE memory.edges AS e
-       SET embedding = (SELECT c.embedding FROM memory.vector_cache AS c
-                         WHERE c.tenant_id = p_tenant_id AND c.embedding_model = p_model
-                           AND c.content_hash = memory._text_hash(p_model, e.fact)),
-           embedding_model = p_model,
-           content_hash = memory._text_hash(p_model, e.fact),
-           updated_at = pg_catalog.now()
-     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-       AND e.embedding IS NOT NULL AND e.embedding_model IS DISTINCT FROM p_model;
-    GET DIAGNOSTICS v_rows = ROW_COUNT;
-    v_counts := v_counts || pg_catalog.jsonb_build_object('edges', v_rows);
-
-    UPDATE memory.episodes AS e
-       SET embedding = (SELECT c.embedding FROM memory.vector_cache AS c
-                         WHERE c.tenant_id = p_tenant_id AND c.embedding_model = p_model
-                           AND c.content_hash = memory._text_hash(p_model, e.content)),
-           embedding_model = p_model,
-           content_hash = memory._text_hash(p_model, e.content),
-           updated_at = pg_catalog.now()
-     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-       AND e.embedding IS NOT NULL AND e.embedding_model IS DISTINCT FROM p_model;
-    GET DIAGNOSTICS v_rows = ROW_COUNT;
-    v_counts := v_counts || pg_catalog.jsonb_build_object('episodes', v_rows);
+    -- An edge's vector is its fact's, an episode's its content's: one statement for both.
+    FOR v_kind, v_text IN VALUES ('edges', 'fact'), ('episodes', 'content') LOOP
+        EXECUTE pg_catalog.format($sql$
+            UPDATE memory.%1$I AS r
+               SET embedding = (SELECT c.embedding FROM memory.vector_cache AS c
+                                 WHERE c.tenant_id = $1 AND c.embedding_model = $3
+                                   AND c.content_hash = memory._text_hash($3, r.%2$I)),
+                   embedding_model = $3, content_hash = memory._text_hash($3, r.%2$I),
+                   updated_at = pg_catalog.now()
+             WHERE r.tenant_id = $1 AND r.simulation_id = $2
+               AND r.embedding IS NOT NULL AND r.embedding_model IS DISTINCT FROM $3$sql$, v_kind, v_text)
+          USING p_tenant_id, p_simulation_id, p_model;
+        GET DIAGNOSTICS v_rows = ROW_COUNT;
+        v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind, v_rows);
+    END LOOP;
 
     UPDATE memory.report_chunks AS r
        SET embedding = (SELECT c.embedding FROM memory.vector_cache AS c

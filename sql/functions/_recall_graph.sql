@@ -1,0 +1,64 @@
+-- recall's graph arm: the entities the question names (memory.match_entities, similarity at
+-- least 0.5, the best five), then their current facts (as of p_as_of), their neighbours
+-- within p_depth, and the episodes that name them (one memory.search_words for all the
+-- names, each episode credited to the names it holds), in that order of rank, each hit
+-- once (its best tier), at most p_candidates. The caller has entered the tenant.
+CREATE OR REPLACE FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text,
+                                                p_candidates integer, p_depth integer, p_as_of timestamptz)
+RETURNS SETOF memory.recall_hit
+LANGUAGE plpgsql STABLE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    v_seeds memory.recall_hit[];
+    v_graph memory.recall_hit[];
+BEGIN
+    v_seeds := ARRAY(
+        SELECT ROW('graph', 'entity', s.node_id, s.name, s.similarity, 0, s.name)::memory.recall_hit
+          FROM (SELECT m.node_id, m.name, m.similarity::double precision AS similarity
+                  FROM memory.match_entities(p_tenant_id, p_simulation_id, p_text, 5) AS m
+                 WHERE m.similarity >= 0.5) AS s
+         ORDER BY s.similarity DESC, s.node_id
+         LIMIT 5);
+    IF pg_catalog.cardinality(v_seeds) > 0 THEN
+        -- candidates with their tier in the rank field: the named entities, their facts,
+        -- their neighbours by depth, and the episodes naming them (one words search for
+        -- all the names, each episode credited to the names it holds)
+        v_graph := ARRAY(
+            SELECT ROW('graph', c.kind, c.id, c.body, c.raw, c.tier, c.matched)::memory.recall_hit
+              FROM (SELECT 1 AS tier, 'entity' AS kind, s.id, n.name || COALESCE(': ' || n.summary, '') AS body,
+                           s.raw, s.matched
+                      FROM pg_catalog.unnest(v_seeds) AS s
+                      JOIN memory.nodes AS n ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                       AND n.node_key = pg_catalog.md5(s.id)::uuid
+                    UNION ALL
+                    SELECT 2, 'fact', f.edge_id, f.fact, s.raw, s.matched
+                      FROM pg_catalog.unnest(v_seeds) AS s
+                     CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, s.id, 'current', p_as_of, 20) AS f
+                    UNION ALL
+                    SELECT 2 + w.depth, 'entity', w.node_id, w.name, s.raw / (1 + w.depth), s.matched
+                      FROM pg_catalog.unnest(v_seeds) AS s
+                     CROSS JOIN LATERAL memory.neighbors(p_tenant_id, p_simulation_id, s.id, p_depth,
+                                                         NULL, 'both', p_as_of) AS w
+                    UNION ALL
+                    SELECT 3, 'episode', e.id, e.text, e.score,
+                           (SELECT pg_catalog.string_agg(s.matched, ', ' ORDER BY s.matched)
+                              FROM pg_catalog.unnest(v_seeds) AS s
+                             WHERE pg_catalog.strpos(pg_catalog.lower(e.text), pg_catalog.lower(s.matched)) > 0)
+                      FROM memory.search_words(p_tenant_id, p_simulation_id,
+                                               (SELECT pg_catalog.string_agg(s.matched, ' ') FROM pg_catalog.unnest(v_seeds) AS s),
+                                               LEAST(10 * pg_catalog.cardinality(v_seeds), 100), ARRAY['episode']) AS e) AS c);
+        RETURN QUERY
+            SELECT 'graph'::text, g.kind, g.id, g.body, g.raw,
+                   pg_catalog.row_number() OVER (ORDER BY g.rank, g.raw DESC, g.kind, g.id)::integer, g.matched
+              FROM (SELECT DISTINCT ON (c.kind, c.id) c.*
+                      FROM pg_catalog.unnest(v_graph) AS c
+                     ORDER BY c.kind, c.id, c.rank, c.raw DESC) AS g
+             ORDER BY g.rank, g.raw DESC, g.kind, g.id
+             LIMIT p_candidates;
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._recall_graph(uuid, uuid, text, integer, integer, timestamptz) IS 'Internal: recall''s graph arm (the named entities, their facts, neighbours and the episodes naming them), ranked';
+GRANT EXECUTE ON FUNCTION memory._recall_graph(uuid, uuid, text, integer, integer, timestamptz) TO memory_reader;
