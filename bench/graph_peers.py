@@ -6,16 +6,22 @@ networkx (the same node at the same least depth), and the table gives each peer'
 the walk's ratio to Kuzu's.
 
     python -m bench.graph_peers --dsn "host=... dbname=... user=postgres" [--queries 50]
+        [--depths 1,2,3,20] [--split]
 
 run alone it creates a tenant and a login role in that database, loads the two graphs
 through the staged import and measures; `make bench` calls measure() on the graphs it
-loaded.
+loaded. --depths measures some depths only; --split also times, interleaved with the rest,
+the same walk counted on the server (`SELECT count(*) FROM memory.neighbors(...)`: every
+column computed, no row sent), so that the table shows what of the walk's figure is the
+server's work and what is sending and decoding the rows. The load average is logged before
+and after (the machine may be shared) and kept in the result.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import os
 import random
 import tempfile
 import time
@@ -32,6 +38,8 @@ from bench import load
 # Each peer answers the same question: every node within `depth` steps of the start along
 # edges in either direction, each once at its least depth (the start itself excluded).
 WALK_SQL = "SELECT node_id, depth FROM memory.neighbors(%s, %s, %s, %s)"
+# --split: the same walk with every column computed on the server and no row sent
+SERVER_SQL = "SELECT count(*) FROM memory.neighbors(%s, %s, %s, %s)"
 # Kuzu: its breadth-first shortest-path recursion (each node once, at its least depth),
 # undirected; upper bounds are literals in Cypher, so one prepared statement per depth.
 KUZU_SQL = "MATCH p = (a:N {{id: $id}})-[:E* SHORTEST 1..{depth}]-(b:N) RETURN b.id, length(p)"
@@ -96,9 +104,17 @@ def pcts(values: list[float]) -> dict:
 
 
 def _compare(
-    conn: psycopg.Connection, sim: load.Sim, peer: Kuzu, g: nx.Graph, starts: list[str], depth: int
+    conn: psycopg.Connection,
+    sim: load.Sim,
+    peer: Kuzu,
+    g: nx.Graph,
+    starts: list[str],
+    depth: int,
+    split: bool = False,
 ) -> dict:
     lat: dict[str, list[float]] = {"walk": [], "kuzu": [], "networkx": []}
+    if split:
+        lat["walk_server"] = []
     sizes = []
     for i, start in enumerate(starts):
         calls = [
@@ -111,8 +127,18 @@ def _compare(
             ("kuzu", lambda s=start: peer.walk(s, depth)),
             ("networkx", lambda s=start: nx_walk(g, s, depth)),
         ]
+        if split:
+            calls.append(
+                (
+                    "walk_server",
+                    lambda s=start: conn.execute(
+                        SERVER_SQL, (sim.tenant_id, sim.simulation_id, s, depth)
+                    ).fetchone()[0],
+                )
+            )
         got = {}
-        for name, call in calls[i % 3 :] + calls[: i % 3]:  # rotate who goes first
+        k = i % len(calls)
+        for name, call in calls[k:] + calls[:k]:  # rotate who goes first
             t = time.perf_counter()
             got[name] = call()
             lat[name].append(time.perf_counter() - t)
@@ -121,6 +147,7 @@ def _compare(
         assert len(walk) == len(got["walk"]), ("a node twice", start, depth)
         assert walk == truth, ("walk differs from networkx", start, depth, len(walk), len(truth))
         assert got["kuzu"] == truth, ("kuzu differs from networkx", start, depth)
+        assert not split or got["walk_server"] == len(truth), ("server count differs", start, depth)
         sizes.append(len(truth))
     out = {name: pcts(v) for name, v in lat.items()}
     out["mean_nodes"] = float(np.mean(sizes))
@@ -129,8 +156,24 @@ def _compare(
     return out
 
 
-def measure(app_dsn: str, big: load.Sim, k15: load.Sim, queries: int, log=print) -> dict:
+def _server_note(r: dict) -> str:
+    if "walk_server" not in r:
+        return ""
+    return f", server only {r['walk_server']['p50_ms']:.2f} ms"
+
+
+def measure(
+    app_dsn: str,
+    big: load.Sim,
+    k15: load.Sim,
+    queries: int,
+    log=print,
+    depths: tuple[int, ...] = DEPTHS,
+    split: bool = False,
+) -> dict:
     """The three walks, interleaved, on the two graphs `make bench` loaded (sim.edges)."""
+    load_before = os.getloadavg()
+    log(f"  load average before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}")
     t = time.perf_counter()
     peers = {
         "big": (Kuzu("big", big.n_nodes, big.edges), nx_graph(big.n_nodes, big.edges)),
@@ -142,25 +185,32 @@ def measure(app_dsn: str, big: load.Sim, k15: load.Sim, queries: int, log=print)
         "queries": queries,
         "peers_loaded_s": time.perf_counter() - t,
         "depths": {},
+        "load_before": list(load_before),
     }
     rnd = random.Random(13)
     with psycopg.connect(app_dsn, autocommit=True) as conn:
         kz, g = peers["big"]
         for depth in DEPTHS:
+            # the same starts whichever depths are measured
             starts = [f"n-{rnd.randrange(big.n_nodes)}" for _ in range(queries)]
-            res["depths"][depth] = r = _compare(conn, big, kz, g, starts, depth)
+            if depth not in depths:
+                continue
+            res["depths"][depth] = r = _compare(conn, big, kz, g, starts, depth, split)
             log(
                 f"  depth {depth:2d}: walk {r['walk']['p50_ms']:7.2f} ms, kuzu "
                 f"{r['kuzu']['p50_ms']:7.2f} ms, networkx {r['networkx']['p50_ms']:7.2f} ms "
-                f"({r['mean_nodes']:.0f} nodes; walk/kuzu {r['walk_vs_kuzu']:.2f})"
+                f"({r['mean_nodes']:.0f} nodes; walk/kuzu {r['walk_vs_kuzu']:.2f}{_server_note(r)})"
             )
         kz, g = peers["k15"]
         starts = [f"n-{rnd.randrange(k15.n_nodes)}" for _ in range(queries)]
-        res["k15"] = r = _compare(conn, k15, kz, g, starts, 20)
+        res["k15"] = r = _compare(conn, k15, kz, g, starts, 20, split)
         log(
             f"  K15 depth 20: walk {r['walk']['p50_ms']:.2f} ms, kuzu {r['kuzu']['p50_ms']:.2f} ms, "
-            f"networkx {r['networkx']['p50_ms']:.2f} ms (walk/kuzu {r['walk_vs_kuzu']:.2f})"
+            f"networkx {r['networkx']['p50_ms']:.2f} ms (walk/kuzu {r['walk_vs_kuzu']:.2f}"
+            f"{_server_note(r)})"
         )
+    res["load_after"] = list(os.getloadavg())
+    log("  load average after: " + " ".join(f"{x:.2f}" for x in res["load_after"]))
     return res
 
 
@@ -173,7 +223,7 @@ def table(res: dict) -> str:
         ok = "met" if r["walk_vs_kuzu"] <= 1.0 else "NOT MET"
         lines.append(
             f"| walk vs Kuzu, {label} ({r['mean_nodes']:.0f} nodes) | p50 <= Kuzu's "
-            f"| walk {r['walk']['p50_ms']:.2f} ms, Kuzu {r['kuzu']['p50_ms']:.2f} ms "
+            f"| walk {r['walk']['p50_ms']:.2f} ms{_server_note(r)}, Kuzu {r['kuzu']['p50_ms']:.2f} ms "
             f"({r['walk_vs_kuzu']:.2f}x), networkx {r['networkx']['p50_ms']:.2f} ms "
             f"({r['walk_vs_networkx']:.1f}x) | {ok} |"
         )
@@ -189,7 +239,20 @@ def main() -> None:
     p.add_argument("--role", default="walk_peers_app", help="login role created for the walks")
     p.add_argument("--queries", type=int, default=50)
     p.add_argument("--nodes", type=int, default=10_000)
+    p.add_argument(
+        "--depths",
+        default=",".join(map(str, DEPTHS)),
+        help="comma-separated depths of the big graph to measure (K15 is always measured)",
+    )
+    p.add_argument(
+        "--split",
+        action="store_true",
+        help="also time the walk counted on the server (every column computed, no row sent)",
+    )
     args = p.parse_args()
+    depths = tuple(sorted({int(d) for d in args.depths.split(",")}))
+    if not set(depths) <= set(DEPTHS):
+        p.error(f"--depths: each depth is one of {DEPTHS[0]}..{DEPTHS[-1]}")
     rng = np.random.default_rng(42)
     with psycopg.connect(args.dsn, autocommit=True) as conn:
         if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (args.role,)).fetchone():
@@ -209,7 +272,7 @@ def main() -> None:
     with psycopg.connect(args.dsn, autocommit=True) as conn:
         conn.execute("ANALYZE memory.nodes")
         conn.execute("ANALYZE memory.edges")
-    res = measure(app, big, k15, args.queries)
+    res = measure(app, big, k15, args.queries, depths=depths, split=args.split)
     print(table(res))
 
 

@@ -26,26 +26,31 @@ BEGIN
     PERFORM memory._check_query_vector(p_query);
     PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     PERFORM memory._check_fact_state(p_state);
-    -- the state is memory._fact_state's rule written out (see memory.facts)
+    -- The facts ranked first (one scan of the simulation's edges, a top-k sort in memory),
+    -- their ends named after: joining every edge to its nodes before the sort cost twice the
+    -- time here (50,000 edges: 144 -> 75 ms) and a full sort spilled to disk. The state is
+    -- memory._fact_state's rule written out (see memory.facts).
     RETURN QUERY
     SELECT f.edge_id, f.type, f.fact, f.source_id, s.name, f.target_id, t.name, f.valid_at, f.invalid_at,
            f.state, f.similarity
-      FROM (SELECT e.edge_id, e.type, e.fact, e.source_id, e.source_key, e.target_id, e.target_key,
-                   e.valid_at, e.invalid_at,
-                   CASE WHEN e.valid_at > v_as_of THEN 'future'
-                        WHEN e.invalid_at <= v_as_of THEN 'ended'
-                        WHEN e.expired_at <= v_as_of THEN 'expired'
-                        ELSE 'current' END AS state,
-                   1 - (e.embedding OPERATOR(public.<=>) p_query::public.vector(384)) AS similarity
-              FROM memory.edges AS e
-             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-               AND e.embedding IS NOT NULL) AS f
+      FROM (SELECT r.*
+              FROM (SELECT e.edge_id, e.type, e.fact, e.source_id, e.source_key, e.target_id, e.target_key,
+                           e.valid_at, e.invalid_at,
+                           CASE WHEN e.valid_at > v_as_of THEN 'future'
+                                WHEN e.invalid_at <= v_as_of THEN 'ended'
+                                WHEN e.expired_at <= v_as_of THEN 'expired'
+                                ELSE 'current' END AS state,
+                           1 - (e.embedding OPERATOR(public.<=>) p_query::public.vector(384)) AS similarity
+                      FROM memory.edges AS e
+                     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                       AND e.embedding IS NOT NULL) AS r
+             WHERE p_state = 'all' OR r.state = p_state
+                OR (p_state = 'historical' AND r.state IN ('ended', 'expired'))
+             ORDER BY r.similarity DESC, r.edge_id
+             LIMIT memory._top_k(p_top_k)) AS f
       JOIN memory.nodes AS s ON s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id AND s.node_key = f.source_key
       JOIN memory.nodes AS t ON t.tenant_id = p_tenant_id AND t.simulation_id = p_simulation_id AND t.node_key = f.target_key
-     WHERE p_state = 'all' OR f.state = p_state
-        OR (p_state = 'historical' AND f.state IN ('ended', 'expired'))
-     ORDER BY f.similarity DESC, f.edge_id
-     LIMIT memory._top_k(p_top_k);
+     ORDER BY f.similarity DESC, f.edge_id;
 END
 $fn$;
 
