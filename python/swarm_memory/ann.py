@@ -14,17 +14,37 @@ privileges runs it:
   keep reading and writing during a build;
 - otherwise (managed PostgreSQL) memory.ann_index runs them as memory_owner, a plain CREATE
   INDEX: every tenant's writes to episodes wait while a simulation's index builds.
+
+Then the clumps (issue 13): memory._clump_plan lists the simulations whose clump build is
+missing or stale (their episodes changed since), and memory._clump_build finds each one's
+clumps of near-copies and, where it has clumps or copies, indexes its representatives (each
+distinct vector outside the clumps once) in memory.search_points; search_episodes uses that
+build while it is fresh. A clump build only reads the episodes: tenant writes go on.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import psycopg
 
 DEFAULT_MIN_ROWS = 2000
+
+
+@dataclass(frozen=True)
+class ClumpBuild:
+    """What memory._clump_build did for a simulation (None fields: its build was dropped)."""
+
+    action: str  # clumped, kept, dropped
+    seconds: float
+    build_no: int | None = None
+    episodes: int | None = None
+    points: int | None = None  # representatives indexed (0 when not indexed)
+    clumps: int | None = None
+    clumped: int | None = None  # episodes inside the clumps
+    indexed: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -34,6 +54,7 @@ class IndexAction:
     index_name: str
     action: str  # built, rebuilt (other parameters), kept, dropped
     seconds: float
+    clumps: ClumpBuild | None = None  # the simulation's clump build, when it has one
 
 
 _DONE = {"build": "built", "rebuild": "rebuilt", "keep": "kept", "drop": "dropped"}
@@ -48,6 +69,52 @@ def plan(
         "SELECT sim_no, index_name, episodes, action FROM memory.ann_plan(%s, %s, %s)",
         (min_rows, m, ef_construction),
     ).fetchall()
+
+
+def clump_plan(
+    conn: psycopg.Connection, min_rows: int, m: int = 32, ef_construction: int = 128
+) -> list[tuple]:
+    """memory._clump_plan: (tenant_id, sim_no, embedded episodes, action) for every
+    simulation with at least `min_rows` embedded episodes and every build to drop."""
+    return conn.execute(
+        "SELECT tenant_id, sim_no, episodes, action FROM memory._clump_plan(%s, %s, %s)",
+        (min_rows, m, ef_construction),
+    ).fetchall()
+
+
+def build_clumps(
+    conn: psycopg.Connection,
+    min_rows: int = DEFAULT_MIN_ROWS,
+    *,
+    m: int = 32,
+    ef_construction: int = 128,
+    log: Callable[[str], None] = lambda _m: None,
+) -> dict[int, ClumpBuild]:
+    """Carry out memory._clump_plan: each build in a transaction of its own (autocommit)."""
+    done: dict[int, ClumpBuild] = {}
+    for tenant_id, sim_no, rows, action in clump_plan(conn, min_rows, m, ef_construction):
+        start = time.perf_counter()
+        if action == "keep":
+            done[sim_no] = ClumpBuild("kept", 0.0)
+            continue
+        row = conn.execute(
+            "SELECT build_no, episodes, points, clumps, clumped, indexed"
+            " FROM memory._clump_build(%s, %s, %s, %s, %s)",
+            (tenant_id, sim_no, action, m, ef_construction),
+        ).fetchone()
+        seconds = time.perf_counter() - start
+        if row is None:
+            done[sim_no] = ClumpBuild("dropped", seconds)
+            log(f"dropped the clump build of simulation {sim_no} in {seconds:.1f} s")
+            continue
+        b = ClumpBuild("clumped", seconds, *row)
+        done[sim_no] = b
+        log(
+            f"clumped simulation {sim_no} ({rows} episodes) in {seconds:.1f} s: {b.clumps} clumps"
+            f" of {b.clumped} episodes, "
+            + (f"{b.points} representatives indexed" if b.indexed else "searched by its own index")
+        )
+    return done
 
 
 def build(
@@ -79,4 +146,5 @@ def build(
             if action != "keep":
                 log(f"{done} {name} ({rows} episodes) in {seconds:.1f} s")
             actions.append(IndexAction(sim_no, rows, name, done, seconds))
-    return actions
+        clumps = build_clumps(conn, min_rows, m=m, ef_construction=ef_construction, log=log)
+    return [replace(a, clumps=clumps.get(a.sim_no)) for a in actions]

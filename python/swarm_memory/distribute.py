@@ -5,8 +5,10 @@ later migrate: `sql/citus/distribute.sql` makes the tenants, their grants and ev
 without a tenant reference tables, distributes every tenant table by `tenant_id` colocated
 with `memory.simulations`, and registers each API function that takes the tenant first as a
 distributed function (its tenant argument the distribution argument, force_delegation), so
-that a call runs whole on the worker holding its tenant. Idempotent: a second run changes
-nothing and reports no step.
+that a call runs whole on the worker holding its tenant: every read and write, the promote of
+an import too. begin_import and stage_rows stay on the coordinator: they use the caller's
+session (the attempt's advisory lock, the temporary staging tables). Idempotent: a second run
+changes nothing and reports no step.
 
 `sql/citus/cluster_audit.sql` then installs `memory.rls_audit_shards()`, the row-level security
 audit of every shard placement (see there).

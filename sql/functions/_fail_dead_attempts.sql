@@ -5,7 +5,11 @@
 -- Citus cluster a condition of a statement on a distributed table runs on the worker
 -- holding the shard, where the importer's lock and backend do not exist (every attempt would
 -- look dead), and Citus refuses volatile functions (clock_timestamp) in an UPDATE of one;
--- the time is read into a variable first.
+-- the time is read into a variable first. The staged rows are dropped by
+-- memory._discard_staged called in a statement on the simulation's row: on one node that is
+-- a call, on Citus the statement runs on the tenant's worker and the call with it, where its
+-- deletes (as memory_owner, SECURITY DEFINER) are local; from the coordinator Citus would
+-- send them over connections as memory_owner, which may not log in.
 CREATE OR REPLACE FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS integer
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
@@ -30,7 +34,8 @@ BEGIN
                error = 'the loading session ended before commit (importer killed, connection lost or server restarted)',
                finished_at = v_now
          WHERE a.tenant_id = p_tenant_id AND a.attempt_id = ANY (v_dead) AND a.state = 'loading';
-        PERFORM memory._discard_staged(p_tenant_id, v_dead);
+        PERFORM memory._discard_staged(s.tenant_id, v_dead) FROM memory.simulations AS s
+          WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
     END IF;
     RETURN COALESCE(pg_catalog.cardinality(v_dead), 0);
 END

@@ -16,6 +16,12 @@
 -- a fixed map of the three tables, named by the trigger's argument (a shard of a
 -- distributed table has a name of its own), never by a caller's argument: the transition
 -- tables' columns differ by table.
+-- On a Citus worker the trigger fires on a shard (TG_TABLE_NAME is the shard's, the argument
+-- the table's) and its statements on memory.word_postings are Citus's to plan, which cannot
+-- see a transition table: there the rows of each transition table are read first into a
+-- jsonb value ($3) by a statement on the transition table alone, and the statements read
+-- that. Each statement names the tenant ($2) as Citus requires inside a call delegated to
+-- the tenant's worker.
 -- SECURITY DEFINER (owned by memory_owner, whose policies admit only the call's tenant) so
 -- that no tenant role holds a privilege on memory.word_postings beyond reading it: it
 -- writes only the postings of rows the statement that fired it changed, which that
@@ -45,9 +51,15 @@ DECLARE
          SELECT g.trigram, ''t''::"char", 1::smallint, ''A''::"char", LEAST(pg_catalog.cardinality(t.grams), 32767)::smallint
            FROM (SELECT memory._name_trigrams(n.body) AS grams WHERE $1 = ''n'' OFFSET 0) AS t
           CROSS JOIN LATERAL pg_catalog.unnest(t.grams) AS g (trigram)';
+    -- on a shard: a transition table's rows as read into jsonb ($3)
+    c_from_jsonb constant text := 'SELECT r.* FROM pg_catalog.jsonb_to_recordset($3)'
+                                  ' AS r (tenant_id uuid, simulation_id uuid, key uuid, body text, more text)';
     v_old    text;
     v_new    text;
     v_tenant uuid;
+    v_shard  boolean := TG_TABLE_NAME OPERATOR(pg_catalog.<>) TG_ARGV[0];
+    v_old_rows jsonb;
+    v_new_rows jsonb;
     v_call   text := pg_catalog.current_setting('memory.tenant_id', true);
 BEGIN
     -- nothing to do for a statement that wrote no row (an upsert's INSERT trigger when every
@@ -89,28 +101,39 @@ BEGIN
                             OPERATOR(pg_catalog.||) CASE WHEN TG_OP = 'DELETE' THEN 'old_rows' ELSE 'new_rows' END
                             OPERATOR(pg_catalog.||) ' AS r' LOOP
         PERFORM pg_catalog.set_config('memory.tenant_id', v_tenant::text, true);
+        IF v_shard THEN
+            -- the transition tables' rows of the tenant as jsonb, read where Citus plans nothing
+            IF v_old IS NOT NULL THEN
+                EXECUTE 'SELECT pg_catalog.jsonb_agg(x) FROM (' OPERATOR(pg_catalog.||) v_old OPERATOR(pg_catalog.||) ') AS x'
+                   INTO v_old_rows USING v_kind, v_tenant;
+            END IF;
+            IF v_new IS NOT NULL THEN
+                EXECUTE 'SELECT pg_catalog.jsonb_agg(x) FROM (' OPERATOR(pg_catalog.||) v_new OPERATOR(pg_catalog.||) ') AS x'
+                   INTO v_new_rows USING v_kind, v_tenant;
+            END IF;
+        END IF;
         IF v_old IS NOT NULL THEN
             -- a simulation that went takes all of its postings
             EXECUTE 'DELETE FROM memory.word_postings AS w USING (SELECT DISTINCT o.tenant_id, o.simulation_id FROM ('
-                    OPERATOR(pg_catalog.||) v_old OPERATOR(pg_catalog.||) ') AS o
+                    OPERATOR(pg_catalog.||) CASE WHEN v_shard THEN c_from_jsonb ELSE v_old END OPERATOR(pg_catalog.||) ') AS o
                       WHERE NOT EXISTS (SELECT 1 FROM memory.simulations AS s
-                                         WHERE s.tenant_id = o.tenant_id AND s.simulation_id = o.simulation_id)) AS g
-                     WHERE w.tenant_id = g.tenant_id AND w.simulation_id = g.simulation_id'
-              USING v_kind, v_tenant;
+                                         WHERE s.tenant_id = $2 AND s.simulation_id = o.simulation_id)) AS g
+                     WHERE w.tenant_id = $2 AND w.simulation_id = g.simulation_id'
+              USING v_kind, v_tenant, v_old_rows;
             EXECUTE 'DELETE FROM memory.word_postings AS w USING (SELECT n.tenant_id, n.simulation_id, n.key, p.word, p.kind FROM ('
-                    OPERATOR(pg_catalog.||) v_old OPERATOR(pg_catalog.||) ') AS n
+                    OPERATOR(pg_catalog.||) CASE WHEN v_shard THEN c_from_jsonb ELSE v_old END OPERATOR(pg_catalog.||) ') AS n
                       CROSS JOIN LATERAL (' OPERATOR(pg_catalog.||) v_postings OPERATOR(pg_catalog.||) ') AS p) AS d
-                     WHERE w.tenant_id = d.tenant_id AND w.simulation_id = d.simulation_id AND w.word = d.word
+                     WHERE w.tenant_id = $2 AND w.simulation_id = d.simulation_id AND w.word = d.word
                        AND w.kind = d.kind AND w.row_key = d.key'
-              USING v_kind, v_tenant;
+              USING v_kind, v_tenant, v_old_rows;
         END IF;
         IF v_new IS NOT NULL THEN
             EXECUTE 'INSERT INTO memory.word_postings (tenant_id, simulation_id, word, kind, row_key, tf, weight, doc_len)
-                     SELECT n.tenant_id, n.simulation_id, p.word, p.kind, n.key, p.tf, p.weight, p.doc_len FROM ('
-                    OPERATOR(pg_catalog.||) v_new OPERATOR(pg_catalog.||) ') AS n
+                     SELECT $2, n.simulation_id, p.word, p.kind, n.key, p.tf, p.weight, p.doc_len FROM ('
+                    OPERATOR(pg_catalog.||) CASE WHEN v_shard THEN c_from_jsonb ELSE v_new END OPERATOR(pg_catalog.||) ') AS n
                       CROSS JOIN LATERAL (' OPERATOR(pg_catalog.||) v_postings OPERATOR(pg_catalog.||) ') AS p
                      ORDER BY p.word, p.kind, n.key'
-              USING v_kind, v_tenant;
+              USING v_kind, v_tenant, v_new_rows;
         END IF;
     END LOOP;
     PERFORM pg_catalog.set_config('memory.tenant_id', COALESCE(v_call, ''), true);

@@ -32,7 +32,9 @@ AS $fn$
                                        -- V0020: the words index
                                        'word_postings',
                                        -- V0021: the change feed, retention and compaction
-                                       'changes', 'change_heads', 'retention_rules', 'episode_clumps']) AS t
+                                       'changes', 'change_heads', 'retention_rules', 'episode_clumps',
+                                       -- V0026: the clumps and representatives of indexed simulations
+                                       'search_builds', 'search_points', 'search_clumps', 'search_clump_chunks']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -58,6 +60,9 @@ AS $fn$
        AND (t.table_name <> 'edge_evidence' OR p.command = 'SELECT')
        -- memory.word_postings (V0020): the same; the trigger memory._index_words writes it.
        AND (t.table_name <> 'word_postings' OR p.command = 'SELECT')
+       -- V0026: the same; memory._clump_build writes them.
+       AND (t.table_name NOT IN ('search_builds', 'search_points', 'search_clumps', 'search_clump_chunks')
+            OR p.command = 'SELECT')
        -- V0021: the same; memory_owner's definer functions write them (below).
        AND (t.table_name NOT IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps')
             OR p.command = 'SELECT')
@@ -72,6 +77,14 @@ AS $fn$
     UNION ALL
     SELECT 'word_postings'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
            ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
+      FROM e
+    UNION ALL
+    SELECT w.table_name::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
+           ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
+      FROM e CROSS JOIN (VALUES ('search_builds'), ('search_points'), ('search_clumps'), ('search_clump_chunks')) AS w (table_name)
+    UNION ALL
+    SELECT 'search_builds'::name, 'owner_changes_rows_of_the_entered_call_tenant'::name, true,
+           ARRAY['memory_owner']::name[], 'UPDATE', e.call_tenant, e.call_tenant
       FROM e
     -- V0021: memory_owner adds to the feed (no UPDATE: a change is never rewritten), advances
     -- a head, replaces rules and clumps.

@@ -1,5 +1,5 @@
 -- Write rows of a record kind into its committed table: the one merge that both the
--- staged import (rows of an attempt, p_attempt_id) and the kind's upsert function (a
+-- staged import (rows of an attempt, p_attempt_id) and the kind's upsert functions (a
 -- validated jsonb batch, p_items) go through. The work is the kind's generated function
 -- memory._merge_<kind> (sql/finalize/kind_merges.sql), whose statement memory._merge_sql
 -- builds from the catalog: a column added to a kind's tables is merged without another
@@ -14,10 +14,8 @@ RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    v_kind memory.record_kind := memory._kind(p_kind);
 BEGIN
-    RETURN QUERY EXECUTE pg_catalog.format('SELECT * FROM memory.%I($1, $2, $3, $4)', '_merge_' || v_kind.kind)
+    RETURN QUERY EXECUTE pg_catalog.format('SELECT * FROM memory.%I($1, $2, $3, $4)', '_merge_' || (memory._kind(p_kind)).kind)
     USING p_tenant_id, p_simulation_id, p_attempt_id, p_items;
 END
 $fn$;

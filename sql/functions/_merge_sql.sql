@@ -11,7 +11,9 @@
 -- rows (the staged tables' default), 'api' for a batch's. The statement returns one row:
 -- inserted, updated, unchanged. An updated row's updated_at is the proposed row's (the
 -- column's default, now(), since no kind writes it): Citus refuses now() itself in the SET
--- of an ON CONFLICT DO UPDATE on a distributed table.
+-- of an ON CONFLICT DO UPDATE on a distributed table. The batch form joins no committed row
+-- (a batch has no vector to keep): Citus failed to plan the LATERAL read of the items
+-- beside a table joined ON false ('failed to postpone qual containing lateral reference').
 CREATE OR REPLACE FUNCTION memory._merge_sql(p_kind text, p_staged boolean) RETURNS text
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
@@ -33,7 +35,7 @@ DECLARE
 BEGIN
     SELECT pg_catalog.bool_or(c.col = 'embedding') FILTER (WHERE c.committed),
            pg_catalog.string_agg(pg_catalog.format('%I', c.col), ', ') FILTER (WHERE c.committed),
-           pg_catalog.string_agg(CASE WHEN c.check_kind = 'vector' OR c.col = 'embedding_model'
+           pg_catalog.string_agg(CASE WHEN p_staged AND (c.check_kind = 'vector' OR c.col = 'embedding_model')
                                       THEN pg_catalog.format('COALESCE(%s, l.%I)', c.value_sql, c.col)
                                       ELSE c.value_sql END, ', ') FILTER (WHERE c.committed),
            pg_catalog.string_agg(pg_catalog.format('%I = excluded.%I', c.col, c.col), ', ') FILTER (WHERE c.committed),
@@ -87,8 +89,7 @@ BEGIN
             v_kind.staged, v_kind.item_defaults || '{"source": "api"}'::jsonb, COALESCE(v_extra, '{}'), 'null',
             CASE WHEN v_kind.id_column IS NOT NULL
                  THEN pg_catalog.format(' || pg_catalog.jsonb_build_object(%L, i.item -> %L)', v_kind.id_column, 'id')
-                 ELSE '' END)
-            || CASE WHEN v_vector THEN pg_catalog.format(' LEFT JOIN %s AS l ON false', v_kind.live) ELSE '' END;
+                 ELSE '' END);
         v_total := 'pg_catalog.jsonb_array_length($4)';
     END IF;
 

@@ -8,13 +8,15 @@
 -- only after this one has committed (or rolled back): within a tenant change_id order is
 -- commit order, and a reader that has seen change n never meets a smaller one later. The
 -- lock is the tenant's own row, which no other tenant's role can see or lock. A NOTIFY on
--- channel memory_changes, without payload (no ids), is delivered at commit.
+-- channel memory_changes, without payload (no ids), is delivered at commit (on Citus, to
+-- the listeners of the tenant's worker, where the write runs).
 -- p_kind: a record kind, 'simulation', 'prediction_outcomes', 'embeddings' ...; p_op one
 -- of import, upsert, delete, outcome, compact, retention, reembed (22023 otherwise);
 -- p_ids the ids the change names (NULL: the kind of the simulation, p_counts says how many).
 -- SECURITY DEFINER: no tenant role may write the feed (it could forge changes) or lock its
 -- heads. The caller is checked as the session user: a grant for the tenant, or memory_admin
--- (delete_tenant, sweep).
+-- (delete_tenant, sweep). The head's time is the proposed row's (now(), in VALUES): Citus
+-- refuses now() itself in the SET of an ON CONFLICT DO UPDATE on a distributed table.
 CREATE OR REPLACE FUNCTION memory._record_change(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -52,7 +54,7 @@ BEGIN
     END IF;
     INSERT INTO memory.change_heads AS h (tenant_id, changes, last_change_at)
     VALUES (p_tenant_id, 1, pg_catalog.now())
-    ON CONFLICT (tenant_id) DO UPDATE SET changes = h.changes + 1, last_change_at = pg_catalog.now()
+    ON CONFLICT (tenant_id) DO UPDATE SET changes = h.changes + 1, last_change_at = excluded.last_change_at
     RETURNING h.changes INTO v_seq;
     INSERT INTO memory.changes (tenant_id, seq, simulation_id, kind, op, attempt_id, ids, counts, detail)
     VALUES (p_tenant_id, v_seq, p_simulation_id, p_kind, p_op, p_attempt_id, p_ids,

@@ -8,6 +8,13 @@
 -- their simulation (a delete of the simulation or the tenant) leave no history: it goes
 -- with them. The versions' times are the memory's transaction times (now(): when the
 -- writing transaction began), and a version starts at the row's updated_at.
+-- On a Citus worker the trigger fires on a shard, and its statement on memory.row_history is
+-- Citus's to plan, which cannot see a transition table nor a correlated subquery beside a
+-- function in FROM: there the old rows are read into jsonb first, by a statement on the
+-- transition table alone, and written tenant by tenant (Citus requires a statement of a
+-- call delegated to the tenant's worker to name the tenant), for the simulations that are
+-- still there. No version is attributed to an attempt there: the backend that runs the
+-- delegated promote is not the one that began the attempt (memory._attempt_alive).
 -- SECURITY DEFINER (owned by memory_owner, whose policies admit only the call's tenant) so
 -- that no tenant role holds a privilege on memory.row_history beyond reading it: it copies
 -- only rows the statement that fired it changed, which that statement's role could change.
@@ -23,8 +30,28 @@ DECLARE
     v_id      name := (memory._kind(v_kind)).id_column;
     v_setting text := pg_catalog.current_setting('memory.attempt_id', true);
     v_attempt uuid;
+    v_tenant  uuid;
+    v_rows    jsonb;
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM old_rows) THEN
+        RETURN NULL;
+    END IF;
+    IF TG_NARGS = 1 AND TG_TABLE_NAME <> TG_ARGV[0] THEN
+        FOR v_tenant, v_rows IN
+            SELECT r.tenant_id, pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                       'simulation_id', r.simulation_id, 'updated_at', r.updated_at,
+                       'row', pg_catalog.to_jsonb(r) - ARRAY['embedding', 'summary_embedding']))
+              FROM old_rows AS r GROUP BY r.tenant_id
+        LOOP
+            INSERT INTO memory.row_history (tenant_id, simulation_id, kind, row_id, recorded_from, recorded_to,
+                                            change, attempt_id, data)
+            SELECT v_tenant, o.simulation_id, v_kind, o.row ->> v_id, o.updated_at,
+                   GREATEST(pg_catalog.now(), o.updated_at),
+                   CASE TG_OP WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END, NULL, o.row
+              FROM pg_catalog.jsonb_to_recordset(v_rows) AS o (simulation_id uuid, updated_at timestamptz, row jsonb)
+             WHERE o.simulation_id = ANY (ARRAY(SELECT s.simulation_id FROM memory.simulations AS s
+                                                  WHERE s.tenant_id = v_tenant));
+        END LOOP;
         RETURN NULL;
     END IF;
     IF pg_catalog.pg_input_is_valid(v_setting, 'uuid') THEN

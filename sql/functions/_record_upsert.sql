@@ -1,8 +1,8 @@
 -- The change feed's record of an upsert batch of a record kind, when it inserted or updated
 -- something (a repeated, unchanged batch records nothing): op 'upsert', the batch's ids (an
 -- item's id, or 'platform:agent_id' for a profile; unchanged items of the batch among
--- them) and the counts. Returns the change's id, or NULL when nothing changed. The upsert
--- functions call it with the counts of their merge.
+-- them) and the counts. Returns the change's id, or NULL when nothing changed.
+-- memory._upsert and upsert_edges call it with the counts of their merge.
 CREATE OR REPLACE FUNCTION memory._record_upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid,
                                                  p_items jsonb, p_inserted bigint, p_updated bigint)
 RETURNS bigint

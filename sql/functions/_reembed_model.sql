@@ -1,7 +1,7 @@
 -- The model a re-embed computes (memory._model: NULL 22004, unknown 22023), refused with
 -- 0A000 when it is wider than the stored columns (memory._stored_dimensions): its vectors
 -- need a migration of their own that widens them first. A narrower model's vectors are
--- stored zero-padded (V0029), which keeps their cosine similarities.
+-- stored zero-padded (V0027), which keeps their cosine similarities.
 CREATE OR REPLACE FUNCTION memory._reembed_model(p_model text) RETURNS memory.embedding_models
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp

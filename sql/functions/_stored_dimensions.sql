@@ -1,7 +1,7 @@
 -- The dimension of the stored vector columns, read from the catalog (memory.episodes'
 -- embedding column, vector(384); nodes, edges, report_chunks and vector_cache are declared
 -- alike): the column's type is the one home of the number. A narrower model's vectors are
--- stored zero-padded (V0029); a wider model needs a migration that widens the columns
+-- stored zero-padded (V0027); a wider model needs a migration that widens the columns
 -- before any of its vectors can be stored, and memory.reembed_texts refuses it until then.
 CREATE OR REPLACE FUNCTION memory._stored_dimensions() RETURNS integer
 LANGUAGE sql STABLE PARALLEL SAFE SECURITY INVOKER

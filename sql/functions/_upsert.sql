@@ -1,6 +1,8 @@
--- The body of a kind's upsert function: refuse an unknown simulation (P0002) and a bad
--- batch (22004/22023 naming the item, memory._check_batch against the kind's fields), then
--- merge the batch in one statement (memory._merge): all of it or nothing.
+-- The body of a kind's upsert function: refuse an unknown simulation (P0002), a bad batch
+-- (22004/22023 naming the item, memory._check_batch against the kind's fields) and vectors
+-- of another model than the simulation's (22023, memory._check_items_model), then
+-- merge the batch in one statement (memory._merge) and record it in the change feed
+-- (memory._record_upsert, V0021): all of it or nothing.
 CREATE OR REPLACE FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb)
 RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -10,7 +12,10 @@ BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_batch(k.batch_arg, p_items, k.batch_spec, k.batch_key)
        FROM memory._kind(p_kind) AS k;
-    RETURN QUERY SELECT * FROM memory._merge(p_kind, p_tenant_id, p_simulation_id, NULL, p_items);
+    PERFORM memory._check_items_model(p_tenant_id, p_simulation_id, p_items);
+    RETURN QUERY
+    SELECT m.* FROM memory._merge(p_kind, p_tenant_id, p_simulation_id, NULL, p_items) AS m
+     CROSS JOIN LATERAL memory._record_upsert(p_kind, p_tenant_id, p_simulation_id, p_items, m.inserted, m.updated) AS feed;
 END
 $fn$;
 

@@ -1,6 +1,6 @@
 -- Carry out one action of memory.ann_plan() for the simulation numbered p_sim_no: 'build'
 -- (drop an invalid leftover, create), 'rebuild' (create beside the old index, drop it, take
--- its name), 'drop'. The index: HNSW over half-precision vectors, m = p_m, ef_construction =
+-- its name), 'drop' (also the indexes of its clump builds, memory._clump_build). The index: HNSW over half-precision vectors, m = p_m, ef_construction =
 -- p_ef_construction, WHERE sim_no = p_sim_no; its name and predicate carry only the number.
 -- Returns the statements, in order.
 --
@@ -52,7 +52,14 @@ BEGIN
             pg_catalog.format(v_create, v_name || '_new'),
             pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name),
             pg_catalog.format('ALTER INDEX memory.%I RENAME TO %I', v_name || '_new', v_name)]
+        -- with the indexes of the simulation's clump builds (memory._clump_build), whose rows
+        -- went with the simulation or go with memory._clump_build(..., 'drop')
         WHEN 'drop' THEN ARRAY[pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name)]
+             || ARRAY(SELECT pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, c.relname)
+                        FROM pg_catalog.pg_class AS c
+                       WHERE c.relnamespace = 'memory'::pg_catalog.regnamespace AND c.relkind = 'i'
+                         AND c.relname ~ ('^search_points_ann_' || p_sim_no::text || '_[0-9]+$')
+                       ORDER BY c.relname)
         WHEN 'keep' THEN ARRAY[]::text[]
     END;
     IF v_stmts IS NULL THEN

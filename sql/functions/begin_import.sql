@@ -32,8 +32,16 @@ DECLARE
     v_attempt_id uuid := pg_catalog.gen_random_uuid();
     v_lock_key   integer := pg_catalog.hashtext(v_attempt_id::text);
     v_start      timestamptz;
+    v_held       integer[];
 BEGIN
     PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
+    -- On Citus the liveness of attempts is judged on the coordinator (memory._attempt_alive):
+    -- an attempt begun on a worker would be judged dead there while it loads.
+    IF memory._node_group() <> 0 THEN
+        RAISE EXCEPTION 'begin_import runs on the Citus coordinator, not on a worker (group %)', memory._node_group()
+            USING ERRCODE = 'feature_not_supported',
+                  HINT = 'connect to the coordinator to import; the calls of an import run on one session';
+    END IF;
     PERFORM memory._not_null(p_skip_dangling, 'p_skip_dangling', 'pass true or false');
     PERFORM memory._check_limit('object_bytes', 'p_declared', pg_catalog.pg_column_size(p_declared));
     PERFORM memory._check_limit('object_bytes', 'p_metadata', pg_catalog.pg_column_size(p_metadata));
@@ -69,6 +77,17 @@ BEGIN
     VALUES (p_tenant_id, p_simulation_id, p_name, false)
     ON CONFLICT (tenant_id, simulation_id) DO NOTHING;
     PERFORM memory._fail_dead_attempts(p_tenant_id, p_simulation_id);
+    -- On Citus a promote or an abort runs on the tenant's worker, which cannot release the
+    -- lock this session took of the attempt: the locks it still holds of the tenant's
+    -- attempts that have ended go here (on one node there are none).
+    v_held := ARRAY(SELECT l.objid::integer FROM pg_catalog.pg_locks AS l
+                     WHERE l.locktype = 'advisory' AND l.pid = pg_catalog.pg_backend_pid()
+                       AND l.classid = memory._attempt_lock_class()::oid AND l.objsubid = 2);
+    IF v_held <> '{}' THEN
+        v_held := ARRAY(SELECT a.lock_key FROM memory.import_attempts AS a
+                         WHERE a.tenant_id = p_tenant_id AND a.lock_key = ANY (v_held) AND a.state <> 'loading');
+        PERFORM memory._release_attempt_lock(k.lock_key) FROM pg_catalog.unnest(v_held) AS k(lock_key);
+    END IF;
 
     -- NULL where the current role lacks the privileges of the session's role (SET ROLE).
     SELECT s.backend_start INTO v_start

@@ -9,6 +9,9 @@
 -- an edge to a node not in the import unless the attempt skips dangling edges (23503),
 -- a row without vector and no committed one to keep (22004), or 40001 when another import
 -- of the simulation committed meanwhile and is why (run the import again).
+-- On Citus the call runs on the tenant's worker (distribute.sql), one local transaction
+-- there; the attempt's lock, held by the coordinator session that began it, is released by
+-- that session's next begin_import (or its end).
 CREATE OR REPLACE FUNCTION memory.commit_import(p_tenant_id uuid, p_attempt_id uuid)
 RETURNS TABLE (kind text, inserted bigint, updated bigint, unchanged bigint, deleted bigint,
                skipped bigint)
@@ -32,6 +35,7 @@ DECLARE
     v_other    uuid;
     v_other_at timestamptz;
     v_result   jsonb := '{}'::jsonb;
+    v_finished timestamptz;
 BEGIN
     v_attempt := memory._require_attempt(p_tenant_id, p_attempt_id, true);
     v_sim := v_attempt.simulation_id;
@@ -143,8 +147,10 @@ BEGIN
        AND (NOT s.published
             OR s.name IS DISTINCT FROM COALESCE(v_attempt.metadata ->> '_name', s.name)
             OR s.metadata IS DISTINCT FROM s.metadata || (v_attempt.metadata - '_name'));
+    -- read first: Citus refuses a volatile function in an UPDATE of a distributed table
+    v_finished := pg_catalog.clock_timestamp();
     UPDATE memory.import_attempts AS a
-       SET state = 'committed', result = v_result, finished_at = pg_catalog.clock_timestamp()
+       SET state = 'committed', result = v_result, finished_at = v_finished
      WHERE a.tenant_id = p_tenant_id AND a.attempt_id = p_attempt_id;
     PERFORM memory._discard_staged(p_tenant_id, ARRAY[p_attempt_id]);
     PERFORM memory._release_attempt_lock(v_attempt.lock_key);

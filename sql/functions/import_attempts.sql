@@ -1,6 +1,8 @@
 -- The import attempts of a simulation, newest first, with state, declared and staged counts,
 -- result, timings and error. An attempt still marked loading whose session has ended is
--- reported as failed.
+-- reported as failed (on Citus the call runs on the tenant's worker, which cannot see the
+-- coordinator's sessions: there an attempt is reported as it is recorded, and the
+-- coordinator's next begin_import of the simulation fails it; memory._attempt_alive).
 CREATE OR REPLACE FUNCTION memory.import_attempts(p_tenant_id uuid, p_simulation_id uuid)
 RETURNS TABLE (attempt_id uuid, state text, declared jsonb, staged jsonb, result jsonb,
                skip_dangling boolean, error text, started_at timestamptz,

@@ -17,18 +17,27 @@
 -- A ranged exact search runs as a statement planned for its values (EXECUTE of a fixed text):
 -- a cached generic plan cannot pick the range's index.
 --
--- p_collapse (issue 13): near-identical hits become one row. Social runs repeat themselves
--- (reposts, echoes of a viral post), and a plain search can return the same post ten
--- times. With p_collapse the search takes a pool of the nearest episodes (5 x top_k, at
--- least 50), walks it best first, and puts each hit with the first kept row within cosine
--- c_collapse_cosine (0.99) of it, else keeps it; while that leaves fewer than top_k rows
--- and the simulation has more, the pool grows fourfold, up to 200. It returns up to top_k
--- kept rows, best first, each the best-ranked hit of its clump, with copies = the pool's
--- hits in the clump and agents = the distinct agents among them (counted within the pool:
--- a clump larger than the pool counts as its share of it). The pairs compared are those
--- whose similarities to the query differ by at most sqrt(2 (1 - 0.99)), the most two
--- vectors that close can differ by. Without it every row is one copy (copies 1, agents 1,
--- or 0 for a row without an agent).
+-- Clumps (issue 13): social runs repeat themselves (reposts, echoes of a viral post), and
+-- an index of every episode is weakest there (bench/README.md, "Search on clumpy swarm
+-- data"). `swarm-memory index` finds a simulation's clumps (memory._clump_build); while that
+-- build is fresh (memory._clump_state: no change of the simulation's episodes since) and
+-- found clumps or copies, a call without agent or range is answered by
+-- memory._clump_search: an index over the simulation's representatives (each distinct
+-- vector outside its clumps, once) and the clumps near the result read whole and ranked
+-- exactly. A stale build, a filtered call or a simulation without a build is searched as
+-- above, until the next `swarm-memory index`.
+--
+-- p_collapse: near-identical hits become one row. Social runs repeat themselves, and a
+-- plain search can return the same post ten times. With p_collapse the search takes a pool
+-- of the nearest episodes (5 x top_k, at least 50) and groups it (memory._clump_collapse:
+-- best first, each hit joins the first kept row within cosine 0.99 of it, else is kept;
+-- with a fresh clump build a clump is one row with all its copies and agents); while that
+-- leaves fewer than top_k rows and the simulation has more, the pool grows fourfold, up to
+-- 200. It returns up to top_k kept rows, best first, each the best-ranked hit of its group,
+-- with copies = the episodes behind it (without a build: the pool's hits in the group, so a
+-- clump larger than the pool counts as its share of it) and agents = the distinct agents
+-- among them. Without it every row is one copy (copies 1, agents 1, or 0 for a row
+-- without an agent).
 CREATE OR REPLACE FUNCTION memory.search_episodes(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -51,23 +60,20 @@ DECLARE
     v_k          integer;
     v_n          integer;
     v_hits       memory.episode_hit[];
+    v_clumps     integer[];
     v_index_rows real;
     v_sim_no     bigint;
     v_ranged     boolean := pg_catalog.num_nonnulls(p_round_from, p_round_to, p_from, p_to) > 0;
     v_in_range   bigint;
-    v_keys       uuid[];
-    v_vecs       public.vector[];
-    v_pi         integer[];
-    v_pj         integer[];
-    v_rep        boolean[];
-    v_group      integer[];
-    v_groups     integer;
-    v_p          integer;
+    v_build      bigint;
+    v_points     bigint;
+    v_first      integer[];
+    v_copies     integer[];
+    v_agents     integer[];
     -- where a range is searched exactly whatever the simulation's size
     c_exact_max  constant integer := 10000;
-    -- p_collapse: two hits at least this similar are one clump; the first pool is
-    -- c_pool_per x top_k hits (at least c_pool_min), growing up to c_pool_max
-    c_collapse_cosine constant double precision := 0.99;
+    -- p_collapse: the first pool is c_pool_per x top_k hits (at least c_pool_min), growing
+    -- up to c_pool_max
     c_pool_per   constant integer := 5;
     c_pool_min   constant integer := 50;
     c_pool_max   constant integer := 200;
@@ -89,6 +95,11 @@ BEGIN
                 ELSE v_k END;
     SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    IF NOT v_ranged AND p_agent_id IS NULL THEN
+        SELECT b.build_no, b.points INTO v_build, v_points
+          FROM memory._clump_state(p_tenant_id, p_simulation_id) AS b
+         WHERE b.fresh AND b.index_ok;
+    END IF;
     SELECT c.reltuples INTO v_index_rows FROM pg_catalog.pg_class AS c
      WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(v_sim_no));
     IF FOUND AND v_ranged THEN
@@ -106,17 +117,24 @@ BEGIN
     END IF;
     LOOP
         v_hits := NULL;
-        IF v_index_rows IS NOT NULL AND (NOT v_ranged OR v_in_range > c_exact_max) THEN
+        v_clumps := NULL;
+        IF v_build IS NOT NULL THEN
+            SELECT pg_catalog.array_agg(c.hit ORDER BY c.n), pg_catalog.array_agg(c.hit_clump ORDER BY c.n)
+              INTO v_hits, v_clumps
+              FROM memory._clump_search(p_tenant_id, p_simulation_id, v_build, v_points, p_query, v_n)
+                   WITH ORDINALITY AS c(hit, hit_clump, n);
+        ELSIF v_index_rows IS NOT NULL AND (NOT v_ranged OR v_in_range > c_exact_max) THEN
             v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(p_tenant_id, p_simulation_id,
                                                                        v_sim_no, p_query, v_n,
                                                                        p_agent_id, v_index_rows,
                                                                        p_round_from, p_round_to,
                                                                        p_from, p_to) AS h);
-            -- Fewer than asked for (a rare agent, a narrow range, or an index still building):
-            -- the exact search below is the authority.
-            IF pg_catalog.cardinality(v_hits) < v_n THEN
-                v_hits := NULL;
-            END IF;
+        END IF;
+        -- Fewer than asked for (a rare agent, a narrow range, or an index still building):
+        -- the exact search below is the authority.
+        IF COALESCE(pg_catalog.cardinality(v_hits), 0) < v_n THEN
+            v_hits := NULL;
+            v_clumps := NULL;
         END IF;
         IF v_hits IS NULL AND v_ranged THEN
             EXECUTE $q$
@@ -148,43 +166,13 @@ BEGIN
                  LIMIT v_n);
         END IF;
         EXIT WHEN NOT COALESCE(p_collapse, false);
-
-        -- Collapse: the pool's vectors (read by the simulation's keys: leakproof uuid
-        -- equality, the primary key), the pairs within the cosine, then best first each hit
-        -- joins the first kept row it is paired with, or is kept.
-        v_keys := ARRAY(SELECT pg_catalog.md5(h.episode_id)::uuid FROM pg_catalog.unnest(v_hits) AS h);
-        SELECT pg_catalog.array_agg(e.embedding ORDER BY pg_catalog.array_position(v_keys, e.episode_key))
-          INTO v_vecs
-          FROM memory.episodes AS e
-         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-           AND e.episode_key = ANY (v_keys);
-        SELECT COALESCE(pg_catalog.array_agg(a.i ORDER BY a.i, b.i), '{}'),
-               COALESCE(pg_catalog.array_agg(b.i ORDER BY a.i, b.i), '{}')
-          INTO v_pi, v_pj
-          FROM pg_catalog.unnest(v_vecs) WITH ORDINALITY AS a(v, i)
-          JOIN pg_catalog.unnest(v_vecs) WITH ORDINALITY AS b(v, i)
-            ON b.i < a.i
-           AND (v_hits[b.i]).similarity - (v_hits[a.i]).similarity <= pg_catalog.sqrt(2 * (1 - c_collapse_cosine))
-         WHERE 1 - (a.v OPERATOR(public.<=>) b.v) >= c_collapse_cosine;
-        v_rep := pg_catalog.array_fill(true, ARRAY[COALESCE(pg_catalog.cardinality(v_hits), 0)]);
-        v_group := '{}';
-        v_groups := 0;
-        v_p := 1;
-        FOR i IN 1 .. COALESCE(pg_catalog.cardinality(v_hits), 0) LOOP
-            -- the pairs (i, j < i), by j: the first j still kept takes i
-            WHILE v_p <= pg_catalog.cardinality(v_pi) AND v_pi[v_p] = i LOOP
-                IF v_rep[i] AND v_rep[v_pj[v_p]] THEN
-                    v_rep[i] := false;
-                    v_group[i] := v_group[v_pj[v_p]];
-                END IF;
-                v_p := v_p + 1;
-            END LOOP;
-            IF v_rep[i] THEN
-                v_groups := v_groups + 1;
-                v_group[i] := v_groups;
-            END IF;
-        END LOOP;
-        EXIT WHEN v_groups >= v_k OR pg_catalog.cardinality(v_hits) < v_n OR v_n >= c_pool_max;
+        SELECT pg_catalog.array_agg(g.first_hit ORDER BY g.n), pg_catalog.array_agg(g.copies ORDER BY g.n),
+               pg_catalog.array_agg(g.agents ORDER BY g.n)
+          INTO v_first, v_copies, v_agents
+          FROM memory._clump_collapse(p_tenant_id, p_simulation_id, CASE WHEN v_clumps IS NOT NULL THEN v_build END,
+                                      v_hits, v_clumps) WITH ORDINALITY AS g(first_hit, copies, agents, n);
+        EXIT WHEN COALESCE(pg_catalog.cardinality(v_first), 0) >= v_k
+               OR pg_catalog.cardinality(v_hits) < v_n OR v_n >= c_pool_max;
         v_n := LEAST(v_n * 4, c_pool_max);
     END LOOP;
     IF NOT COALESCE(p_collapse, false) THEN
@@ -195,16 +183,12 @@ BEGIN
         RETURN;
     END IF;
     RETURN QUERY
-    SELECT (v_hits[g.first]).episode_id, (v_hits[g.first]).agent_id,
-           (v_hits[g.first]).agent_name, (v_hits[g.first]).platform,
-           (v_hits[g.first]).round, (v_hits[g.first]).action_type,
-           (v_hits[g.first]).content, (v_hits[g.first]).occurred_at,
-           (v_hits[g.first]).similarity, g.copies::integer, g.agents::integer
-      FROM (SELECT v_group[i] AS grp, pg_catalog.min(i) AS first, pg_catalog.count(*) AS copies,
-                   pg_catalog.count(DISTINCT (v_hits[i]).agent_id) AS agents
-              FROM pg_catalog.generate_subscripts(v_hits, 1) AS i
-             GROUP BY 1) AS g
-     ORDER BY g.grp
+    SELECT (v_hits[g.f]).episode_id, (v_hits[g.f]).agent_id, (v_hits[g.f]).agent_name,
+           (v_hits[g.f]).platform, (v_hits[g.f]).round, (v_hits[g.f]).action_type,
+           (v_hits[g.f]).content, (v_hits[g.f]).occurred_at, (v_hits[g.f]).similarity, g.copies, g.agents
+      FROM ROWS FROM (pg_catalog.unnest(v_first), pg_catalog.unnest(v_copies), pg_catalog.unnest(v_agents))
+           WITH ORDINALITY AS g(f, copies, agents, n)
+     ORDER BY g.n
      LIMIT v_k;
 END
 $fn$;

@@ -26,6 +26,7 @@ BEGIN
     PERFORM memory._check_batch(k.batch_arg, p_edges, k.batch_spec, k.batch_key)
        FROM memory._kind('edges') AS k;
     PERFORM memory._not_null(p_skip_dangling, 'p_skip_dangling', 'pass true or false');
+    PERFORM memory._check_items_model(p_tenant_id, p_simulation_id, p_edges);
     -- A fact cannot end before it begins (the table's edges_validity_check, said with the item).
     SELECT t.ord - 1, t.item ->> 'id' INTO v_index, v_edge_id
       FROM pg_catalog.jsonb_array_elements(p_edges) WITH ORDINALITY AS t(item, ord)

@@ -7,8 +7,7 @@ RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
 LANGUAGE sql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
-    SELECT u.* FROM memory._upsert('episodes', p_tenant_id, p_simulation_id, p_episodes) AS u
-     CROSS JOIN LATERAL memory._record_upsert('episodes', p_tenant_id, p_simulation_id, p_episodes, u.inserted, u.updated) AS feed  -- the change feed (V0021)
+    SELECT * FROM memory._upsert('episodes', p_tenant_id, p_simulation_id, p_episodes)  -- with its change (V0021)
 $fn$;
 
 COMMENT ON FUNCTION memory.upsert_episodes(uuid, uuid, jsonb) IS 'Insert or update agent episodes of a simulation from a jsonb array; atomic and idempotent';

@@ -8,8 +8,7 @@ RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
 LANGUAGE sql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
-    SELECT u.* FROM memory._upsert('nodes', p_tenant_id, p_simulation_id, p_nodes) AS u
-     CROSS JOIN LATERAL memory._record_upsert('nodes', p_tenant_id, p_simulation_id, p_nodes, u.inserted, u.updated) AS feed  -- the change feed (V0021)
+    SELECT * FROM memory._upsert('nodes', p_tenant_id, p_simulation_id, p_nodes)  -- with its change (V0021)
 $fn$;
 
 COMMENT ON FUNCTION memory.upsert_nodes(uuid, uuid, jsonb) IS 'Insert or update graph nodes of a simulation from a jsonb array; atomic and idempotent';

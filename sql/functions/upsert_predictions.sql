@@ -7,8 +7,7 @@ RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
 LANGUAGE sql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
-    SELECT u.* FROM memory._upsert('predictions', p_tenant_id, p_simulation_id, p_predictions) AS u
-     CROSS JOIN LATERAL memory._record_upsert('predictions', p_tenant_id, p_simulation_id, p_predictions, u.inserted, u.updated) AS feed  -- the change feed (V0021)
+    SELECT * FROM memory._upsert('predictions', p_tenant_id, p_simulation_id, p_predictions)  -- with its change (V0021)
 $fn$;
 
 COMMENT ON FUNCTION memory.upsert_predictions(uuid, uuid, jsonb) IS 'Insert or update predictions (key: id) of a simulation; atomic and idempotent; outcomes untouched';

@@ -6,8 +6,7 @@ RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
 LANGUAGE sql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
-    SELECT u.* FROM memory._upsert('profiles', p_tenant_id, p_simulation_id, p_profiles) AS u
-     CROSS JOIN LATERAL memory._record_upsert('profiles', p_tenant_id, p_simulation_id, p_profiles, u.inserted, u.updated) AS feed  -- the change feed (V0021)
+    SELECT * FROM memory._upsert('profiles', p_tenant_id, p_simulation_id, p_profiles)  -- with its change (V0021)
 $fn$;
 
 COMMENT ON FUNCTION memory.upsert_profiles(uuid, uuid, jsonb) IS 'Insert or update agent profiles (key: platform, agent_id) of a simulation; atomic and idempotent';

@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(702);  -- V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph (12)
+SELECT plan(746);  -- V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model (15)
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -22,6 +22,8 @@ INSERT INTO fx_tables VALUES ('embedding_models'), ('tenant_models');
 INSERT INTO fx_tables VALUES ('word_postings');
 -- V0021: the change feed, retention and compaction
 INSERT INTO fx_tables VALUES ('changes'), ('change_heads'), ('retention_rules'), ('episode_clumps');
+-- V0026: the clump builds of indexed simulations
+INSERT INTO fx_tables VALUES ('search_builds'), ('search_points'), ('search_clumps'), ('search_clump_chunks');
 
 CREATE TEMP TABLE fx_functions (fn name, args name[], PRIMARY KEY (fn, args)) ON COMMIT DROP;
 INSERT INTO fx_functions VALUES
@@ -33,6 +35,7 @@ INSERT INTO fx_functions VALUES
     ('_ann_index_name',     '{bigint}'),
     ('_attempt_alive',      '{integer,integer,"timestamp with time zone"}'),
     ('_attempt_lock_held',  '{integer,integer}'),
+    ('_check_items_model', '{uuid,uuid,jsonb}'),
     ('_check_batch',        '{text,jsonb,jsonb,text[]}'),
     ('_check_limit',        '{text,text,bigint}'),
     ('_check_query_vector', '{vector}'),
@@ -195,6 +198,15 @@ INSERT INTO fx_functions VALUES
 INSERT INTO fx_functions VALUES
     ('_node_group',         '{}'),
     ('_node_role_oids',     '{oid}');
+-- V0026: clumps for search
+INSERT INTO fx_functions VALUES
+    ('_clump_build',        '{uuid,bigint,text,integer,integer}'),
+    ('_clump_builds',       '{uuid}'),
+    ('_clump_collapse',     '{uuid,uuid,bigint,memory.episode_hit[],integer[]}'),
+    ('_clump_index_name',   '{bigint,bigint}'),
+    ('_clump_plan',         '{integer,integer,integer}'),
+    ('_clump_search',       '{uuid,uuid,bigint,bigint,vector,integer}'),
+    ('_clump_state',        '{uuid,uuid}');
 
 -- SECURITY DEFINER only where tenant roles must not hold the privilege used: DELETE (with it a
 -- role could LOCK the shared tables in modes that stop every tenant).
@@ -204,6 +216,9 @@ INSERT INTO fx_definers VALUES
     ('delete_tenant');
 -- SECURITY DEFINER: only the owner may index memory.episodes, and counting needs every tenant's rows.
 INSERT INTO fx_definers VALUES ('_ann_counts'), ('ann_index');
+-- SECURITY DEFINER (V0026): only the owner writes the clump builds and indexes their
+-- representatives, and planning reads every tenant's builds.
+INSERT INTO fx_definers VALUES ('_clump_build'), ('_clump_builds');
 -- SECURITY DEFINER: the trigger keeping history writes memory.row_history, which no tenant role may write.
 INSERT INTO fx_definers VALUES ('_record_history');
 -- SECURITY DEFINER: routing rules are changed by administrators, who hold no table privilege but SELECT.
@@ -229,7 +244,7 @@ SELECT ok(NOT (SELECT r.rolcanlogin FROM pg_catalog.pg_roles AS r WHERE r.rolnam
 SELECT is_member_of('memory_reader', 'memory_writer', 'memory_writer is a member of memory_reader');
 
 -- Tables (1 + 24 x 5 = 121)
-SELECT tables_are('memory', ARRAY(SELECT table_name FROM fx_tables), 'schema memory has exactly its twenty-four tables');
+SELECT tables_are('memory', ARRAY(SELECT table_name FROM fx_tables), 'schema memory has exactly its tables');
 
 SELECT ok((SELECT c.relrowsecurity FROM pg_catalog.pg_class AS c WHERE c.oid = pg_catalog.to_regclass('memory.' || t.table_name)),
           'memory.' || t.table_name || ' has row level security enabled')

@@ -2,7 +2,7 @@
 -- Data tables (everything but tenants and tenant_grants: the simulation data, import attempts
 -- and staging) admit a row only for the granted tenant of the current call.
 BEGIN;
-SELECT plan(392);  -- 159 + 11 report and prediction tables x 13 + row_history (V0015) 9 + edge_evidence (V0016) 9 + embedding_models (V0022) 3 + tenant_models (V0022) 13 + changes, change_heads, retention_rules, episode_clumps (V0021) 4 + 2 x 19
+SELECT plan(430);  -- V0026: 4 tables (38); 159 + 11 report and prediction tables x 13 + row_history (V0015) 9 + edge_evidence (V0016) 9 + embedding_models (V0022) 3 + tenant_models (V0022) 13 + changes, change_heads, retention_rules, episode_clumps (V0021) 4 + 2 x 19
 
 CREATE TEMP TABLE fx_policies (table_name name, policy name, cmd text, roles name[]) ON COMMIT DROP;
 INSERT INTO fx_policies VALUES
@@ -39,6 +39,11 @@ INSERT INTO fx_policies VALUES
 INSERT INTO fx_policies
 SELECT t.table_name, 'readers_see_rows_of_the_granted_call_tenant', 'SELECT', '{memory_reader}'
   FROM (VALUES ('changes'), ('change_heads'), ('retention_rules'), ('episode_clumps')) AS t(table_name);
+-- V0026: the clump builds of indexed simulations: readers see; memory._clump_build writes
+-- them (below).
+INSERT INTO fx_policies
+SELECT t.table_name, 'readers_see_rows_of_the_granted_call_tenant', 'SELECT', '{memory_reader}'
+  FROM (VALUES ('search_builds'), ('search_points'), ('search_clumps'), ('search_clump_chunks')) AS t(table_name);
 -- The vector cache is append-only: readers see, writers add.
 INSERT INTO fx_policies VALUES
     ('vector_cache', 'readers_see_rows_of_the_granted_call_tenant', 'SELECT', '{memory_reader}'),
@@ -73,6 +78,12 @@ INSERT INTO fx_policies VALUES
 INSERT INTO fx_policies VALUES
     ('edge_evidence', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}'),
     ('word_postings', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}');
+-- V0026: a build adds its rows and fills in its own row's counts.
+INSERT INTO fx_policies
+SELECT t.table_name, 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}'
+  FROM (VALUES ('search_builds'), ('search_points'), ('search_clumps'), ('search_clump_chunks')) AS t(table_name);
+INSERT INTO fx_policies VALUES
+    ('search_builds', 'owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', '{memory_owner}');
 
 -- policies_are per table (24)
 SELECT policies_are('memory', t.table_name, ARRAY(SELECT p.policy FROM fx_policies AS p WHERE p.table_name = t.table_name),

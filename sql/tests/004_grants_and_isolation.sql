@@ -4,7 +4,7 @@
 -- memory.tenant_id gives nothing. Both tenants hold the same ids: reads, deletes and edges
 -- never cross; a role granted two tenants acts for one per call.
 BEGIN;
-SELECT plan(307);  -- 231 + 11 report and prediction tables x 4 + row_history (V0015) 4 + edge_evidence (V0016) 4 + tenant_models (V0022) 4 + word_postings (V0020) 4 + changes, change_heads, retention_rules, episode_clumps (V0021) 16
+SELECT plan(323);  -- V0026: 4 tables (16); 231 + 11 report and prediction tables x 4 + row_history (V0015) 4 + edge_evidence (V0016) 4 + tenant_models (V0022) 4 + word_postings (V0020) 4 + changes, change_heads, retention_rules, episode_clumps (V0021) 16
 \ir _fixtures.psql
 
 -- Every call template of fx.calls succeeds for a granted tenant (checked at the end), so each
@@ -70,6 +70,17 @@ INSERT INTO memory.row_history (tenant_id, simulation_id, kind, row_id, recorded
 INSERT INTO memory.retention_rules (tenant_id, keep_days) VALUES (fx.tenant_b(), 30);
 INSERT INTO memory.episode_clumps (tenant_id, simulation_id, representative_key, representative_id, members, member_ids, dropped, similarity)
     VALUES (fx.tenant_b(), fx.sim_b(), md5('epb1')::uuid, 'epb1', 2, '{epb2}', false, 0.995);
+-- V0026: a clump build of B's simulation, a representative, a clump and its chunk (written
+-- as the superuser: only memory._clump_build writes them)
+INSERT INTO memory.search_builds (tenant_id, simulation_id, sim_no, change_id, episodes, points, clumps, clumped, indexed, m, ef_construction)
+    SELECT fx.tenant_b(), fx.sim_b(), s.sim_no, NULL, 2, 1, 1, 1, true, 32, 128 FROM memory.simulations AS s
+     WHERE s.tenant_id = fx.tenant_b() AND s.simulation_id = fx.sim_b();
+INSERT INTO memory.search_points (tenant_id, simulation_id, build_no, point_no, embedding, keys)
+    SELECT fx.tenant_b(), fx.sim_b(), b.build_no, 1, fx.vec(1)::halfvec(384), ARRAY[md5('epb1')::uuid] FROM memory.search_builds AS b WHERE b.tenant_id = fx.tenant_b();
+INSERT INTO memory.search_clumps (tenant_id, simulation_id, build_no, clump_no, leader, members, vectors, agent_ids)
+    SELECT fx.tenant_b(), fx.sim_b(), b.build_no, 1, fx.vec(1)::halfvec(384), 1, 1, '{1}' FROM memory.search_builds AS b WHERE b.tenant_id = fx.tenant_b();
+INSERT INTO memory.search_clump_chunks (tenant_id, simulation_id, build_no, clump_no, chunk_no, embeddings, keys, key_ends)
+    SELECT fx.tenant_b(), fx.sim_b(), b.build_no, 1, 0, ARRAY[fx.vec(1)::halfvec(384)], ARRAY[md5('epb1')::uuid], '{1}' FROM memory.search_builds AS b WHERE b.tenant_id = fx.tenant_b();
 -- V0022: B's model for its new simulations
 INSERT INTO memory.tenant_models (tenant_id, embedding_model) VALUES (fx.tenant_b(), 'sentence-transformers/all-MiniLM-L6-v2');
 -- V0016: a link of B's edge to an episode (written as the superuser: no tenant role writes it)
@@ -128,6 +139,11 @@ INSERT INTO fx.tables VALUES
     (19, 'change_heads',    $q$INSERT INTO memory.change_heads (tenant_id) VALUES (fx.tenant_b())$q$, $q$changes = 0$q$),
     (20, 'retention_rules', $q$INSERT INTO memory.retention_rules (tenant_id, keep_days) VALUES (fx.tenant_b(), 1)$q$, $q$keep_days = 1$q$),
     (21, 'episode_clumps',  $q$INSERT INTO memory.episode_clumps (tenant_id, simulation_id, representative_key, representative_id, members, member_ids, dropped, similarity) VALUES (fx.tenant_b(), fx.sim_b(), md5('forged')::uuid, 'forged', 2, '{x}', false, 0.995)$q$, $q$members = 3, member_ids = '{x,y}'$q$),
+    -- V0026: the clump builds of indexed simulations
+    (22, 'search_builds',   $q$INSERT INTO memory.search_builds (tenant_id, simulation_id, sim_no, episodes, points, clumps, clumped, indexed, m, ef_construction) SELECT fx.tenant_b(), fx.sim_b(), s.sim_no, 0, 0, 0, 0, false, 32, 128 FROM memory.simulations AS s WHERE s.simulation_id = fx.sim_b()$q$, $q$indexed = false$q$),
+    (23, 'search_points',   $q$INSERT INTO memory.search_points (tenant_id, simulation_id, build_no, point_no, embedding, keys) SELECT fx.tenant_b(), fx.sim_b(), b.build_no, 2, fx.vec(2)::halfvec(384), '{}' FROM memory.search_builds AS b$q$, $q$keys = '{}'$q$),
+    (24, 'search_clumps',   $q$INSERT INTO memory.search_clumps (tenant_id, simulation_id, build_no, clump_no, leader, members, vectors, agent_ids) SELECT fx.tenant_b(), fx.sim_b(), b.build_no, 2, fx.vec(2)::halfvec(384), 1, 1, '{}' FROM memory.search_builds AS b$q$, $q$members = 9$q$),
+    (25, 'search_clump_chunks', $q$INSERT INTO memory.search_clump_chunks (tenant_id, simulation_id, build_no, clump_no, chunk_no, embeddings, keys, key_ends) SELECT fx.tenant_b(), fx.sim_b(), b.build_no, 1, 1, ARRAY[fx.vec(2)::halfvec(384)], ARRAY[md5('x')::uuid], '{1}' FROM memory.search_builds AS b$q$, $q$keys = '{}'$q$),
     (16, 'word_postings',   $q$INSERT INTO memory.word_postings (tenant_id, simulation_id, word, kind, row_key, tf, weight, doc_len) VALUES (fx.tenant_b(), fx.sim_b(), 'forged', 'e', md5('forged')::uuid, 1, 'A', 1)$q$, $q$tf = 2$q$),
     -- V0014: reports and predictions
     (101, 'reports',         $q$INSERT INTO memory.reports (tenant_id, simulation_id, report_id, status) VALUES (fx.tenant_b(), fx.sim_b(), 'forged', 'completed')$q$, $q$title = 'pwned'$q$),

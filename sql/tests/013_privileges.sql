@@ -10,7 +10,7 @@
 -- SET LOCAL SESSION AUTHORIZATION, not SET ROLE (the session user of this file is the
 -- superuser, who has every role's privileges).
 BEGIN;
-SELECT plan(256);  -- 111 + 11 report and prediction tables x 5 + row_history and _record_history (V0015) 9 + edge_evidence and _link_evidence (V0016) 9 + embedding_models and tenant_models (V0022) 6 + word_postings, _index_words (V0020) and V0021's 4 tables and 6 definers
+SELECT plan(284);  -- V0026: 4 tables and 2 definers (28); 111 + 11 report and prediction tables x 5 + row_history and _record_history (V0015) 9 + edge_evidence and _link_evidence (V0016) 9 + embedding_models and tenant_models (V0022) 6 + word_postings, _index_words (V0020) and V0021's 4 tables and 6 definers
 \ir _fixtures.psql
 
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY, data boolean NOT NULL) ON COMMIT DROP;
@@ -27,6 +27,8 @@ INSERT INTO fx_tables VALUES
     ('word_postings', true),
     -- V0021: the change feed, retention and compaction
     ('changes', true), ('change_heads', true), ('retention_rules', true), ('episode_clumps', true),
+    -- V0026: the clump builds of indexed simulations
+    ('search_builds', true), ('search_points', true), ('search_clumps', true), ('search_clump_chunks', true),
     -- V0014: reports and predictions
     ('reports', true), ('report_sections', true), ('report_chunks', true), ('report_log', true),
     ('predictions', true), ('prediction_outcomes', true), ('staged_reports', true),
@@ -67,7 +69,10 @@ INSERT INTO fx_definers VALUES
     ('compact_episodes',  '{uuid,uuid,real,boolean}', '{memory_writer}'),
     ('set_retention',     '{uuid,integer,real,boolean}', '{memory_admin}'),
     ('_sweep_tenant',     '{uuid,"timestamp with time zone"}', '{memory_admin}'),
-    ('_health_tenant',    '{uuid,integer}',        '{memory_reader,memory_writer,memory_admin}');
+    ('_health_tenant',    '{uuid,integer}',        '{memory_reader,memory_writer,memory_admin}'),
+    -- the clump builds (V0026): written only by memory_owner, for swarm-memory index
+    ('_clump_build',      '{uuid,bigint,text,integer,integer}', '{memory_admin}'),
+    ('_clump_builds',     '{uuid}',                '{memory_admin}');
 
 -- Table privileges of the group roles (3 x 24 = 72), MAINTAIN (1)
 SELECT table_privs_are('memory', t.table_name, r.role,
@@ -89,6 +94,9 @@ SELECT table_privs_are('memory', t.table_name, r.role,
                             WHEN t.table_name IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps')
                                  AND r.role = 'memory_writer' THEN ARRAY['SELECT']
                             WHEN t.table_name IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps') THEN ARRAY[]::name[]
+                            -- V0026: the clump builds, written only by memory._clump_build
+                            WHEN t.table_name LIKE 'search\_%' AND r.role = 'memory_writer' THEN ARRAY['SELECT']
+                            WHEN t.table_name LIKE 'search\_%' THEN ARRAY[]::name[]
                             WHEN r.role = 'memory_writer' AND t.data THEN ARRAY['SELECT', 'INSERT']
                             WHEN r.role = 'memory_writer' THEN ARRAY['SELECT']
                             WHEN NOT t.data THEN ARRAY['SELECT', 'INSERT']

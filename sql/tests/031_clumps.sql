@@ -3,10 +3,13 @@
 -- and posts on other subjects; collapsing returns the clump as one row, its best hit, with
 -- the copies and agents behind it, and leaves everything else as the plain search has it.
 -- The call without p_collapse (positional, nine arguments) keeps its rows and order.
+-- Then the same simulation through a clump build (memory._clump_build, V0026): the clump
+-- found, the same rows as the exact search, another tenant's build invisible, and a row
+-- written or deleted after the build found or never returned.
 -- Index paths and real embeddings: tests/test_clumps.py.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(16);
+SELECT plan(35);
 
 -- fx.vec(1) with position p set to x: close to fx.vec(1) when x is small (0.04 at position
 -- 2: cosine 0.9992)
@@ -88,6 +91,91 @@ RESET SESSION AUTHORIZATION;
 SET LOCAL SESSION AUTHORIZATION reader_a;
 SELECT throws_ok($$SELECT * FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), NULL, 10, p_collapse => true)$$,
                  '22004', NULL, 'collapsed: a NULL query is 22004');
+RESET SESSION AUTHORIZATION;
+
+-- A clump build of the simulation (17). The sample is every row: v0 has four others within
+-- cosine 0.99 (r1, n1, n2, n3), so they are one clump; far and other / other2 (one vector,
+-- two episodes) are the representatives.
+CREATE TEMP TABLE fx_exact AS
+SELECT q.k, s.episode_id, s.similarity
+  FROM (VALUES (1), (7)) AS q(k)
+ CROSS JOIN LATERAL memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(q.k), 10) AS s;
+GRANT SELECT ON fx_exact TO PUBLIC;
+CREATE FUNCTION fx.sim_no_a() RETURNS bigint LANGUAGE sql STABLE SECURITY DEFINER
+    AS $$ SELECT sim_no FROM memory.simulations WHERE tenant_id = fx.tenant_a() AND simulation_id = fx.sim_a() $$;
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT throws_ok($$SELECT * FROM memory._clump_build(fx.tenant_a(), fx.sim_no_a())$$, '42501', NULL,
+                 'a tenant''s writer may not build clumps (memory_admin only)');
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION admin;
+SELECT results_eq($$SELECT episodes, points, clumps, clumped, indexed FROM memory._clump_build(fx.tenant_a(), fx.sim_no_a(), 'clump', 8, 32)$$,
+                  $$VALUES (8::bigint, 2::bigint, 1, 5::bigint, true)$$,
+                  'the build: 8 episodes, 1 clump of 5, 2 representatives (far; other and other2 are one vector)');
+SELECT results_eq($$SELECT tenant_id, sim_no, action FROM memory._clump_plan(5, 8, 32) WHERE tenant_id = fx.tenant_a()$$,
+                  $$VALUES (fx.tenant_a(), fx.sim_no_a(), 'keep'::text)$$,
+                  'the plan keeps a fresh build made with the same parameters');
+SELECT throws_ok($$SELECT * FROM memory._clump_build(fx.tenant_a(), fx.sim_no_a(), 'truncate')$$, '22023', NULL,
+                 'an unknown clump action is 22023');
+SELECT throws_ok($$SELECT * FROM memory._clump_build(fx.tenant_a(), -1)$$, 'P0002', NULL,
+                 'an unknown simulation number is P0002');
+RESET SESSION AUTHORIZATION;
+SELECT ok(pg_catalog.to_regclass('memory.' || memory._clump_index_name(fx.sim_no_a(), b.build_no)) IS NOT NULL,
+          'the build''s representatives have their index, named by numbers only')
+  FROM memory.search_builds AS b WHERE b.tenant_id = fx.tenant_a();
+
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT results_eq($$SELECT fresh, index_ok FROM memory._clump_state(fx.tenant_a(), fx.sim_a())$$,
+                  $$VALUES (true, true)$$, 'the build is fresh: search_episodes uses it');
+SELECT results_eq($$SELECT c.members, c.vectors, c.agent_ids FROM memory.search_clumps AS c$$,
+                  $$VALUES (5, 4, '{1,2,3}'::integer[])$$,
+                  'the clump: 5 episodes, 4 distinct vectors (r1 copies v0), agents 1, 2, 3');
+SELECT results_eq($$SELECT (h.hit).episode_id, h.hit_clump > 0
+                      FROM memory._clump_search(fx.tenant_a(), fx.sim_a(), (SELECT build_no FROM memory.search_builds), 2, fx.vec(1), 10) AS h$$,
+                  $$VALUES ('r1'::text, true), ('v0', true), ('n1', true), ('n2', true), ('n3', true), ('far', false), ('other', false), ('other2', false)$$,
+                  'through the build: the clump read whole, the representatives by their index, ranked exactly (ties by id)');
+SELECT results_eq($$SELECT q.k, s.episode_id, s.similarity FROM (VALUES (1), (7)) AS q(k)
+                     CROSS JOIN LATERAL memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(q.k), 10) AS s$$,
+                  $$SELECT k, episode_id, similarity FROM fx_exact$$,
+                  'search_episodes through the build returns the exact search''s rows, order and similarities');
+SELECT results_eq($$SELECT episode_id, copies, agents FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 10, p_collapse => true)$$,
+                  $$VALUES ('r1'::text, 5, 3), ('far', 1, 1), ('other', 2, 2)$$,
+                  'collapsed through the build: the clump one row with all its copies and agents');
+SELECT results_eq($$SELECT episode_id, copies FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 1, p_collapse => true)$$,
+                  $$VALUES ('r1'::text, 5)$$, 'collapsed through the build, top_k 1: all the clump''s copies');
+RESET SESSION AUTHORIZATION;
+
+-- Another tenant sees nothing of the build (3)
+SET LOCAL SESSION AUTHORIZATION app_b;
+SELECT is((SELECT pg_catalog.count(*) FROM memory.search_builds) + (SELECT pg_catalog.count(*) FROM memory.search_points)
+          + (SELECT pg_catalog.count(*) FROM memory.search_clumps) + (SELECT pg_catalog.count(*) FROM memory.search_clump_chunks),
+          0::bigint, 'another tenant''s role sees no build, representative, clump or chunk of A');
+SELECT is_empty($$SELECT * FROM memory._clump_state(fx.tenant_a(), fx.sim_a())$$,
+                'nor A''s build state');
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION admin;
+SELECT throws_ok($$SELECT * FROM memory._clump_search(fx.tenant_a(), fx.sim_a(), 1, 2, fx.vec(1), 10)$$, '42501', NULL,
+                 'an administrator may not read a tenant''s build');
+RESET SESSION AUTHORIZATION;
+
+-- Stale-safe (4): a row deleted behind the API's back is never returned; a row written after
+-- the build is found (the feed makes the build stale and search_episodes searches as before).
+DELETE FROM memory.episodes WHERE tenant_id = fx.tenant_a() AND episode_id = 'n1';
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT results_eq($$SELECT episode_id FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 10)$$,
+                  $$SELECT episode_id FROM fx_exact WHERE k = 1 AND episode_id <> 'n1'$$,
+                  'a deleted row is never returned, and the others are');
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT memory.upsert_episodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
+    pg_catalog.jsonb_build_object('id', 'late', 'agent_id', 9, 'action_type', 'CREATE_POST', 'content', 'written after the build', 'embedding', fx.emb(9))));
+SELECT is((SELECT fresh FROM memory._clump_state(fx.tenant_a(), fx.sim_a())), false,
+          'an upsert after the build makes it stale');
+SELECT is_empty($$SELECT 1 FROM memory._clump_search(fx.tenant_a(), fx.sim_a(), (SELECT build_no FROM memory.search_builds), 2, fx.vec(9), 10) AS h
+                   WHERE (h.hit).episode_id = 'late'$$,
+                'the stale build does not hold the new row');
+SELECT results_eq($$SELECT episode_id, similarity FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(9), 1)$$,
+                  $$VALUES ('late'::text, 1::double precision)$$,
+                  'search_episodes finds the row written after the build');
 RESET SESSION AUTHORIZATION;
 
 SELECT * FROM finish();

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import psycopg
 import pytest
-import world
 from swarm_memory.distribute import distribute
-from swarm_memory.errors import NotSupported
 from world import SIM_A, TENANT_A, TENANT_B, Cluster
 
 pytestmark = pytest.mark.usefixtures("citus")
@@ -68,9 +66,12 @@ def test_api_functions_are_delegated_by_their_tenant(citus: Cluster) -> None:
         "delete_simulation",
     ):
         assert rows.get(fn) == "(0,t,t)", fn
-    # the import functions that use the caller's own session stay on the coordinator
-    for fn in ("stage_rows", "begin_import", "commit_import"):
+    # the import functions that use the caller's own session stay on the coordinator; the
+    # promote and the rest of the import run on the tenant's worker
+    for fn in ("stage_rows", "begin_import"):
         assert rows.get(fn, "(,,)").startswith("(,"), fn
+    for fn in ("validate_import", "commit_import", "abort_import", "import_attempts"):
+        assert rows.get(fn) == "(0,t,t)", fn
 
 
 # --- row-level security on the shards --------------------------------------------------------
@@ -248,48 +249,7 @@ def test_a_granted_role_begins_an_import_on_the_coordinator(citus: Cluster) -> N
     assert state == [("loading",)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=psycopg.errors.FeatureNotSupported,
-    reason="Citus refuses now() in ON CONFLICT DO UPDATE SET: memory._record_change (the change "
-    "feed, V0021) writes change_heads.last_change_at = now() (README 'Scaling out')",
-)
-def test_a_granted_writer_upserts_a_simulation_on_the_cluster(citus: Cluster) -> None:
-    with psycopg.connect(citus.dsn("citus_app_a"), autocommit=True) as conn:
-        conn.execute("SELECT memory.upsert_simulation(%s, %s, 'renamed')", (TENANT_A, SIM_A))
-
-
-@pytest.mark.xfail(
-    strict=True,
-    raises=psycopg.errors.InternalError_,
-    reason="Citus fails to plan the generated merge's batch form on the worker ('failed to "
-    "postpone qual containing lateral reference': the LATERAL jsonb_populate_record with "
-    "LEFT JOIN memory.nodes ON false) (README 'Scaling out')",
-)
-def test_a_granted_writer_upserts_nodes_on_the_cluster(citus: Cluster) -> None:
-    with psycopg.connect(citus.dsn("citus_app_a"), autocommit=True) as conn:
-        conn.execute(
-            "SELECT * FROM memory.upsert_nodes(%s, %s, %s)",
-            (TENANT_A, SIM_A, '[{"id": "n-new", "name": "New Person", "type": "Person"}]'),
-        ).fetchall()
-
-
-@pytest.mark.xfail(
-    strict=True,
-    raises=NotSupported,  # 0A000 feature_not_supported
-    reason="staging: memory._stage_kind's INSERT ... SELECT from the session's temporary tables "
-    "into a distributed table is a COPY for Citus, which refuses COPY under row-level security "
-    "(README 'Scaling out')",
-)
-def test_a_granted_writer_imports_a_run_on_the_cluster(citus: Cluster) -> None:
-    from swarm_memory.importer import import_run
-
-    import_run(
-        citus.dsn("citus_app_a"),
-        TENANT_A,
-        "00000000-0000-4000-8000-0000000000a9",
-        world.ROOT / "examples" / "mirofish_run",
-    )
+# The writes (every upsert and the staged import) are tested in test_writes.py.
 
 
 # --- delegation, walk and search -------------------------------------------------------------

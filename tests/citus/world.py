@@ -3,9 +3,9 @@ migrated and distributed, and beside it a database of the coordinator without th
 extension ("one node"), both holding the example run's graph and its Twitter posts, embedded
 with the real model (all-MiniLM-L6-v2) when built.
 
-The rows are inserted directly by the superuser: the API's upserts of rows do not work on a
-cluster yet (README "Scaling out" lists why), and its reads are what is measured and compared.
-The applications' grants are made by an administrator through the API.
+The rows are inserted directly by the superuser, the same rows in both databases (the API's
+writes have tests of their own in test_writes.py). The applications' grants are made by an
+administrator through the API.
 """
 
 from __future__ import annotations
@@ -96,8 +96,7 @@ def _example() -> tuple[list[dict], list[dict], list[dict]]:
 
 
 def _load(conn, nodes: list[dict], edges: list[dict], episodes: list[dict], vectors) -> None:  # noqa: ANN001
-    """Insert the data for tenant A (and a little for B) directly, as the superuser (the API's
-    writes are not usable on a cluster yet: see README "Scaling out")."""
+    """Insert the data for tenant A (and a little for B) directly, as the superuser."""
     for tenant, sim in ((TENANT_A, SIM_A), (TENANT_B, SIM_B)):
         conn.execute(
             "INSERT INTO memory.tenants (tenant_id, name) VALUES (%s, %s) ON CONFLICT DO NOTHING",

@@ -12,9 +12,9 @@
 -- index); until then memory._reembed_model refuses it with 0A000.
 -- No role writes memory.embedding_models: the row goes in under a policy of the deploying
 -- role for this migration only, as V0022's did.
-CREATE POLICY v0029_seed ON memory.embedding_models AS PERMISSIVE FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
+CREATE POLICY v0027_seed ON memory.embedding_models AS PERMISSIVE FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
 INSERT INTO memory.embedding_models (model, dimensions, normalized, query_prefix, passage_prefix, package, languages, note)
 VALUES ('wordllama/l2_supercat-256', 256, true, '', '', 'wordllama==0.4.0.post1', '{en}',
         'WordLlama static token embeddings (LLaMA 2 vocabulary), 256 dimensions, stored zero-padded to the 384-dimensional columns; fast, English-centred')
 ON CONFLICT (model) DO NOTHING;
-DROP POLICY v0029_seed ON memory.embedding_models;
+DROP POLICY v0027_seed ON memory.embedding_models;
