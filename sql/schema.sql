@@ -81,6 +81,25 @@ REVOKE ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) TO memory_reader;
 GRANT ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) TO memory_admin;
 
+-- _ann_wanted(integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._ann_wanted(p_min_rows integer) RETURNS TABLE(tenant_id uuid, sim_no bigint, episodes bigint)
+    LANGUAGE sql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT t.tenant_id, w.sim_no, w.episodes
+      FROM memory.tenants AS t
+     CROSS JOIN LATERAL memory._ann_counts(t.tenant_id, p_min_rows) AS w
+$$;
+
+ALTER FUNCTION memory._ann_wanted(p_min_rows integer) OWNER TO memory_owner;
+
+-- FUNCTION _ann_wanted(p_min_rows integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._ann_wanted(p_min_rows integer) IS 'Internal: every tenant''s simulations with at least p_min_rows embedded episodes (memory_admin)';
+
+-- FUNCTION _ann_wanted(p_min_rows integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._ann_wanted(p_min_rows integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._ann_wanted(p_min_rows integer) TO memory_admin;
+
 -- _attempt_alive(integer, integer, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._attempt_alive(p_lock_key integer, p_backend_pid integer, p_backend_start timestamp with time zone) RETURNS boolean
     LANGUAGE sql STABLE
@@ -563,7 +582,7 @@ CREATE FUNCTION memory._clump_builds(p_tenant_id uuid) RETURNS TABLE(sim_no bigi
     SET lock_timeout TO '5s'
     AS $$
 DECLARE
-    v_previous text := pg_catalog.current_setting('memory.tenant_id', true);
+    v_previous constant text := pg_catalog.current_setting('memory.tenant_id', true);
 BEGIN
     PERFORM memory._enter_tenant_as_admin(p_tenant_id);
     RETURN QUERY
@@ -692,16 +711,11 @@ GRANT ALL ON FUNCTION memory._clump_index_name(p_sim_no bigint, p_build_no bigin
 
 -- _clump_plan(integer, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._clump_plan(p_min_rows integer DEFAULT 2000, p_m integer DEFAULT 32, p_ef_construction integer DEFAULT 128) RETURNS TABLE(tenant_id uuid, sim_no bigint, episodes bigint, action text)
-    LANGUAGE plpgsql
+    LANGUAGE sql
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-BEGIN
-    PERFORM memory._require_admin();
-    RETURN QUERY
-    WITH wanted AS (
-        SELECT t.tenant_id, w.sim_no, w.episodes
-          FROM memory.tenants AS t
-         CROSS JOIN LATERAL memory._ann_counts(t.tenant_id, p_min_rows) AS w),
+    SELECT memory._require_admin();
+    WITH wanted AS (SELECT * FROM memory._ann_wanted(p_min_rows)),
     built AS (
         SELECT t.tenant_id, b.*
           FROM memory.tenants AS t
@@ -717,7 +731,6 @@ BEGIN
       FROM built AS b
      WHERE NOT EXISTS (SELECT 1 FROM wanted AS w WHERE w.tenant_id = b.tenant_id AND w.sim_no = b.sim_no)
      ORDER BY 3 DESC, 2;
-END
 $$;
 
 ALTER FUNCTION memory._clump_plan(p_min_rows integer, p_m integer, p_ef_construction integer) OWNER TO memory_owner;
@@ -3172,15 +3185,12 @@ CREATE FUNCTION memory._reembed_sources(p_tenant_id uuid, p_simulation_id uuid, 
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
     SELECT s.kind, memory._text_hash(p_model, s.text), s.text
-      FROM (SELECT 'nodes' AS kind, n.type || ': ' || n.name AS text
+      FROM (SELECT 'nodes' AS kind, t.text
               FROM memory.nodes AS n
+             CROSS JOIN LATERAL (VALUES (n.type || ': ' || n.name, n.embedding IS NOT NULL),
+                                        (n.summary, n.summary_embedding IS NOT NULL)) AS t(text, embedded)
              WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-               AND n.embedding IS NOT NULL AND n.embedding_model IS DISTINCT FROM p_model
-            UNION ALL
-            SELECT 'nodes', n.summary
-              FROM memory.nodes AS n
-             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-               AND n.summary_embedding IS NOT NULL AND n.embedding_model IS DISTINCT FROM p_model
+               AND t.embedded AND n.embedding_model IS DISTINCT FROM p_model
             UNION ALL
             SELECT 'edges', e.fact
               FROM memory.edges AS e
@@ -4046,10 +4056,7 @@ CREATE FUNCTION memory.ann_plan(p_min_rows integer DEFAULT 2000, p_m integer DEF
 BEGIN
     PERFORM memory._require_admin();
     RETURN QUERY
-    WITH wanted AS (
-        SELECT w.sim_no, w.episodes
-          FROM memory.tenants AS t
-         CROSS JOIN LATERAL memory._ann_counts(t.tenant_id, p_min_rows) AS w),
+    WITH wanted AS (SELECT w.sim_no, w.episodes FROM memory._ann_wanted(p_min_rows) AS w),
     existing AS (
         SELECT c.relname::text AS index_name, i.indisvalid AS valid,
                COALESCE(c.reloptions, '{}') AS options

@@ -12,7 +12,7 @@ LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 DECLARE
-    v_previous text := pg_catalog.current_setting('memory.tenant_id', true);
+    v_previous constant text := pg_catalog.current_setting('memory.tenant_id', true);
 BEGIN
     PERFORM memory._enter_tenant_as_admin(p_tenant_id);
     RETURN QUERY

@@ -10,16 +10,11 @@ CREATE OR REPLACE FUNCTION memory._clump_plan(
     p_m integer DEFAULT 32,
     p_ef_construction integer DEFAULT 128)
 RETURNS TABLE (tenant_id uuid, sim_no bigint, episodes bigint, action text)
-LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+LANGUAGE sql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    PERFORM memory._require_admin();
-    RETURN QUERY
-    WITH wanted AS (
-        SELECT t.tenant_id, w.sim_no, w.episodes
-          FROM memory.tenants AS t
-         CROSS JOIN LATERAL memory._ann_counts(t.tenant_id, p_min_rows) AS w),
+    SELECT memory._require_admin();
+    WITH wanted AS (SELECT * FROM memory._ann_wanted(p_min_rows)),
     built AS (
         SELECT t.tenant_id, b.*
           FROM memory.tenants AS t
@@ -35,7 +30,6 @@ BEGIN
       FROM built AS b
      WHERE NOT EXISTS (SELECT 1 FROM wanted AS w WHERE w.tenant_id = b.tenant_id AND w.sim_no = b.sim_no)
      ORDER BY 3 DESC, 2;
-END
 $fn$;
 
 COMMENT ON FUNCTION memory._clump_plan(integer, integer, integer) IS 'Internal: the clump builds swarm-memory index makes, keeps or drops (by tenant and simulation number); memory_admin';

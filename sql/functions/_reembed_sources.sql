@@ -10,15 +10,12 @@ LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
     SELECT s.kind, memory._text_hash(p_model, s.text), s.text
-      FROM (SELECT 'nodes' AS kind, n.type || ': ' || n.name AS text
+      FROM (SELECT 'nodes' AS kind, t.text
               FROM memory.nodes AS n
+             CROSS JOIN LATERAL (VALUES (n.type || ': ' || n.name, n.embedding IS NOT NULL),
+                                        (n.summary, n.summary_embedding IS NOT NULL)) AS t(text, embedded)
              WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-               AND n.embedding IS NOT NULL AND n.embedding_model IS DISTINCT FROM p_model
-            UNION ALL
-            SELECT 'nodes', n.summary
-              FROM memory.nodes AS n
-             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-               AND n.summary_embedding IS NOT NULL AND n.embedding_model IS DISTINCT FROM p_model
+               AND t.embedded AND n.embedding_model IS DISTINCT FROM p_model
             UNION ALL
             SELECT 'edges', e.fact
               FROM memory.edges AS e

@@ -15,10 +15,7 @@ AS $fn$
 BEGIN
     PERFORM memory._require_admin();
     RETURN QUERY
-    WITH wanted AS (
-        SELECT w.sim_no, w.episodes
-          FROM memory.tenants AS t
-         CROSS JOIN LATERAL memory._ann_counts(t.tenant_id, p_min_rows) AS w),
+    WITH wanted AS (SELECT w.sim_no, w.episodes FROM memory._ann_wanted(p_min_rows) AS w),
     existing AS (
         SELECT c.relname::text AS index_name, i.indisvalid AS valid,
                COALESCE(c.reloptions, '{}') AS options
