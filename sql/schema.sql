@@ -439,10 +439,7 @@ BEGIN
         RAISE EXCEPTION 'p_sim_no, p_action, p_m and p_ef_construction must not be NULL'
             USING ERRCODE = 'null_value_not_allowed', HINT = 'take a row of memory._clump_plan(): its tenant, sim_no and action';
     END IF;
-    IF p_action NOT IN ('clump', 'drop') THEN
-        RAISE EXCEPTION 'unknown clump action %', pg_catalog.left(p_action, 200)
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'clump or drop (the action column of memory._clump_plan())';
-    END IF;
+    PERFORM memory._one_of('clump action', p_action, '{clump, drop}', 'the action column of memory._clump_plan()');
     SELECT s.simulation_id INTO v_sim FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.sim_no = p_sim_no;
     IF NOT FOUND THEN
