@@ -111,3 +111,19 @@ def connect(world: World) -> Iterator[Callable[..., psycopg.Connection]]:
     yield _connect
     for conn in opened:
         conn.close()
+
+
+# The real models' embedders, shared by the tests that import, search and re-embed with them
+# (each loads its weights once a process).
+@pytest.fixture(scope="session")
+def minilm():  # type: ignore[no-untyped-def]
+    from swarm_memory.embed import Embedder
+
+    return Embedder()
+
+
+@pytest.fixture(scope="session")
+def e5():  # type: ignore[no-untyped-def]
+    from swarm_memory.embed import E5Embedder
+
+    return E5Embedder()

@@ -31,11 +31,6 @@ QUESTION = "Will closing the riverside road hurt the small shops?"
 
 
 @pytest.fixture(scope="module")
-def minilm() -> Embedder:
-    return Embedder()
-
-
-@pytest.fixture(scope="module")
 def wordllama() -> WordLlamaEmbedder:
     return WordLlamaEmbedder()
 

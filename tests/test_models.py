@@ -59,11 +59,6 @@ def chinese_run(path: Path) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def e5() -> E5Embedder:
-    return E5Embedder()
-
-
 def test_the_default_model_has_one_name_in_python_and_sql(world, connect):
     su = connect()
     assert su.execute("SELECT memory._default_model()").fetchone()[0] == MODEL_NAME

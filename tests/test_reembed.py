@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from swarm_memory import InvalidInput, Memory, StateError
-from swarm_memory.embed import E5_MODEL_NAME, MODEL_NAME, E5Embedder, Embedder
+from swarm_memory.embed import E5_MODEL_NAME, MODEL_NAME
 from swarm_memory.importer import import_run
 from swarm_memory.reembed import PAUSE_ENV, reembed
 
@@ -57,16 +57,6 @@ def small_run(path: Path) -> Path:
         "\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n"
     )
     return path
-
-
-@pytest.fixture(scope="module")
-def minilm() -> Embedder:
-    return Embedder()
-
-
-@pytest.fixture(scope="module")
-def e5() -> E5Embedder:
-    return E5Embedder()
 
 
 def _searches(mem: Memory, w, query_nodes, query_facts, model: str | None):  # type: ignore[no-untyped-def]

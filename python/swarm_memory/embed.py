@@ -30,6 +30,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -405,8 +406,6 @@ def load_wordllama() -> Any:
     if _wordllama is None:
         with _wordllama_lock:
             if _wordllama is None:
-                from pathlib import Path
-
                 import wordllama
 
                 _wordllama = wordllama.WordLlama.load(
