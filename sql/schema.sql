@@ -904,15 +904,15 @@ BEGIN
     FOR v_key IN SELECT k FROM pg_catalog.jsonb_object_keys(v_members) AS k LOOP
         INSERT INTO memory.episode_clumps AS c
                (tenant_id, simulation_id, representative_key, representative_id, agent_id, members, member_ids,
-                dropped, similarity)
+                dropped, similarity, compacted_at)
         SELECT p_tenant_id, p_simulation_id, v_key::uuid, v_ids #>> ARRAY[v_key, '0'], (v_ids #>> ARRAY[v_key, '1'])::integer,
-               1 + pg_catalog.cardinality(m.ids), m.ids, p_drop, p_similarity
+               1 + pg_catalog.cardinality(m.ids), m.ids, p_drop, p_similarity, pg_catalog.now()
           FROM (SELECT ARRAY(SELECT pg_catalog.jsonb_array_elements_text(v_members -> v_key) ORDER BY 1) AS ids) AS m
         ON CONFLICT ON CONSTRAINT episode_clumps_pkey DO UPDATE
            SET member_ids = ARRAY(SELECT DISTINCT u FROM pg_catalog.unnest(c.member_ids || excluded.member_ids) AS u ORDER BY u),
                members = 1 + pg_catalog.cardinality(ARRAY(SELECT DISTINCT u FROM pg_catalog.unnest(c.member_ids || excluded.member_ids) AS u)),
                dropped = c.dropped OR excluded.dropped, similarity = excluded.similarity,
-               compacted_at = pg_catalog.now();
+               compacted_at = excluded.compacted_at;  -- (Citus refuses now() here)
         v_clumps := v_clumps + 1;
         v_episodes := v_episodes + pg_catalog.jsonb_array_length(v_members -> v_key);
         v_all := v_all || ARRAY(SELECT pg_catalog.jsonb_array_elements_text(v_members -> v_key));
@@ -1101,6 +1101,38 @@ COMMENT ON FUNCTION memory._edge_detail(p_edge memory.edges) IS 'Internal: an ed
 -- FUNCTION _edge_detail(p_edge memory.edges); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._edge_detail(p_edge memory.edges) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._edge_detail(p_edge memory.edges) TO memory_reader;
+
+-- _end_grant(uuid, oid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._end_grant(p_tenant_id uuid, p_role_oid oid) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_map jsonb;
+BEGIN
+    PERFORM memory._require_admin();
+    SELECT g.node_role_oids INTO v_map FROM memory.tenant_grants AS g
+     WHERE g.tenant_id = p_tenant_id AND g.role_oid = p_role_oid;
+    IF NOT FOUND THEN
+        RETURN;
+    ELSIF v_map IS NULL THEN
+        PERFORM memory._delete_grant(p_tenant_id, p_role_oid);
+    ELSIF v_map <> '{}'::jsonb THEN
+        UPDATE memory.tenant_grants AS g SET node_role_oids = '{}'::jsonb
+         WHERE g.tenant_id = p_tenant_id AND g.role_oid = p_role_oid;
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory._end_grant(p_tenant_id uuid, p_role_oid oid) OWNER TO memory_owner;
+
+-- FUNCTION _end_grant(p_tenant_id uuid, p_role_oid oid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._end_grant(p_tenant_id uuid, p_role_oid oid) IS 'Internal: end a grant of a tenant to a role (by OID): deleted on one node, its map of node OIDs emptied on a Citus cluster; memory_admin only';
+
+-- FUNCTION _end_grant(p_tenant_id uuid, p_role_oid oid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._end_grant(p_tenant_id uuid, p_role_oid oid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._end_grant(p_tenant_id uuid, p_role_oid oid) TO memory_admin;
 
 -- _enter_page(text, uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._enter_page(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_after text) RETURNS void
@@ -3703,7 +3735,9 @@ BEGIN
         FOR v_sim IN
             SELECT s.simulation_id, s.updated_at,
                    EXISTS (SELECT 1 FROM memory.import_attempts AS a
-                            WHERE a.tenant_id = s.tenant_id AND a.simulation_id = s.simulation_id
+                            -- (the tenant by the argument: Citus routes the correlated
+                            -- subquery to the tenant's shard only so)
+                            WHERE a.tenant_id = p_tenant_id AND a.simulation_id = s.simulation_id
                               AND a.state = 'loading') AS loading
               FROM memory.simulations AS s
              WHERE s.tenant_id = p_tenant_id
@@ -5514,13 +5548,16 @@ BEGIN
             USING ERRCODE = 'no_data_found', HINT = 'create it with memory.create_tenant()';
     END IF;
     SELECT pg_catalog.array_agg(g.tenant_id), pg_catalog.array_agg(g.role_oid) INTO v_tenants, v_oids
-      FROM memory.tenant_grants AS g;
-    PERFORM memory._delete_grant(d.tenant_id, d.role_oid)
+      FROM memory.tenant_grants AS g
+     WHERE g.node_role_oids IS DISTINCT FROM '{}'::jsonb;
+    PERFORM memory._end_grant(d.tenant_id, d.role_oid)
        FROM ROWS FROM (pg_catalog.unnest(v_tenants), pg_catalog.unnest(v_oids)) AS d (tenant_id, role_oid)
       WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r WHERE r.oid = d.role_oid);
     INSERT INTO memory.tenant_grants (tenant_id, role_oid, role_name, node_role_oids)
     VALUES (p_tenant_id, v_role_oid, p_role, memory._node_role_oids(v_role_oid))
-    ON CONFLICT (tenant_id, role_oid) DO NOTHING;
+    -- a grant revoked on a cluster (its map emptied, memory._end_grant) is renewed
+    ON CONFLICT (tenant_id, role_oid) DO UPDATE SET node_role_oids = excluded.node_role_oids
+     WHERE tenant_grants.node_role_oids = '{}'::jsonb;
 END
 $$;
 
@@ -6985,12 +7022,15 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'one of ' || pg_catalog.array_to_string(memory._outcomes(), ', ');
     END IF;
+    -- the time and the user from the proposed row: Citus refuses functions that are not
+    -- immutable in the DO UPDATE SET of a distributed table
     INSERT INTO memory.prediction_outcomes AS o
-           (tenant_id, simulation_id, prediction_id, outcome, note, observed_at)
-    VALUES (p_tenant_id, p_simulation_id, p_prediction_id, p_outcome, p_note, p_observed_at)
+           (tenant_id, simulation_id, prediction_id, outcome, note, observed_at, recorded_at, recorded_by)
+    VALUES (p_tenant_id, p_simulation_id, p_prediction_id, p_outcome, p_note, p_observed_at,
+            pg_catalog.now(), CURRENT_USER)
     ON CONFLICT ON CONSTRAINT prediction_outcomes_pkey DO UPDATE
        SET outcome = excluded.outcome, note = excluded.note, observed_at = excluded.observed_at,
-           recorded_at = pg_catalog.now(), recorded_by = CURRENT_USER
+           recorded_at = excluded.recorded_at, recorded_by = excluded.recorded_by
      WHERE (o.outcome, o.note, o.observed_at) IS DISTINCT FROM (excluded.outcome, excluded.note, excluded.observed_at);
     PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'prediction_outcomes', 'outcome', ARRAY[p_prediction_id], '{}', NULL, pg_catalog.jsonb_build_object('outcome', p_outcome)) WHERE FOUND;  -- the change feed (V0021)
     RETURN QUERY
@@ -7519,8 +7559,7 @@ BEGIN
         RAISE EXCEPTION 'p_role and p_tenant_id must not be NULL (got %, %)', p_role, p_tenant_id
             USING ERRCODE = 'null_value_not_allowed', HINT = 'name the role and tenant of the grant';
     END IF;
-    -- No row (no such role): nothing to revoke.
-    PERFORM memory._delete_grant(p_tenant_id, r.oid)
+    PERFORM memory._end_grant(p_tenant_id, r.oid)
        FROM pg_catalog.pg_roles AS r
       WHERE r.rolname = p_role;
 END
@@ -8500,11 +8539,15 @@ BEGIN
         RETURN;
     END IF;
     BEGIN
-        INSERT INTO memory.retention_rules AS r (tenant_id, keep_days, compact_similarity, compact_drop)
-        VALUES (p_tenant_id, p_keep_days, p_compact_similarity, p_compact_drop)
+        -- the time and the user come from the proposed row (Citus refuses functions that
+        -- are not immutable in the DO UPDATE SET of a distributed table)
+        INSERT INTO memory.retention_rules AS r (tenant_id, keep_days, compact_similarity, compact_drop,
+                                                 updated_at, updated_by)
+        VALUES (p_tenant_id, p_keep_days, p_compact_similarity, p_compact_drop, pg_catalog.now(), SESSION_USER)
         ON CONFLICT (tenant_id) DO UPDATE
            SET keep_days = excluded.keep_days, compact_similarity = excluded.compact_similarity,
-               compact_drop = excluded.compact_drop, updated_at = pg_catalog.now(), updated_by = SESSION_USER
+               compact_drop = excluded.compact_drop, updated_at = excluded.updated_at,
+               updated_by = excluded.updated_by
          WHERE (r.keep_days, r.compact_similarity, r.compact_drop)
                IS DISTINCT FROM (excluded.keep_days, excluded.compact_similarity, excluded.compact_drop);
     EXCEPTION WHEN foreign_key_violation THEN
@@ -8571,8 +8614,10 @@ CREATE FUNCTION memory.set_tenant_model(p_tenant_id uuid, p_model text) RETURNS 
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
     PERFORM memory._model(p_model) WHERE p_model IS NOT NULL;
-    INSERT INTO memory.tenant_models AS t (tenant_id, embedding_model) VALUES (p_tenant_id, p_model)
-    ON CONFLICT (tenant_id) DO UPDATE SET embedding_model = excluded.embedding_model, updated_at = pg_catalog.now()
+    -- (the time from the proposed row: Citus refuses now() in the DO UPDATE SET)
+    INSERT INTO memory.tenant_models AS t (tenant_id, embedding_model, updated_at)
+    VALUES (p_tenant_id, p_model, pg_catalog.now())
+    ON CONFLICT (tenant_id) DO UPDATE SET embedding_model = excluded.embedding_model, updated_at = excluded.updated_at
      WHERE t.embedding_model IS DISTINCT FROM excluded.embedding_model;
     RETURN COALESCE(p_model, memory._default_model());
 END
@@ -9298,9 +9343,20 @@ CREATE FUNCTION memory.sweep(p_tenant_id uuid DEFAULT NULL::uuid, p_now timestam
     SET lock_timeout TO '30s'
     AS $$
 DECLARE
-    v_tenant uuid;
+    v_tenant  uuid;
+    v_cluster boolean;
 BEGIN
     PERFORM memory._require_admin();
+    IF pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+        EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition AS d'
+                '                WHERE d.logicalrelid = ''memory.simulations''::pg_catalog.regclass)'
+           INTO v_cluster;
+        IF v_cluster THEN
+            RAISE EXCEPTION 'memory.sweep does not run on a Citus cluster'
+                USING ERRCODE = 'feature_not_supported',
+                      HINT = 'sweep each tenant with memory.sweep_tenant(tenant_id) (swarm-memory sweep does)';
+        END IF;
+    END IF;
     FOR v_tenant IN SELECT t.tenant_id FROM memory.tenants AS t
                      WHERE p_tenant_id IS NULL OR t.tenant_id = p_tenant_id ORDER BY t.tenant_id LOOP
         RETURN QUERY SELECT v_tenant, w.simulation_id, w.action, w.detail
@@ -9317,6 +9373,26 @@ COMMENT ON FUNCTION memory.sweep(p_tenant_id uuid, p_now timestamp with time zon
 -- FUNCTION sweep(p_tenant_id uuid, p_now timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.sweep(p_tenant_id uuid, p_now timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.sweep(p_tenant_id uuid, p_now timestamp with time zone) TO memory_admin;
+
+-- sweep_tenant(uuid, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(tenant_id uuid, simulation_id uuid, action text, detail jsonb)
+    LANGUAGE sql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+    SELECT memory._enter_tenant_as_admin(p_tenant_id);
+    SELECT p_tenant_id, w.simulation_id, w.action, w.detail
+      FROM memory._sweep_tenant(p_tenant_id, COALESCE(p_now, pg_catalog.now())) AS w;
+$$;
+
+ALTER FUNCTION memory.sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone) IS 'Apply one tenant''s retention and compaction policy (memory.set_retention); the per-tenant sweep a Citus cluster runs on the tenant''s worker; memory_admin only';
+
+-- FUNCTION sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone) TO memory_admin;
 
 -- switch_model(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.switch_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) RETURNS TABLE(kind text, switched bigint)
@@ -9479,6 +9555,9 @@ ALTER TABLE ONLY memory.tenant_grants
 
 -- COLUMN tenant_grants.node_role_oids; Type: COMMENT; Schema: memory; Owner: memory_owner
 COMMENT ON COLUMN memory.tenant_grants.node_role_oids IS 'On a Citus cluster: the granted role''s OID on each node, by Citus group id ({"0": coordinator OID, "1": ...}); NULL on a single node';
+
+-- COLUMN tenant_grants.node_role_oids; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(node_role_oids) ON TABLE memory.tenant_grants TO memory_admin;
 
 -- COLUMN tenant_grants.role_name; Type: COMMENT; Schema: memory; Owner: memory_owner
 COMMENT ON COLUMN memory.tenant_grants.role_name IS 'Display only: the role''s name when it was granted; never used to authorise';

@@ -338,6 +338,7 @@ READS = {
     "changes_since": swarm_memory.client.Change,
     "health": swarm_memory.client.HealthRow,
     "sweep": swarm_memory.client.SweepRow,
+    "sweep_tenant": swarm_memory.client.SweepRow,
     "compact_episodes": swarm_memory.client.CompactCounts,
     "match_entities": EntityMatch,
     # Embedding models and re-embedding (V0022)
@@ -518,3 +519,37 @@ def test_pool_connections_carry_the_vector_adapter(world, mem_a):
         assert sent.startswith("[") and len(sent.split(",")) == 384
     with mem_a.connect() as own:
         assert own.adapters.types.get("vector") is not None
+
+
+def test_retention_and_compaction_take_a_similarity_as_a_python_float(world, mem_a):
+    """The similarity is a real in SQL: a float (float8) parameter must still find the
+    function (it did not before: `memory.compact_episodes(uuid, uuid, double precision,
+    boolean) does not exist`)."""
+    near = vec(1).copy()
+    near[1] += 0.001
+    mem_a.upsert_episodes(
+        world.tenant_a,
+        world.sim_a,
+        [
+            {
+                "id": f"c{i}",
+                "agent_id": 1,
+                "platform": "twitter",
+                "round": i,
+                "action_type": "CREATE_POST",
+                "content": f"same post {i}",
+                "embedding": v,
+            }
+            for i, v in enumerate([vec(1), near])
+        ],
+    )
+    counts = mem_a.compact_episodes(world.tenant_a, world.sim_a, 0.995)
+    assert (counts.clumps, counts.episodes, counts.dropped) == (1, 1, 0)
+    with Memory(world.dsn("admin")) as admin:
+        admin.set_retention(world.tenant_a, 30, 0.995, False)
+        swept = admin.sweep(world.tenant_a)
+        assert [(r.tenant_id, r.action, r.detail["clumps"]) for r in swept] == [
+            (world.tenant_a, "compacted", 1)
+        ]
+        # every tenant, one sweep_tenant call each: only A has a policy
+        assert admin.sweep() == swept

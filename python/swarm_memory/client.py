@@ -1738,15 +1738,30 @@ class Memory:
         """Set a tenant's retention and compaction policy (memory_admin)."""
         with _translated(), self._conn(conn) as c:
             c.execute(
-                "SELECT memory.set_retention(%s, %s, %s, %s)",
+                "SELECT memory.set_retention(%s, %s, %s::real, %s)",
                 (tenant_id, keep_days, compact_similarity, compact_drop),
             )
 
     def sweep(
         self, tenant_id: UUIDLike | None = None, *, conn: Connection | None = None
     ) -> list[SweepRow]:
-        """Apply the tenants' retention and compaction policies (memory_admin)."""
-        return self._records(SweepRow, "SELECT * FROM memory.sweep(%s)", (tenant_id,), conn)
+        """Apply the tenants' retention and compaction policies (memory_admin): one
+        `memory.sweep_tenant` call a tenant (every tenant when `tenant_id` is None), each
+        committed on its own. On a Citus cluster each call runs on the tenant's worker, where
+        `memory.sweep`, which sweeps every tenant in one call, refuses to run."""
+        if tenant_id is not None:
+            return self.sweep_tenant(tenant_id, conn=conn)
+        return [
+            r
+            for t in self.list_tenants(conn=conn)
+            for r in self.sweep_tenant(t.tenant_id, conn=conn)
+        ]
+
+    def sweep_tenant(
+        self, tenant_id: UUIDLike, *, conn: Connection | None = None
+    ) -> list[SweepRow]:
+        """Apply one tenant's retention and compaction policy (memory_admin)."""
+        return self._records(SweepRow, "SELECT * FROM memory.sweep_tenant(%s)", (tenant_id,), conn)
 
     def compact_episodes(
         self,
@@ -1760,7 +1775,7 @@ class Memory:
         """Compact an agent's near-duplicate episodes into representatives with their count."""
         return self._one(
             CompactCounts,
-            "SELECT * FROM memory.compact_episodes(%s, %s, %s, %s)",
+            "SELECT * FROM memory.compact_episodes(%s, %s, %s::real, %s)",
             (tenant_id, simulation_id, similarity, drop),
             conn,
         )

@@ -48,7 +48,7 @@ DECLARE
     -- the tenants with their grants, and every table without a tenant_id (read by every node)
     v_reference regclass[];
     -- API functions that stay on the coordinator: they use the caller's own session
-    c_coordinator CONSTANT text[] := ARRAY['begin_import', 'stage_rows'];
+    c_coordinator CONSTANT text[] := ARRAY['begin_import', 'stage_rows', 'sweep'];
     c_subquery_form CONSTANT text := '(tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))';
     c_cluster_form CONSTANT text := '(tenant_id = memory._current_tenant_id())';
 BEGIN
@@ -207,6 +207,25 @@ BEGIN
                                                    colocate_with => 'memory.simulations', force_delegation => true);
         INSERT INTO distribute_log VALUES ('distributed function', v_fn.fn::text);
     END LOOP;
+    -- 4a. an API function that stays on the coordinator but was delegated by an earlier
+    --    distribute (memory.sweep, until V0028) loses its distribution argument: Citus has no
+    --    call to take one back, so its record goes and it is registered again without one.
+    FOR v_fn IN
+        SELECT p.oid::regprocedure AS fn, p.oid
+          FROM pg_catalog.pg_proc AS p
+          JOIN pg_catalog.pg_dist_object AS o
+            ON o.classid = 'pg_catalog.pg_proc'::regclass AND o.objid = p.oid
+         WHERE p.pronamespace = 'memory'::regnamespace AND p.proname = ANY (c_coordinator)
+           AND o.distribution_argument_index IS NOT NULL
+         ORDER BY p.proname, p.oid
+    LOOP
+        DELETE FROM pg_catalog.pg_dist_object AS o
+         WHERE o.classid = 'pg_catalog.pg_proc'::regclass AND o.objid = v_fn.oid;
+        PERFORM pg_catalog.run_command_on_workers(pg_catalog.format(
+            'DELETE FROM pg_catalog.pg_dist_object WHERE classid = %s AND objid = %s::regprocedure',
+            'pg_catalog.pg_proc'::regclass::oid, pg_catalog.quote_literal(v_fn.fn::text)));
+        INSERT INTO distribute_log VALUES ('not delegated', v_fn.fn::text);
+    END LOOP;
     -- 4b. every other function of the schema on every node (no distribution argument: not
     --    delegated). Citus copies a function to the workers on its own only where nothing in
     --    its signature is a table's row type; those (memory._require_attempt,
@@ -222,6 +241,21 @@ BEGIN
     LOOP
         PERFORM pg_catalog.create_distributed_function(v_fn.fn);
         INSERT INTO distribute_log VALUES ('function on every node', v_fn.fn::text);
+    END LOOP;
+    -- 4c. custom plans only: a generic plan leaves the tenant a parameter, and Citus cannot
+    --    route a statement over a distributed table whose distribution column is compared
+    --    with a parameter it does not know ("could not create distributed plan"). The walk
+    --    (memory.neighbors) asks for generic plans on one node, where they save the planning
+    --    of a small walk; here it plans each call (ALTER FUNCTION reaches every node).
+    FOR v_fn IN
+        SELECT p.oid::regprocedure AS fn
+          FROM pg_catalog.pg_proc AS p
+         WHERE p.pronamespace = 'memory'::regnamespace
+           AND 'plan_cache_mode=force_generic_plan' = ANY (p.proconfig)
+         ORDER BY p.proname, p.oid
+    LOOP
+        EXECUTE pg_catalog.format('ALTER FUNCTION %s RESET plan_cache_mode', v_fn.fn);
+        INSERT INTO distribute_log VALUES ('custom plans', v_fn.fn::text);
     END LOOP;
     COMMIT;
 

@@ -28,7 +28,9 @@ BEGIN
         FOR v_sim IN
             SELECT s.simulation_id, s.updated_at,
                    EXISTS (SELECT 1 FROM memory.import_attempts AS a
-                            WHERE a.tenant_id = s.tenant_id AND a.simulation_id = s.simulation_id
+                            -- (the tenant by the argument: Citus routes the correlated
+                            -- subquery to the tenant's shard only so)
+                            WHERE a.tenant_id = p_tenant_id AND a.simulation_id = s.simulation_id
                               AND a.state = 'loading') AS loading
               FROM memory.simulations AS s
              WHERE s.tenant_id = p_tenant_id

@@ -7,7 +7,8 @@
 -- may). On a Citus cluster the grant also records the role's OID on every node
 -- (memory._node_role_oids; V0024), since the workers' OIDs differ: a node that does not
 -- know the role refuses the grant (42704). Idempotent (a grant already made is kept as it
--- is; `swarm-memory distribute` brings its map up to date after a node is added).
+-- is; `swarm-memory distribute` brings its map up to date after a node is added; a grant
+-- revoked on a cluster, its map emptied, is renewed).
 CREATE OR REPLACE FUNCTION memory.grant_tenant(p_role name, p_tenant_id uuid) RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
@@ -36,13 +37,16 @@ BEGIN
             USING ERRCODE = 'no_data_found', HINT = 'create it with memory.create_tenant()';
     END IF;
     SELECT pg_catalog.array_agg(g.tenant_id), pg_catalog.array_agg(g.role_oid) INTO v_tenants, v_oids
-      FROM memory.tenant_grants AS g;
-    PERFORM memory._delete_grant(d.tenant_id, d.role_oid)
+      FROM memory.tenant_grants AS g
+     WHERE g.node_role_oids IS DISTINCT FROM '{}'::jsonb;
+    PERFORM memory._end_grant(d.tenant_id, d.role_oid)
        FROM ROWS FROM (pg_catalog.unnest(v_tenants), pg_catalog.unnest(v_oids)) AS d (tenant_id, role_oid)
       WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r WHERE r.oid = d.role_oid);
     INSERT INTO memory.tenant_grants (tenant_id, role_oid, role_name, node_role_oids)
     VALUES (p_tenant_id, v_role_oid, p_role, memory._node_role_oids(v_role_oid))
-    ON CONFLICT (tenant_id, role_oid) DO NOTHING;
+    -- a grant revoked on a cluster (its map emptied, memory._end_grant) is renewed
+    ON CONFLICT (tenant_id, role_oid) DO UPDATE SET node_role_oids = excluded.node_role_oids
+     WHERE tenant_grants.node_role_oids = '{}'::jsonb;
 END
 $fn$;
 

@@ -24,12 +24,15 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'one of ' || pg_catalog.array_to_string(memory._outcomes(), ', ');
     END IF;
+    -- the time and the user from the proposed row: Citus refuses functions that are not
+    -- immutable in the DO UPDATE SET of a distributed table
     INSERT INTO memory.prediction_outcomes AS o
-           (tenant_id, simulation_id, prediction_id, outcome, note, observed_at)
-    VALUES (p_tenant_id, p_simulation_id, p_prediction_id, p_outcome, p_note, p_observed_at)
+           (tenant_id, simulation_id, prediction_id, outcome, note, observed_at, recorded_at, recorded_by)
+    VALUES (p_tenant_id, p_simulation_id, p_prediction_id, p_outcome, p_note, p_observed_at,
+            pg_catalog.now(), CURRENT_USER)
     ON CONFLICT ON CONSTRAINT prediction_outcomes_pkey DO UPDATE
        SET outcome = excluded.outcome, note = excluded.note, observed_at = excluded.observed_at,
-           recorded_at = pg_catalog.now(), recorded_by = CURRENT_USER
+           recorded_at = excluded.recorded_at, recorded_by = excluded.recorded_by
      WHERE (o.outcome, o.note, o.observed_at) IS DISTINCT FROM (excluded.outcome, excluded.note, excluded.observed_at);
     PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'prediction_outcomes', 'outcome', ARRAY[p_prediction_id], '{}', NULL, pg_catalog.jsonb_build_object('outcome', p_outcome)) WHERE FOUND;  -- the change feed (V0021)
     RETURN QUERY

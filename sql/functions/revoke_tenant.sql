@@ -1,5 +1,6 @@
 -- Take a role's grant for a tenant away: the role's name is resolved to its OID, and the
--- grant of that OID goes (memory._delete_grant: administrators hold no DELETE). Idempotent:
+-- grant of that OID ends (memory._end_grant: deleted on one node, its map of node OIDs
+-- emptied on a Citus cluster). Idempotent:
 -- revoking an absent grant, or naming a role that does not exist, changes nothing (a dropped
 -- role's grants authorise nobody; memory.grant_tenant removes them).
 CREATE OR REPLACE FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) RETURNS void
@@ -11,8 +12,7 @@ BEGIN
         RAISE EXCEPTION 'p_role and p_tenant_id must not be NULL (got %, %)', p_role, p_tenant_id
             USING ERRCODE = 'null_value_not_allowed', HINT = 'name the role and tenant of the grant';
     END IF;
-    -- No row (no such role): nothing to revoke.
-    PERFORM memory._delete_grant(p_tenant_id, r.oid)
+    PERFORM memory._end_grant(p_tenant_id, r.oid)
        FROM pg_catalog.pg_roles AS r
       WHERE r.rolname = p_role;
 END

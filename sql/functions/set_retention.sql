@@ -29,11 +29,15 @@ BEGIN
         RETURN;
     END IF;
     BEGIN
-        INSERT INTO memory.retention_rules AS r (tenant_id, keep_days, compact_similarity, compact_drop)
-        VALUES (p_tenant_id, p_keep_days, p_compact_similarity, p_compact_drop)
+        -- the time and the user come from the proposed row (Citus refuses functions that
+        -- are not immutable in the DO UPDATE SET of a distributed table)
+        INSERT INTO memory.retention_rules AS r (tenant_id, keep_days, compact_similarity, compact_drop,
+                                                 updated_at, updated_by)
+        VALUES (p_tenant_id, p_keep_days, p_compact_similarity, p_compact_drop, pg_catalog.now(), SESSION_USER)
         ON CONFLICT (tenant_id) DO UPDATE
            SET keep_days = excluded.keep_days, compact_similarity = excluded.compact_similarity,
-               compact_drop = excluded.compact_drop, updated_at = pg_catalog.now(), updated_by = SESSION_USER
+               compact_drop = excluded.compact_drop, updated_at = excluded.updated_at,
+               updated_by = excluded.updated_by
          WHERE (r.keep_days, r.compact_similarity, r.compact_drop)
                IS DISTINCT FROM (excluded.keep_days, excluded.compact_similarity, excluded.compact_drop);
     EXCEPTION WHEN foreign_key_violation THEN

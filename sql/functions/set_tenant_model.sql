@@ -9,8 +9,10 @@ AS $fn$
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
     PERFORM memory._model(p_model) WHERE p_model IS NOT NULL;
-    INSERT INTO memory.tenant_models AS t (tenant_id, embedding_model) VALUES (p_tenant_id, p_model)
-    ON CONFLICT (tenant_id) DO UPDATE SET embedding_model = excluded.embedding_model, updated_at = pg_catalog.now()
+    -- (the time from the proposed row: Citus refuses now() in the DO UPDATE SET)
+    INSERT INTO memory.tenant_models AS t (tenant_id, embedding_model, updated_at)
+    VALUES (p_tenant_id, p_model, pg_catalog.now())
+    ON CONFLICT (tenant_id) DO UPDATE SET embedding_model = excluded.embedding_model, updated_at = excluded.updated_at
      WHERE t.embedding_model IS DISTINCT FROM excluded.embedding_model;
     RETURN COALESCE(p_model, memory._default_model());
 END

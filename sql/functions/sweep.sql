@@ -5,15 +5,29 @@
 -- imported into is kept and reported; then near-duplicate episodes are compacted where the
 -- policy says so (op compact). One row per action. A tenant's sweep commits with the call.
 -- p_now: the moment ages are measured from (default now()).
+-- On a Citus cluster this function is not delegated (its tenant may be NULL, which Citus
+-- 14.0.1 cannot route: README "Scaling out") and refuses with 0A000: the deletes of a sweep
+-- run on the tenant's worker, through memory.sweep_tenant, one call a tenant.
 CREATE OR REPLACE FUNCTION memory.sweep(p_tenant_id uuid DEFAULT NULL, p_now timestamptz DEFAULT NULL)
 RETURNS TABLE (tenant_id uuid, simulation_id uuid, action text, detail jsonb)
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
 DECLARE
-    v_tenant uuid;
+    v_tenant  uuid;
+    v_cluster boolean;
 BEGIN
     PERFORM memory._require_admin();
+    IF pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+        EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition AS d'
+                '                WHERE d.logicalrelid = ''memory.simulations''::pg_catalog.regclass)'
+           INTO v_cluster;
+        IF v_cluster THEN
+            RAISE EXCEPTION 'memory.sweep does not run on a Citus cluster'
+                USING ERRCODE = 'feature_not_supported',
+                      HINT = 'sweep each tenant with memory.sweep_tenant(tenant_id) (swarm-memory sweep does)';
+        END IF;
+    END IF;
     FOR v_tenant IN SELECT t.tenant_id FROM memory.tenants AS t
                      WHERE p_tenant_id IS NULL OR t.tenant_id = p_tenant_id ORDER BY t.tenant_id LOOP
         RETURN QUERY SELECT v_tenant, w.simulation_id, w.action, w.detail

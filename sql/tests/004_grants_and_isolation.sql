@@ -4,7 +4,7 @@
 -- memory.tenant_id gives nothing. Both tenants hold the same ids: reads, deletes and edges
 -- never cross; a role granted two tenants acts for one per call.
 BEGIN;
-SELECT plan(323);  -- V0026: 4 tables (16); 231 + 11 report and prediction tables x 4 + row_history (V0015) 4 + edge_evidence (V0016) 4 + tenant_models (V0022) 4 + word_postings (V0020) 4 + changes, change_heads, retention_rules, episode_clumps (V0021) 16
+SELECT plan(328);  -- V0028: a mapped grant revoked and renewed (5); V0026: 4 tables (16); 231 + 11 report and prediction tables x 4 + row_history (V0015) 4 + edge_evidence (V0016) 4 + tenant_models (V0022) 4 + word_postings (V0020) 4 + changes, change_heads, retention_rules, episode_clumps (V0021) 16
 \ir _fixtures.psql
 
 -- Every call template of fx.calls succeeds for a granted tenant (checked at the end), so each
@@ -470,6 +470,34 @@ SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes_by_type(fx.tenant_a(), f
 RESET SESSION AUTHORIZATION;
 SELECT is((SELECT pg_catalog.count(*) FROM memory.tenant_grants WHERE role_oid = 'app_a'::regrole), 1::bigint,
           'grant_tenant after revoke leaves one grant');
+
+-- A grant with a map of node OIDs, as every grant has on a Citus cluster (V0024): revoke
+-- empties the map instead of deleting (V0028), grant_tenant renews it (5)
+UPDATE memory.tenant_grants SET node_role_oids = pg_catalog.jsonb_build_object(memory._node_group()::text, 'app_a'::regrole::oid)
+ WHERE tenant_id = fx.tenant_a() AND role_oid = 'app_a'::regrole;
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)), 3::bigint,
+          'a grant with a map of node OIDs authorises its role');
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION admin;
+DO $$ BEGIN PERFORM memory.revoke_tenant('app_a', fx.tenant_a()); END $$;
+RESET SESSION AUTHORIZATION;
+SELECT is((SELECT node_role_oids FROM memory.tenant_grants WHERE tenant_id = fx.tenant_a() AND role_oid = 'app_a'::regrole),
+          '{}'::jsonb, 'revoke_tenant empties a mapped grant''s map (a delete would reach every node of a cluster as memory_owner)');
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT throws_ok($$SELECT * FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)$$, '42501', NULL,
+                 'a grant whose map was emptied authorises nobody');
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION admin;
+DO $$ BEGIN PERFORM memory.grant_tenant('app_a', fx.tenant_a()); END $$;
+RESET SESSION AUTHORIZATION;
+SELECT is((SELECT pg_catalog.count(*) FROM memory.tenant_grants
+            WHERE tenant_id = fx.tenant_a() AND role_oid = 'app_a'::regrole AND node_role_oids IS NULL), 1::bigint,
+          'grant_tenant renews the ended grant with this node''s map (none on one node)');
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT is((SELECT pg_catalog.count(*) FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)), 3::bigint,
+          'the renewed grant gives app_a tenant A back');
+RESET SESSION AUTHORIZATION;
 
 -- A grant to a group role covers its members (5)
 CREATE ROLE pgtap_team NOLOGIN IN ROLE memory_reader;

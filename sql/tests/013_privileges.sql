@@ -132,13 +132,14 @@ $$, $$
     UNION ALL
     SELECT k.kind, 'updated_at' FROM memory._record_kinds() AS k
 $$, 'memory_writer may UPDATE exactly the columns the API updates (merge, simulations, attempts)');
-SELECT is_empty($$
+SELECT set_eq($$
     SELECT r.role || ' ' || c.relname || '.' || a.attname
       FROM pg_catalog.pg_attribute AS a JOIN pg_catalog.pg_class AS c ON c.oid = a.attrelid
      CROSS JOIN (VALUES ('memory_reader'), ('memory_admin')) AS r(role)
      WHERE c.relnamespace = 'memory'::regnamespace AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
        AND pg_catalog.has_column_privilege(r.role, c.oid, a.attnum, 'UPDATE')
-$$, 'memory_reader and memory_admin may UPDATE no column of a memory table');
+$$, $$ VALUES ('memory_admin tenant_grants.node_role_oids') $$,
+   'memory_reader may UPDATE no column of a memory table, memory_admin only a grant''s map of node OIDs (V0028: a revoke on a cluster)');
 
 -- The deleting functions (6 + 18): SECURITY DEFINER, callable by their one group role
 SELECT is_definer('memory', d.fn, d.args, pg_catalog.format('memory.%s is SECURITY DEFINER', d.fn))

@@ -2,10 +2,10 @@
 -- sweep deletes a tenant's simulations older than its keep_days (by their last change),
 -- keeps the young ones and one being imported into, and says so in the feed; compaction
 -- clumps an agent's near-duplicate episodes (never across agents), keeping or dropping the
--- others by policy, and is one change in the feed.
+-- others by policy, and is one change in the feed. sweep_tenant is one tenant's sweep.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(17);
+SELECT plan(21);
 
 CREATE FUNCTION fx.near(p_k integer, p_eps real) RETURNS jsonb LANGUAGE sql IMMUTABLE
     AS $$ SELECT pg_catalog.to_jsonb(pg_catalog.array_agg(CASE WHEN i = p_k THEN 1.0 WHEN i = p_k + 1 THEN p_eps ELSE 0.01 END ORDER BY i))
@@ -37,6 +37,15 @@ SELECT results_eq($$SELECT tenant_id, simulation_id, action, detail ->> 'nodes' 
                            (fx.tenant_a(), 'aaaaaaaa-5151-4000-8000-0000000000bb'::uuid, 'kept_importing'::text, NULL::text)$$,
                   'sweep deletes the tenant''s simulation older than 30 days and keeps the one being imported into');
 SELECT is((SELECT count(*) FROM memory.sweep()), 1::bigint, 'a second sweep has only the importing one to report');
+-- sweep_tenant: one tenant's sweep, as a cluster runs it (3)
+SELECT results_eq($$SELECT tenant_id, simulation_id, action FROM memory.sweep_tenant(fx.tenant_a())$$,
+                  $$VALUES (fx.tenant_a(), 'aaaaaaaa-5151-4000-8000-0000000000bb'::uuid, 'kept_importing'::text)$$,
+                  'sweep_tenant reports as sweep does for its tenant');
+SELECT is_empty($$SELECT * FROM memory.sweep_tenant(fx.tenant_b())$$, 'a tenant without a policy: nothing swept');
+SELECT throws_ok($$SELECT * FROM memory.sweep_tenant(NULL)$$, '22004', NULL, 'sweep_tenant of a NULL tenant: 22004');
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT throws_ok($$SELECT * FROM memory.sweep_tenant(fx.tenant_a())$$, '42501', NULL, 'a writer may not sweep a tenant');
 RESET SESSION AUTHORIZATION;
 SELECT is((SELECT count(*) FROM memory.simulations WHERE tenant_id = fx.tenant_a()), 2::bigint,
           'sim_a (young) and the importing one remain');

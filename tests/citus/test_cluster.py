@@ -271,18 +271,9 @@ def _remote_commands(
     return rows, [n for n in notices if n.startswith("issuing")]
 
 
-NEIGHBORS_ON_CITUS = pytest.mark.xfail(
-    strict=True,
-    raises=psycopg.errors.FeatureNotSupported,
-    reason="neighbors (issue 13's walk) reads through the SQL function memory._known, whose "
-    "parameters Citus cannot plan on the worker ('could not create distributed plan ... "
-    "parameters in SQL functions') (README 'Scaling out')",
-)
-
-
 @pytest.mark.parametrize(
     "function",
-    ["nodes_by_type", "search_episodes", pytest.param("neighbors", marks=NEIGHBORS_ON_CITUS)],
+    ["nodes_by_type", "search_episodes", "neighbors"],
 )
 @pytest.mark.parametrize("in_transaction", [False, True])
 def test_a_call_runs_whole_on_the_tenants_worker(
@@ -312,7 +303,6 @@ def test_a_call_runs_whole_on_the_tenants_worker(
     assert [c for c in remote if f"memory.{function}" not in c and "memory." in c] == []
 
 
-@NEIGHBORS_ON_CITUS
 def test_the_walk_answers_as_on_one_node(citus: Cluster) -> None:
     sql = (
         "SELECT node_id, depth, path, edge_id FROM memory.neighbors(%s, %s, %s, 3) ORDER BY node_id"

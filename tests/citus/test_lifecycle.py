@@ -1,0 +1,221 @@
+"""The calls that end, correct and move data, on a Citus cluster (issue 15), against the same
+calls on one node (the coordinator's database without the extension): an outcome recorded
+and corrected, a near-duplicate compaction, a simulation deleted, a re-embed to another
+model, a retention sweep, a grant revoked and renewed, a tenant deleted. Runs after
+test_cluster.py and test_grow.py (files in name order), on tenants and simulations of its
+own where it deletes.
+
+The vectors are the real model's (all-MiniLM-L6-v2, and WordLlama for the re-embed),
+computed here."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg
+import pytest
+from swarm_memory.client import Memory
+from swarm_memory.embed import WORDLLAMA_MODEL_NAME, Embedder
+from swarm_memory.errors import NotSupported, TenantAccessDenied
+from swarm_memory.reembed import reembed
+from test_grow import owner_may_log_in
+from world import TENANT_A, Cluster
+
+pytestmark = pytest.mark.usefixtures("citus")
+
+POSTS = [
+    "Closing Riverside Road to cars will hurt the bakery",
+    "Closing Riverside Road to cars will hurt the bakery",  # a repost: the same text
+    "The council should keep one lane open for deliveries",
+    "关闭河滨路对小商店不利",
+    "Footfall on the high street fell after the closure",
+]
+
+
+def _dsns(citus: Cluster, role: str) -> list[str]:
+    return [citus.dsn(role), citus.single_dsn(role)]
+
+
+def _episodes(sim_posts: list[str]) -> list[dict]:
+    vectors = Embedder().encode(sim_posts)
+    return [
+        {
+            "id": f"lc-{i}",
+            "agent_id": 7,
+            "agent_name": "ana",
+            "platform": "twitter",
+            "round": i,
+            "action_type": "CREATE_POST",
+            "content": text,
+            "embedding": [float(x) for x in vec],
+        }
+        for i, (text, vec) in enumerate(zip(sim_posts, vectors, strict=True))
+    ]
+
+
+def _simulation(dsn: str, tenant: uuid.UUID, sim: uuid.UUID, episodes: list[dict]) -> None:
+    with Memory(dsn) as mem:
+        mem.upsert_simulation(tenant, sim, "lifecycle")
+        mem.upsert_episodes(tenant, sim, episodes)
+        mem.upsert_predictions(
+            tenant,
+            sim,
+            [{"id": "p1", "claim": "Footfall on Riverside Road falls", "confidence": 0.6}],
+        )
+
+
+@contextmanager
+def _tenant(citus: Cluster) -> Iterator[uuid.UUID]:
+    """A tenant of its own on both, granted to citus_app_a."""
+    tenant = uuid.uuid4()
+    for dsn in _dsns(citus, "citus_admin"):
+        with Memory(dsn) as admin:
+            admin.create_tenant(f"lifecycle-{tenant.hex[:8]}", tenant)
+            admin.grant_tenant("citus_app_a", tenant)
+    yield tenant
+
+
+def test_outcomes_compaction_and_a_delete_answer_as_on_one_node(citus: Cluster) -> None:
+    sim = uuid.uuid4()
+    episodes = _episodes(POSTS)
+    answers = []
+    for dsn in _dsns(citus, "citus_app_a"):
+        _simulation(dsn, TENANT_A, sim, episodes)
+        with Memory(dsn) as mem:
+            first = mem.record_outcome(TENANT_A, sim, "p1", "refuted", "footfall rose")
+            again = mem.record_outcome(TENANT_A, sim, "p1", "refuted", "footfall rose")
+            corrected = mem.record_outcome(TENANT_A, sim, "p1", "partial", "rose, then fell")
+            compacted = mem.compact_episodes(TENANT_A, sim, 0.99)
+            replayed = mem.compact_episodes(TENANT_A, sim, 0.99)
+            deleted = mem.delete_simulation(TENANT_A, sim)
+            gone = [s for s in mem.list_simulations(TENANT_A) if s.simulation_id == sim]
+        answers.append(
+            (
+                [(o.outcome, o.note) for o in (first, again, corrected)],
+                first.recorded_at == again.recorded_at,
+                compacted,
+                replayed,
+                deleted,
+                gone,
+            )
+        )
+    on_cluster, on_one_node = answers
+    assert on_cluster == on_one_node
+    outcomes, replay_kept_time, compacted, _, deleted, gone = on_cluster
+    assert outcomes[-1] == ("partial", "rose, then fell") and replay_kept_time
+    assert (compacted.clumps, compacted.episodes) == (1, 1)  # the repost and its original
+    assert (deleted.episodes, deleted.predictions) == (5, 1) and gone == []
+
+
+def test_a_reembed_to_another_model_stores_what_one_node_stores(citus: Cluster) -> None:
+    sim = uuid.uuid4()
+    episodes = _episodes(POSTS)
+    stored = []
+    for dsn, su in zip(_dsns(citus, "citus_app_a"), _dsns(citus, "postgres"), strict=True):
+        _simulation(dsn, TENANT_A, sim, episodes)
+        report = reembed(dsn, TENANT_A, WORDLLAMA_MODEL_NAME, [sim])
+        assert report.simulations[0].switched["episodes"] == len(POSTS)
+        with psycopg.connect(su, autocommit=True) as conn:
+            stored.append(
+                conn.execute(
+                    "SELECT episode_id, embedding_model, embedding::text FROM memory.episodes"
+                    " WHERE tenant_id = %s AND simulation_id = %s ORDER BY episode_id",
+                    (TENANT_A, sim),
+                ).fetchall()
+            )
+        with Memory(dsn) as mem:
+            assert mem.model_of(TENANT_A, sim).model == WORDLLAMA_MODEL_NAME
+            mem.delete_simulation(TENANT_A, sim)
+    assert stored[0] == stored[1]
+    assert {m for _, m, _ in stored[0]} == {WORDLLAMA_MODEL_NAME}
+
+
+def test_a_retention_sweep_runs_tenant_by_tenant_on_the_cluster(citus: Cluster) -> None:
+    """sweep_tenant deletes the tenant's old simulations on its worker as on one node;
+    memory.sweep(), which would sweep every tenant in one call, is refused on the cluster
+    (0A000), and Memory.sweep() sweeps each tenant by sweep_tenant instead."""
+    swept = []
+    with _tenant(citus) as tenant:
+        sim = uuid.uuid4()
+        for app, admin_dsn in zip(
+            _dsns(citus, "citus_app_a"), _dsns(citus, "citus_admin"), strict=True
+        ):
+            _simulation(app, tenant, sim, _episodes(POSTS[:2]))
+            with Memory(admin_dsn) as admin:
+                admin.set_retention(tenant, 30, 0.995, False)
+                with psycopg.connect(admin_dsn, autocommit=True) as conn:
+                    rows = conn.execute(
+                        "SELECT tenant_id, simulation_id, action, detail - 'updated_at'"
+                        " FROM memory.sweep_tenant(%s, now() + interval '40 days')",
+                        (tenant,),
+                    ).fetchall()
+                swept.append(rows)
+                assert admin.sweep() == []  # every tenant, one call each: nothing left
+        with Memory(citus.dsn("citus_admin")) as admin, pytest.raises(NotSupported) as refused:
+            admin._rows("SELECT * FROM memory.sweep()", (), None)
+        assert "sweep_tenant" in (refused.value.hint or "")
+    assert swept[0] == swept[1]
+    assert [(r[1], r[2], r[3]["episodes"]) for r in swept[0]] == [(sim, "deleted", 2)]
+
+
+def test_a_grant_revoked_and_renewed_on_the_cluster(citus: Cluster) -> None:
+    """An administrator revokes a role's grant on the cluster (its map of node OIDs emptied:
+    a delete of the reference table would connect to every node as memory_owner) and the
+    role is refused on the tenant's worker; a new grant gives the tenant back."""
+    with _tenant(citus) as tenant:
+        sim = uuid.uuid4()
+        with Memory(citus.dsn("citus_app_a")) as app:
+            app.upsert_simulation(tenant, sim, "revoked")
+            # the tenant's model named, changed and named again (an upsert on its worker)
+            for model in (WORDLLAMA_MODEL_NAME, None, None):
+                app.set_tenant_model(tenant, model)
+            assert app.model_of(tenant).model != WORDLLAMA_MODEL_NAME
+        with Memory(citus.dsn("citus_admin")) as admin:
+            admin.revoke_tenant("citus_app_a", tenant)
+            admin.revoke_tenant("citus_app_a", tenant)  # idempotent
+        with Memory(citus.dsn("citus_app_a")) as app, pytest.raises(TenantAccessDenied):
+            app.list_simulations(tenant)
+        with psycopg.connect(citus.dsn(), autocommit=True) as conn:
+            maps = conn.execute(
+                "SELECT node_role_oids FROM memory.tenant_grants WHERE tenant_id = %s", (tenant,)
+            ).fetchall()
+        assert maps == [({},)]
+        with Memory(citus.dsn("citus_admin")) as admin:
+            admin.grant_tenant("citus_app_a", tenant)
+        with Memory(citus.dsn("citus_app_a")) as app:
+            assert [s.simulation_id for s in app.list_simulations(tenant)] == [sim]
+        with psycopg.connect(citus.dsn(), autocommit=True) as conn:
+            (renewed,) = conn.execute(
+                "SELECT node_role_oids FROM memory.tenant_grants WHERE tenant_id = %s", (tenant,)
+            ).fetchone()
+        assert len(renewed) == 1 + len(citus.workers) + 1  # coordinator, the workers, the third
+
+
+def test_a_tenant_deleted_on_the_cluster_while_the_owner_may_log_in(citus: Cluster) -> None:
+    """delete_tenant removes the tenant's rows on its worker and its rows of the reference
+    tables on every node, over connections as memory_owner: refused while the owner may
+    not log in (nothing deleted), done inside the window the README gives for it."""
+    with _tenant(citus) as tenant:
+        _simulation(citus.dsn("citus_app_a"), tenant, uuid.uuid4(), _episodes(POSTS[:1]))
+        with Memory(citus.dsn("citus_admin")) as admin, pytest.raises(Exception) as refused:
+            admin.delete_tenant(tenant)
+        assert "memory_owner" in str(refused.value)
+        with psycopg.connect(citus.dsn(), autocommit=True) as conn:
+            counts = conn.execute(
+                "SELECT (SELECT count(*) FROM memory.tenants WHERE tenant_id = %(t)s),"
+                "       (SELECT count(*) FROM memory.episodes WHERE tenant_id = %(t)s)",
+                {"t": tenant},
+            ).fetchone()
+            assert counts == (1, 1)
+            with owner_may_log_in(conn), Memory(citus.dsn("citus_admin")) as admin:
+                deleted = admin.delete_tenant(tenant)
+            assert (deleted.simulations, deleted.episodes) == (1, 1)
+            counts = conn.execute(
+                "SELECT (SELECT count(*) FROM memory.tenants WHERE tenant_id = %(t)s),"
+                "       (SELECT count(*) FROM memory.tenant_grants WHERE tenant_id = %(t)s),"
+                "       (SELECT count(*) FROM memory.episodes WHERE tenant_id = %(t)s)",
+                {"t": tenant},
+            ).fetchone()
+            assert counts == (0, 0, 0)
