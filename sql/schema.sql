@@ -3250,6 +3250,36 @@ COMMENT ON FUNCTION memory._reembed_sources(p_tenant_id uuid, p_simulation_id uu
 REVOKE ALL ON FUNCTION memory._reembed_sources(p_tenant_id uuid, p_simulation_id uuid, p_model text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._reembed_sources(p_tenant_id uuid, p_simulation_id uuid, p_model text) TO memory_writer;
 
+-- _refuse_on_cluster(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._refuse_on_cluster(p_function text, p_instead text) RETURNS void
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_cluster boolean := false;
+BEGIN
+    IF pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+        EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition AS d'
+                '                WHERE d.logicalrelid = ''memory.simulations''::pg_catalog.regclass)'
+           INTO v_cluster;
+    END IF;
+    IF v_cluster THEN
+        RAISE EXCEPTION 'memory.% does not run on a Citus cluster', p_function
+            USING ERRCODE = 'feature_not_supported', HINT = 'call ' OPERATOR(pg_catalog.||) p_instead OPERATOR(pg_catalog.||) ' for each tenant';
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory._refuse_on_cluster(p_function text, p_instead text) OWNER TO memory_owner;
+
+-- FUNCTION _refuse_on_cluster(p_function text, p_instead text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._refuse_on_cluster(p_function text, p_instead text) IS 'Internal: 0A000 on a Citus cluster, naming the per-tenant call that runs there';
+
+-- FUNCTION _refuse_on_cluster(p_function text, p_instead text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._refuse_on_cluster(p_function text, p_instead text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._refuse_on_cluster(p_function text, p_instead text) TO memory_reader;
+GRANT ALL ON FUNCTION memory._refuse_on_cluster(p_function text, p_instead text) TO memory_admin;
+
 -- _release_attempt_lock(integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._release_attempt_lock(p_lock_key integer) RETURNS void
     LANGUAGE plpgsql
@@ -5638,11 +5668,9 @@ BEGIN
         RAISE EXCEPTION 'p_recall_sample must be from 0 to 1000, not %', p_recall_sample
             USING ERRCODE = 'invalid_parameter_value', HINT = '0 skips the recall check; 10 is the default';
     END IF;
+    PERFORM memory._refuse_on_cluster('health', 'memory.health_tenant(tenant_id)');
     IF p_tenant_id IS NOT NULL THEN
-        IF NOT pg_catalog.pg_has_role(CURRENT_USER, 'memory_admin', 'USAGE') THEN
-            PERFORM memory._enter_tenant(p_tenant_id);
-        END IF;
-        RETURN QUERY SELECT * FROM memory._health_tenant(p_tenant_id, COALESCE(p_recall_sample, 10));
+        RETURN QUERY SELECT * FROM memory.health_tenant(p_tenant_id, p_recall_sample);
     ELSE
         FOR v_tenant IN SELECT t.tenant_id FROM memory.list_tenants() AS t ORDER BY t.tenant_id LOOP
             RETURN QUERY SELECT * FROM memory._health_tenant(v_tenant, COALESCE(p_recall_sample, 10));
@@ -5695,6 +5723,35 @@ COMMENT ON FUNCTION memory.health(p_tenant_id uuid, p_recall_sample integer) IS 
 REVOKE ALL ON FUNCTION memory.health(p_tenant_id uuid, p_recall_sample integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.health(p_tenant_id uuid, p_recall_sample integer) TO memory_reader;
 GRANT ALL ON FUNCTION memory.health(p_tenant_id uuid, p_recall_sample integer) TO memory_admin;
+
+-- health_tenant(uuid, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.health_tenant(p_tenant_id uuid, p_recall_sample integer DEFAULT 10) RETURNS TABLE(section text, tenant_id uuid, simulation_id uuid, agent_id integer, metric text, value double precision, ok boolean, detail jsonb)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the id of the tenant, or call memory.health() for every tenant');
+    IF p_recall_sample < 0 OR p_recall_sample > 1000 THEN
+        RAISE EXCEPTION 'p_recall_sample must be from 0 to 1000, not %', p_recall_sample
+            USING ERRCODE = 'invalid_parameter_value', HINT = '0 skips the recall check; 10 is the default';
+    END IF;
+    IF NOT pg_catalog.pg_has_role(CURRENT_USER, 'memory_admin', 'USAGE') THEN
+        PERFORM memory._enter_tenant(p_tenant_id);
+    END IF;
+    RETURN QUERY SELECT * FROM memory._health_tenant(p_tenant_id, COALESCE(p_recall_sample, 10));
+END
+$$;
+
+ALTER FUNCTION memory.health_tenant(p_tenant_id uuid, p_recall_sample integer) OWNER TO memory_owner;
+
+-- FUNCTION health_tenant(p_tenant_id uuid, p_recall_sample integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.health_tenant(p_tenant_id uuid, p_recall_sample integer) IS 'One tenant''s sizes, search index state, sampled index recall and feed head (memory.health without latency); the per-tenant health a Citus cluster runs on the tenant''s worker';
+
+-- FUNCTION health_tenant(p_tenant_id uuid, p_recall_sample integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.health_tenant(p_tenant_id uuid, p_recall_sample integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.health_tenant(p_tenant_id uuid, p_recall_sample integer) TO memory_reader;
+GRANT ALL ON FUNCTION memory.health_tenant(p_tenant_id uuid, p_recall_sample integer) TO memory_admin;
 
 -- history(uuid, uuid, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.history(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_id text) RETURNS TABLE(version integer, recorded_from timestamp with time zone, recorded_to timestamp with time zone, change text, attempt_id uuid, data jsonb)
@@ -9343,20 +9400,10 @@ CREATE FUNCTION memory.sweep(p_tenant_id uuid DEFAULT NULL::uuid, p_now timestam
     SET lock_timeout TO '30s'
     AS $$
 DECLARE
-    v_tenant  uuid;
-    v_cluster boolean;
+    v_tenant uuid;
 BEGIN
     PERFORM memory._require_admin();
-    IF pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
-        EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition AS d'
-                '                WHERE d.logicalrelid = ''memory.simulations''::pg_catalog.regclass)'
-           INTO v_cluster;
-        IF v_cluster THEN
-            RAISE EXCEPTION 'memory.sweep does not run on a Citus cluster'
-                USING ERRCODE = 'feature_not_supported',
-                      HINT = 'sweep each tenant with memory.sweep_tenant(tenant_id) (swarm-memory sweep does)';
-        END IF;
-    END IF;
+    PERFORM memory._refuse_on_cluster('sweep', 'memory.sweep_tenant(tenant_id)');
     FOR v_tenant IN SELECT t.tenant_id FROM memory.tenants AS t
                      WHERE p_tenant_id IS NULL OR t.tenant_id = p_tenant_id ORDER BY t.tenant_id LOOP
         RETURN QUERY SELECT v_tenant, w.simulation_id, w.action, w.detail

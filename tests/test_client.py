@@ -339,6 +339,7 @@ READS = {
     "health": swarm_memory.client.HealthRow,
     "sweep": swarm_memory.client.SweepRow,
     "sweep_tenant": swarm_memory.client.SweepRow,
+    "health_tenant": swarm_memory.client.HealthRow,
     "compact_episodes": swarm_memory.client.CompactCounts,
     "match_entities": EntityMatch,
     # Embedding models and re-embedding (V0022)

@@ -7,8 +7,10 @@ the recall check compares two searches over the same stored vectors."""
 
 from __future__ import annotations
 
+import pytest
 from helpers import upsert, vec
 from swarm_memory.cli import main
+from swarm_memory.errors import InvalidInput, TenantAccessDenied
 
 
 def seed(conn, world, n: int) -> None:
@@ -64,6 +66,15 @@ def test_health_sizes_index_and_recall(world, connect):
     (feed,) = rows(report, "feed", "changes")
     assert feed.value == 2  # the simulation and the batch
     assert rows(report, "latency", "pg_stat_statements") or rows(report, "latency", "search")
+    # health_tenant (the form a Citus cluster runs): the same rows but latency
+    with Memory(world.dsn("reader_a")) as mem:
+        alone = mem.health_tenant(world.tenant_a, 0)
+        assert alone == [h for h in mem.health(world.tenant_a, 0) if h.section != "latency"]
+        assert {h.section for h in alone} == {"size", "index", "feed"}
+        with pytest.raises(TenantAccessDenied):
+            mem.health_tenant(world.tenant_b)
+        with pytest.raises(InvalidInput):
+            mem.health_tenant(None)  # type: ignore[arg-type]
 
     # An index built (threshold lowered for the test): its state and its sampled recall.
     admin = connect("admin")

@@ -1714,6 +1714,18 @@ class Memory:
             conn,
         )
 
+    def health_tenant(
+        self, tenant_id: UUIDLike, recall_sample: int = 10, *, conn: Connection | None = None
+    ) -> list[HealthRow]:
+        """One tenant's sizes, index state, sampled index recall and feed head (no latency):
+        the form a Citus cluster runs, where memory.health refuses."""
+        return self._records(
+            HealthRow,
+            "SELECT * FROM memory.health_tenant(%s, %s)",
+            (tenant_id, recall_sample),
+            conn,
+        )
+
     def health(
         self,
         tenant_id: UUIDLike | None = None,

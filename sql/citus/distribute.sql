@@ -47,8 +47,11 @@ DECLARE
     v_map jsonb;
     -- the tenants with their grants, and every table without a tenant_id (read by every node)
     v_reference regclass[];
-    -- API functions that stay on the coordinator: they use the caller's own session
-    c_coordinator CONSTANT text[] := ARRAY['begin_import', 'stage_rows', 'sweep'];
+    -- API functions that stay on the coordinator: begin_import and stage_rows use the
+    -- caller's own session; sweep and health take a tenant that may be NULL, which Citus
+    -- 14.0.1 crashes on when it plans a delegated call, and refuse on a cluster
+    -- (memory._refuse_on_cluster), where their per-tenant forms are delegated
+    c_coordinator CONSTANT text[] := ARRAY['begin_import', 'stage_rows', 'sweep', 'health'];
     c_subquery_form CONSTANT text := '(tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))';
     c_cluster_form CONSTANT text := '(tenant_id = memory._current_tenant_id())';
 BEGIN

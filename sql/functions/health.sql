@@ -8,6 +8,9 @@
 -- mean, stddev, max; p95 / p99 estimated as mean + 1.645 / 2.326 stddev, capped at max:
 -- pg_stat_statements keeps no percentiles), else one row saying why not.
 -- p_tenant_id NULL: every tenant the caller may act for (every tenant for memory_admin).
+-- On a Citus cluster this function is not delegated (its tenant may be NULL, which Citus
+-- 14.0.1 cannot route: README "Scaling out") and refuses with 0A000: a tenant's health is
+-- memory.health_tenant there, one call a tenant on its worker.
 CREATE OR REPLACE FUNCTION memory.health(p_tenant_id uuid DEFAULT NULL, p_recall_sample integer DEFAULT 10)
 RETURNS TABLE (section text, tenant_id uuid, simulation_id uuid, agent_id integer, metric text,
                value double precision, ok boolean, detail jsonb)
@@ -22,11 +25,9 @@ BEGIN
         RAISE EXCEPTION 'p_recall_sample must be from 0 to 1000, not %', p_recall_sample
             USING ERRCODE = 'invalid_parameter_value', HINT = '0 skips the recall check; 10 is the default';
     END IF;
+    PERFORM memory._refuse_on_cluster('health', 'memory.health_tenant(tenant_id)');
     IF p_tenant_id IS NOT NULL THEN
-        IF NOT pg_catalog.pg_has_role(CURRENT_USER, 'memory_admin', 'USAGE') THEN
-            PERFORM memory._enter_tenant(p_tenant_id);
-        END IF;
-        RETURN QUERY SELECT * FROM memory._health_tenant(p_tenant_id, COALESCE(p_recall_sample, 10));
+        RETURN QUERY SELECT * FROM memory.health_tenant(p_tenant_id, p_recall_sample);
     ELSE
         FOR v_tenant IN SELECT t.tenant_id FROM memory.list_tenants() AS t ORDER BY t.tenant_id LOOP
             RETURN QUERY SELECT * FROM memory._health_tenant(v_tenant, COALESCE(p_recall_sample, 10));

@@ -14,20 +14,10 @@ LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
 DECLARE
-    v_tenant  uuid;
-    v_cluster boolean;
+    v_tenant uuid;
 BEGIN
     PERFORM memory._require_admin();
-    IF pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
-        EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition AS d'
-                '                WHERE d.logicalrelid = ''memory.simulations''::pg_catalog.regclass)'
-           INTO v_cluster;
-        IF v_cluster THEN
-            RAISE EXCEPTION 'memory.sweep does not run on a Citus cluster'
-                USING ERRCODE = 'feature_not_supported',
-                      HINT = 'sweep each tenant with memory.sweep_tenant(tenant_id) (swarm-memory sweep does)';
-        END IF;
-    END IF;
+    PERFORM memory._refuse_on_cluster('sweep', 'memory.sweep_tenant(tenant_id)');
     FOR v_tenant IN SELECT t.tenant_id FROM memory.tenants AS t
                      WHERE p_tenant_id IS NULL OR t.tenant_id = p_tenant_id ORDER BY t.tenant_id LOOP
         RETURN QUERY SELECT v_tenant, w.simulation_id, w.action, w.detail

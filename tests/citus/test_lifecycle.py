@@ -21,7 +21,7 @@ from swarm_memory.embed import WORDLLAMA_MODEL_NAME, Embedder
 from swarm_memory.errors import NotSupported, TenantAccessDenied
 from swarm_memory.reembed import reembed
 from test_grow import owner_may_log_in
-from world import TENANT_A, Cluster
+from world import SIM_A, TENANT_A, Cluster
 
 pytestmark = pytest.mark.usefixtures("citus")
 
@@ -219,3 +219,27 @@ def test_a_tenant_deleted_on_the_cluster_while_the_owner_may_log_in(citus: Clust
                 {"t": tenant},
             ).fetchone()
             assert counts == (0, 0, 0)
+
+
+def test_health_runs_tenant_by_tenant_on_the_cluster(citus: Cluster) -> None:
+    """health_tenant answers on the tenant's worker with one node's counts; memory.health(),
+    whose tenant may be NULL (Citus crashes planning a delegated call with a NULL tenant),
+    stays on the coordinator and refuses there (0A000), the coordinator still answering."""
+    counts = []
+    for dsn in _dsns(citus, "citus_reader_a"):
+        with Memory(dsn) as mem:
+            report = mem.health_tenant(TENANT_A, 0)
+        counts.append(
+            sorted(
+                (h.metric, h.agent_id, h.value)
+                for h in report
+                if h.section == "size" and h.simulation_id == SIM_A and h.metric.endswith("rows")
+            )
+        )
+    assert counts[0] == counts[1] and counts[0]
+    with Memory(citus.dsn("citus_admin")) as admin:
+        for call in (lambda: admin.health(None, 0), lambda: admin.health(TENANT_A, 0)):
+            with pytest.raises(NotSupported) as refused:
+                call()
+            assert "health_tenant" in (refused.value.hint or "")
+        assert admin.health_tenant(TENANT_A, 0)

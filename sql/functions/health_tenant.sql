@@ -1,0 +1,26 @@
+-- One tenant's health, the rows memory.health gives for it: 'size', 'index', 'recall' and
+-- 'feed' (no 'latency': that is the node's, memory.health). The form a Citus cluster runs,
+-- where the call goes whole to the tenant's worker (memory.health, whose tenant may be NULL,
+-- stays on the coordinator and refuses there). A caller that is not an administrator must
+-- hold a grant for the tenant (42501). NULL tenant 22004; p_recall_sample 0..1000 (22023).
+CREATE OR REPLACE FUNCTION memory.health_tenant(p_tenant_id uuid, p_recall_sample integer DEFAULT 10)
+RETURNS TABLE (section text, tenant_id uuid, simulation_id uuid, agent_id integer, metric text,
+               value double precision, ok boolean, detail jsonb)
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
+AS $fn$
+BEGIN
+    PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the id of the tenant, or call memory.health() for every tenant');
+    IF p_recall_sample < 0 OR p_recall_sample > 1000 THEN
+        RAISE EXCEPTION 'p_recall_sample must be from 0 to 1000, not %', p_recall_sample
+            USING ERRCODE = 'invalid_parameter_value', HINT = '0 skips the recall check; 10 is the default';
+    END IF;
+    IF NOT pg_catalog.pg_has_role(CURRENT_USER, 'memory_admin', 'USAGE') THEN
+        PERFORM memory._enter_tenant(p_tenant_id);
+    END IF;
+    RETURN QUERY SELECT * FROM memory._health_tenant(p_tenant_id, COALESCE(p_recall_sample, 10));
+END
+$fn$;
+
+COMMENT ON FUNCTION memory.health_tenant(uuid, integer) IS 'One tenant''s sizes, search index state, sampled index recall and feed head (memory.health without latency); the per-tenant health a Citus cluster runs on the tenant''s worker';
+GRANT EXECUTE ON FUNCTION memory.health_tenant(uuid, integer) TO memory_reader, memory_admin;
