@@ -180,16 +180,78 @@ def _give_back_owner(conn: psycopg.Connection) -> None:
         )
 
 
-def apply_repeatables(dsn: str) -> int:
-    """Apply the afterAll callback files of pgmigrate.yml in one transaction."""
+# The policies' tenant check as the policy files write it, and in the form a Citus cluster
+# takes (Citus refuses a subquery in a policy of a distributed table: sql/citus/distribute.sql).
+POLICY_SUBQUERY = "(SELECT memory._current_tenant_id())"
+POLICY_CLUSTER = "memory._current_tenant_id()"
+
+
+def is_distributed(dsn: str) -> bool:
+    """Whether the database's memory schema is distributed over a Citus cluster."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        return bool(
+            conn.execute(
+                "SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL"
+                " AND to_regclass('memory.simulations') IS NOT NULL"
+            ).fetchone()[0]
+            and conn.execute(
+                "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition"
+                " WHERE logicalrelid = 'memory.simulations'::regclass)"
+            ).fetchone()[0]
+        )
+
+
+def apply_repeatables(dsn: str, cluster: bool = False) -> int:
+    """Apply the afterAll callback files of pgmigrate.yml in one transaction; on a Citus
+    cluster the policies in the form Citus takes."""
     config = _config()
     files = _callback_files(config)
     with psycopg.connect(dsn) as conn, conn.transaction():
         for stmt in _session(config):
             conn.execute(stmt)
+        if cluster:
+            # the statement triggers (word postings, history) on distributed tables, as
+            # sql/citus/distribute.sql creates them (a superuser setting)
+            conn.execute("SET LOCAL citus.enable_unsafe_triggers = on")
         for f in files:
-            conn.execute(f.read_text(encoding="utf-8"))
+            text = f.read_text(encoding="utf-8")
+            if cluster and f.parent.name == "policies":
+                text = text.replace(POLICY_SUBQUERY, POLICY_CLUSTER)
+            for stmt in split_statements(text) if cluster else [text]:
+                conn.execute(stmt)
     return len(files)
+
+
+def split_statements(text: str) -> list[str]:
+    """The SQL statements of a file, one by one: split at each ';' outside comments, quoted
+    strings and dollar-quoted bodies (Citus sends a DDL command it propagates to the workers
+    as the whole query string, which may then hold one command only)."""
+    out, start, i, n = [], 0, 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("--", i):
+            i = text.find("\n", i)
+            i = n if i < 0 else i
+        elif text.startswith("/*", i):
+            i = text.find("*/", i + 2)
+            i = n if i < 0 else i + 2
+        elif c in "'\"":
+            i = text.find(c, i + 1)
+            i = n if i < 0 else i + 1
+        elif c == "$" and (m := re.match(r"\$[A-Za-z_]*\$", text[i:])):
+            i = text.find(m.group(0), i + len(m.group(0)))
+            i = n if i < 0 else i + len(m.group(0))
+        elif c == ";":
+            out.append(text[start : i + 1])
+            start = i = i + 1
+        else:
+            i += 1
+    out.append(text[start:])
+    return [
+        stmt.strip()
+        for stmt in out
+        if any(line.strip() and not line.lstrip().startswith("--") for line in stmt.splitlines())
+    ]
 
 
 def migrate(dsn: str, target: int | None = None) -> MigrateResult:
@@ -205,11 +267,32 @@ def migrate(dsn: str, target: int | None = None) -> MigrateResult:
 
 
 def _migrate(dsn: str, target: int | None) -> MigrateResult:
+    pending = pending_versions(dsn, target)
+    cluster = is_distributed(dsn)
+    if pending and not cluster:
+        _pgmigrate(dsn, target, callbacks=None if target is None else "")
+        repeatables = len(_callback_files(_config())) if target is None else 0
+        return MigrateResult(pending, repeatables)
+    # Nothing pending (the repeatable objects alone, so that an edited function reaches the
+    # database), or a database distributed over Citus: there the versioned files go without
+    # pgmigrate's callbacks, the repeatable objects in the cluster's form, and `distribute`
+    # runs again (new tables and functions, and what distribution changes in the schema:
+    # README "Scaling out").
+    if pending:
+        _pgmigrate(dsn, target, callbacks="")
+    repeatables = apply_repeatables(dsn, cluster) if target is None else 0
+    if cluster and target is None:
+        from swarm_memory.distribute import distribute
+
+        distribute(dsn)
+    return MigrateResult(pending, repeatables)
+
+
+def _pgmigrate(dsn: str, target: int | None, callbacks: str | None) -> None:
+    """Apply the pending versioned files with pgmigrate (callbacks None: the configured
+    afterAll ones; '': none)."""
     import pgmigrate
 
-    pending = pending_versions(dsn, target)
-    if not pending:
-        return MigrateResult([], apply_repeatables(dsn) if target is None else 0)
     logging.getLogger("pgmigrate").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="swarm-memory-migrate-") as tmp:
         base = Path(tmp)
@@ -219,13 +302,11 @@ def _migrate(dsn: str, target: int | None) -> MigrateResult:
             conn=_libpq_dsn(dsn),
             target="latest" if target is None else str(target),
             # '' replaces the configured callbacks: none short of the latest version
-            callbacks=None if target is None else "",
+            callbacks=callbacks,
             session=_session(_config()),
         )
         config = pgmigrate.get_config(str(base), args)
         pgmigrate.migrate(config)
-    repeatables = len(_callback_files(_config())) if target is None else 0
-    return MigrateResult(pending, repeatables)
 
 
 # --- released migrations: frozen by hash --------------------------------------------------

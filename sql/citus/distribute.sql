@@ -1,7 +1,8 @@
 -- Distribute the memory schema over a Citus cluster (issue 15). Run on the coordinator by
 -- `swarm-memory distribute` after `swarm-memory migrate`, as a superuser (Citus's table and
--- function distribution and citus.enable_unsafe_triggers need one); again after every migrate
--- (a deploy re-applies the functions, which keeps their distribution, and may add tables).
+-- function distribution and citus.enable_unsafe_triggers need one); `swarm-memory migrate`
+-- runs it again after every deploy of a distributed database (a deploy re-applies the
+-- functions and policies, and may add tables).
 -- Idempotent: what is distributed already is left alone, and a second run changes nothing.
 --
 --   reference tables (a copy on every node): the tables without a tenant, and the tenants

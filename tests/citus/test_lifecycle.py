@@ -243,3 +243,29 @@ def test_health_runs_tenant_by_tenant_on_the_cluster(citus: Cluster) -> None:
                 call()
             assert "health_tenant" in (refused.value.hint or "")
         assert admin.health_tenant(TENANT_A, 0)
+
+
+def test_a_deploy_migrates_the_distributed_database(citus: Cluster) -> None:
+    """`swarm-memory migrate` on the distributed database: the repeatable objects go in the
+    cluster's form (policies without their subquery, one statement a command, the statement
+    triggers allowed) and distribute runs again; afterwards a further distribute changes
+    nothing, the shard audit is clean and a granted reader walks the graph on its worker."""
+    from swarm_memory import migrate
+    from swarm_memory.distribute import distribute
+
+    assert migrate.is_distributed(citus.dsn()) and not migrate.is_distributed(citus.single_dsn())
+    result = migrate.migrate(citus.dsn())
+    assert result.applied_versions == [] and result.repeatable_files > 100
+    assert distribute(citus.dsn()) == []
+    with psycopg.connect(citus.dsn(), autocommit=True) as conn:
+        bad = conn.execute("SELECT * FROM memory.rls_audit_shards() WHERE NOT ok").fetchall()
+        start = conn.execute(
+            "SELECT node_id FROM memory.nodes WHERE tenant_id = %s AND name = 'Daniel Reyes'",
+            (TENANT_A,),
+        ).fetchone()[0]
+    assert bad == []
+    with psycopg.connect(citus.dsn("citus_reader_a"), autocommit=True) as conn:
+        walked = conn.execute(
+            "SELECT count(*) FROM memory.neighbors(%s, %s, %s, 2)", (TENANT_A, SIM_A, start)
+        ).fetchone()[0]
+    assert walked > 5
