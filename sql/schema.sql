@@ -81,6 +81,63 @@ REVOKE ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) TO memory_reader;
 GRANT ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) TO memory_admin;
 
+-- _ann_statements(bigint, text, integer, integer, boolean, regclass); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) RETURNS text[]
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_name   text := memory._ann_index_name(p_sim_no);
+    v_how    text := CASE WHEN p_concurrently THEN 'CONCURRENTLY ' ELSE '' END;
+    v_create text;
+    v_stmts  text[];
+BEGIN
+    IF p_sim_no IS NULL OR p_action IS NULL OR p_concurrently IS NULL OR p_table IS NULL THEN
+        RAISE EXCEPTION 'p_sim_no, p_action and p_run must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'take a row of memory.ann_plan(): its sim_no and action';
+    END IF;
+    v_create := pg_catalog.format(
+        'CREATE INDEX %s%%I ON %s USING hnsw ((embedding::public.halfvec(384)) public.halfvec_cosine_ops)'
+        ' WITH (m = %s, ef_construction = %s) WHERE sim_no = %s',
+        v_how, p_table, COALESCE(p_m, 32), COALESCE(p_ef_construction, 128), p_sim_no);
+    v_stmts := CASE p_action
+        WHEN 'build' THEN ARRAY[
+            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name),
+            pg_catalog.format(v_create, v_name)]
+        WHEN 'rebuild' THEN ARRAY[
+            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name || '_new'),
+            pg_catalog.format(v_create, v_name || '_new'),
+            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name),
+            pg_catalog.format('ALTER INDEX memory.%I RENAME TO %I', v_name || '_new', v_name)]
+        -- with the indexes of the simulation's clump builds (memory._clump_build), whose rows
+        -- went with the simulation or go with memory._clump_build(..., 'drop')
+        WHEN 'drop' THEN ARRAY[pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name)]
+             || ARRAY(SELECT pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, c.relname)
+                        FROM pg_catalog.pg_class AS c
+                       WHERE c.relnamespace = 'memory'::pg_catalog.regnamespace AND c.relkind = 'i'
+                         AND c.relname ~ ('^search_points_ann_' || p_sim_no::text || '_[0-9]+$')
+                       ORDER BY c.relname)
+        WHEN 'keep' THEN ARRAY[]::text[]
+    END;
+    IF v_stmts IS NULL THEN
+        RAISE EXCEPTION 'unknown index action %', pg_catalog.left(p_action, 200)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'one of build, rebuild, drop, keep (the action column of memory.ann_plan())';
+    END IF;
+    RETURN v_stmts;
+END
+$_$;
+
+ALTER FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) OWNER TO memory_owner;
+
+-- FUNCTION _ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) IS 'Internal: the statements of an index action of memory.ann_plan() on a simulation''s HNSW index over memory.episodes or a shard of it';
+
+-- FUNCTION _ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) TO memory_admin;
+
 -- _ann_wanted(integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._ann_wanted(p_min_rows integer) RETURNS TABLE(tenant_id uuid, sim_no bigint, episodes bigint)
     LANGUAGE sql
@@ -2734,6 +2791,33 @@ GRANT ALL ON FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint te
 GRANT ALL ON FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint text) TO memory_writer;
 GRANT ALL ON FUNCTION memory._not_null(p_value anyelement, p_arg text, p_hint text) TO memory_admin;
 
+-- _on_cluster(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._on_cluster() RETURNS boolean
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_cluster boolean := false;
+BEGIN
+    IF pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+        EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition AS d'
+                '                WHERE d.logicalrelid = ''memory.simulations''::pg_catalog.regclass)'
+           INTO v_cluster;
+    END IF;
+    RETURN v_cluster;
+END
+$$;
+
+ALTER FUNCTION memory._on_cluster() OWNER TO memory_owner;
+
+-- FUNCTION _on_cluster(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._on_cluster() IS 'Internal: whether the memory schema is distributed over a Citus cluster';
+
+-- FUNCTION _on_cluster(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._on_cluster() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._on_cluster() TO memory_reader;
+GRANT ALL ON FUNCTION memory._on_cluster() TO memory_admin;
+
 -- _one_of(text, text, text[], text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._one_of(p_what text, p_value text, p_known text[], p_hint text DEFAULT NULL::text) RETURNS text
     LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
@@ -3255,15 +3339,8 @@ CREATE FUNCTION memory._refuse_on_cluster(p_function text, p_instead text) RETUR
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-DECLARE
-    v_cluster boolean := false;
 BEGIN
-    IF pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
-        EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition AS d'
-                '                WHERE d.logicalrelid = ''memory.simulations''::pg_catalog.regclass)'
-           INTO v_cluster;
-    END IF;
-    IF v_cluster THEN
+    IF memory._on_cluster() THEN
         RAISE EXCEPTION 'memory.% does not run on a Citus cluster', p_function
             USING ERRCODE = 'feature_not_supported', HINT = 'call ' OPERATOR(pg_catalog.||) p_instead OPERATOR(pg_catalog.||) ' for each tenant';
     END IF;
@@ -4049,48 +4126,13 @@ CREATE FUNCTION memory.ann_index(p_sim_no bigint, p_action text, p_m integer DEF
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
-    AS $_$
+    AS $$
 DECLARE
-    v_name   text := memory._ann_index_name(p_sim_no);
-    v_how    text := CASE WHEN p_run THEN '' ELSE 'CONCURRENTLY ' END;
-    v_create text;
-    v_stmts  text[];
-    v_stmt   text;
+    v_stmts text[];
+    v_stmt  text;
 BEGIN
     PERFORM memory._require_admin();
-    IF p_sim_no IS NULL OR p_action IS NULL OR p_run IS NULL THEN
-        RAISE EXCEPTION 'p_sim_no, p_action and p_run must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'take a row of memory.ann_plan(): its sim_no and action';
-    END IF;
-    v_create := pg_catalog.format(
-        'CREATE INDEX %s%%I ON memory.episodes USING hnsw ((embedding::public.halfvec(384)) public.halfvec_cosine_ops)'
-        ' WITH (m = %s, ef_construction = %s) WHERE sim_no = %s',
-        v_how, COALESCE(p_m, 32), COALESCE(p_ef_construction, 128), p_sim_no);
-    v_stmts := CASE p_action
-        WHEN 'build' THEN ARRAY[
-            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name),
-            pg_catalog.format(v_create, v_name)]
-        WHEN 'rebuild' THEN ARRAY[
-            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name || '_new'),
-            pg_catalog.format(v_create, v_name || '_new'),
-            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name),
-            pg_catalog.format('ALTER INDEX memory.%I RENAME TO %I', v_name || '_new', v_name)]
-        -- with the indexes of the simulation's clump builds (memory._clump_build), whose rows
-        -- went with the simulation or go with memory._clump_build(..., 'drop')
-        WHEN 'drop' THEN ARRAY[pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name)]
-             || ARRAY(SELECT pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, c.relname)
-                        FROM pg_catalog.pg_class AS c
-                       WHERE c.relnamespace = 'memory'::pg_catalog.regnamespace AND c.relkind = 'i'
-                         AND c.relname ~ ('^search_points_ann_' || p_sim_no::text || '_[0-9]+$')
-                       ORDER BY c.relname)
-        WHEN 'keep' THEN ARRAY[]::text[]
-    END;
-    IF v_stmts IS NULL THEN
-        RAISE EXCEPTION 'unknown index action %', pg_catalog.left(p_action, 200)
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'one of build, rebuild, drop, keep (the action column of memory.ann_plan())';
-    END IF;
+    v_stmts := memory._ann_statements(p_sim_no, p_action, p_m, p_ef_construction, NOT p_run, 'memory.episodes');
     FOREACH v_stmt IN ARRAY v_stmts LOOP
         IF p_run THEN
             EXECUTE v_stmt;
@@ -4098,7 +4140,7 @@ BEGIN
         RETURN NEXT v_stmt;
     END LOOP;
 END
-$_$;
+$$;
 
 ALTER FUNCTION memory.ann_index(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean) OWNER TO memory_owner;
 
@@ -4108,6 +4150,51 @@ COMMENT ON FUNCTION memory.ann_index(p_sim_no bigint, p_action text, p_m integer
 -- FUNCTION ann_index(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.ann_index(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.ann_index(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean) TO memory_admin;
+
+-- ann_index_tenant(uuid, uuid, text, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.ann_index_tenant(p_tenant_id uuid, p_simulation_id uuid, p_action text DEFAULT 'build'::text, p_m integer DEFAULT 32, p_ef_construction integer DEFAULT 128) RETURNS SETOF text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $_$
+DECLARE
+    v_sim_no bigint;
+    v_table  regclass := 'memory.episodes'::regclass;
+    v_shard  bigint;
+    v_stmt   text;
+BEGIN
+    PERFORM memory._enter_tenant_as_admin(p_tenant_id);
+    SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown simulation % of tenant %', p_simulation_id, p_tenant_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the tenant''s simulations with memory.list_simulations()';
+    END IF;
+    IF memory._on_cluster() THEN
+        EXECUTE 'SELECT pg_catalog.get_shard_id_for_distribution_column(''memory.episodes'', $1)'
+           INTO v_shard USING p_tenant_id;
+        v_table := pg_catalog.to_regclass('memory.episodes_' || v_shard::text);
+        IF v_table IS NULL THEN
+            RAISE EXCEPTION 'the shard of tenant % is not on this node', p_tenant_id
+                USING ERRCODE = 'feature_not_supported',
+                      HINT = 'call memory.ann_index_tenant through the coordinator, as one statement: it runs on the tenant''s worker';
+        END IF;
+    END IF;
+    FOREACH v_stmt IN ARRAY memory._ann_statements(v_sim_no, p_action, p_m, p_ef_construction, false, v_table) LOOP
+        EXECUTE v_stmt;
+        RETURN NEXT v_stmt;
+    END LOOP;
+END
+$_$;
+
+ALTER FUNCTION memory.ann_index_tenant(p_tenant_id uuid, p_simulation_id uuid, p_action text, p_m integer, p_ef_construction integer) OWNER TO memory_owner;
+
+-- FUNCTION ann_index_tenant(p_tenant_id uuid, p_simulation_id uuid, p_action text, p_m integer, p_ef_construction integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.ann_index_tenant(p_tenant_id uuid, p_simulation_id uuid, p_action text, p_m integer, p_ef_construction integer) IS 'Build, rebuild or drop a simulation''s HNSW index by tenant and id; on a Citus cluster on the tenant''s shard, on its worker (SECURITY DEFINER: only the owner may index); memory_admin';
+
+-- FUNCTION ann_index_tenant(p_tenant_id uuid, p_simulation_id uuid, p_action text, p_m integer, p_ef_construction integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.ann_index_tenant(p_tenant_id uuid, p_simulation_id uuid, p_action text, p_m integer, p_ef_construction integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.ann_index_tenant(p_tenant_id uuid, p_simulation_id uuid, p_action text, p_m integer, p_ef_construction integer) TO memory_admin;
 
 -- ann_plan(integer, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.ann_plan(p_min_rows integer DEFAULT 2000, p_m integer DEFAULT 32, p_ef_construction integer DEFAULT 128) RETURNS TABLE(sim_no bigint, index_name text, episodes bigint, action text)

@@ -165,6 +165,48 @@ def test_an_administrator_builds_through_the_owner_function(world, connect, big_
         connect("admin").execute("SELECT memory.ann_index(1, 'truncate')")
 
 
+def test_an_index_by_tenant_and_simulation(world, connect, big_sim):
+    """memory.ann_index_tenant (the form a Citus cluster runs on the tenant's worker) builds
+    on one node the index memory.ann_index builds, which the search then uses; a writer is
+    refused, an unknown simulation is P0002 and an unknown action 22023."""
+    from swarm_memory import Memory
+
+    su = connect()
+    (sim_no,) = su.execute(
+        "SELECT sim_no FROM memory.simulations WHERE tenant_id = %s AND simulation_id = %s",
+        (world.tenant_a, world.sim_a),
+    ).fetchone()
+    with Memory(world.dsn("admin")) as admin:
+        built = admin.ann_index_tenant(world.tenant_a, world.sim_a)
+        planned = admin.ann_index(sim_no, "build", run=False)
+    assert built == [s.replace("CONCURRENTLY ", "") for s in planned]
+    table, owner, valid = su.execute(
+        "SELECT i.indrelid::regclass::text, c.relowner::regrole::text, i.indisvalid"
+        " FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE c.oid = to_regclass(%s)",
+        (f"memory.episodes_ann_{sim_no}",),
+    ).fetchone()
+    assert (table, owner, valid) == ("memory.episodes", "memory_owner", True)
+    q = clustered(1, 4)[0]
+    got = search(connect("reader_a"), world, q)
+    truth = {f"e{i}" for i in np.argsort(-(big_sim @ q))[:10]}
+    assert len(got) == 10 and len(truth & {g[0] for g in got}) >= 8
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        connect("app_a").execute(
+            "SELECT memory.ann_index_tenant(%s, %s, 'drop')", (world.tenant_a, world.sim_a)
+        )
+    with pytest.raises(psycopg.errors.NoDataFound):
+        connect("admin").execute(
+            "SELECT memory.ann_index_tenant(%s, %s)", (world.tenant_a, world.sim_b)
+        )
+    with pytest.raises(psycopg.errors.InvalidParameterValue):
+        connect("admin").execute(
+            "SELECT memory.ann_index_tenant(%s, %s, 'truncate')", (world.tenant_a, world.sim_a)
+        )
+    assert connect("admin").execute(
+        "SELECT * FROM memory.ann_index_tenant(%s, %s, 'drop')", (world.tenant_a, world.sim_a)
+    ).fetchall() == [(f"DROP INDEX IF EXISTS memory.episodes_ann_{sim_no}",)]
+
+
 def test_no_tenant_or_simulation_id_in_the_catalog(world, connect, big_sim):
     """After a build, the index's name, definition, predicate and statistics carry only the
     simulation's opaque number: no uuid of any tenant or simulation anywhere in them."""

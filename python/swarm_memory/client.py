@@ -1827,6 +1827,25 @@ class Memory:
         )
         return [r[0] for r in rows]
 
+    def ann_index_tenant(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        action: str = "build",
+        m: int = 32,
+        ef_construction: int = 128,
+        *,
+        conn: Connection | None = None,
+    ) -> list[str]:
+        """Build, rebuild or drop a simulation's index by tenant and id (memory_admin): on a
+        Citus cluster on the tenant's shard, on its worker. Returns the statements run."""
+        rows = self._rows(
+            "SELECT * FROM memory.ann_index_tenant(%s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, action, m, ef_construction),
+            conn,
+        )
+        return [r[0] for r in rows]
+
     def import_attempts(
         self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn: Connection | None = None
     ) -> list[ImportAttempt]:

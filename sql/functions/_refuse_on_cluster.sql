@@ -2,20 +2,13 @@
 -- functions whose tenant may be NULL (memory.sweep, memory.health), which stay on the
 -- coordinator, since Citus 14.0.1 crashes planning a delegated call with a NULL
 -- distribution argument (README "Scaling out"), and whose work is a tenant's, done on the
--- tenant's worker by their per-tenant forms. A cluster: memory.simulations is distributed.
+-- tenant's worker by their per-tenant forms (memory._on_cluster).
 CREATE OR REPLACE FUNCTION memory._refuse_on_cluster(p_function text, p_instead text) RETURNS void
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    v_cluster boolean := false;
 BEGIN
-    IF pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
-        EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition AS d'
-                '                WHERE d.logicalrelid = ''memory.simulations''::pg_catalog.regclass)'
-           INTO v_cluster;
-    END IF;
-    IF v_cluster THEN
+    IF memory._on_cluster() THEN
         RAISE EXCEPTION 'memory.% does not run on a Citus cluster', p_function
             USING ERRCODE = 'feature_not_supported', HINT = 'call ' OPERATOR(pg_catalog.||) p_instead OPERATOR(pg_catalog.||) ' for each tenant';
     END IF;

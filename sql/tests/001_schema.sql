@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(761);  -- V0028: + 4 functions (12); V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model, _ann_wanted (18)
+SELECT plan(770);  -- V0028: + 7 functions (21); V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model, _ann_wanted (18)
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -213,7 +213,10 @@ INSERT INTO fx_functions VALUES
     ('_end_grant',          '{uuid,oid}'),
     ('sweep_tenant',        '{uuid,"timestamp with time zone"}'),
     ('health_tenant',       '{uuid,integer}'),
-    ('_refuse_on_cluster',  '{text,text}');
+    ('_refuse_on_cluster',  '{text,text}'),
+    ('_on_cluster',         '{}'),
+    ('_ann_statements',     '{bigint,text,integer,integer,boolean,regclass}'),
+    ('ann_index_tenant',    '{uuid,uuid,text,integer,integer}');
 
 -- SECURITY DEFINER only where tenant roles must not hold the privilege used: DELETE (with it a
 -- role could LOCK the shared tables in modes that stop every tenant).
@@ -222,7 +225,7 @@ INSERT INTO fx_definers VALUES
     ('_delete_grant'), ('_delete_simulation'), ('_discard_staged'), ('_prune'), ('_skip_dangling'),
     ('delete_tenant');
 -- SECURITY DEFINER: only the owner may index memory.episodes, and counting needs every tenant's rows.
-INSERT INTO fx_definers VALUES ('_ann_counts'), ('ann_index');
+INSERT INTO fx_definers VALUES ('_ann_counts'), ('ann_index'), ('ann_index_tenant');
 -- SECURITY DEFINER (V0026): only the owner writes the clump builds and indexes their
 -- representatives, and planning reads every tenant's builds.
 INSERT INTO fx_definers VALUES ('_clump_build'), ('_clump_builds');

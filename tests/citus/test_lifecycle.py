@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import cluster
 import psycopg
 import pytest
 from swarm_memory.client import Memory
@@ -269,3 +270,52 @@ def test_a_deploy_migrates_the_distributed_database(citus: Cluster) -> None:
             "SELECT count(*) FROM memory.neighbors(%s, %s, %s, 2)", (TENANT_A, SIM_A, start)
         ).fetchone()[0]
     assert walked > 5
+
+
+def test_a_simulations_index_lives_on_its_tenants_shard(citus: Cluster) -> None:
+    """ann_index_tenant builds the simulation's HNSW index on the tenant's shard of
+    memory.episodes, on its worker, and nowhere else; health_tenant reports it indexed and
+    samples its recall there (the search through the index, on the worker); the search
+    answers as one node's."""
+    with Memory(citus.dsn("citus_admin")) as admin:
+        (create,) = [s for s in admin.ann_index_tenant(TENANT_A, SIM_A) if "CREATE" in s]
+        report = admin.health_tenant(TENANT_A, 5)
+    with psycopg.connect(citus.dsn(), autocommit=True) as conn:
+        shard = conn.execute(
+            "SELECT get_shard_id_for_distribution_column('memory.episodes', %s)", (TENANT_A,)
+        ).fetchone()[0]
+        sim_no = conn.execute(
+            "SELECT sim_no FROM memory.simulations WHERE tenant_id = %s AND simulation_id = %s",
+            (TENANT_A, SIM_A),
+        ).fetchone()[0]
+        placed = conn.execute(
+            "SELECT nodename, nodeport FROM pg_dist_shard_placement WHERE shardid = %s", (shard,)
+        ).fetchall()
+    assert f"ON memory.episodes_{shard} " in create
+    found = {}
+    for node in cluster.nodes(3):  # the coordinator and the three workers of test_grow
+        with psycopg.connect(node.dsn(citus.dbname), autocommit=True) as conn:
+            found[(str(node.dir), node.port)] = conn.execute(
+                "SELECT i.indrelid::regclass::text FROM pg_index i"
+                " WHERE i.indexrelid = to_regclass(%s)",
+                (f"memory.episodes_ann_{sim_no}",),
+            ).fetchall()
+    assert {k: v for k, v in found.items() if v} == {
+        tuple(placed[0]): [(f"memory.episodes_{shard}",)]
+    }
+    (index,) = [h for h in report if h.section == "index" and h.simulation_id == SIM_A]
+    (recall,) = [h for h in report if h.section == "recall" and h.simulation_id == SIM_A]
+    assert index.detail["state"] == "indexed" and recall.value == 1.0 and recall.ok
+    q = Embedder().encode_query("Will closing the riverside road hurt the small shops?")
+    literal = "[" + ",".join(f"{v:.7f}" for v in q) + "]"
+    sql = (
+        "SELECT episode_id, round(similarity::numeric, 5)"
+        " FROM memory.search_episodes(%s, %s, %s::text::vector, 10)"
+    )
+    answers = []
+    for dsn in _dsns(citus, "citus_reader_a"):
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            answers.append(conn.execute(sql, (TENANT_A, SIM_A, literal)).fetchall())
+    assert answers[0] == answers[1] and len(answers[0]) == 10
+    with Memory(citus.dsn("citus_admin")) as admin:
+        admin.ann_index_tenant(TENANT_A, SIM_A, "drop")

@@ -1,0 +1,61 @@
+-- The statements of one action of memory.ann_plan() on the index of the simulation
+-- numbered p_sim_no over p_table (memory.episodes; on a Citus worker the tenant's shard of
+-- it, memory.ann_index_tenant): 'build' (drop an invalid leftover, create), 'rebuild'
+-- (create beside the old index, drop it, take its name), 'drop' (also the indexes of its
+-- clump builds, memory._clump_build), 'keep' (none). The index: HNSW over half-precision
+-- vectors, m = p_m, ef_construction = p_ef_construction, WHERE sim_no = p_sim_no, named by
+-- memory._ann_index_name() in schema memory (where memory.search_episodes looks for it).
+-- p_concurrently: CREATE / DROP INDEX CONCURRENTLY. NULL number or action 22004, unknown
+-- action 22023. Only numbers and quoted names go into the statements.
+CREATE OR REPLACE FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer,
+                                                  p_ef_construction integer, p_concurrently boolean,
+                                                  p_table regclass)
+RETURNS text[]
+LANGUAGE plpgsql STABLE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    v_name   text := memory._ann_index_name(p_sim_no);
+    v_how    text := CASE WHEN p_concurrently THEN 'CONCURRENTLY ' ELSE '' END;
+    v_create text;
+    v_stmts  text[];
+BEGIN
+    IF p_sim_no IS NULL OR p_action IS NULL OR p_concurrently IS NULL OR p_table IS NULL THEN
+        RAISE EXCEPTION 'p_sim_no, p_action and p_run must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'take a row of memory.ann_plan(): its sim_no and action';
+    END IF;
+    v_create := pg_catalog.format(
+        'CREATE INDEX %s%%I ON %s USING hnsw ((embedding::public.halfvec(384)) public.halfvec_cosine_ops)'
+        ' WITH (m = %s, ef_construction = %s) WHERE sim_no = %s',
+        v_how, p_table, COALESCE(p_m, 32), COALESCE(p_ef_construction, 128), p_sim_no);
+    v_stmts := CASE p_action
+        WHEN 'build' THEN ARRAY[
+            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name),
+            pg_catalog.format(v_create, v_name)]
+        WHEN 'rebuild' THEN ARRAY[
+            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name || '_new'),
+            pg_catalog.format(v_create, v_name || '_new'),
+            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name),
+            pg_catalog.format('ALTER INDEX memory.%I RENAME TO %I', v_name || '_new', v_name)]
+        -- with the indexes of the simulation's clump builds (memory._clump_build), whose rows
+        -- went with the simulation or go with memory._clump_build(..., 'drop')
+        WHEN 'drop' THEN ARRAY[pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name)]
+             || ARRAY(SELECT pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, c.relname)
+                        FROM pg_catalog.pg_class AS c
+                       WHERE c.relnamespace = 'memory'::pg_catalog.regnamespace AND c.relkind = 'i'
+                         AND c.relname ~ ('^search_points_ann_' || p_sim_no::text || '_[0-9]+$')
+                       ORDER BY c.relname)
+        WHEN 'keep' THEN ARRAY[]::text[]
+    END;
+    IF v_stmts IS NULL THEN
+        RAISE EXCEPTION 'unknown index action %', pg_catalog.left(p_action, 200)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'one of build, rebuild, drop, keep (the action column of memory.ann_plan())';
+    END IF;
+    RETURN v_stmts;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._ann_statements(bigint, text, integer, integer, boolean, regclass) IS 'Internal: the statements of an index action of memory.ann_plan() on a simulation''s HNSW index over memory.episodes or a shard of it';
+GRANT EXECUTE ON FUNCTION memory._ann_statements(bigint, text, integer, integer, boolean, regclass) TO memory_admin;
