@@ -93,7 +93,7 @@ DECLARE
     v_stmts  text[];
 BEGIN
     IF p_sim_no IS NULL OR p_action IS NULL OR p_concurrently IS NULL OR p_table IS NULL THEN
-        RAISE EXCEPTION 'p_sim_no, p_action and p_run must not be NULL'
+        RAISE EXCEPTION 'the simulation number, the action and the mode of an index build must not be NULL'
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'take a row of memory.ann_plan(): its sim_no and action';
     END IF;
@@ -3342,7 +3342,7 @@ CREATE FUNCTION memory._refuse_on_cluster(p_function text, p_instead text) RETUR
 BEGIN
     IF memory._on_cluster() THEN
         RAISE EXCEPTION 'memory.% does not run on a Citus cluster', p_function
-            USING ERRCODE = 'feature_not_supported', HINT = 'call ' OPERATOR(pg_catalog.||) p_instead OPERATOR(pg_catalog.||) ' for each tenant';
+            USING ERRCODE = 'feature_not_supported', HINT = 'call ' OPERATOR(pg_catalog.||) p_instead;
     END IF;
 END
 $$;
@@ -4132,6 +4132,7 @@ DECLARE
     v_stmt  text;
 BEGIN
     PERFORM memory._require_admin();
+    PERFORM memory._refuse_on_cluster('ann_index', 'memory.ann_index_tenant(tenant_id, simulation_id) for each simulation');
     v_stmts := memory._ann_statements(p_sim_no, p_action, p_m, p_ef_construction, NOT p_run, 'memory.episodes');
     FOREACH v_stmt IN ARRAY v_stmts LOOP
         IF p_run THEN
@@ -4203,6 +4204,7 @@ CREATE FUNCTION memory.ann_plan(p_min_rows integer DEFAULT 2000, p_m integer DEF
     AS $_$
 BEGIN
     PERFORM memory._require_admin();
+    PERFORM memory._refuse_on_cluster('ann_plan', 'memory.ann_index_tenant(tenant_id, simulation_id) for each simulation');
     RETURN QUERY
     WITH wanted AS (SELECT w.sim_no, w.episodes FROM memory._ann_wanted(p_min_rows) AS w),
     existing AS (
@@ -5755,7 +5757,7 @@ BEGIN
         RAISE EXCEPTION 'p_recall_sample must be from 0 to 1000, not %', p_recall_sample
             USING ERRCODE = 'invalid_parameter_value', HINT = '0 skips the recall check; 10 is the default';
     END IF;
-    PERFORM memory._refuse_on_cluster('health', 'memory.health_tenant(tenant_id)');
+    PERFORM memory._refuse_on_cluster('health', 'memory.health_tenant(tenant_id) for each tenant');
     IF p_tenant_id IS NOT NULL THEN
         RETURN QUERY SELECT * FROM memory.health_tenant(p_tenant_id, p_recall_sample);
     ELSE
@@ -9490,7 +9492,7 @@ DECLARE
     v_tenant uuid;
 BEGIN
     PERFORM memory._require_admin();
-    PERFORM memory._refuse_on_cluster('sweep', 'memory.sweep_tenant(tenant_id)');
+    PERFORM memory._refuse_on_cluster('sweep', 'memory.sweep_tenant(tenant_id) for each tenant');
     FOR v_tenant IN SELECT t.tenant_id FROM memory.tenants AS t
                      WHERE p_tenant_id IS NULL OR t.tenant_id = p_tenant_id ORDER BY t.tenant_id LOOP
         RETURN QUERY SELECT v_tenant, w.simulation_id, w.action, w.detail
@@ -9649,7 +9651,8 @@ CREATE TABLE memory.tenant_grants (
     granted_by name DEFAULT CURRENT_USER NOT NULL,
     granted_at timestamp with time zone DEFAULT now() NOT NULL,
     role_oid oid NOT NULL,
-    node_role_oids jsonb
+    node_role_oids jsonb,
+    CONSTRAINT tenant_grants_node_role_oids_shape CHECK (((node_role_oids IS NULL) OR ((jsonb_typeof(node_role_oids) = 'object'::text) AND (NOT jsonb_path_exists(node_role_oids, '$.*?(@.type() != "string" || !(@ like_regex "^[0-9]{1,10}$"))'::jsonpath)))))
 );
 
 ALTER TABLE ONLY memory.tenant_grants FORCE ROW LEVEL SECURITY;

@@ -33,7 +33,7 @@ from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from swarm_memory.errors import InvalidInput, translate
+from swarm_memory.errors import InvalidInput, NotSupported, translate
 
 UUIDLike = uuid.UUID | str
 Connection = psycopg.Connection[Any]
@@ -1733,10 +1733,20 @@ class Memory:
         *,
         conn: Connection | None = None,
     ) -> list[HealthRow]:
-        """Sizes, index state, sampled index recall, feed head and latency (memory.health)."""
-        return self._records(
-            HealthRow, "SELECT * FROM memory.health(%s, %s)", (tenant_id, recall_sample), conn
+        """Sizes, index state, sampled index recall, feed head and latency (memory.health).
+        On a Citus cluster, where memory.health refuses (0A000), and on the client's own
+        connections: each tenant's rows by memory.health_tenant, without latency."""
+        try:
+            return self._records(
+                HealthRow, "SELECT * FROM memory.health(%s, %s)", (tenant_id, recall_sample), conn
+            )
+        except NotSupported:
+            if conn is not None:  # the caller's transaction is aborted: the caller decides
+                raise
+        tenants = (
+            [tenant_id] if tenant_id is not None else [t.tenant_id for t in self.list_tenants()]
         )
+        return [r for t in tenants for r in self.health_tenant(t, recall_sample)]
 
     def set_retention(
         self,

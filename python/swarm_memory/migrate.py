@@ -219,7 +219,29 @@ def apply_repeatables(dsn: str, cluster: bool = False) -> int:
                 text = text.replace(POLICY_SUBQUERY, POLICY_CLUSTER)
             for stmt in split_statements(text) if cluster else [text]:
                 conn.execute(stmt)
+        if cluster:
+            # custom plans, as distribute makes them (step 4c), in the same transaction: a
+            # generic plan leaves the tenant a parameter Citus cannot route
+            conn.execute(CUSTOM_PLANS)
     return len(files)
+
+
+CUSTOM_PLANS = """
+DO $plans$
+DECLARE
+    v_fn regprocedure;
+BEGIN
+    FOR v_fn IN SELECT p.oid::regprocedure FROM pg_catalog.pg_proc AS p
+                 WHERE p.pronamespace = 'memory'::regnamespace
+                   AND 'plan_cache_mode=force_generic_plan' = ANY (p.proconfig) LOOP
+        EXECUTE pg_catalog.format('ALTER FUNCTION %s RESET plan_cache_mode', v_fn);
+    END LOOP;
+END
+$plans$"""
+
+
+def _word_char(text: str, i: int) -> bool:
+    return i >= 0 and (text[i].isalnum() or text[i] in "_$")
 
 
 def split_statements(text: str) -> list[str]:
@@ -235,10 +257,15 @@ def split_statements(text: str) -> list[str]:
         elif text.startswith("/*", i):
             i = text.find("*/", i + 2)
             i = n if i < 0 else i + 2
+        elif c == "'" and i > 0 and text[i - 1] in "eE" and not _word_char(text, i - 2):
+            i += 1  # an E'' string: a backslash escapes the next character
+            while i < n and text[i] != "'":
+                i += 2 if text[i] == "\\" else 1
+            i += 1
         elif c in "'\"":
             i = text.find(c, i + 1)
             i = n if i < 0 else i + 1
-        elif c == "$" and (m := re.match(r"\$[A-Za-z_]*\$", text[i:])):
+        elif c == "$" and (m := re.match(r"\$(?:[A-Za-z_][A-Za-z_0-9]*)?\$", text[i:])):
             i = text.find(m.group(0), i + len(m.group(0)))
             i = n if i < 0 else i + len(m.group(0))
         elif c == ";":

@@ -225,9 +225,13 @@ BEGIN
     LOOP
         DELETE FROM pg_catalog.pg_dist_object AS o
          WHERE o.classid = 'pg_catalog.pg_proc'::regclass AND o.objid = v_fn.oid;
-        PERFORM pg_catalog.run_command_on_workers(pg_catalog.format(
-            'DELETE FROM pg_catalog.pg_dist_object WHERE classid = %s AND objid = %s::regprocedure',
-            'pg_catalog.pg_proc'::regclass::oid, pg_catalog.quote_literal(v_fn.fn::text)));
+        IF EXISTS (SELECT 1 FROM pg_catalog.run_command_on_workers(pg_catalog.format(
+                       'DELETE FROM pg_catalog.pg_dist_object WHERE classid = %s AND objid = %s::regprocedure',
+                       'pg_catalog.pg_proc'::regclass::oid, pg_catalog.quote_literal(v_fn.fn::text))) AS w
+                    WHERE NOT w.success) THEN
+            RAISE EXCEPTION 'could not take the delegation of % back on every worker', v_fn.fn
+                USING ERRCODE = 'connection_failure', HINT = 'check that every worker is up, and run distribute again';
+        END IF;
         INSERT INTO distribute_log VALUES ('not delegated', v_fn.fn::text);
     END LOOP;
     -- 4b. every other function of the schema on every node (no distribution argument: not
@@ -267,13 +271,16 @@ BEGIN
     --    node. memory.grant_tenant records them for a new grant; this brings the grants made
     --    before the database was distributed, or before a node was added, up to date (run
     --    distribute after citus_add_node, before moving shards to the new node). A grant whose
-    --    role was dropped gets an empty map: it authorises nobody on any node. Then every
-    --    grant must carry a map (a CHECK), so that none falls back to role_oid on a worker.
+    --    role was dropped gets an empty map: it authorises nobody on any node. A grant
+    --    ended on the cluster (its map emptied by memory._end_grant, V0028) stays ended: only
+    --    memory.grant_tenant renews it. Then every grant must carry a map (a CHECK), so that
+    --    none falls back to role_oid on a worker.
     --    Citus refuses volatile functions in an UPDATE of a reference table: one map a row.
     FOR v_fn IN
         SELECT g.tenant_id, g.role_oid, g.role_name, g.node_role_oids,
                EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r WHERE r.oid = g.role_oid) AS alive
           FROM memory.tenant_grants AS g
+         WHERE g.node_role_oids IS DISTINCT FROM '{}'::jsonb
          ORDER BY g.tenant_id, g.role_oid
     LOOP
         v_map := CASE WHEN v_fn.alive THEN memory._node_role_oids(v_fn.role_oid) ELSE '{}'::jsonb END;
@@ -289,7 +296,9 @@ BEGIN
     --    DELETE or TRUNCATE on the table (privileges administrators must not hold: see
     --    V0006); in commutative mode the lock is ROW EXCLUSIVE, which INSERT suffices for.
     --    Only the reference tables are replicated here (one placement a shard otherwise),
-    --    and their writes are inserts of new keys or idempotent ON CONFLICT DO NOTHING.
+    --    and their writes are inserts of new keys, ON CONFLICT DO NOTHING or DO UPDATE of
+    --    an ended grant's map, and the update that ends one (memory._end_grant): each
+    --    idempotent.
     IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_db_role_setting AS s
                     WHERE s.setdatabase = (SELECT d.oid FROM pg_catalog.pg_database AS d
                                             WHERE d.datname = pg_catalog.current_database())

@@ -21,7 +21,7 @@ DECLARE
     v_stmts  text[];
 BEGIN
     IF p_sim_no IS NULL OR p_action IS NULL OR p_concurrently IS NULL OR p_table IS NULL THEN
-        RAISE EXCEPTION 'p_sim_no, p_action and p_run must not be NULL'
+        RAISE EXCEPTION 'the simulation number, the action and the mode of an index build must not be NULL'
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'take a row of memory.ann_plan(): its sim_no and action';
     END IF;

@@ -1,8 +1,10 @@
--- Refuse a call on a Citus cluster (0A000), naming the form that runs there: for the API
--- functions whose tenant may be NULL (memory.sweep, memory.health), which stay on the
--- coordinator, since Citus 14.0.1 crashes planning a delegated call with a NULL
+-- Refuse a call on a Citus cluster (0A000), naming the form that runs there (p_instead):
+-- for the API functions whose tenant may be NULL (memory.sweep, memory.health), which stay
+-- on the coordinator, since Citus 14.0.1 crashes planning a delegated call with a NULL
 -- distribution argument (README "Scaling out"), and whose work is a tenant's, done on the
--- tenant's worker by their per-tenant forms (memory._on_cluster).
+-- tenant's worker by their per-tenant forms; and for the index builds over every
+-- simulation (memory.ann_plan, memory.ann_index), whose indexes belong on the tenants'
+-- shards (memory.ann_index_tenant). A cluster: memory._on_cluster.
 CREATE OR REPLACE FUNCTION memory._refuse_on_cluster(p_function text, p_instead text) RETURNS void
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
@@ -10,7 +12,7 @@ AS $fn$
 BEGIN
     IF memory._on_cluster() THEN
         RAISE EXCEPTION 'memory.% does not run on a Citus cluster', p_function
-            USING ERRCODE = 'feature_not_supported', HINT = 'call ' OPERATOR(pg_catalog.||) p_instead OPERATOR(pg_catalog.||) ' for each tenant';
+            USING ERRCODE = 'feature_not_supported', HINT = 'call ' OPERATOR(pg_catalog.||) p_instead;
     END IF;
 END
 $fn$;

@@ -14,6 +14,7 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
     PERFORM memory._require_admin();
+    PERFORM memory._refuse_on_cluster('ann_plan', 'memory.ann_index_tenant(tenant_id, simulation_id) for each simulation');
     RETURN QUERY
     WITH wanted AS (SELECT w.sim_no, w.episodes FROM memory._ann_wanted(p_min_rows) AS w),
     existing AS (

@@ -25,7 +25,7 @@ BEGIN
         RAISE EXCEPTION 'p_recall_sample must be from 0 to 1000, not %', p_recall_sample
             USING ERRCODE = 'invalid_parameter_value', HINT = '0 skips the recall check; 10 is the default';
     END IF;
-    PERFORM memory._refuse_on_cluster('health', 'memory.health_tenant(tenant_id)');
+    PERFORM memory._refuse_on_cluster('health', 'memory.health_tenant(tenant_id) for each tenant');
     IF p_tenant_id IS NOT NULL THEN
         RETURN QUERY SELECT * FROM memory.health_tenant(p_tenant_id, p_recall_sample);
     ELSE

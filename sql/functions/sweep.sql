@@ -17,7 +17,7 @@ DECLARE
     v_tenant uuid;
 BEGIN
     PERFORM memory._require_admin();
-    PERFORM memory._refuse_on_cluster('sweep', 'memory.sweep_tenant(tenant_id)');
+    PERFORM memory._refuse_on_cluster('sweep', 'memory.sweep_tenant(tenant_id) for each tenant');
     FOR v_tenant IN SELECT t.tenant_id FROM memory.tenants AS t
                      WHERE p_tenant_id IS NULL OR t.tenant_id = p_tenant_id ORDER BY t.tenant_id LOOP
         RETURN QUERY SELECT v_tenant, w.simulation_id, w.action, w.detail

@@ -4,7 +4,7 @@
 -- memory.tenant_id gives nothing. Both tenants hold the same ids: reads, deletes and edges
 -- never cross; a role granted two tenants acts for one per call.
 BEGIN;
-SELECT plan(328);  -- V0028: a mapped grant revoked and renewed (5); V0026: 4 tables (16); 231 + 11 report and prediction tables x 4 + row_history (V0015) 4 + edge_evidence (V0016) 4 + tenant_models (V0022) 4 + word_postings (V0020) 4 + changes, change_heads, retention_rules, episode_clumps (V0021) 16
+SELECT plan(329);  -- V0028, V0029: a mapped grant revoked and renewed, a malformed map refused (6); V0026: 4 tables (16); 231 + 11 report and prediction tables x 4 + row_history (V0015) 4 + edge_evidence (V0016) 4 + tenant_models (V0022) 4 + word_postings (V0020) 4 + changes, change_heads, retention_rules, episode_clumps (V0021) 16
 \ir _fixtures.psql
 
 -- Every call template of fx.calls succeeds for a granted tenant (checked at the end), so each
@@ -487,6 +487,10 @@ SELECT is((SELECT node_role_oids FROM memory.tenant_grants WHERE tenant_id = fx.
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT throws_ok($$SELECT * FROM memory.nodes_by_type(fx.tenant_a(), fx.sim_a(), NULL)$$, '42501', NULL,
                  'a grant whose map was emptied authorises nobody');
+RESET SESSION AUTHORIZATION;
+SET LOCAL SESSION AUTHORIZATION admin;
+SELECT throws_ok($$UPDATE memory.tenant_grants SET node_role_oids = '{"0": "x"}' WHERE tenant_id = fx.tenant_a()$$,
+                 '23514', NULL, 'an administrator cannot store a map whose OIDs are not numbers (V0029: every tenant''s read casts them)');
 RESET SESSION AUTHORIZATION;
 SET LOCAL SESSION AUTHORIZATION admin;
 DO $$ BEGIN PERFORM memory.grant_tenant('app_a', fx.tenant_a()); END $$;

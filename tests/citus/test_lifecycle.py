@@ -18,6 +18,7 @@ import cluster
 import psycopg
 import pytest
 from swarm_memory.client import Memory
+from swarm_memory.distribute import distribute
 from swarm_memory.embed import WORDLLAMA_MODEL_NAME, Embedder
 from swarm_memory.errors import NotSupported, TenantAccessDenied
 from swarm_memory.reembed import reembed
@@ -178,6 +179,11 @@ def test_a_grant_revoked_and_renewed_on_the_cluster(citus: Cluster) -> None:
             admin.revoke_tenant("citus_app_a", tenant)  # idempotent
         with Memory(citus.dsn("citus_app_a")) as app, pytest.raises(TenantAccessDenied):
             app.list_simulations(tenant)
+        # distribute (run by every migrate of the cluster) maps grants to new nodes, and
+        # leaves an ended grant ended
+        distribute(citus.dsn())
+        with Memory(citus.dsn("citus_app_a")) as app, pytest.raises(TenantAccessDenied):
+            app.list_simulations(tenant)
         with psycopg.connect(citus.dsn(), autocommit=True) as conn:
             maps = conn.execute(
                 "SELECT node_role_oids FROM memory.tenant_grants WHERE tenant_id = %s", (tenant,)
@@ -239,11 +245,16 @@ def test_health_runs_tenant_by_tenant_on_the_cluster(citus: Cluster) -> None:
         )
     assert counts[0] == counts[1] and counts[0]
     with Memory(citus.dsn("citus_admin")) as admin:
-        for call in (lambda: admin.health(None, 0), lambda: admin.health(TENANT_A, 0)):
-            with pytest.raises(NotSupported) as refused:
-                call()
+        for tenant in (None, TENANT_A):
+            with admin.connect() as conn, pytest.raises(NotSupported) as refused:
+                admin.health(tenant, 0, conn=conn)
             assert "health_tenant" in (refused.value.hint or "")
-        assert admin.health_tenant(TENANT_A, 0)
+        # Memory.health on its own connections: each tenant's health_tenant instead
+        assert admin.health(TENANT_A, 0) == admin.health_tenant(TENANT_A, 0)
+        everyone = admin.health(None, 0)
+        assert {h.tenant_id for h in everyone} >= {TENANT_A} and not [
+            h for h in everyone if h.section == "latency"
+        ]
 
 
 def test_a_deploy_migrates_the_distributed_database(citus: Cluster) -> None:
@@ -252,7 +263,6 @@ def test_a_deploy_migrates_the_distributed_database(citus: Cluster) -> None:
     triggers allowed) and distribute runs again; afterwards a further distribute changes
     nothing, the shard audit is clean and a granted reader walks the graph on its worker."""
     from swarm_memory import migrate
-    from swarm_memory.distribute import distribute
 
     assert migrate.is_distributed(citus.dsn()) and not migrate.is_distributed(citus.single_dsn())
     result = migrate.migrate(citus.dsn())
