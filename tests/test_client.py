@@ -554,3 +554,28 @@ def test_retention_and_compaction_take_a_similarity_as_a_python_float(world, mem
         ]
         # every tenant, one sweep_tenant call each: only A has a policy
         assert admin.sweep() == swept
+
+
+def test_a_null_tenant_is_refused_before_it_is_sent(world, mem_a, connect):
+    """22004 from the client itself (its message names the function; the server's would
+    not): on a Citus cluster a NULL tenant crashes the coordinator. The functions exempt
+    are exactly those whose first argument is not the tenant, and health."""
+    for call in (
+        lambda: mem_a.nodes_by_type(None, world.sim_a, None),
+        lambda: mem_a.search_episodes(None, world.sim_a, vec(1)),
+        lambda: mem_a.upsert_nodes(None, world.sim_a, [{"id": "n", "name": "n"}]),
+    ):
+        with pytest.raises(InvalidInput) as refused:
+            call()
+        assert refused.value.sqlstate == "22004"
+        assert str(refused.value).startswith("p_tenant_id must not be NULL (memory.")
+    not_tenant_first = {
+        name
+        for (name,) in connect()
+        .execute(
+            "SELECT DISTINCT proname FROM pg_proc WHERE pronamespace = 'memory'::regnamespace"
+            " AND proname !~ '^_' AND proargnames[1] IS DISTINCT FROM 'p_tenant_id'"
+        )
+        .fetchall()
+    }
+    assert not_tenant_first | {"health"} == swarm_memory.client._NOT_TENANT_FIRST

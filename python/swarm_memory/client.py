@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -818,6 +819,40 @@ def _translated() -> Iterator[None]:
         raise translate(exc) from exc
 
 
+# The API functions whose first argument is not a tenant, or a tenant that may be NULL
+# (health: every tenant); every other function takes the tenant first.
+_NOT_TENANT_FIRST = frozenset(
+    {
+        "ann_index",
+        "ann_plan",
+        "create_tenant",
+        "grant_tenant",
+        "health",
+        "list_models",
+        "list_tenants",
+        "open_staging",
+        "revoke_tenant",
+        "rls_audit",
+        "route",
+        "set_route_rule",
+    }
+)
+_CALL = re.compile(r"memory\.([a-z_]+)\(%s")
+
+
+def _refuse_null_tenant(query: str, params: Sequence[Any]) -> None:
+    """A NULL tenant is refused before it is sent (22004, as the functions refuse it): on a
+    Citus cluster a delegated call whose tenant is NULL crashes the coordinator's backend,
+    and every session of the coordinator with it (README "Scaling out")."""
+    m = _CALL.search(query)
+    if m and params and params[0] is None and m.group(1) not in _NOT_TENANT_FIRST:
+        raise InvalidInput(
+            f"p_tenant_id must not be NULL (memory.{m.group(1)})",
+            "22004",
+            hint="pass the id of the tenant to act for",
+        )
+
+
 class Memory:
     """Client of the swarm-memory SQL API over a psycopg connection pool.
 
@@ -882,6 +917,7 @@ class Memory:
     def _rows(
         self, query: str, params: Sequence[Any], conn: psycopg.Connection | None
     ) -> list[tuple[Any, ...]]:
+        _refuse_null_tenant(query, params)
         with _translated(), self._conn(conn) as c:
             return c.execute(query, params).fetchall()
 
@@ -896,6 +932,7 @@ class Memory:
     ) -> list[T]:
         """The rows of `query` as `cls`, built by column name: a column the dataclass lacks
         (or a field the function does not return) fails the call."""
+        _refuse_null_tenant(query, params)
         with _translated(), self._conn(conn) as c:
             if vectors:
                 _ensure_vector(c)
