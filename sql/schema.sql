@@ -933,6 +933,7 @@ DECLARE
     v_dropped  integer := 0;
     v_all      text[] := '{}';
     v_key      text;
+    v_written  bigint;
 BEGIN
     IF NOT (p_similarity > 0.9 AND p_similarity < 1) THEN
         RAISE EXCEPTION 'compaction similarity must be above 0.9 and below 1, not %', p_similarity
@@ -959,17 +960,28 @@ BEGIN
     END LOOP;
 
     FOR v_key IN SELECT k FROM pg_catalog.jsonb_object_keys(v_members) AS k LOOP
-        INSERT INTO memory.episode_clumps AS c
-               (tenant_id, simulation_id, representative_key, representative_id, agent_id, members, member_ids,
-                dropped, similarity, compacted_at)
-        SELECT p_tenant_id, p_simulation_id, v_key::uuid, v_ids #>> ARRAY[v_key, '0'], (v_ids #>> ARRAY[v_key, '1'])::integer,
-               1 + pg_catalog.cardinality(m.ids), m.ids, p_drop, p_similarity, pg_catalog.now()
-          FROM (SELECT ARRAY(SELECT pg_catalog.jsonb_array_elements_text(v_members -> v_key) ORDER BY 1) AS ids) AS m
-        ON CONFLICT ON CONSTRAINT episode_clumps_pkey DO UPDATE
-           SET member_ids = ARRAY(SELECT DISTINCT u FROM pg_catalog.unnest(c.member_ids || excluded.member_ids) AS u ORDER BY u),
-               members = 1 + pg_catalog.cardinality(ARRAY(SELECT DISTINCT u FROM pg_catalog.unnest(c.member_ids || excluded.member_ids) AS u)),
-               dropped = c.dropped OR excluded.dropped, similarity = excluded.similarity,
-               compacted_at = excluded.compacted_at;  -- (Citus refuses now() here)
+        -- the rows written counted by RETURNING: an INSERT ... SELECT's row count on Citus is
+        -- the rows selected, whether or not the DO UPDATE below wrote (and Citus refuses the
+        -- subqueries below in an INSERT ... VALUES)
+        WITH written AS (
+            INSERT INTO memory.episode_clumps AS c
+                   (tenant_id, simulation_id, representative_key, representative_id, agent_id, members, member_ids,
+                    dropped, similarity, compacted_at)
+            SELECT p_tenant_id, p_simulation_id, v_key::uuid, v_ids #>> ARRAY[v_key, '0'], (v_ids #>> ARRAY[v_key, '1'])::integer,
+                   1 + pg_catalog.cardinality(m.ids), m.ids, p_drop, p_similarity, pg_catalog.now()
+              FROM (SELECT ARRAY(SELECT pg_catalog.jsonb_array_elements_text(v_members -> v_key) ORDER BY 1) AS ids) AS m
+            ON CONFLICT ON CONSTRAINT episode_clumps_pkey DO UPDATE
+               SET member_ids = ARRAY(SELECT DISTINCT u FROM pg_catalog.unnest(c.member_ids || excluded.member_ids) AS u ORDER BY u),
+                   members = 1 + pg_catalog.cardinality(ARRAY(SELECT DISTINCT u FROM pg_catalog.unnest(c.member_ids || excluded.member_ids) AS u)),
+                   dropped = c.dropped OR excluded.dropped, similarity = excluded.similarity,
+                   compacted_at = excluded.compacted_at  -- (Citus refuses now() here)
+             -- a clump found again as it was is left alone: a replay writes nothing
+             WHERE (c.member_ids, c.dropped, c.similarity) IS DISTINCT FROM
+                   (ARRAY(SELECT DISTINCT u FROM pg_catalog.unnest(c.member_ids || excluded.member_ids) AS u ORDER BY u),
+                    c.dropped OR excluded.dropped, excluded.similarity)
+            RETURNING 1)
+        SELECT pg_catalog.count(*) INTO v_written FROM written;
+        CONTINUE WHEN v_written = 0;
         v_clumps := v_clumps + 1;
         v_episodes := v_episodes + pg_catalog.jsonb_array_length(v_members -> v_key);
         v_all := v_all || ARRAY(SELECT pg_catalog.jsonb_array_elements_text(v_members -> v_key));

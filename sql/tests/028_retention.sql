@@ -5,7 +5,7 @@
 -- others by policy, and is one change in the feed. sweep_tenant is one tenant's sweep.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(21);
+SELECT plan(22);
 
 CREATE FUNCTION fx.near(p_k integer, p_eps real) RETURNS jsonb LANGUAGE sql IMMUTABLE
     AS $$ SELECT pg_catalog.to_jsonb(pg_catalog.array_agg(CASE WHEN i = p_k THEN 1.0 WHEN i = p_k + 1 THEN p_eps ELSE 0.01 END ORDER BY i))
@@ -74,6 +74,8 @@ SELECT throws_ok($$SELECT * FROM memory.compact_episodes(fx.tenant_b(), fx.sim_b
                  'another tenant''s simulation: 42501');
 SELECT results_eq($$SELECT * FROM memory.compact_episodes(fx.tenant_a(), fx.sim_a())$$, $$VALUES (1, 2, 0)$$,
                   'agent 1''s three near-identical posts are one clump of 3; agent 2''s copy is not in it; kept');
+SELECT results_eq($$SELECT * FROM memory.compact_episodes(fx.tenant_a(), fx.sim_a())$$, $$VALUES (0, 0, 0)$$,
+                  'the compaction replayed writes nothing (and records no change: the feed below holds two)');
 SELECT results_eq($$SELECT representative_id, members, member_ids, dropped FROM memory.episode_clumps$$,
                   $$VALUES ('a1'::text, 3, '{a2,a3}'::text[], false)$$, 'the earliest is the representative, with its count');
 RESET SESSION AUTHORIZATION;

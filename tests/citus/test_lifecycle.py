@@ -105,9 +105,10 @@ def test_outcomes_compaction_and_a_delete_answer_as_on_one_node(citus: Cluster) 
         )
     on_cluster, on_one_node = answers
     assert on_cluster == on_one_node
-    outcomes, replay_kept_time, compacted, _, deleted, gone = on_cluster
+    outcomes, replay_kept_time, compacted, replayed, deleted, gone = on_cluster
     assert outcomes[-1] == ("partial", "rose, then fell") and replay_kept_time
     assert (compacted.clumps, compacted.episodes) == (1, 1)  # the repost and its original
+    assert (replayed.clumps, replayed.episodes) == (0, 0)  # a replay writes nothing
     assert (deleted.episodes, deleted.predictions) == (5, 1) and gone == []
 
 
