@@ -3974,6 +3974,38 @@ COMMENT ON FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_i
 REVOKE ALL ON FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._upsert(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_items jsonb) TO memory_writer;
 
+-- _use_custom_plans(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._use_custom_plans() RETURNS SETOF regprocedure
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_fn regprocedure;
+BEGIN
+    IF NOT memory._on_cluster() THEN
+        RETURN;
+    END IF;
+    FOR v_fn IN
+        SELECT p.oid::regprocedure
+          FROM pg_catalog.pg_proc AS p
+         WHERE p.pronamespace = 'memory'::pg_catalog.regnamespace
+           AND 'plan_cache_mode=force_generic_plan' = ANY (p.proconfig)
+         ORDER BY p.proname, p.oid
+    LOOP
+        EXECUTE pg_catalog.format('ALTER FUNCTION %s RESET plan_cache_mode', v_fn);
+        RETURN NEXT v_fn;
+    END LOOP;
+END
+$$;
+
+ALTER FUNCTION memory._use_custom_plans() OWNER TO memory_owner;
+
+-- FUNCTION _use_custom_plans(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._use_custom_plans() IS 'Internal: on a Citus cluster, the functions asking for generic plans plan each call instead (a generic plan cannot be routed); returns those changed';
+
+-- FUNCTION _use_custom_plans(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._use_custom_plans() FROM PUBLIC;
+
 -- _vector_problem(public.vector); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._vector_problem(p_vector public.vector) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE

@@ -219,25 +219,7 @@ def apply_repeatables(dsn: str, cluster: bool = False) -> int:
                 text = text.replace(POLICY_SUBQUERY, POLICY_CLUSTER)
             for stmt in split_statements(text) if cluster else [text]:
                 conn.execute(stmt)
-        if cluster:
-            # custom plans, as distribute makes them (step 4c), in the same transaction: a
-            # generic plan leaves the tenant a parameter Citus cannot route
-            conn.execute(CUSTOM_PLANS)
     return len(files)
-
-
-CUSTOM_PLANS = """
-DO $plans$
-DECLARE
-    v_fn regprocedure;
-BEGIN
-    FOR v_fn IN SELECT p.oid::regprocedure FROM pg_catalog.pg_proc AS p
-                 WHERE p.pronamespace = 'memory'::regnamespace
-                   AND 'plan_cache_mode=force_generic_plan' = ANY (p.proconfig) LOOP
-        EXECUTE pg_catalog.format('ALTER FUNCTION %s RESET plan_cache_mode', v_fn);
-    END LOOP;
-END
-$plans$"""
 
 
 def _word_char(text: str, i: int) -> bool:

@@ -250,21 +250,9 @@ BEGIN
         PERFORM pg_catalog.create_distributed_function(v_fn.fn);
         INSERT INTO distribute_log VALUES ('function on every node', v_fn.fn::text);
     END LOOP;
-    -- 4c. custom plans only: a generic plan leaves the tenant a parameter, and Citus cannot
-    --    route a statement over a distributed table whose distribution column is compared
-    --    with a parameter it does not know ("could not create distributed plan"). The walk
-    --    (memory.neighbors) asks for generic plans on one node, where they save the planning
-    --    of a small walk; here it plans each call (ALTER FUNCTION reaches every node).
-    FOR v_fn IN
-        SELECT p.oid::regprocedure AS fn
-          FROM pg_catalog.pg_proc AS p
-         WHERE p.pronamespace = 'memory'::regnamespace
-           AND 'plan_cache_mode=force_generic_plan' = ANY (p.proconfig)
-         ORDER BY p.proname, p.oid
-    LOOP
-        EXECUTE pg_catalog.format('ALTER FUNCTION %s RESET plan_cache_mode', v_fn.fn);
-        INSERT INTO distribute_log VALUES ('custom plans', v_fn.fn::text);
-    END LOOP;
+    -- 4c. custom plans only: a generic plan cannot be routed (memory._use_custom_plans, which
+    --    every later deploy of the cluster runs too: sql/finalize/cluster_plans.sql).
+    INSERT INTO distribute_log SELECT 'custom plans', f::text FROM memory._use_custom_plans() AS f;
     COMMIT;
 
     -- 5. grants (V0024): each grant's role by its OID on every node, since OIDs differ per
