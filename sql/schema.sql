@@ -1499,6 +1499,7 @@ DECLARE
     v_hits    double precision;
     v_total   double precision;
     v_emb     bigint;
+    v_asked   integer;
 BEGIN
     PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass a tenant id');
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
@@ -1560,21 +1561,22 @@ BEGIN
 
         -- Sampled recall of the approximate search against the exact one.
         IF v_index.oid IS NOT NULL AND v_index.indisvalid AND COALESCE(p_sample, 0) > 0 THEN
-            v_hits := 0; v_total := 0;
+            v_hits := 0; v_total := 0; v_asked := 0;
             FOR v_q IN
                 SELECT a.embedding OPERATOR(public.+) b.embedding
-                  FROM (SELECT e.embedding, pg_catalog.row_number() OVER () AS n
-                          FROM memory.episodes AS e
-                         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id
-                           AND e.embedding IS NOT NULL
-                         ORDER BY pg_catalog.random() LIMIT 2 * p_sample) AS a
-                  JOIN (SELECT e.embedding, pg_catalog.row_number() OVER () AS n
-                          FROM memory.episodes AS e
-                         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id
-                           AND e.embedding IS NOT NULL
-                         ORDER BY pg_catalog.random() LIMIT 2 * p_sample) AS b ON b.n = a.n
+                  FROM (SELECT r.embedding, pg_catalog.row_number() OVER () AS n
+                          FROM (SELECT e.embedding FROM memory.episodes AS e
+                                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id
+                                   AND e.embedding IS NOT NULL
+                                 ORDER BY pg_catalog.random() LIMIT p_sample) AS r) AS a
+                  JOIN (SELECT r.embedding, pg_catalog.row_number() OVER () AS n
+                          FROM (SELECT e.embedding FROM memory.episodes AS e
+                                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id
+                                   AND e.embedding IS NOT NULL
+                                 ORDER BY pg_catalog.random() LIMIT p_sample) AS r) AS b ON b.n = a.n
                  LIMIT p_sample
             LOOP
+                v_asked := v_asked + 1;
                 SELECT v_hits + pg_catalog.count(*) FILTER (WHERE x.episode_id IS NOT NULL),
                        v_total + pg_catalog.count(*)
                   INTO v_hits, v_total
@@ -1590,7 +1592,7 @@ BEGIN
             section := 'recall'; metric := 'recall_at_10';
             value := CASE WHEN v_total > 0 THEN v_hits / v_total END;
             ok := value IS NULL OR value >= 0.95;
-            detail := pg_catalog.jsonb_build_object('queries', p_sample, 'alert_below', 0.95);
+            detail := pg_catalog.jsonb_build_object('queries', p_sample, 'sampled', v_asked, 'alert_below', 0.95);
             RETURN NEXT;
         END IF;
     END LOOP;

@@ -317,6 +317,7 @@ def test_a_simulations_index_lives_on_its_tenants_shard(citus: Cluster) -> None:
     (index,) = [h for h in report if h.section == "index" and h.simulation_id == SIM_A]
     (recall,) = [h for h in report if h.section == "recall" and h.simulation_id == SIM_A]
     assert index.detail["state"] == "indexed" and recall.value == 1.0 and recall.ok
+    assert recall.detail["sampled"] == recall.detail["queries"] == 5
     q = Embedder().encode_query("Will closing the riverside road hurt the small shops?")
     literal = "[" + ",".join(f"{v:.7f}" for v in q) + "]"
     sql = (
