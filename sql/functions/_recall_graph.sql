@@ -1,10 +1,12 @@
--- recall's graph arm: the entities the question names (memory.match_entities, similarity at
--- least 0.5, the best five), then their current facts (as of p_as_of), their neighbours
+-- recall's graph arm: the entities the question names (memory._name_candidates, similarity
+-- at least 0.5, the best five, ties by node id: p_name_keys / p_name_sims when recall found
+-- them for its words arm too, else found here), then their current facts (as of p_as_of), their neighbours
 -- within p_depth, and the episodes that name them (one memory.search_words for all the
 -- names, each episode credited to the names it holds), in that order of rank, each hit
 -- once (its best tier), at most p_candidates. The caller has entered the tenant.
 CREATE OR REPLACE FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text,
-                                                p_candidates integer, p_depth integer, p_as_of timestamptz)
+                                                p_candidates integer, p_depth integer, p_as_of timestamptz,
+                                                p_name_keys uuid[], p_name_sims real[])
 RETURNS SETOF memory.recall_hit
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
@@ -14,11 +16,16 @@ DECLARE
     v_graph memory.recall_hit[];
 BEGIN
     v_seeds := ARRAY(
-        SELECT ROW('graph', 'entity', s.node_id, s.name, s.similarity, 0, s.name)::memory.recall_hit
-          FROM (SELECT m.node_id, m.name, m.similarity::double precision AS similarity
-                  FROM memory.match_entities(p_tenant_id, p_simulation_id, p_text, 5) AS m
-                 WHERE m.similarity >= 0.5) AS s
-         ORDER BY s.similarity DESC, s.node_id
+        SELECT ROW('graph', 'entity', n.node_id, n.name, c.similarity::double precision, 0, n.name)::memory.recall_hit
+          FROM (SELECT x.node_key, x.similarity FROM memory._name_candidates(p_tenant_id, p_simulation_id, p_text, 5) AS x
+                 WHERE p_name_keys IS NULL
+                UNION ALL
+                SELECT u.node_key, u.similarity
+                  FROM ROWS FROM (pg_catalog.unnest(p_name_keys), pg_catalog.unnest(p_name_sims)) AS u (node_key, similarity)) AS c
+          JOIN memory.nodes AS n
+            ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = c.node_key
+         WHERE c.similarity >= 0.5
+         ORDER BY c.similarity DESC, n.node_id
          LIMIT 5);
     IF pg_catalog.cardinality(v_seeds) > 0 THEN
         -- candidates with their tier in the rank field: the named entities, their facts,
@@ -45,9 +52,9 @@ BEGIN
                            (SELECT pg_catalog.string_agg(s.matched, ', ' ORDER BY s.matched)
                               FROM pg_catalog.unnest(v_seeds) AS s
                              WHERE pg_catalog.strpos(pg_catalog.lower(e.text), pg_catalog.lower(s.matched)) > 0)
-                      FROM memory.search_words(p_tenant_id, p_simulation_id,
-                                               (SELECT pg_catalog.string_agg(s.matched, ' ') FROM pg_catalog.unnest(v_seeds) AS s),
-                                               LEAST(10 * pg_catalog.cardinality(v_seeds), 100), ARRAY['episode']) AS e) AS c);
+                      FROM memory._search_words(p_tenant_id, p_simulation_id,
+                                                (SELECT pg_catalog.string_agg(s.matched, ' ') FROM pg_catalog.unnest(v_seeds) AS s),
+                                                LEAST(10 * pg_catalog.cardinality(v_seeds), 100), ARRAY['episode'], NULL, NULL) AS e) AS c);
         RETURN QUERY
             SELECT 'graph'::text, g.kind, g.id, g.body, g.raw,
                    pg_catalog.row_number() OVER (ORDER BY g.rank, g.raw DESC, g.kind, g.id)::integer, g.matched
@@ -60,5 +67,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._recall_graph(uuid, uuid, text, integer, integer, timestamptz) IS 'Internal: recall''s graph arm (the named entities, their facts, neighbours and the episodes naming them), ranked';
-GRANT EXECUTE ON FUNCTION memory._recall_graph(uuid, uuid, text, integer, integer, timestamptz) TO memory_reader;
+COMMENT ON FUNCTION memory._recall_graph(uuid, uuid, text, integer, integer, timestamptz, uuid[], real[]) IS 'Internal: recall''s graph arm (the named entities, their facts, neighbours and the episodes naming them), ranked';
+GRANT EXECUTE ON FUNCTION memory._recall_graph(uuid, uuid, text, integer, integer, timestamptz, uuid[], real[]) TO memory_reader;

@@ -49,6 +49,8 @@ DECLARE
     v_as_of    timestamptz;
     v_bad      text;
     v_hits     memory.recall_hit[] := '{}';
+    v_name_keys uuid[];
+    v_name_sims real[];
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
@@ -144,18 +146,29 @@ BEGIN
               FROM memory.search_nodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), NULL, 'both') AS n);
     END IF;
 
+    -- the entities the question names, found once for the words and the graph arms (the
+    -- graph takes the best five: found for ten, they are the same five)
+    IF v_text IS NOT NULL AND ('words' = ANY (v_arms) OR 'graph' = ANY (v_arms)) THEN
+        PERFORM memory._words_prepare(v_text, 'p_query_text');
+        IF v_cand >= 5 THEN
+            SELECT COALESCE(pg_catalog.array_agg(c.node_key), '{}'), COALESCE(pg_catalog.array_agg(c.similarity), '{}')
+              INTO v_name_keys, v_name_sims
+              FROM memory._name_candidates(p_tenant_id, p_simulation_id, v_text, LEAST(v_cand, 10)) AS c;
+        END IF;
+    END IF;
+
     -- the words
     IF v_text IS NOT NULL AND 'words' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('words', w.kind, w.id, w.text, w.score,
                        pg_catalog.row_number() OVER (ORDER BY w.score DESC, w.kind, w.id), NULL)::memory.recall_hit
-              FROM memory.search_words(p_tenant_id, p_simulation_id, v_text, v_cand) AS w);
+              FROM memory._search_words(p_tenant_id, p_simulation_id, v_text, v_cand, NULL, v_name_keys, v_name_sims) AS w);
     END IF;
 
     -- the graph: the entities the question names, their facts, neighbours and episodes
     IF v_text IS NOT NULL AND 'graph' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(SELECT g FROM memory._recall_graph(p_tenant_id, p_simulation_id, v_text, v_cand,
-                                                                     v_depth, v_as_of) AS g);
+                                                                     v_depth, v_as_of, v_name_keys, v_name_sims) AS g);
     END IF;
 
     RETURN QUERY

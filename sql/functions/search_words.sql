@@ -27,12 +27,6 @@ RETURNS TABLE (kind text, id text, text text, score real, matched text)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
-DECLARE
-    v_words   text[];
-    v_lexemes text[];
-    v_kinds   "char"[];
-    v_cap     integer := memory._limit('word_candidates');
-    v_top     integer := memory._top_k(p_top_k);
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._words_prepare(p_query_text, 'p_query_text');
@@ -42,84 +36,7 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'pass some of episode, fact, entity, or NULL for all';
     END IF;
-    v_kinds := ARRAY(SELECT DISTINCT CASE k WHEN 'episode' THEN 'e' WHEN 'fact' THEN 'f' ELSE 'n' END::"char"
-                       FROM pg_catalog.unnest(COALESCE(p_kinds, ARRAY['episode', 'fact', 'entity'])) AS k);
-    SELECT pg_catalog.array_agg(q.word), pg_catalog.array_agg(q.lexeme) INTO v_words, v_lexemes
-      FROM memory._words_query(p_query_text) AS q;
-    PERFORM memory._check_limit('list_elements', 'words of p_query_text', pg_catalog.cardinality(v_words));
-    RETURN QUERY
-    WITH q AS MATERIALIZED (
-        -- each word with its document frequency, counted up to the cap
-        SELECT u.n, u.word, u.lexeme,
-               (SELECT pg_catalog.count(*) FROM (
-                    SELECT 1 FROM memory.word_postings AS p
-                     WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
-                       AND p.word = u.lexeme AND p.kind = ANY (v_kinds)
-                     LIMIT v_cap + 1) AS c) AS df
-          FROM ROWS FROM (pg_catalog.unnest(v_words), pg_catalog.unnest(v_lexemes)) WITH ORDINALITY AS u (word, lexeme, n)
-    ), seeds AS MATERIALIZED (
-        -- the candidates: the rows holding the rarest word, then the next rarest, ... while
-        -- fewer than the cap are taken (the rows of the rarest word are all taken when it is
-        -- at most that frequent, so every row holding all the words is a candidate then)
-        SELECT DISTINCT p.kind, p.row_key
-          FROM (SELECT r.lexeme, r.df,
-                       COALESCE(pg_catalog.sum(r.df) OVER (ORDER BY r.df, r.n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
-                  FROM q AS r WHERE r.df > 0) AS w
-         CROSS JOIN LATERAL (SELECT p.kind, p.row_key FROM memory.word_postings AS p
-                              WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
-                                AND p.word = w.lexeme AND p.kind = ANY (v_kinds)
-                              LIMIT v_cap - w.before) AS p
-         WHERE w.before < v_cap
-    ), names AS MATERIALIZED (
-        SELECT c.node_key, c.similarity FROM memory._name_candidates(p_tenant_id, p_simulation_id, p_query_text, LEAST(v_top, 10)) AS c
-         WHERE 'n' = ANY (v_kinds)
-    ), scored AS MATERIALIZED (
-        SELECT c.kind, c.row_key,
-               GREATEST((COALESCE(h.hits, 0) + COALESCE(h.s / (h.s + 1), 0)) / (COALESCE(pg_catalog.cardinality(v_words), 0) + 1),
-                        nm.similarity)::real AS score,
-               h.words, nm.similarity AS name_score
-          -- ("char", not text: the lookup below is by the postings' whole key)
-          FROM (SELECT s.kind, s.row_key FROM seeds AS s UNION SELECT 'n'::"char", n.node_key FROM names AS n) AS c
-          LEFT JOIN names AS nm ON c.kind = 'n' AND nm.node_key = c.row_key
-          LEFT JOIN LATERAL (
-              SELECT pg_catalog.count(*)::integer AS hits,
-                     pg_catalog.sum(pg_catalog.ln(1 + (v_cap + 1)::double precision / GREATEST(q.df, 1))
-                                    * CASE p.weight WHEN 'A' THEN 1.0 ELSE 0.4 END
-                                    * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * p.doc_len / 16.0))) AS s,
-                     pg_catalog.string_agg(q.word, ' ' ORDER BY q.n) AS words
-                FROM q CROSS JOIN LATERAL (
-                         -- by the whole key, word included (OFFSET 0: planned with the word as a
-                         -- parameter; pulled up, PostgreSQL 18 chose a skip scan of the
-                         -- simulation's postings by row key and filtered the word: 2.5 ms a row)
-                         SELECT p.tf, p.weight, p.doc_len FROM memory.word_postings AS p
-                          WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
-                            AND p.word = q.lexeme AND p.kind = c.kind AND p.row_key = c.row_key
-                         OFFSET 0) AS p) AS h ON true
-    ), best AS (
-        -- the top rows and every row tied with the last of them (ties go by kind and id)
-        SELECT s.* FROM scored AS s
-         WHERE s.score > 0
-           AND s.score >= (SELECT pg_catalog.min(t.score) FROM (SELECT r.score FROM scored AS r WHERE r.score > 0
-                                                                  ORDER BY r.score DESC LIMIT v_top) AS t)
-    )
-    SELECT r.kind, r.id, r.body, b.score,
-           pg_catalog.concat_ws(' ', b.words,
-                                CASE WHEN b.name_score IS NOT NULL THEN '~' OPERATOR(pg_catalog.||) r.name END)
-      FROM best AS b
-     CROSS JOIN LATERAL (
-         SELECT 'episode'::text AS kind, e.episode_id AS id, e.content AS body, NULL::text AS name
-           FROM memory.episodes AS e
-          WHERE b.kind = 'e' AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id AND e.episode_key = b.row_key
-         UNION ALL
-         SELECT 'fact', g.edge_id, g.fact, NULL
-           FROM memory.edges AS g
-          WHERE b.kind = 'f' AND g.tenant_id = p_tenant_id AND g.simulation_id = p_simulation_id AND g.edge_key = b.row_key
-         UNION ALL
-         SELECT 'entity', n.node_id, n.name OPERATOR(pg_catalog.||) COALESCE(': ' OPERATOR(pg_catalog.||) n.summary, ''), n.name
-           FROM memory.nodes AS n
-          WHERE b.kind = 'n' AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = b.row_key) AS r
-     ORDER BY b.score DESC, r.kind, r.id
-     LIMIT v_top;
+    RETURN QUERY SELECT * FROM memory._search_words(p_tenant_id, p_simulation_id, p_query_text, p_top_k, p_kinds, NULL, NULL);
 END
 $fn$;
 
