@@ -2163,10 +2163,18 @@ BEGIN
               LEFT JOIN (SELECT a.word, pg_catalog.count(*) AS n FROM act_words AS a GROUP BY a.word) AS c
                 ON c.word = nw.word
              ORDER BY nw.node_key, nw.label, COALESCE(c.n, 0), nw.word
-        ), agents AS MATERIALIZED (
-            SELECT DISTINCT x.agent_name FROM memory.episodes AS x
+        ), agent_list AS MATERIALIZED (
+            SELECT DISTINCT x.agent_name, pg_catalog.lower(x.agent_name) AS lowered FROM memory.episodes AS x
              WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
                AND x.content IS NOT NULL AND x.agent_name IS NOT NULL
+        ), agents AS MATERIALIZED (
+            -- the names each agent's name holds: names x agents (both small) first, so that
+            -- the episodes join by equality (a plan that compared every name with every
+            -- episode's agent, chosen when the new rows had no statistics yet, ran for hours
+            -- on 200,000 episodes and 10,000 names)
+            SELECT nm.node_key, nm.label, g.agent_name
+              FROM names AS nm
+              JOIN agent_list AS g ON pg_catalog.strpos(g.lowered, nm.needle) > 0
         ), named AS (
             -- in the text: the actions holding the name's rarest word, then the name itself
             -- as a substring; as the agent: by the agents' names
@@ -2177,9 +2185,8 @@ BEGIN
                    AND x.episode_key = a.episode_key
              WHERE pg_catalog.strpos(pg_catalog.lower(x.content), r.needle) > 0
             UNION
-            SELECT nm.node_key, nm.label, x.episode_id, x.occurred_at
-              FROM names AS nm
-              JOIN agents AS g ON pg_catalog.strpos(pg_catalog.lower(g.agent_name), nm.needle) > 0
+            SELECT g.node_key, g.label, x.episode_id, x.occurred_at
+              FROM agents AS g
               JOIN memory.episodes AS x ON x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
                    AND x.agent_name = g.agent_name AND x.content IS NOT NULL
         ), hits AS (
@@ -2950,21 +2957,27 @@ GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_reader;
 GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_writer;
 GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_admin;
 
--- _recall_graph(uuid, uuid, text, integer, integer, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone) RETURNS SETOF memory.recall_hit
+-- _recall_graph(uuid, uuid, text, integer, integer, timestamp with time zone, uuid[], real[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone, p_name_keys uuid[], p_name_sims real[]) RETURNS SETOF memory.recall_hit
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 DECLARE
     v_seeds memory.recall_hit[];
     v_graph memory.recall_hit[];
+    v_as_of timestamptz := COALESCE(p_as_of, pg_catalog.now());
 BEGIN
     v_seeds := ARRAY(
-        SELECT ROW('graph', 'entity', s.node_id, s.name, s.similarity, 0, s.name)::memory.recall_hit
-          FROM (SELECT m.node_id, m.name, m.similarity::double precision AS similarity
-                  FROM memory.match_entities(p_tenant_id, p_simulation_id, p_text, 5) AS m
-                 WHERE m.similarity >= 0.5) AS s
-         ORDER BY s.similarity DESC, s.node_id
+        SELECT ROW('graph', 'entity', n.node_id, n.name, c.similarity::double precision, 0, n.name)::memory.recall_hit
+          FROM (SELECT x.node_key, x.similarity FROM memory._name_candidates(p_tenant_id, p_simulation_id, p_text, 5) AS x
+                 WHERE p_name_keys IS NULL
+                UNION ALL
+                SELECT u.node_key, u.similarity
+                  FROM ROWS FROM (pg_catalog.unnest(p_name_keys), pg_catalog.unnest(p_name_sims)) AS u (node_key, similarity)) AS c
+          JOIN memory.nodes AS n
+            ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = c.node_key
+         WHERE c.similarity >= 0.5
+         ORDER BY c.similarity DESC, n.node_id
          LIMIT 5);
     IF pg_catalog.cardinality(v_seeds) > 0 THEN
         -- candidates with their tier in the rank field: the named entities, their facts,
@@ -2980,7 +2993,19 @@ BEGIN
                     UNION ALL
                     SELECT 2, 'fact', f.edge_id, f.fact, s.raw, s.matched
                       FROM pg_catalog.unnest(v_seeds) AS s
-                     CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, s.id, 'current', p_as_of, 20) AS f
+                     CROSS JOIN LATERAL (
+                         -- memory.facts(..., s.id, 'current', p_as_of, 20)'s rows, its state rule
+                         -- written out, without the detail of each fact it names
+                         SELECT e.edge_id, e.fact
+                           FROM memory.edges AS e
+                          WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                            AND (e.source_key = pg_catalog.md5(s.id)::uuid OR e.target_key = pg_catalog.md5(s.id)::uuid)
+                            AND CASE WHEN e.valid_at > v_as_of THEN 'future'
+                                     WHEN e.invalid_at <= v_as_of THEN 'ended'
+                                     WHEN e.expired_at <= v_as_of THEN 'expired'
+                                     ELSE 'current' END = 'current'
+                          ORDER BY e.valid_at DESC NULLS LAST, e.edge_id
+                          LIMIT 20) AS f
                     UNION ALL
                     SELECT 2 + w.depth, 'entity', w.node_id, w.name, s.raw / (1 + w.depth), s.matched
                       FROM pg_catalog.unnest(v_seeds) AS s
@@ -2991,9 +3016,9 @@ BEGIN
                            (SELECT pg_catalog.string_agg(s.matched, ', ' ORDER BY s.matched)
                               FROM pg_catalog.unnest(v_seeds) AS s
                              WHERE pg_catalog.strpos(pg_catalog.lower(e.text), pg_catalog.lower(s.matched)) > 0)
-                      FROM memory.search_words(p_tenant_id, p_simulation_id,
-                                               (SELECT pg_catalog.string_agg(s.matched, ' ') FROM pg_catalog.unnest(v_seeds) AS s),
-                                               LEAST(10 * pg_catalog.cardinality(v_seeds), 100), ARRAY['episode']) AS e) AS c);
+                      FROM memory._search_words(p_tenant_id, p_simulation_id,
+                                                (SELECT pg_catalog.string_agg(s.matched, ' ') FROM pg_catalog.unnest(v_seeds) AS s),
+                                                LEAST(10 * pg_catalog.cardinality(v_seeds), 100), ARRAY['episode'], NULL, NULL) AS e) AS c);
         RETURN QUERY
             SELECT 'graph'::text, g.kind, g.id, g.body, g.raw,
                    pg_catalog.row_number() OVER (ORDER BY g.rank, g.raw DESC, g.kind, g.id)::integer, g.matched
@@ -3006,14 +3031,14 @@ BEGIN
 END
 $$;
 
-ALTER FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone) OWNER TO memory_owner;
+ALTER FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone, p_name_keys uuid[], p_name_sims real[]) OWNER TO memory_owner;
 
--- FUNCTION _recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone) IS 'Internal: recall''s graph arm (the named entities, their facts, neighbours and the episodes naming them), ranked';
+-- FUNCTION _recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone, p_name_keys uuid[], p_name_sims real[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone, p_name_keys uuid[], p_name_sims real[]) IS 'Internal: recall''s graph arm (the named entities, their facts, neighbours and the episodes naming them), ranked';
 
--- FUNCTION _recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone) TO memory_reader;
+-- FUNCTION _recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone, p_name_keys uuid[], p_name_sims real[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone, p_name_keys uuid[], p_name_sims real[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone, p_name_keys uuid[], p_name_sims real[]) TO memory_reader;
 
 -- _recall_option(jsonb, text, double precision, double precision, double precision); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._recall_option(p_options jsonb, p_key text, p_default double precision, p_min double precision, p_max double precision) RETURNS double precision
@@ -3564,6 +3589,117 @@ COMMENT ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_i
 -- FUNCTION _search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone) TO memory_reader;
+
+-- _search_words(uuid, uuid, text, integer, text[], uuid[], real[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[], p_name_keys uuid[], p_name_sims real[]) RETURNS TABLE(kind text, id text, text text, score real, matched text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_words   text[];
+    v_lexemes text[];
+    v_kinds   "char"[];
+    v_cap     integer := memory._limit('word_candidates');
+    v_top     integer := memory._top_k(p_top_k);
+BEGIN
+    v_kinds := ARRAY(SELECT DISTINCT CASE k WHEN 'episode' THEN 'e' WHEN 'fact' THEN 'f' ELSE 'n' END::"char"
+                       FROM pg_catalog.unnest(COALESCE(p_kinds, ARRAY['episode', 'fact', 'entity'])) AS k);
+    SELECT pg_catalog.array_agg(q.word), pg_catalog.array_agg(q.lexeme) INTO v_words, v_lexemes
+      FROM memory._words_query(p_query_text) AS q;
+    PERFORM memory._check_limit('list_elements', 'words of p_query_text', pg_catalog.cardinality(v_words));
+    RETURN QUERY
+    WITH q AS MATERIALIZED (
+        -- each word with its document frequency, counted up to the cap
+        SELECT u.n, u.word, u.lexeme,
+               (SELECT pg_catalog.count(*) FROM (
+                    SELECT 1 FROM memory.word_postings AS p
+                     WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                       AND p.word = u.lexeme AND p.kind = ANY (v_kinds)
+                     LIMIT v_cap + 1) AS c) AS df
+          FROM ROWS FROM (pg_catalog.unnest(v_words), pg_catalog.unnest(v_lexemes)) WITH ORDINALITY AS u (word, lexeme, n)
+    ), seeds AS MATERIALIZED (
+        -- the candidates: the rows holding the rarest word, then the next rarest, ... while
+        -- fewer than the cap are taken (the rows of the rarest word are all taken when it is
+        -- at most that frequent, so every row holding all the words is a candidate then)
+        SELECT DISTINCT p.kind, p.row_key
+          FROM (SELECT r.lexeme, r.df,
+                       COALESCE(pg_catalog.sum(r.df) OVER (ORDER BY r.df, r.n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+                  FROM q AS r WHERE r.df > 0) AS w
+         CROSS JOIN LATERAL (SELECT p.kind, p.row_key FROM memory.word_postings AS p
+                              WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                                AND p.word = w.lexeme AND p.kind = ANY (v_kinds)
+                              LIMIT v_cap - w.before) AS p
+         WHERE w.before < v_cap
+    ), names AS MATERIALIZED (
+        SELECT c.node_key, c.similarity FROM memory._name_candidates(p_tenant_id, p_simulation_id, p_query_text, LEAST(v_top, 10)) AS c
+         WHERE 'n' = ANY (v_kinds) AND p_name_keys IS NULL
+        UNION ALL
+        SELECT u.node_key, u.similarity FROM ROWS FROM (pg_catalog.unnest(p_name_keys), pg_catalog.unnest(p_name_sims)) AS u (node_key, similarity)
+         WHERE 'n' = ANY (v_kinds)
+    ), cand AS MATERIALIZED (
+        SELECT s.kind, s.row_key FROM seeds AS s UNION SELECT 'n'::"char", n.node_key FROM names AS n
+    ), held AS MATERIALIZED (
+        -- the question's words each candidate holds: one scan of the postings a word, for
+        -- the candidates' keys at once (ScalarArrayOp on the primary key's last column; a
+        -- key of another kind than its candidate's joins nothing below)
+        SELECT p.kind, p.row_key, q.n, q.word, q.df, p.tf, p.weight, p.doc_len
+          FROM q CROSS JOIN LATERAL (
+                   SELECT p.kind, p.row_key, p.tf, p.weight, p.doc_len FROM memory.word_postings AS p
+                    WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                      AND p.word = q.lexeme AND p.kind = ANY (v_kinds)
+                      AND p.row_key = ANY (ARRAY(SELECT c.row_key FROM cand AS c))
+                   OFFSET 0) AS p
+    ), scored AS MATERIALIZED (
+        SELECT c.kind, c.row_key,
+               GREATEST((COALESCE(h.hits, 0) + COALESCE(h.s / (h.s + 1), 0)) / (COALESCE(pg_catalog.cardinality(v_words), 0) + 1),
+                        nm.similarity)::real AS score,
+               h.words, nm.similarity AS name_score
+          FROM cand AS c
+          LEFT JOIN names AS nm ON c.kind = 'n' AND nm.node_key = c.row_key
+          LEFT JOIN (
+              SELECT p.kind, p.row_key, pg_catalog.count(*)::integer AS hits,
+                     pg_catalog.sum(pg_catalog.ln(1 + (v_cap + 1)::double precision / GREATEST(p.df, 1))
+                                    * CASE p.weight WHEN 'A' THEN 1.0 ELSE 0.4 END
+                                    * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * p.doc_len / 16.0))) AS s,
+                     pg_catalog.string_agg(p.word, ' ' ORDER BY p.n) AS words
+                FROM held AS p
+               GROUP BY p.kind, p.row_key) AS h ON h.kind = c.kind AND h.row_key = c.row_key
+    ), best AS (
+        -- the top rows and every row tied with the last of them (ties go by kind and id)
+        SELECT s.* FROM scored AS s
+         WHERE s.score > 0
+           AND s.score >= (SELECT pg_catalog.min(t.score) FROM (SELECT r.score FROM scored AS r WHERE r.score > 0
+                                                                  ORDER BY r.score DESC LIMIT v_top) AS t)
+    )
+    SELECT r.kind, r.id, r.body, b.score,
+           pg_catalog.concat_ws(' ', b.words,
+                                CASE WHEN b.name_score IS NOT NULL THEN '~' OPERATOR(pg_catalog.||) r.name END)
+      FROM best AS b
+     CROSS JOIN LATERAL (
+         SELECT 'episode'::text AS kind, e.episode_id AS id, e.content AS body, NULL::text AS name
+           FROM memory.episodes AS e
+          WHERE b.kind = 'e' AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id AND e.episode_key = b.row_key
+         UNION ALL
+         SELECT 'fact', g.edge_id, g.fact, NULL
+           FROM memory.edges AS g
+          WHERE b.kind = 'f' AND g.tenant_id = p_tenant_id AND g.simulation_id = p_simulation_id AND g.edge_key = b.row_key
+         UNION ALL
+         SELECT 'entity', n.node_id, n.name OPERATOR(pg_catalog.||) COALESCE(': ' OPERATOR(pg_catalog.||) n.summary, ''), n.name
+           FROM memory.nodes AS n
+          WHERE b.kind = 'n' AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = b.row_key) AS r
+     ORDER BY b.score DESC, r.kind, r.id
+     LIMIT v_top;
+END
+$$;
+
+ALTER FUNCTION memory._search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[], p_name_keys uuid[], p_name_sims real[]) OWNER TO memory_owner;
+
+-- FUNCTION _search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[], p_name_keys uuid[], p_name_sims real[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[], p_name_keys uuid[], p_name_sims real[]) IS 'Internal: the words arm of memory.search_words for a caller that has entered the tenant, with the named entities optionally given';
+
+-- FUNCTION _search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[], p_name_keys uuid[], p_name_sims real[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[], p_name_keys uuid[], p_name_sims real[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[], p_name_keys uuid[], p_name_sims real[]) TO memory_reader;
 
 -- _set_tenant(uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._set_tenant(p_tenant_id uuid) RETURNS void
@@ -7024,6 +7160,8 @@ DECLARE
     v_as_of    timestamptz;
     v_bad      text;
     v_hits     memory.recall_hit[] := '{}';
+    v_name_keys uuid[];
+    v_name_sims real[];
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
@@ -7119,18 +7257,29 @@ BEGIN
               FROM memory.search_nodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), NULL, 'both') AS n);
     END IF;
 
+    -- the entities the question names, found once for the words and the graph arms (the
+    -- graph takes the best five: found for ten, they are the same five)
+    IF v_text IS NOT NULL AND ('words' = ANY (v_arms) OR 'graph' = ANY (v_arms)) THEN
+        PERFORM memory._words_prepare(v_text, 'p_query_text');
+        IF v_cand >= 5 THEN
+            SELECT COALESCE(pg_catalog.array_agg(c.node_key), '{}'), COALESCE(pg_catalog.array_agg(c.similarity), '{}')
+              INTO v_name_keys, v_name_sims
+              FROM memory._name_candidates(p_tenant_id, p_simulation_id, v_text, LEAST(v_cand, 10)) AS c;
+        END IF;
+    END IF;
+
     -- the words
     IF v_text IS NOT NULL AND 'words' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('words', w.kind, w.id, w.text, w.score,
                        pg_catalog.row_number() OVER (ORDER BY w.score DESC, w.kind, w.id), NULL)::memory.recall_hit
-              FROM memory.search_words(p_tenant_id, p_simulation_id, v_text, v_cand) AS w);
+              FROM memory._search_words(p_tenant_id, p_simulation_id, v_text, v_cand, NULL, v_name_keys, v_name_sims) AS w);
     END IF;
 
     -- the graph: the entities the question names, their facts, neighbours and episodes
     IF v_text IS NOT NULL AND 'graph' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(SELECT g FROM memory._recall_graph(p_tenant_id, p_simulation_id, v_text, v_cand,
-                                                                     v_depth, v_as_of) AS g);
+                                                                     v_depth, v_as_of, v_name_keys, v_name_sims) AS g);
     END IF;
 
     RETURN QUERY
@@ -8545,12 +8694,6 @@ CREATE FUNCTION memory.search_words(p_tenant_id uuid, p_simulation_id uuid, p_qu
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
-DECLARE
-    v_words   text[];
-    v_lexemes text[];
-    v_kinds   "char"[];
-    v_cap     integer := memory._limit('word_candidates');
-    v_top     integer := memory._top_k(p_top_k);
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._words_prepare(p_query_text, 'p_query_text');
@@ -8560,84 +8703,7 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'pass some of episode, fact, entity, or NULL for all';
     END IF;
-    v_kinds := ARRAY(SELECT DISTINCT CASE k WHEN 'episode' THEN 'e' WHEN 'fact' THEN 'f' ELSE 'n' END::"char"
-                       FROM pg_catalog.unnest(COALESCE(p_kinds, ARRAY['episode', 'fact', 'entity'])) AS k);
-    SELECT pg_catalog.array_agg(q.word), pg_catalog.array_agg(q.lexeme) INTO v_words, v_lexemes
-      FROM memory._words_query(p_query_text) AS q;
-    PERFORM memory._check_limit('list_elements', 'words of p_query_text', pg_catalog.cardinality(v_words));
-    RETURN QUERY
-    WITH q AS MATERIALIZED (
-        -- each word with its document frequency, counted up to the cap
-        SELECT u.n, u.word, u.lexeme,
-               (SELECT pg_catalog.count(*) FROM (
-                    SELECT 1 FROM memory.word_postings AS p
-                     WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
-                       AND p.word = u.lexeme AND p.kind = ANY (v_kinds)
-                     LIMIT v_cap + 1) AS c) AS df
-          FROM ROWS FROM (pg_catalog.unnest(v_words), pg_catalog.unnest(v_lexemes)) WITH ORDINALITY AS u (word, lexeme, n)
-    ), seeds AS MATERIALIZED (
-        -- the candidates: the rows holding the rarest word, then the next rarest, ... while
-        -- fewer than the cap are taken (the rows of the rarest word are all taken when it is
-        -- at most that frequent, so every row holding all the words is a candidate then)
-        SELECT DISTINCT p.kind, p.row_key
-          FROM (SELECT r.lexeme, r.df,
-                       COALESCE(pg_catalog.sum(r.df) OVER (ORDER BY r.df, r.n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
-                  FROM q AS r WHERE r.df > 0) AS w
-         CROSS JOIN LATERAL (SELECT p.kind, p.row_key FROM memory.word_postings AS p
-                              WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
-                                AND p.word = w.lexeme AND p.kind = ANY (v_kinds)
-                              LIMIT v_cap - w.before) AS p
-         WHERE w.before < v_cap
-    ), names AS MATERIALIZED (
-        SELECT c.node_key, c.similarity FROM memory._name_candidates(p_tenant_id, p_simulation_id, p_query_text, LEAST(v_top, 10)) AS c
-         WHERE 'n' = ANY (v_kinds)
-    ), scored AS MATERIALIZED (
-        SELECT c.kind, c.row_key,
-               GREATEST((COALESCE(h.hits, 0) + COALESCE(h.s / (h.s + 1), 0)) / (COALESCE(pg_catalog.cardinality(v_words), 0) + 1),
-                        nm.similarity)::real AS score,
-               h.words, nm.similarity AS name_score
-          -- ("char", not text: the lookup below is by the postings' whole key)
-          FROM (SELECT s.kind, s.row_key FROM seeds AS s UNION SELECT 'n'::"char", n.node_key FROM names AS n) AS c
-          LEFT JOIN names AS nm ON c.kind = 'n' AND nm.node_key = c.row_key
-          LEFT JOIN LATERAL (
-              SELECT pg_catalog.count(*)::integer AS hits,
-                     pg_catalog.sum(pg_catalog.ln(1 + (v_cap + 1)::double precision / GREATEST(q.df, 1))
-                                    * CASE p.weight WHEN 'A' THEN 1.0 ELSE 0.4 END
-                                    * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * p.doc_len / 16.0))) AS s,
-                     pg_catalog.string_agg(q.word, ' ' ORDER BY q.n) AS words
-                FROM q CROSS JOIN LATERAL (
-                         -- by the whole key, word included (OFFSET 0: planned with the word as a
-                         -- parameter; pulled up, PostgreSQL 18 chose a skip scan of the
-                         -- simulation's postings by row key and filtered the word: 2.5 ms a row)
-                         SELECT p.tf, p.weight, p.doc_len FROM memory.word_postings AS p
-                          WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
-                            AND p.word = q.lexeme AND p.kind = c.kind AND p.row_key = c.row_key
-                         OFFSET 0) AS p) AS h ON true
-    ), best AS (
-        -- the top rows and every row tied with the last of them (ties go by kind and id)
-        SELECT s.* FROM scored AS s
-         WHERE s.score > 0
-           AND s.score >= (SELECT pg_catalog.min(t.score) FROM (SELECT r.score FROM scored AS r WHERE r.score > 0
-                                                                  ORDER BY r.score DESC LIMIT v_top) AS t)
-    )
-    SELECT r.kind, r.id, r.body, b.score,
-           pg_catalog.concat_ws(' ', b.words,
-                                CASE WHEN b.name_score IS NOT NULL THEN '~' OPERATOR(pg_catalog.||) r.name END)
-      FROM best AS b
-     CROSS JOIN LATERAL (
-         SELECT 'episode'::text AS kind, e.episode_id AS id, e.content AS body, NULL::text AS name
-           FROM memory.episodes AS e
-          WHERE b.kind = 'e' AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id AND e.episode_key = b.row_key
-         UNION ALL
-         SELECT 'fact', g.edge_id, g.fact, NULL
-           FROM memory.edges AS g
-          WHERE b.kind = 'f' AND g.tenant_id = p_tenant_id AND g.simulation_id = p_simulation_id AND g.edge_key = b.row_key
-         UNION ALL
-         SELECT 'entity', n.node_id, n.name OPERATOR(pg_catalog.||) COALESCE(': ' OPERATOR(pg_catalog.||) n.summary, ''), n.name
-           FROM memory.nodes AS n
-          WHERE b.kind = 'n' AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = b.row_key) AS r
-     ORDER BY b.score DESC, r.kind, r.id
-     LIMIT v_top;
+    RETURN QUERY SELECT * FROM memory._search_words(p_tenant_id, p_simulation_id, p_query_text, p_top_k, p_kinds, NULL, NULL);
 END
 $$;
 

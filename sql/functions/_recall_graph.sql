@@ -14,6 +14,7 @@ AS $fn$
 DECLARE
     v_seeds memory.recall_hit[];
     v_graph memory.recall_hit[];
+    v_as_of timestamptz := COALESCE(p_as_of, pg_catalog.now());
 BEGIN
     v_seeds := ARRAY(
         SELECT ROW('graph', 'entity', n.node_id, n.name, c.similarity::double precision, 0, n.name)::memory.recall_hit
@@ -41,7 +42,19 @@ BEGIN
                     UNION ALL
                     SELECT 2, 'fact', f.edge_id, f.fact, s.raw, s.matched
                       FROM pg_catalog.unnest(v_seeds) AS s
-                     CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, s.id, 'current', p_as_of, 20) AS f
+                     CROSS JOIN LATERAL (
+                         -- memory.facts(..., s.id, 'current', p_as_of, 20)'s rows, its state rule
+                         -- written out, without the detail of each fact it names
+                         SELECT e.edge_id, e.fact
+                           FROM memory.edges AS e
+                          WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                            AND (e.source_key = pg_catalog.md5(s.id)::uuid OR e.target_key = pg_catalog.md5(s.id)::uuid)
+                            AND CASE WHEN e.valid_at > v_as_of THEN 'future'
+                                     WHEN e.invalid_at <= v_as_of THEN 'ended'
+                                     WHEN e.expired_at <= v_as_of THEN 'expired'
+                                     ELSE 'current' END = 'current'
+                          ORDER BY e.valid_at DESC NULLS LAST, e.edge_id
+                          LIMIT 20) AS f
                     UNION ALL
                     SELECT 2 + w.depth, 'entity', w.node_id, w.name, s.raw / (1 + w.depth), s.matched
                       FROM pg_catalog.unnest(v_seeds) AS s

@@ -55,28 +55,34 @@ BEGIN
         UNION ALL
         SELECT u.node_key, u.similarity FROM ROWS FROM (pg_catalog.unnest(p_name_keys), pg_catalog.unnest(p_name_sims)) AS u (node_key, similarity)
          WHERE 'n' = ANY (v_kinds)
+    ), cand AS MATERIALIZED (
+        SELECT s.kind, s.row_key FROM seeds AS s UNION SELECT 'n'::"char", n.node_key FROM names AS n
+    ), held AS MATERIALIZED (
+        -- the question's words each candidate holds: one scan of the postings a word, for
+        -- the candidates' keys at once (ScalarArrayOp on the primary key's last column; a
+        -- key of another kind than its candidate's joins nothing below)
+        SELECT p.kind, p.row_key, q.n, q.word, q.df, p.tf, p.weight, p.doc_len
+          FROM q CROSS JOIN LATERAL (
+                   SELECT p.kind, p.row_key, p.tf, p.weight, p.doc_len FROM memory.word_postings AS p
+                    WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+                      AND p.word = q.lexeme AND p.kind = ANY (v_kinds)
+                      AND p.row_key = ANY (ARRAY(SELECT c.row_key FROM cand AS c))
+                   OFFSET 0) AS p
     ), scored AS MATERIALIZED (
         SELECT c.kind, c.row_key,
                GREATEST((COALESCE(h.hits, 0) + COALESCE(h.s / (h.s + 1), 0)) / (COALESCE(pg_catalog.cardinality(v_words), 0) + 1),
                         nm.similarity)::real AS score,
                h.words, nm.similarity AS name_score
-          -- ("char", not text: the lookup below is by the postings' whole key)
-          FROM (SELECT s.kind, s.row_key FROM seeds AS s UNION SELECT 'n'::"char", n.node_key FROM names AS n) AS c
+          FROM cand AS c
           LEFT JOIN names AS nm ON c.kind = 'n' AND nm.node_key = c.row_key
-          LEFT JOIN LATERAL (
-              SELECT pg_catalog.count(*)::integer AS hits,
-                     pg_catalog.sum(pg_catalog.ln(1 + (v_cap + 1)::double precision / GREATEST(q.df, 1))
+          LEFT JOIN (
+              SELECT p.kind, p.row_key, pg_catalog.count(*)::integer AS hits,
+                     pg_catalog.sum(pg_catalog.ln(1 + (v_cap + 1)::double precision / GREATEST(p.df, 1))
                                     * CASE p.weight WHEN 'A' THEN 1.0 ELSE 0.4 END
                                     * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * p.doc_len / 16.0))) AS s,
-                     pg_catalog.string_agg(q.word, ' ' ORDER BY q.n) AS words
-                FROM q CROSS JOIN LATERAL (
-                         -- by the whole key, word included (OFFSET 0: planned with the word as a
-                         -- parameter; pulled up, PostgreSQL 18 chose a skip scan of the
-                         -- simulation's postings by row key and filtered the word: 2.5 ms a row)
-                         SELECT p.tf, p.weight, p.doc_len FROM memory.word_postings AS p
-                          WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
-                            AND p.word = q.lexeme AND p.kind = c.kind AND p.row_key = c.row_key
-                         OFFSET 0) AS p) AS h ON true
+                     pg_catalog.string_agg(p.word, ' ' ORDER BY p.n) AS words
+                FROM held AS p
+               GROUP BY p.kind, p.row_key) AS h ON h.kind = c.kind AND h.row_key = c.row_key
     ), best AS (
         -- the top rows and every row tied with the last of them (ties go by kind and id)
         SELECT s.* FROM scored AS s
