@@ -1,9 +1,10 @@
 -- recall's graph arm: the entities the question names (memory._name_candidates, similarity
 -- at least 0.5, the best five, ties by node id: p_name_keys / p_name_sims when recall found
--- them for its words arm too, else found here), then their current facts (as of p_as_of), their neighbours
--- within p_depth, and the episodes that name them (one memory.search_words for all the
--- names, each episode credited to the names it holds), in that order of rank, each hit
--- once (its best tier), at most p_candidates. The caller has entered the tenant.
+-- them for its words arm too, else found here), then their current facts (as of p_as_of),
+-- their neighbours within p_depth, and the episodes that name them (one words search,
+-- memory._search_words, for all the names, each episode credited to the names it holds),
+-- in that order of rank, each hit once (its best tier), at most p_candidates. The caller
+-- has entered the tenant.
 CREATE OR REPLACE FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text,
                                                 p_candidates integer, p_depth integer, p_as_of timestamptz,
                                                 p_name_keys uuid[], p_name_sims real[])
