@@ -189,6 +189,15 @@ def test_a_fast_variant_that_drifts_from_the_reference_is_not_used(monkeypatch):
     np.testing.assert_allclose(e.encode(["A quiet day."]), expected, atol=1e-6)
 
 
+def test_the_precision_may_be_chosen_instead_of_timed(monkeypatch):
+    monkeypatch.setenv(embed.PRECISION_ENV, "float32")
+    encoder = embed._build_fast_encoder(embed.load_model())
+    assert encoder is not None and encoder.name.endswith("float32")
+    monkeypatch.setenv(embed.PRECISION_ENV, "fp8")
+    with pytest.raises(ValueError, match="bfloat16 or float32"):
+        embed._build_fast_encoder(embed.load_model())
+
+
 def test_concurrent_callers_get_the_vectors_of_a_serial_call():
     e = Embedder(batch_size=4)
     expected = e.encode(_VARIED)

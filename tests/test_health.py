@@ -88,7 +88,11 @@ def test_health_sizes_index_and_recall(world, connect):
     (index,) = rows(report, "index", "ann_index", simulation_id=world.sim_a)
     assert index.detail["state"] == "indexed" and index.value > 0 and index.ok
     (recall,) = rows(report, "recall", "recall_at_10", simulation_id=world.sim_a)
-    assert recall.value >= 0.95 and recall.ok and recall.detail["queries"] == recall.detail["sampled"] == 20
+    assert (
+        recall.value >= 0.95
+        and recall.ok
+        and recall.detail["queries"] == recall.detail["sampled"] == 20
+    )
 
 
 def test_health_cli(world, connect, capsys):

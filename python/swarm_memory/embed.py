@@ -63,6 +63,11 @@ _BATCH_TOKENS = 1024
 # bfloat16 is used only if it runs the timed batch this much faster than float32.
 _BFLOAT16_MIN_GAIN = 1.1
 
+# Set to bfloat16 or float32 to choose the fast path's precision instead of timing it (two
+# processes on a CPU where the two run close may otherwise choose differently; their
+# vectors differ at a cosine of about 0.9999, under the same model name).
+PRECISION_ENV = "SWARM_MEMORY_EMBED_PRECISION"
+
 log = logging.getLogger(__name__)
 
 _model: Any = None
@@ -299,11 +304,20 @@ def _time_forward(encoders: list[FastEncoder], rows: int = 16, width: int = 32) 
 
 def _build_fast_encoder(model: Any) -> FastEncoder | None:
     """The fastest fast variant that agrees with the reference model on the probes: for
-    each precision (bfloat16 where the CPU has it, float32), the first of fused and plain
-    ops that agrees; bfloat16 is kept over float32 only if it is timed clearly faster."""
+    each precision (bfloat16 where the CPU has it, float32; or the one PRECISION_ENV names),
+    the first of fused and plain ops that agrees; bfloat16 is kept over float32 only if it
+    is timed clearly faster."""
     import torch
 
-    dtypes = ([torch.bfloat16] if native_bfloat16() else []) + [torch.float32]
+    chosen = os.environ.get(PRECISION_ENV, "").strip().lower()
+    if chosen not in ("", "bfloat16", "float32"):
+        raise ValueError(f"{PRECISION_ENV} must be bfloat16 or float32, not {chosen!r}")
+    if chosen == "float32":
+        dtypes = [torch.float32]
+    elif chosen == "bfloat16":
+        dtypes = [torch.bfloat16]
+    else:
+        dtypes = ([torch.bfloat16] if native_bfloat16() else []) + [torch.float32]
     fusions = (True, False) if _mkldnn_fusion_available() else (False,)
     reference = _reference_encode(model, _PROBES, len(_PROBES))
     agreeing: list[FastEncoder] = []

@@ -77,9 +77,11 @@ BEGIN
           LEFT JOIN names AS nm ON c.kind = 'n' AND nm.node_key = c.row_key
           LEFT JOIN (
               SELECT p.kind, p.row_key, pg_catalog.count(*)::integer AS hits,
+                     -- (summed in the question's word order, whatever the plan: the same
+                     -- rounding, so the same ties, every time)
                      pg_catalog.sum(pg_catalog.ln(1 + (v_cap + 1)::double precision / GREATEST(p.df, 1))
                                     * CASE p.weight WHEN 'A' THEN 1.0 ELSE 0.4 END
-                                    * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * p.doc_len / 16.0))) AS s,
+                                    * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * p.doc_len / 16.0)) ORDER BY p.n) AS s,
                      pg_catalog.string_agg(p.word, ' ' ORDER BY p.n) AS words
                 FROM held AS p
                GROUP BY p.kind, p.row_key) AS h ON h.kind = c.kind AND h.row_key = c.row_key

@@ -1,9 +1,11 @@
 -- Hybrid recall in one call: the arms that search by meaning (episodes, facts and entities
--- by the query vector), by words (memory.search_words) and through the graph (the entities
--- the question names, memory.match_entities or the vector, their current facts, their
--- neighbours and the episodes that name them) each rank their candidates, and reciprocal
--- rank fusion adds weight / (k + rank) over the arms that found a candidate (k = 60 by
--- default). Ties fall to kind, then id: the same data always gives the same answer.
+-- by the query vector), by words (memory.search_words' work, memory._search_words) and
+-- through the graph (the entities the question names, their current facts, their
+-- neighbours and the episodes that name them) each rank their candidates; the entities the
+-- question names (memory._name_candidates) are found once for the words and the graph
+-- arms. Reciprocal rank fusion adds weight / (k + rank) over the arms that found a
+-- candidate (k = 60 by default). Ties fall to kind, then id: the same data always gives the
+-- same answer.
 --
 -- p_options (every key optional, any other key 22023):
 --   arms        the arms to run, of episodes, facts, entities, words, graph; without it the
