@@ -50,20 +50,18 @@ BEGIN
              WHERE q.df <= v_cap
              GROUP BY p.row_key
         ), counted AS MATERIALIZED (
-            -- and the common trigrams they hold: one scan of the postings a trigram, for
-            -- the candidates' keys at once (OFFSET 0: the trigram a parameter, never a
-            -- filter over a skip scan of the simulation's postings)
-            SELECT r.row_key, r.grams, r.shared + COALESCE(c.n, 0) AS shared
-              FROM rare AS r
-              LEFT JOIN (SELECT p.row_key, pg_catalog.count(*) AS n
-                           FROM q CROSS JOIN LATERAL (
-                                    SELECT p.row_key FROM memory.word_postings AS p
+            -- and the common trigrams they hold, looked up by key
+            SELECT r.row_key, r.grams,
+                   r.shared + (SELECT pg_catalog.count(*) FROM q
+                                CROSS JOIN LATERAL (
+                                    -- by the whole key (OFFSET 0: the trigram a parameter, never
+                                    -- a filter over a skip scan of the simulation's postings)
+                                    SELECT 1 FROM memory.word_postings AS p
                                      WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
-                                       AND p.word = q.trigram AND p.kind = 't'
-                                       AND p.row_key = ANY (ARRAY(SELECT x.row_key FROM rare AS x))
+                                       AND p.word = q.trigram AND p.kind = 't' AND p.row_key = r.row_key
                                     OFFSET 0) AS p
-                          WHERE q.df > v_cap
-                          GROUP BY p.row_key) AS c ON c.row_key = r.row_key
+                                WHERE q.df > v_cap) AS shared
+              FROM rare AS r
         )
         SELECT s.row_key, GREATEST(s.shared::real / s.grams, s.shared::real / pg_catalog.cardinality(v_grams)) AS bound
           FROM counted AS s
