@@ -7,7 +7,8 @@
 -- (300), and the candidates are at most that many rows: those holding the rarest word, then
 -- the next rarest, and so on (a common word matches tens of thousands of rows and each
 -- ranked costs; when the rarest word is at most that frequent, every row holding all the
--- words is a candidate). Every candidate is then looked up for every word of the question. Score: (words matched + r) / (words + 1), so a row holding
+-- words is a candidate). Each word's postings are then read for all the candidates at
+-- once (memory._search_words, the work). Score: (words matched + r) / (words + 1), so a row holding
 -- more of the question's distinct words always ranks above one holding fewer; r in [0, 1)
 -- is s / (s + 1) of a BM25 sum over the words it holds (occurrences saturating with k1 1.2,
 -- shorter documents first with b 0.75 around 16 words, rarer words weighing more: idf
