@@ -7,7 +7,7 @@
 -- tests/test_recall.py measures with the real model.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(39);
+SELECT plan(41);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
@@ -103,7 +103,7 @@ SELECT is_empty($$
      WHERE x.prev_score < x.score OR (x.prev_score = x.score AND x.prev > x.kind || '/' || x.id)
 $$, 'rows are in score order, ties by kind and id');
 
--- The graph arm (2)
+-- The graph arm (4)
 SELECT ok((SELECT r.ranks -> 'graph' ->> 'rank' = '1' AND r.why LIKE '%via 李华%'
              FROM memory.recall(fx.tenant_a(), fx.sim_a(), '谁是李华的盟友', NULL, 10, '{"arms": ["graph"]}') AS r
             WHERE r.kind = 'entity' AND r.id = 'li'),
@@ -111,6 +111,15 @@ SELECT ok((SELECT r.ranks -> 'graph' ->> 'rank' = '1' AND r.why LIKE '%via 李�
 SELECT ok(EXISTS (SELECT 1 FROM memory.recall(fx.tenant_a(), fx.sim_a(), '谁是李华的盟友', NULL, 10, '{"arms": ["graph"]}') AS r
                    WHERE r.kind = 'fact' AND r.id = 'e1'),
           'and reaches its current facts');
+SELECT results_eq($$SELECT r.id FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'Chamber of Commerce', NULL, 10, '{"arms": ["graph"]}') AS r
+                     WHERE r.kind = 'fact' ORDER BY r.id$$,
+                  $$VALUES ('e3'::text)$$,
+                  'the graph arm reads the facts current now: the chamber''s ended support is not among them');
+SELECT results_eq($$SELECT r.id FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'Chamber of Commerce', NULL, 10,
+                                                   '{"arms": ["graph"], "as_of": "2025-01-01T00:00:00Z"}') AS r
+                     WHERE r.kind = 'fact' ORDER BY r.id$$,
+                  $$VALUES ('e2'::text)$$,
+                  'and as of a moment in the past, the facts current then (memory.facts'' rule)');
 
 -- Options and bad input (6)
 SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), '', NULL)$$, '22023', NULL,
