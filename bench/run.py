@@ -302,7 +302,7 @@ def measure_walk(app_dsn: str, big: load.Sim, k15: load.Sim, queries: int) -> di
 
 
 # Recall (issue 12, item 7): the fused call as a caller makes it (routed), all five arms, and
-# each arm alone, interleaved per question. The question names an entity so that the graph
+# each arm alone, interleaved per question in an order that turns. The question names an entity so that the graph
 # arm has a start (the bench's entities are named "Entity <n>").
 RECALL_SQL = "SELECT kind, id FROM memory.recall(%s, %s, %s, %s, 10, %s)"
 RECALL_CONFIGS = [
@@ -326,7 +326,10 @@ def measure_recall(app_dsn: str, sims: list[load.Sim], base: data.Base, queries:
                 i = qi % len(base.question_vectors)
                 text = f"{base.questions[i]} Entity {rnd.randrange(max(1, sim.n_nodes))}"
                 q = base.question_vectors[i]
-                for label, options in RECALL_CONFIGS:
+                # the order turns with the question, so that no configuration always pays
+                # for reading the question's pages first
+                turn = qi % len(RECALL_CONFIGS)
+                for label, options in RECALL_CONFIGS[turn:] + RECALL_CONFIGS[:turn]:
                     s, rows = timed(
                         conn,
                         RECALL_SQL,

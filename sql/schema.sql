@@ -34,6 +34,26 @@ CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
 -- EXTENSION vector; Type: COMMENT; Schema: -; Owner: 
 COMMENT ON EXTENSION vector IS 'vector data type and ivfflat and hnsw access methods';
 
+-- _ann_breadth(real); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._ann_breadth(p_index_rows real) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+SELECT CASE WHEN p_index_rows > 0
+            THEN LEAST(1000, GREATEST(LEAST(400, GREATEST(200, p_index_rows / 25)),
+                                      p_index_rows / 200))::integer
+            ELSE 400 END
+$$;
+
+ALTER FUNCTION memory._ann_breadth(p_index_rows real) OWNER TO memory_owner;
+
+-- FUNCTION _ann_breadth(p_index_rows real); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._ann_breadth(p_index_rows real) IS 'Internal: hnsw.ef_search for a simulation''s own index of p_index_rows vectors (200 to 1,000)';
+
+-- FUNCTION _ann_breadth(p_index_rows real); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._ann_breadth(p_index_rows real) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._ann_breadth(p_index_rows real) TO memory_reader;
+
 -- _ann_counts(uuid, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer) RETURNS TABLE(sim_no bigint, episodes bigint)
     LANGUAGE plpgsql SECURITY DEFINER
@@ -819,7 +839,7 @@ DECLARE
     c_rerank_slack constant integer := 30;
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search',
-        LEAST(800, GREATEST(200, COALESCE(p_points, 0) / 100))::integer::text, true);
+        LEAST(1000, GREATEST(200, COALESCE(p_points, 0) / 100))::integer::text, true);
     EXECUTE pg_catalog.format($q$
         SELECT pg_catalog.array_agg(1 - c.d ORDER BY c.d, c.point_no, k.o),
                pg_catalog.array_agg(k.key ORDER BY c.d, c.point_no, k.o)
@@ -3559,10 +3579,7 @@ CREATE FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uu
     SET enable_sort TO 'off'
     AS $_$
 BEGIN
-    PERFORM pg_catalog.set_config('hnsw.ef_search',
-        (CASE WHEN p_index_rows > 0 THEN LEAST(400, GREATEST(200, p_index_rows / 25))
-              ELSE 400 END)::integer::text,
-        true);
+    PERFORM pg_catalog.set_config('hnsw.ef_search', memory._ann_breadth(p_index_rows)::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
                c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)

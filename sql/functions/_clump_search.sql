@@ -17,8 +17,9 @@
 --    are read from memory.episodes by key and ranked by the exact cosine distance of their
 --    full vectors, ties by episode_id, as the exact search ranks them.
 -- The breadth of the index search follows the number of representatives (hnsw.ef_search =
--- points / 100, from 200 to 800: 345 at 50,000 clumpy episodes gave recall 1.0 as 800 did, in
--- two thirds of the time; 800 at 200,000; bench/README.md has the measurements). Dynamic SQL for the
+-- points / 100, from 200 to pgvector's maximum of 1,000: 345 at 50,000 clumpy episodes gave
+-- recall 1.0 as 800 did, in two thirds of the time; at 200,000 (161,931 points) 1,000 gave
+-- 0.993 against 0.991 with 800; bench/README.md has the measurements). Dynamic SQL for the
 -- index: the planner uses a partial index only for a query carrying its predicate's
 -- constant, the build's opaque number, written as a bigint with format('%s').
 -- Episodes changed since the build are not here: the caller searches a build only while no
@@ -54,7 +55,7 @@ DECLARE
     c_rerank_slack constant integer := 30;
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search',
-        LEAST(800, GREATEST(200, COALESCE(p_points, 0) / 100))::integer::text, true);
+        LEAST(1000, GREATEST(200, COALESCE(p_points, 0) / 100))::integer::text, true);
     EXECUTE pg_catalog.format($q$
         SELECT pg_catalog.array_agg(1 - c.d ORDER BY c.d, c.point_no, k.o),
                pg_catalog.array_agg(k.key ORDER BY c.d, c.point_no, k.o)

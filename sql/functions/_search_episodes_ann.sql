@@ -3,10 +3,7 @@
 -- exact cosine distance of the full vectors. Called by
 -- memory.search_episodes when the index exists (see swarm-memory index).
 --
--- The breadth of the search (hnsw.ef_search) follows the index's size: an index of 5,000
--- vectors is searched as well with 200 as with 400 and in half the time; from 10,000 on it
--- takes 400 (measured with make bench data: recall@10 at 13k episodes 0.986 with 200, 1.0
--- with 400).
+-- The breadth of the search (hnsw.ef_search) follows the index's size (memory._ann_breadth).
 --
 -- Dynamic SQL, deliberately: the planner uses a partial index only when the query's
 -- conditions carry the index predicate's constant, so the simulation's opaque number
@@ -41,10 +38,7 @@ SET hnsw.max_scan_tuples = 100000
 SET enable_sort = off
 AS $fn$
 BEGIN
-    PERFORM pg_catalog.set_config('hnsw.ef_search',
-        (CASE WHEN p_index_rows > 0 THEN LEAST(400, GREATEST(200, p_index_rows / 25))
-              ELSE 400 END)::integer::text,
-        true);
+    PERFORM pg_catalog.set_config('hnsw.ef_search', memory._ann_breadth(p_index_rows)::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
                c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)

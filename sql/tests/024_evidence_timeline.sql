@@ -7,7 +7,7 @@
 -- per-simulation HNSW path with a window returns the exact top k within it.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(40);
+SELECT plan(41);
 
 -- 李华 (alias 小李) supported the plan until 2025-06-01 (e2) and opposes it from then (e1,
 -- open end; its source list names a Graphiti episode twice and one action the memory holds);
@@ -225,6 +225,14 @@ SELECT is((SELECT count(*) FROM memory._search_episodes_ann(fx.tenant_a(), fx.si
                fx.rvec(5006), 10, NULL, 2000, NULL, NULL, '2025-01-01T01:00:00Z', '2025-01-02T00:00:00Z') AS h
             WHERE h.occurred_at >= '2025-01-01T01:00:00Z' AND h.occurred_at < '2025-01-02T00:00:00Z'), 10::bigint,
           '_search_episodes_ann with a window: 10 rows, all within it');
+
+-- The breadth of a search through a simulation's own index follows the index's size (1)
+SELECT results_eq(
+    $$SELECT n::real, memory._ann_breadth(n::real)
+        FROM unnest(ARRAY[-1, 0, 2000, 5000, 10000, 13000, 80000, 100000, 150000, 200000, 1000000]) AS n$$,
+    $$VALUES (-1::real, 400), (0, 400), (2000, 200), (5000, 200), (10000, 400), (13000, 400),
+             (80000, 400), (100000, 500), (150000, 750), (200000, 1000), (1000000, 1000)$$,
+    '_ann_breadth: 400 for an unknown size, 200 up to 5,000 vectors, 400 from 10,000, up to 1,000 at 200,000');
 
 SELECT * FROM finish();
 ROLLBACK;
