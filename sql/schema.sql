@@ -41,7 +41,7 @@ CREATE FUNCTION memory._ann_breadth(p_index_rows real) RETURNS integer
     AS $$
 SELECT CASE WHEN p_index_rows > 0
             THEN LEAST(1000, GREATEST(LEAST(400, GREATEST(200, p_index_rows / 25)),
-                                      p_index_rows / 200))::integer
+                                      p_index_rows / 250))::integer
             ELSE 400 END
 $$;
 
@@ -3579,7 +3579,9 @@ CREATE FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uu
     SET enable_sort TO 'off'
     AS $_$
 BEGIN
-    PERFORM pg_catalog.set_config('hnsw.ef_search', memory._ann_breadth(p_index_rows)::text, true);
+    PERFORM pg_catalog.set_config('hnsw.ef_search',
+        (CASE WHEN p_top_k > 10 THEN LEAST(memory._ann_breadth(p_index_rows), 400)
+              ELSE memory._ann_breadth(p_index_rows) END)::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
                c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)

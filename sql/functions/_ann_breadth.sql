@@ -2,18 +2,22 @@
 -- index's row count (pg_class.reltuples; 0 or less: unknown, 400). An index of 5,000
 -- vectors is searched as well with 200 as with 400 and in half the time; from 10,000 on it
 -- takes 400 (make bench data: recall@10 at 13k episodes 0.986 with 200, 1.0 with 400); from
--- 80,000 on it grows by one for every 200 vectors up to pgvector's maximum, 1,000, at
--- 200,000 (the bench's 200,000-episode simulation, m = 32, 150 questions: recall@10 0.971
--- with 400, 9 questions below 0.9, the worst at 0.0; 0.995 with 1,000, one question at 0.8;
--- p50 5.2 -> 9.0 ms). Going on past 1,000 candidates by the iterative scan cost more than it
--- gave (2,500 candidates: 0.999 at 31 ms).
+-- 100,000 on it grows by one for every 250 vectors, 800 at 200,000, up to pgvector's maximum
+-- of 1,000. Measured on the bench's 200,000-episode simulation (m = 32, 150 questions, top
+-- 10, a quiet machine), recall@10 (questions below 0.9), p50: 400 0.971 (9, the worst at
+-- 0.0), 6.6 ms; 600 0.989 (4), 6.2 ms; 800 0.993 (2), 7.1 ms; 1,000 0.995 (1), 8.4 ms; in
+-- the loaded store of make bench 1,000 took p50 17.6 ms and p99 26 ms against 8.7 and 14.3
+-- with 400. The same index built with m = 48, ef_construction = 200 (2.1 times the build
+-- time) was no better: 0.996 at 1,000 in 12.9 ms. A wider pool instead (400 with the
+-- iterative scan on to 1,000 candidates) gave 0.996 in 15.3 ms: the re-ranking of a
+-- thousand full vectors costs more than the wider search.
 CREATE OR REPLACE FUNCTION memory._ann_breadth(p_index_rows real) RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 SELECT CASE WHEN p_index_rows > 0
             THEN LEAST(1000, GREATEST(LEAST(400, GREATEST(200, p_index_rows / 25)),
-                                      p_index_rows / 200))::integer
+                                      p_index_rows / 250))::integer
             ELSE 400 END
 $fn$;
 
