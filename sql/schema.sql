@@ -2674,7 +2674,11 @@ BEGIN
          WHERE 2 * s.shared >= LEAST(s.grams, pg_catalog.cardinality(v_grams))
          ORDER BY 2 DESC
     LOOP
-        EXIT WHEN v_cand.bound < v_kth;
+        -- the bound is a double precision ratio and the similarities pg_trgm's real ones: 8/10
+        -- as a double is below 0.8 as a real, so an exact comparison stopped at the first tie
+        -- of the p_limit-th similarity and returned an arbitrary part of the tied names (the
+        -- graph arm's seeds changed from one call to the next); the margin keeps every tie
+        EXIT WHEN v_cand.bound < v_kth - 1e-6;
         SELECT memory._name_match(n.name, v_prepared) INTO v_sim
           FROM memory.nodes AS n
          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = v_cand.row_key;
@@ -3033,7 +3037,8 @@ BEGIN
                     SELECT 2 + w.depth, 'entity', w.node_id, w.name, s.raw / (1 + w.depth), s.matched
                       FROM pg_catalog.unnest(v_seeds) AS s
                      CROSS JOIN LATERAL memory.neighbors(p_tenant_id, p_simulation_id, s.id, p_depth,
-                                                         NULL, 'both', p_as_of) AS w
+                                                         NULL, 'both', p_as_of,
+                                                         p_limit => p_candidates) AS w
                     UNION ALL
                     SELECT 3, 'episode', e.id, e.text, e.score,
                            (SELECT pg_catalog.string_agg(s.matched, ', ' ORDER BY s.matched)

@@ -68,7 +68,11 @@ BEGIN
          WHERE 2 * s.shared >= LEAST(s.grams, pg_catalog.cardinality(v_grams))
          ORDER BY 2 DESC
     LOOP
-        EXIT WHEN v_cand.bound < v_kth;
+        -- the bound is a double precision ratio and the similarities pg_trgm's real ones: 8/10
+        -- as a double is below 0.8 as a real, so an exact comparison stopped at the first tie
+        -- of the p_limit-th similarity and returned an arbitrary part of the tied names (the
+        -- graph arm's seeds changed from one call to the next); the margin keeps every tie
+        EXIT WHEN v_cand.bound < v_kth - 1e-6;
         SELECT memory._name_match(n.name, v_prepared) INTO v_sim
           FROM memory.nodes AS n
          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = v_cand.row_key;

@@ -5,6 +5,11 @@
 -- memory._search_words, for all the names, each episode credited to the names it holds),
 -- in that order of rank, each hit once (its best tier), at most p_candidates. The caller
 -- has entered the tenant.
+-- A seed's neighbours rank among themselves as its walk orders them (depth, then node id),
+-- so each walk is bounded to its first p_candidates rows (neighbors' p_limit): a row past
+-- them has p_candidates distinct nodes ranked before it and cannot be among the arm's rows.
+-- (A hub of the bench's 10,000-node graph has thousands of neighbours, each named and given
+-- its path before the bound.)
 CREATE OR REPLACE FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text,
                                                 p_candidates integer, p_depth integer, p_as_of timestamptz,
                                                 p_name_keys uuid[], p_name_sims real[])
@@ -60,7 +65,8 @@ BEGIN
                     SELECT 2 + w.depth, 'entity', w.node_id, w.name, s.raw / (1 + w.depth), s.matched
                       FROM pg_catalog.unnest(v_seeds) AS s
                      CROSS JOIN LATERAL memory.neighbors(p_tenant_id, p_simulation_id, s.id, p_depth,
-                                                         NULL, 'both', p_as_of) AS w
+                                                         NULL, 'both', p_as_of,
+                                                         p_limit => p_candidates) AS w
                     UNION ALL
                     SELECT 3, 'episode', e.id, e.text, e.score,
                            (SELECT pg_catalog.string_agg(s.matched, ', ' ORDER BY s.matched)

@@ -5,7 +5,7 @@
 -- syntax in the text read as words; bad input; tenants isolated.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(44);
+SELECT plan(46);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(),
@@ -141,6 +141,24 @@ SELECT results_eq($$SELECT node_id, similarity FROM memory.match_entities(fx.ten
                                                           FROM memory.nodes AS n WHERE n.tenant_id = fx.tenant_a() AND n.simulation_id = fx.sim_a()) AS m
                      WHERE m.similarity IS NOT NULL ORDER BY m.similarity DESC, m.node_id$$,
                   'match_entities through the trigram postings = every name compared');
+
+-- Names tied at the p_limit-th similarity are all candidates, and match_entities breaks the
+-- tie by node id (ten names at 0.8 for 'Entity 2': a ratio as a double below the same as a
+-- real once stopped the comparing at the first tie, leaving an arbitrary part of them) (2)
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT memory.upsert_simulation(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-0000000071e5', 'ties');
+SELECT memory.upsert_nodes(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-0000000071e5',
+    (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('id', 'n-' || i, 'name', 'Entity ' || i, 'type', 'Thing'))
+       FROM pg_catalog.generate_series(0, 40) AS i));
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT is((SELECT count(*) FROM memory._name_candidates(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-0000000071e5',
+                                                        'Has the council listened to the assembly? Entity 2', 5)),
+          11::bigint, '_name_candidates: every name tied at the fifth similarity (Entity 2 and Entity 20 to 29)');
+SELECT results_eq($$SELECT node_id, similarity FROM memory.match_entities(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-0000000071e5',
+                                                                           'Has the council listened to the assembly? Entity 2', 5)$$,
+                  $$VALUES ('n-2', 1::real), ('n-20', 0.8::real), ('n-21', 0.8::real), ('n-22', 0.8::real), ('n-23', 0.8::real)$$,
+                  'match_entities: the tie broken by node id');
+RESET SESSION AUTHORIZATION;
 
 -- Bad input (7)
 SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), '')$$, '22023', NULL, 'empty text: 22023');

@@ -7,7 +7,7 @@
 -- tests/test_recall.py measures with the real model.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(41);
+SELECT plan(42);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
@@ -164,6 +164,31 @@ SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan'
                  'app_b may not recall from tenant A');
 SELECT throws_ok($$SELECT memory.episode_vector(fx.tenant_a(), fx.sim_a(), 'p1')$$, '42501', NULL,
                  'app_b may not read an episode vector of tenant A');
+RESET SESSION AUTHORIZATION;
+
+-- A hub: more neighbours than the graph arm keeps (each seed's walk is bounded to the arm's
+-- candidates, neighbors' p_limit); the arm's rows are the seed, its first 20 facts by edge
+-- id, then its neighbours by node id, as the unbounded walk ranks them (1)
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT memory.upsert_simulation(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000b0b0', 'hub');
+SELECT memory.upsert_nodes(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000b0b0',
+    (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('id', 'm' || pg_catalog.lpad(i::text, 2, '0'),
+                                                               'name', 'Member ' || i, 'type', 'Person'))
+       FROM pg_catalog.generate_series(0, 59) AS i)
+    || '[{"id": "h", "name": "Harbour Hub", "type": "Organization"}]'::jsonb);
+SELECT memory.upsert_edges(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000b0b0',
+    (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('id', 'e' || pg_catalog.lpad(i::text, 2, '0'), 'type', 'MEMBER_OF',
+                                                               'source_id', 'm' || pg_catalog.lpad(i::text, 2, '0'), 'target_id', 'h',
+                                                               'fact', 'Member ' || i || ' belongs to the hub'))
+       FROM pg_catalog.generate_series(0, 59) AS i));
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT results_eq($$SELECT kind, id FROM memory.recall(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000b0b0',
+                                                       'who is in Harbour Hub', NULL, 30,
+                                                       '{"arms": ["graph"], "candidates": 30}')$$,
+                  $$SELECT 'entity', 'h'
+                    UNION ALL (SELECT 'fact', 'e' || pg_catalog.lpad(i::text, 2, '0') FROM pg_catalog.generate_series(0, 19) AS i)
+                    UNION ALL (SELECT 'entity', 'm' || pg_catalog.lpad(i::text, 2, '0') FROM pg_catalog.generate_series(0, 8) AS i)$$,
+                  'a hub of 60 neighbours, 30 candidates: the seed, 20 facts, the first 9 neighbours by node id');
 RESET SESSION AUTHORIZATION;
 
 SELECT * FROM finish();
