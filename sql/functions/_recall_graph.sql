@@ -8,8 +8,8 @@
 -- A seed's neighbours rank among themselves as its walk orders them (depth, then node id),
 -- so each walk is bounded to its first p_candidates rows (neighbors' p_limit): a row past
 -- them has p_candidates distinct nodes ranked before it and cannot be among the arm's rows.
--- (A hub of the bench's 10,000-node graph has thousands of neighbours, each named and given
--- its path before the bound.)
+-- (Before the bound a hub's thousands of neighbours were each named and given a path to be
+-- dropped; the bench's graphs have no entity with more than 40, so its times did not move.)
 CREATE OR REPLACE FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text,
                                                 p_candidates integer, p_depth integer, p_as_of timestamptz,
                                                 p_name_keys uuid[], p_name_sims real[])
