@@ -44,8 +44,7 @@ SET enable_sort = off
 AS $fn$
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search',
-        (CASE WHEN p_top_k > 10 THEN LEAST(memory._ann_breadth(p_index_rows), 400)
-              ELSE memory._ann_breadth(p_index_rows) END)::text, true);
+        LEAST(memory._ann_breadth(p_index_rows), CASE WHEN p_top_k > 10 THEN 400 END)::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
                c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)
