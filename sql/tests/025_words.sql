@@ -5,7 +5,7 @@
 -- syntax in the text read as words; bad input; tenants isolated.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(46);
+SELECT plan(48);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(),
@@ -158,6 +158,31 @@ SELECT results_eq($$SELECT node_id, similarity FROM memory.match_entities(fx.ten
                                                                            'Has the council listened to the assembly? Entity 2', 5)$$,
                   $$VALUES ('n-2', 1::real), ('n-20', 0.8::real), ('n-21', 0.8::real), ('n-22', 0.8::real), ('n-23', 0.8::real)$$,
                   'match_entities: the tie broken by node id');
+
+-- Many names and few candidates: the common trigrams (those of "Entity", in all 2,005 names)
+-- are probed for each of the few candidates instead of read whole (fewer than 32 names a
+-- candidate), and the answer is still every name compared: "Entity" and four CJK
+-- characters, five names sharing the first two of m-7's, found only when their common
+-- trigrams are counted (2)
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT memory.upsert_simulation(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-0000000071e6', 'many names');
+SELECT memory.upsert_nodes(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-0000000071e6',
+    (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                'id', 'm-' || i, 'type', 'Thing',
+                'name', 'Entity ' || (SELECT string_agg(chr(19968 + ('x' || substr(md5(CASE WHEN i > 2000 AND k <= 2 THEN 7 ELSE i END || '-' || k), 1, 4))::bit(16)::int % 1000), '' ORDER BY k)
+                                        FROM generate_series(1, 4) AS k)))
+       FROM pg_catalog.generate_series(1, 2005) AS i));
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT results_eq(format($$SELECT node_id, similarity FROM memory.match_entities(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-0000000071e6', %L, 1000)$$, t.text),
+                  format($$SELECT m.node_id, m.similarity FROM (SELECT n.node_id, memory._name_match(n.name, lower(memory._words_text(%L))) AS similarity
+                                                           FROM memory.nodes AS n WHERE n.tenant_id = fx.tenant_a() AND n.simulation_id = 'aaaaaaaa-0000-4000-8000-0000000071e6') AS m
+                      WHERE m.similarity IS NOT NULL ORDER BY m.similarity DESC, m.node_id$$, t.text),
+                  'match_entities among 2,005 names (common trigrams probed) = every name compared')
+  FROM (SELECT 'what did ' || n.name || ' post?' AS text FROM memory.nodes AS n
+         WHERE n.simulation_id = 'aaaaaaaa-0000-4000-8000-0000000071e6' AND n.node_id = 'm-7') AS t;
+SELECT is((SELECT count(*) FROM memory.match_entities(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-0000000071e6', 'what did ' || n.name || ' post?', 1000)),
+          6::bigint, 'm-7 and the five names sharing its first two characters')
+  FROM memory.nodes AS n WHERE n.simulation_id = 'aaaaaaaa-0000-4000-8000-0000000071e6' AND n.node_id = 'm-7';
 RESET SESSION AUTHORIZATION;
 
 -- Bad input (7)
