@@ -115,7 +115,7 @@ BEGIN
                          ORDER BY e.embedding OPERATOR(public.<=>) v_q, e.episode_id LIMIT 10) AS t
                   LEFT JOIN (SELECT h.episode_id
                                FROM memory._search_episodes_ann(p_tenant_id, v_sim.simulation_id, v_sim.sim_no, v_q, 10,
-                                                                NULL, v_index.reltuples, NULL, NULL, NULL, NULL) AS h) AS x
+                                                                NULL, v_index.reltuples, NULL, NULL, NULL, NULL, NULL) AS h) AS x
                          ON x.episode_id = t.episode_id;
             END LOOP;
             section := 'recall'; metric := 'recall_at_10';

@@ -1,14 +1,15 @@
 -- Approximate search of one simulation through its own partial HNSW index (half-precision
--- vectors): the 200 best candidates (20 per result asked for, at least 200) re-ranked by the
--- exact cosine distance of the full vectors. Called by
--- memory.search_episodes when the index exists (see swarm-memory index).
+-- vectors): the p_pool best candidates (at least p_top_k; NULL: 20 per result asked for,
+-- at least 200) re-ranked by the exact cosine distance of the full vectors. Called by
+-- memory._search_episodes (memory.search_episodes' work) when the index exists (see
+-- swarm-memory index).
 --
 -- The breadth of the search (hnsw.ef_search) follows the index's size (memory._ann_breadth)
 -- for a pool of at most 200 candidates (top_k up to 10); a larger pool starts from a breadth
--- of at most 400 and the iterative scan goes on to the pool's size (measured with the top 50
--- that memory.recall asks for, 200,000 episodes in the loaded store of make bench: a breadth
--- of 400 and the iterative scan to 1,000 candidates, recall@50 0.993 in 18 ms; a breadth of
--- 1,000, 0.990 in 27.6 ms).
+-- of at most 400 and the iterative scan goes on to the pool's size (measured with a top 50,
+-- 200,000 episodes in the loaded store of make bench: a breadth of 400 and the iterative
+-- scan to 1,000 candidates, recall@50 0.993 in 18 ms; a breadth of 1,000, 0.990 in 27.6 ms;
+-- memory.recall's top 50 takes a pool of 400, the breadth's own candidates, in about 7 ms).
 --
 -- Dynamic SQL, deliberately: the planner uses a partial index only when the query's
 -- conditions carry the index predicate's constant, so the simulation's opaque number
@@ -31,7 +32,8 @@ CREATE OR REPLACE FUNCTION memory._search_episodes_ann(
     p_round_from integer,
     p_round_to integer,
     p_from timestamptz,
-    p_to timestamptz)
+    p_to timestamptz,
+    p_pool integer)
 RETURNS SETOF memory.episode_hit
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
@@ -61,10 +63,10 @@ BEGIN
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
          LIMIT $5 $q$, p_sim_no)
     USING p_query::public.vector(384), p_query::public.halfvec(384),
-          GREATEST(p_top_k * 20, 200), p_agent_id, p_top_k, p_tenant_id, p_simulation_id,
+          GREATEST(COALESCE(p_pool, GREATEST(p_top_k * 20, 200)), p_top_k), p_agent_id, p_top_k, p_tenant_id, p_simulation_id,
           p_round_from, p_round_to, p_from, p_to;
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real, integer, integer, timestamptz, timestamptz) IS 'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
-GRANT EXECUTE ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real, integer, integer, timestamptz, timestamptz) TO memory_reader;
+COMMENT ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real, integer, integer, timestamptz, timestamptz, integer) IS 'Internal: search one simulation through its partial HNSW index, re-ranked exactly';
+GRANT EXECUTE ON FUNCTION memory._search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real, integer, integer, timestamptz, timestamptz, integer) TO memory_reader;

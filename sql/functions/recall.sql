@@ -128,12 +128,16 @@ BEGIN
                                ELSE v_arms_all END;
     END IF;
 
-    -- the arms of meaning
+    -- the arms of meaning (the episodes re-ranked from a pool of 8 a candidate, at least 400,
+    -- where memory.search_episodes takes 20: the same fused top 10 at 200,000 episodes, in
+    -- 7 ms instead of 18; memory._search_episodes)
     IF v_vec IS NOT NULL AND 'episodes' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('episodes', 'episode', h.episode_id, h.content, h.similarity,
                        pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), NULL)::memory.recall_hit
-              FROM memory.search_episodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100)) AS h);
+              FROM memory._search_episodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100),
+                                           NULL, NULL, NULL, NULL, NULL, false, NULL,
+                                           GREATEST(8 * LEAST(v_cand, 100), 400)) AS h);
     END IF;
     IF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(

@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(779);  -- _ann_breadth (3); V0030: + _search_words (3), _recall_graph's new signature; V0028: + 8 functions (24); V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model, _ann_wanted (18)
+SELECT plan(782);  -- V0031: + _search_episodes (3), _search_episodes_ann's new signature; _ann_breadth (3); V0030: + _search_words (3), _recall_graph's new signature; V0028: + 8 functions (24); V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model, _ann_wanted (18)
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -62,7 +62,8 @@ INSERT INTO fx_functions VALUES
     ('_require_admin',      '{}'),
     ('_require_attempt',    '{uuid,uuid,boolean}'),
     ('_require_simulation', '{uuid,uuid}'),
-    ('_search_episodes_ann', '{uuid,uuid,bigint,vector,integer,integer,real,integer,integer,"timestamp with time zone","timestamp with time zone"}'),
+    ('_search_episodes_ann', '{uuid,uuid,bigint,vector,integer,integer,real,integer,integer,"timestamp with time zone","timestamp with time zone",integer}'),
+    ('_search_episodes',    '{uuid,uuid,vector,integer,integer,integer,integer,"timestamp with time zone","timestamp with time zone",boolean,text,integer}'),
     ('_skip_dangling',      '{uuid,uuid}'),
     ('_attempt_lock_class', '{}'),
     ('_default_model', '{}'),

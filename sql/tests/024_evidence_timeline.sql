@@ -7,7 +7,7 @@
 -- per-simulation HNSW path with a window returns the exact top k within it.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(41);
+SELECT plan(42);
 
 -- 李华 (alias 小李) supported the plan until 2025-06-01 (e2) and opposes it from then (e1,
 -- open end; its source list names a Graphiti episode twice and one action the memory holds);
@@ -209,22 +209,26 @@ SELECT is((SELECT count(*) FROM memory.search_episodes(fx.tenant_a(), fx.sim_ann
                                                        '2026-01-01', '2026-02-01')), 0::bigint,
           'indexed simulation, a window holding nothing: no rows');
 RESET SESSION AUTHORIZATION;
--- The approximate search itself keeps to a range (a wide one, as search_episodes sends it) (3)
+-- The approximate search itself keeps to a range (a wide one, as search_episodes sends it),
+-- and re-ranks at least the hits asked for (4)
 SELECT is((SELECT count(*) FROM memory._search_episodes_ann(fx.tenant_a(), fx.sim_ann(),
                fx.ann_sim_no(),
-               fx.rvec(5005), 10, NULL, 2000, 2, 17, NULL, NULL) AS h
+               fx.rvec(5005), 10, NULL, 2000, 2, 17, NULL, NULL, NULL) AS h
             WHERE h.round BETWEEN 2 AND 17), 10::bigint,
           '_search_episodes_ann with rounds 2 to 17: 10 rows, all within them');
 SELECT cmp_ok((SELECT count(*) FROM memory._search_episodes_ann(fx.tenant_a(), fx.sim_ann(),
                    fx.ann_sim_no(),
-                   fx.rvec(5005), 10, NULL, 2000, 2, 17, NULL, NULL) AS h
+                   fx.rvec(5005), 10, NULL, 2000, 2, 17, NULL, NULL, NULL) AS h
                 WHERE h.episode_id IN (SELECT * FROM fx.brute(5005, 2, 17, NULL, NULL))), '>=', 9::bigint,
               '_search_episodes_ann with rounds 2 to 17: recall@10 of at least 0.9 against the brute force');
 SELECT is((SELECT count(*) FROM memory._search_episodes_ann(fx.tenant_a(), fx.sim_ann(),
                fx.ann_sim_no(),
-               fx.rvec(5006), 10, NULL, 2000, NULL, NULL, '2025-01-01T01:00:00Z', '2025-01-02T00:00:00Z') AS h
+               fx.rvec(5006), 10, NULL, 2000, NULL, NULL, '2025-01-01T01:00:00Z', '2025-01-02T00:00:00Z', NULL) AS h
             WHERE h.occurred_at >= '2025-01-01T01:00:00Z' AND h.occurred_at < '2025-01-02T00:00:00Z'), 10::bigint,
           '_search_episodes_ann with a window: 10 rows, all within it');
+SELECT is((SELECT count(*) FROM memory._search_episodes_ann(fx.tenant_a(), fx.sim_ann(),
+               fx.ann_sim_no(), fx.rvec(5007), 10, NULL, 2000, NULL, NULL, NULL, NULL, 3)), 10::bigint,
+          '_search_episodes_ann with a pool smaller than the hits asked for: the hits asked for');
 
 -- The breadth of a search through a simulation's own index follows the index's size (1)
 SELECT results_eq(
