@@ -529,6 +529,8 @@ def run(
     results["rls"] = measure_rls(app_dsn, su, mid, big, base, queries)
     results["driver"] = measure_driver(app_dsn, mid, base, queries)
     results["feed"] = __import__("bench.feed").feed.measure(app_dsn, tenants[0], log)
+    log("bench: name matching on realistic names, beside every name compared")
+    results["names"] = __import__("bench.names").names.measure(app_dsn, tenants[0], log)
     log("bench: recall, fused and each arm")
     results["recall"] = measure_recall(app_dsn, [mid, big], base, queries)
     log("bench: recall quality, labelled questions over the example run")
@@ -670,6 +672,8 @@ def table(results: dict) -> str:
             f"{g['beats_best_arm_recall']['fused']:.3f} vs {g['beats_best_arm_recall']['best']:.3f}) "
             f"| {ok(all(v['met'] for v in g.values()))} |"
         )
+    if "names" in results:
+        lines.append(__import__("bench.names").names.row(results["names"]))
     lines += __import__("bench.models").models.rows(results)
     d = results["driver"]
     lines.append(
