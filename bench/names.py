@@ -24,20 +24,106 @@ import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 
-FIRST = (
-    "James Mary Robert Patricia John Jennifer Michael Linda David Elizabeth William Barbara "
-    "Richard Susan Joseph Jessica Thomas Sarah Charles Karen Aisha Wei Fatima Olu Hiroshi Priya "
-    "Carlos Sofia Ahmed Elena"
-).split()
-LAST = (
-    "Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez "
-    "Gonzalez Wilson Anderson Thomas Taylor Moore Jackson Martin Lee Bello Chen Wang Okafor "
-    "Tanaka Sharma Silva Rossi Ivanova"
-).split()
+FIRST = [
+    "James",
+    "Mary",
+    "Robert",
+    "Patricia",
+    "John",
+    "Jennifer",
+    "Michael",
+    "Linda",
+    "David",
+    "Elizabeth",
+    "William",
+    "Barbara",
+    "Richard",
+    "Susan",
+    "Joseph",
+    "Jessica",
+    "Thomas",
+    "Sarah",
+    "Charles",
+    "Karen",
+    "Aisha",
+    "Wei",
+    "Fatima",
+    "Olu",
+    "Hiroshi",
+    "Priya",
+    "Carlos",
+    "Sofia",
+    "Ahmed",
+    "Elena",
+]
+LAST = [
+    "Smith",
+    "Johnson",
+    "Williams",
+    "Brown",
+    "Jones",
+    "Garcia",
+    "Miller",
+    "Davis",
+    "Rodriguez",
+    "Martinez",
+    "Hernandez",
+    "Lopez",
+    "Gonzalez",
+    "Wilson",
+    "Anderson",
+    "Thomas",
+    "Taylor",
+    "Moore",
+    "Jackson",
+    "Martin",
+    "Lee",
+    "Bello",
+    "Chen",
+    "Wang",
+    "Okafor",
+    "Tanaka",
+    "Sharma",
+    "Silva",
+    "Rossi",
+    "Ivanova",
+]
 ZH_LAST = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗"
 ZH_FIRST = "伟芳娜秀英敏静丽强磊军洋勇艳杰娟涛明超兰霞平刚桂"
-ORGS = "University Council Union Bakery Hospital Trust Museum Library Police Bank Times Post Radio Club Market Committee".split()
-PLACES = "River Elm Oak North South East West Central Harbor Hill Lake Park Bridge Station".split()
+ORGS = [
+    "University",
+    "Council",
+    "Union",
+    "Bakery",
+    "Hospital",
+    "Trust",
+    "Museum",
+    "Library",
+    "Police",
+    "Bank",
+    "Times",
+    "Post",
+    "Radio",
+    "Club",
+    "Market",
+    "Committee",
+]
+PLACES = [
+    "River",
+    "Elm",
+    "Oak",
+    "North",
+    "South",
+    "East",
+    "West",
+    "Central",
+    "Harbor",
+    "Hill",
+    "Lake",
+    "Park",
+    "Bridge",
+    "Station",
+]
 OTHER = [
     "what happened at the market",
     "为什么大家都在讨论交通罢工",
@@ -74,7 +160,7 @@ def questions(pool: list[str], n: int = 150, seed: int = 3) -> list[str]:
             out.append(f"{name}对这件事怎么看？")
         elif r < 0.65 and len(name) > 4:
             i = rnd.randrange(1, len(name) - 1)
-            out.append(f"who is {name[:i] + name[i + 1:]}")  # a letter dropped
+            out.append(f"who is {name[:i] + name[i + 1 :]}")  # a letter dropped
         elif r < 0.8:
             out.append(f"relationship between {name} and {rnd.choice(pool)}")
         elif r < 0.9:
