@@ -63,8 +63,8 @@ BEGIN
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
          LIMIT $5 $q$, p_sim_no)
     USING p_query::public.vector(384), p_query::public.halfvec(384),
-          GREATEST(COALESCE(p_pool, GREATEST(p_top_k * 20, 200)), p_top_k), p_agent_id, p_top_k, p_tenant_id, p_simulation_id,
-          p_round_from, p_round_to, p_from, p_to;
+          GREATEST(COALESCE(p_pool, GREATEST(p_top_k * 20, 200)), p_top_k), p_agent_id, p_top_k,
+          p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
 END
 $fn$;
 
