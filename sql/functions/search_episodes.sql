@@ -2,8 +2,9 @@
 -- memory._search_episodes'); similarity is 1 - cosine distance. p_top_k is clamped to
 -- 1..100 (NULL means 10); p_agent_id narrows to one agent; p_round_from / p_round_to to a
 -- round range (inclusive) and p_from / p_to to a time window [p_from, p_to) (each NULL:
--- open; an episode without round or time is outside any range on it). A range that ends before it starts is 22023. It returns min(top_k, rows
--- with an embedding in the range), never fewer: the true top k within the range.
+-- open; an episode without round or time is outside any range on it). A range that ends
+-- before it starts is 22023. It returns min(top_k, rows with an embedding in the range),
+-- never fewer: the true top k within the range.
 --
 -- Strategy: a simulation with its own partial HNSW index (built by `swarm-memory index` for
 -- simulations above a size, after they load) is searched through it: the index holds that
