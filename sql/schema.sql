@@ -54,34 +54,41 @@ COMMENT ON FUNCTION memory._ann_breadth(p_index_rows real) IS 'Internal: hnsw.ef
 REVOKE ALL ON FUNCTION memory._ann_breadth(p_index_rows real) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._ann_breadth(p_index_rows real) TO memory_reader;
 
--- _ann_counts(uuid, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer) RETURNS TABLE(sim_no bigint, episodes bigint)
+-- _ann_counts(uuid, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer, p_kind text DEFAULT 'episodes'::text) RETURNS TABLE(sim_no bigint, embedded bigint)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
 DECLARE
     v_previous text := pg_catalog.current_setting('memory.tenant_id', true);
+    v_kind     text := memory._one_of('indexed kind', p_kind, ARRAY['episodes', 'facts']);
 BEGIN
     PERFORM memory._enter_tenant_as_admin(p_tenant_id);
     RETURN QUERY
     SELECT e.sim_no, pg_catalog.count(*)
       FROM memory.episodes AS e
-     WHERE e.tenant_id = p_tenant_id AND e.embedding IS NOT NULL
+     WHERE v_kind = 'episodes' AND e.tenant_id = p_tenant_id AND e.embedding IS NOT NULL
      GROUP BY e.sim_no
+    HAVING pg_catalog.count(*) >= COALESCE(p_min_rows, 0)
+    UNION ALL
+    SELECT f.sim_no, pg_catalog.count(*)
+      FROM memory.edges AS f
+     WHERE v_kind = 'facts' AND f.tenant_id = p_tenant_id AND f.embedding IS NOT NULL
+     GROUP BY f.sim_no
     HAVING pg_catalog.count(*) >= COALESCE(p_min_rows, 0);
     PERFORM pg_catalog.set_config('memory.tenant_id', COALESCE(v_previous, ''), true);
 END
 $$;
 
-ALTER FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer) OWNER TO memory_owner;
+ALTER FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer, p_kind text) OWNER TO memory_owner;
 
--- FUNCTION _ann_counts(p_tenant_id uuid, p_min_rows integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer) IS 'Internal: embedded episodes per simulation number of one tenant, for memory.ann_plan (SECURITY DEFINER: counts across tenants; memory_admin only)';
+-- FUNCTION _ann_counts(p_tenant_id uuid, p_min_rows integer, p_kind text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer, p_kind text) IS 'Internal: embedded episodes or facts per simulation number of one tenant, for memory.ann_plan and memory.ann_plan_facts (SECURITY DEFINER: counts across tenants; memory_admin only)';
 
--- FUNCTION _ann_counts(p_tenant_id uuid, p_min_rows integer); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer) TO memory_admin;
+-- FUNCTION _ann_counts(p_tenant_id uuid, p_min_rows integer, p_kind text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer, p_kind text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer, p_kind text) TO memory_admin;
 
 -- _ann_index_name(bigint); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._ann_index_name(p_sim_no bigint) RETURNS text
@@ -101,13 +108,60 @@ REVOKE ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) TO memory_reader;
 GRANT ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) TO memory_admin;
 
+-- _ann_plan(text, integer, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._ann_plan(p_kind text, p_min_rows integer, p_m integer, p_ef_construction integer) RETURNS TABLE(sim_no bigint, index_name text, embedded bigint, action text)
+    LANGUAGE sql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+    WITH kind AS (
+        SELECT CASE k.kind WHEN 'facts' THEN 'memory.edges'::pg_catalog.regclass
+                           ELSE 'memory.episodes'::pg_catalog.regclass END AS tbl,
+               CASE k.kind WHEN 'facts' THEN '^facts_ann_[0-9]+$' ELSE '^episodes_ann_[0-9]+$' END AS pattern
+          FROM (SELECT memory._one_of('indexed kind', p_kind, ARRAY['episodes', 'facts']) AS kind) AS k),
+    wanted AS (
+        SELECT w.sim_no, w.embedded,
+               CASE p_kind WHEN 'facts' THEN memory._facts_ann_index_name(w.sim_no)
+                           ELSE memory._ann_index_name(w.sim_no) END AS index_name
+          FROM memory._ann_wanted(p_min_rows, p_kind) AS w),
+    existing AS (
+        SELECT c.relname::text AS index_name, i.indisvalid AS valid,
+               COALESCE(c.reloptions, '{}') AS options
+          FROM kind AS k
+          JOIN pg_catalog.pg_index AS i ON i.indrelid = k.tbl
+          JOIN pg_catalog.pg_class AS c ON c.oid = i.indexrelid
+         WHERE c.relname ~ k.pattern)
+    SELECT w.sim_no, w.index_name, w.embedded,
+           CASE WHEN x.index_name IS NULL OR NOT x.valid THEN 'build'
+                WHEN ARRAY(SELECT o FROM pg_catalog.unnest(x.options) AS o ORDER BY o)
+                     <> ARRAY['ef_construction=' || p_ef_construction, 'm=' || p_m] THEN 'rebuild'
+                ELSE 'keep' END
+      FROM wanted AS w
+      LEFT JOIN existing AS x ON x.index_name = w.index_name
+    UNION ALL
+    SELECT pg_catalog.substring(x.index_name, '[0-9]+$')::bigint, x.index_name, 0::bigint, 'drop'
+      FROM existing AS x
+     WHERE x.index_name NOT IN (SELECT w.index_name FROM wanted AS w)
+     ORDER BY 3 DESC, 1;
+$_$;
+
+ALTER FUNCTION memory._ann_plan(p_kind text, p_min_rows integer, p_m integer, p_ef_construction integer) OWNER TO memory_owner;
+
+-- FUNCTION _ann_plan(p_kind text, p_min_rows integer, p_m integer, p_ef_construction integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._ann_plan(p_kind text, p_min_rows integer, p_m integer, p_ef_construction integer) IS 'Internal: the per-simulation HNSW indexes of a kind (episodes or facts) to build, rebuild, keep or drop; memory_admin';
+
+-- FUNCTION _ann_plan(p_kind text, p_min_rows integer, p_m integer, p_ef_construction integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._ann_plan(p_kind text, p_min_rows integer, p_m integer, p_ef_construction integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._ann_plan(p_kind text, p_min_rows integer, p_m integer, p_ef_construction integer) TO memory_admin;
+
 -- _ann_statements(bigint, text, integer, integer, boolean, regclass); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) RETURNS text[]
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $_$
 DECLARE
-    v_name   text := memory._ann_index_name(p_sim_no);
+    v_facts  boolean := p_table = 'memory.edges'::pg_catalog.regclass;
+    v_name   text := CASE WHEN v_facts THEN memory._facts_ann_index_name(p_sim_no)
+                          ELSE memory._ann_index_name(p_sim_no) END;
     v_how    text := CASE WHEN p_concurrently THEN 'CONCURRENTLY ' ELSE '' END;
     v_create text;
     v_stmts  text[];
@@ -135,7 +189,7 @@ BEGIN
         WHEN 'drop' THEN ARRAY[pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name)]
              || ARRAY(SELECT pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, c.relname)
                         FROM pg_catalog.pg_class AS c
-                       WHERE c.relnamespace = 'memory'::pg_catalog.regnamespace AND c.relkind = 'i'
+                       WHERE NOT v_facts AND c.relnamespace = 'memory'::pg_catalog.regnamespace AND c.relkind = 'i'
                          AND c.relname ~ ('^search_points_ann_' || p_sim_no::text || '_[0-9]+$')
                        ORDER BY c.relname)
         WHEN 'keep' THEN ARRAY[]::text[]
@@ -152,30 +206,30 @@ $_$;
 ALTER FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) OWNER TO memory_owner;
 
 -- FUNCTION _ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) IS 'Internal: the statements of an index action of memory.ann_plan() on a simulation''s HNSW index over memory.episodes or a shard of it';
+COMMENT ON FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) IS 'Internal: the statements of an index action of memory.ann_plan() or memory.ann_plan_facts() on a simulation''s HNSW index over memory.episodes (or a shard of it) or memory.edges';
 
 -- FUNCTION _ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) TO memory_admin;
 
--- _ann_wanted(integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._ann_wanted(p_min_rows integer) RETURNS TABLE(tenant_id uuid, sim_no bigint, episodes bigint)
+-- _ann_wanted(integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._ann_wanted(p_min_rows integer, p_kind text DEFAULT 'episodes'::text) RETURNS TABLE(tenant_id uuid, sim_no bigint, embedded bigint)
     LANGUAGE sql
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-    SELECT t.tenant_id, w.sim_no, w.episodes
+    SELECT t.tenant_id, w.sim_no, w.embedded
       FROM memory.tenants AS t
-     CROSS JOIN LATERAL memory._ann_counts(t.tenant_id, p_min_rows) AS w
+     CROSS JOIN LATERAL memory._ann_counts(t.tenant_id, p_min_rows, p_kind) AS w
 $$;
 
-ALTER FUNCTION memory._ann_wanted(p_min_rows integer) OWNER TO memory_owner;
+ALTER FUNCTION memory._ann_wanted(p_min_rows integer, p_kind text) OWNER TO memory_owner;
 
--- FUNCTION _ann_wanted(p_min_rows integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._ann_wanted(p_min_rows integer) IS 'Internal: every tenant''s simulations with at least p_min_rows embedded episodes (memory_admin)';
+-- FUNCTION _ann_wanted(p_min_rows integer, p_kind text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._ann_wanted(p_min_rows integer, p_kind text) IS 'Internal: every tenant''s simulations with at least p_min_rows embedded episodes or facts (memory_admin)';
 
--- FUNCTION _ann_wanted(p_min_rows integer); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._ann_wanted(p_min_rows integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._ann_wanted(p_min_rows integer) TO memory_admin;
+-- FUNCTION _ann_wanted(p_min_rows integer, p_kind text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._ann_wanted(p_min_rows integer, p_kind text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._ann_wanted(p_min_rows integer, p_kind text) TO memory_admin;
 
 -- _attempt_alive(integer, integer, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._attempt_alive(p_lock_key integer, p_backend_pid integer, p_backend_start timestamp with time zone) RETURNS boolean
@@ -794,7 +848,7 @@ CREATE FUNCTION memory._clump_plan(p_min_rows integer DEFAULT 2000, p_m integer 
         SELECT t.tenant_id, b.*
           FROM memory.tenants AS t
          CROSS JOIN LATERAL memory._clump_builds(t.tenant_id) AS b)
-    SELECT w.tenant_id, w.sim_no, w.episodes,
+    SELECT w.tenant_id, w.sim_no, w.embedded,
            CASE WHEN b.build_no IS NULL OR NOT b.fresh OR (b.indexed AND NOT b.index_ok)
                      OR (b.indexed AND (b.m, b.ef_construction) IS DISTINCT FROM (p_m, p_ef_construction))
                 THEN 'clump' ELSE 'keep' END
@@ -1386,6 +1440,24 @@ COMMENT ON FUNCTION memory._fact_state(p_valid_at timestamp with time zone, p_in
 -- FUNCTION _fact_state(p_valid_at timestamp with time zone, p_invalid_at timestamp with time zone, p_expired_at timestamp with time zone, p_as_of timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._fact_state(p_valid_at timestamp with time zone, p_invalid_at timestamp with time zone, p_expired_at timestamp with time zone, p_as_of timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._fact_state(p_valid_at timestamp with time zone, p_invalid_at timestamp with time zone, p_expired_at timestamp with time zone, p_as_of timestamp with time zone) TO memory_reader;
+
+-- _facts_ann_index_name(bigint); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._facts_ann_index_name(p_sim_no bigint) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT 'facts_ann_' || p_sim_no::text
+$$;
+
+ALTER FUNCTION memory._facts_ann_index_name(p_sim_no bigint) OWNER TO memory_owner;
+
+-- FUNCTION _facts_ann_index_name(p_sim_no bigint); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._facts_ann_index_name(p_sim_no bigint) IS 'Internal: the name of a simulation''s partial HNSW index over its facts, from its opaque number';
+
+-- FUNCTION _facts_ann_index_name(p_sim_no bigint); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._facts_ann_index_name(p_sim_no bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._facts_ann_index_name(p_sim_no bigint) TO memory_reader;
+GRANT ALL ON FUNCTION memory._facts_ann_index_name(p_sim_no bigint) TO memory_admin;
 
 -- _fail_dead_attempts(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS integer
@@ -2293,9 +2365,9 @@ CREATE FUNCTION memory._merge_edges(p_tenant_id uuid, p_simulation_id uuid, p_at
     AS $_$
 BEGIN
     IF p_attempt_id IS NOT NULL THEN
-        RETURN QUERY WITH written AS ( INSERT INTO memory.edges AS t (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes, valid_at, invalid_at, embedding, embedding_model, content_hash, source, learned_at, expired_at) SELECT $1, $2, s.edge_id, s.type, s.source_id, s.target_id, s.fact, COALESCE(s.attributes, '{}'::jsonb), s.valid_at, s.invalid_at, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), s.learned_at, s.expired_at FROM memory.staged_edges AS s LEFT JOIN memory.edges AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL AND l.tenant_id = $1 AND l.simulation_id = $2 AND l.edge_key = s.edge_key AND l.content_hash = s.content_hash WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT edges_pkey DO UPDATE SET edge_id = excluded.edge_id, type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id, fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at, invalid_at = excluded.invalid_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, learned_at = excluded.learned_at, expired_at = excluded.expired_at, updated_at = excluded.updated_at WHERE (t.edge_id, t.type, t.source_id, t.target_id, t.fact, t.attributes, t.valid_at, t.invalid_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.learned_at, t.expired_at) IS DISTINCT FROM (excluded.edge_id, excluded.type, excluded.source_id, excluded.target_id, excluded.fact, excluded.attributes, excluded.valid_at, excluded.invalid_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.learned_at, excluded.expired_at) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_edges AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.edges AS t (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes, valid_at, invalid_at, embedding, embedding_model, content_hash, source, learned_at, expired_at, sim_no) SELECT $1, $2, s.edge_id, s.type, s.source_id, s.target_id, s.fact, COALESCE(s.attributes, '{}'::jsonb), s.valid_at, s.invalid_at, COALESCE(s.embedding, l.embedding), COALESCE(CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, l.embedding_model), s.content_hash, COALESCE(s.source, 'import'::text), s.learned_at, s.expired_at, (SELECT v.sim_no FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2) FROM memory.staged_edges AS s LEFT JOIN memory.edges AS l ON s.embedding IS NULL AND s.content_hash IS NOT NULL AND l.tenant_id = $1 AND l.simulation_id = $2 AND l.edge_key = s.edge_key AND l.content_hash = s.content_hash WHERE s.tenant_id = $1 AND s.attempt_id = $3 ON CONFLICT ON CONSTRAINT edges_pkey DO UPDATE SET edge_id = excluded.edge_id, type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id, fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at, invalid_at = excluded.invalid_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, learned_at = excluded.learned_at, expired_at = excluded.expired_at, updated_at = excluded.updated_at WHERE (t.edge_id, t.type, t.source_id, t.target_id, t.fact, t.attributes, t.valid_at, t.invalid_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.learned_at, t.expired_at) IS DISTINCT FROM (excluded.edge_id, excluded.type, excluded.source_id, excluded.target_id, excluded.fact, excluded.attributes, excluded.valid_at, excluded.invalid_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.learned_at, excluded.expired_at) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        (SELECT pg_catalog.count(*) FROM memory.staged_edges AS s WHERE s.tenant_id = $1 AND s.attempt_id = $3) - pg_catalog.count(*)   FROM written AS w;
     ELSE
-        RETURN QUERY WITH written AS ( INSERT INTO memory.edges AS t (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes, valid_at, invalid_at, embedding, embedding_model, content_hash, source, learned_at, expired_at) SELECT $1, $2, s.edge_id, s.type, s.source_id, s.target_id, s.fact, COALESCE(s.attributes, '{}'::jsonb), s.valid_at, s.invalid_at, s.embedding, CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, s.content_hash, COALESCE(s.source, 'import'::text), s.learned_at, s.expired_at FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_edges, '{"source": "api"}'::jsonb || (i.item - '{content_hash,edge_id,position,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('edge_id', i.item -> 'id')) AS s ON CONFLICT ON CONSTRAINT edges_pkey DO UPDATE SET edge_id = excluded.edge_id, type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id, fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at, invalid_at = excluded.invalid_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, learned_at = excluded.learned_at, expired_at = excluded.expired_at, updated_at = excluded.updated_at WHERE (t.edge_id, t.type, t.source_id, t.target_id, t.fact, t.attributes, t.valid_at, t.invalid_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.learned_at, t.expired_at) IS DISTINCT FROM (excluded.edge_id, excluded.type, excluded.source_id, excluded.target_id, excluded.fact, excluded.attributes, excluded.valid_at, excluded.invalid_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.learned_at, excluded.expired_at) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
+        RETURN QUERY WITH written AS ( INSERT INTO memory.edges AS t (tenant_id, simulation_id, edge_id, type, source_id, target_id, fact, attributes, valid_at, invalid_at, embedding, embedding_model, content_hash, source, learned_at, expired_at, sim_no) SELECT $1, $2, s.edge_id, s.type, s.source_id, s.target_id, s.fact, COALESCE(s.attributes, '{}'::jsonb), s.valid_at, s.invalid_at, s.embedding, CASE WHEN s.embedding IS NOT NULL THEN COALESCE(s.embedding_model, memory._default_model()) END, s.content_hash, COALESCE(s.source, 'import'::text), s.learned_at, s.expired_at, (SELECT v.sim_no FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2) FROM pg_catalog.jsonb_array_elements($4) AS i(item) CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::memory.staged_edges, '{"source": "api"}'::jsonb || (i.item - '{content_hash,edge_id,position,source}'::text[] - ARRAY(SELECT f.key FROM pg_catalog.jsonb_each(i.item) AS f WHERE f.value = 'null'::jsonb)) || pg_catalog.jsonb_build_object('edge_id', i.item -> 'id')) AS s ON CONFLICT ON CONSTRAINT edges_pkey DO UPDATE SET edge_id = excluded.edge_id, type = excluded.type, source_id = excluded.source_id, target_id = excluded.target_id, fact = excluded.fact, attributes = excluded.attributes, valid_at = excluded.valid_at, invalid_at = excluded.invalid_at, embedding = excluded.embedding, embedding_model = excluded.embedding_model, content_hash = excluded.content_hash, source = excluded.source, learned_at = excluded.learned_at, expired_at = excluded.expired_at, updated_at = excluded.updated_at WHERE (t.edge_id, t.type, t.source_id, t.target_id, t.fact, t.attributes, t.valid_at, t.invalid_at, t.embedding::real[], t.embedding_model, t.content_hash, t.source, t.learned_at, t.expired_at) IS DISTINCT FROM (excluded.edge_id, excluded.type, excluded.source_id, excluded.target_id, excluded.fact, excluded.attributes, excluded.valid_at, excluded.invalid_at, excluded.embedding::real[], excluded.embedding_model, excluded.content_hash, excluded.source, excluded.learned_at, excluded.expired_at) RETURNING (t.xmax = 0) AS was_inserted) SELECT pg_catalog.count(*) FILTER (WHERE w.was_inserted),        pg_catalog.count(*) FILTER (WHERE NOT w.was_inserted),        pg_catalog.jsonb_array_length($4) - pg_catalog.count(*)   FROM written AS w;
     END IF;
 END
 $_$;
@@ -3787,6 +3859,52 @@ COMMENT ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_i
 REVOKE ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) TO memory_reader;
 
+-- _search_facts_ann(uuid, uuid, bigint, public.vector, integer, text, timestamp with time zone, real); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_key uuid, target_id text, target_key uuid, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET "hnsw.ef_search" TO '400'
+    SET "hnsw.iterative_scan" TO 'relaxed_order'
+    SET "hnsw.max_scan_tuples" TO '20000'
+    SET enable_sort TO 'off'
+    AS $_$
+DECLARE
+    v_breadth integer := memory._ann_breadth(p_index_rows);
+BEGIN
+    PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
+    RETURN QUERY EXECUTE pg_catalog.format($q$
+        SELECT c.edge_id, c.type, c.fact, c.source_id, c.source_key, c.target_id, c.target_key,
+               c.valid_at, c.invalid_at, c.state, 1 - (c.embedding OPERATOR(public.<=>) $1)
+          FROM (SELECT r.*
+                  FROM (SELECT e.edge_id, e.type, e.fact, e.source_id, e.source_key, e.target_id, e.target_key,
+                               e.valid_at, e.invalid_at, e.embedding,
+                               CASE WHEN e.valid_at > $6 THEN 'future'
+                                    WHEN e.invalid_at <= $6 THEN 'ended'
+                                    WHEN e.expired_at <= $6 THEN 'expired'
+                                    ELSE 'current' END AS state
+                          FROM memory.edges AS e
+                         WHERE e.sim_no = %s AND e.tenant_id = $3 AND e.simulation_id = $4
+                           AND e.embedding IS NOT NULL
+                         ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
+                         OFFSET 0) AS r
+                 WHERE $5 = 'all' OR r.state = $5 OR ($5 = 'historical' AND r.state IN ('ended', 'expired'))
+                 LIMIT $7) AS c
+         ORDER BY c.embedding OPERATOR(public.<=>) $1, c.edge_id
+         LIMIT $8 $q$, p_sim_no)
+    USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
+          p_state, COALESCE(p_as_of, pg_catalog.now()), GREATEST(v_breadth, p_top_k), p_top_k;
+END
+$_$;
+
+ALTER FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real) OWNER TO memory_owner;
+
+-- FUNCTION _search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real) IS 'Internal: search one simulation''s facts through their partial HNSW index, in a state, re-ranked exactly';
+
+-- FUNCTION _search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real) TO memory_reader;
+
 -- _search_words(uuid, uuid, text, integer, text[], uuid[], real[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[], p_name_keys uuid[], p_name_sims real[]) RETURNS TABLE(kind text, id text, text text, score real, matched text)
     LANGUAGE plpgsql STABLE
@@ -4533,6 +4651,35 @@ COMMENT ON FUNCTION memory.ann_index(p_sim_no bigint, p_action text, p_m integer
 REVOKE ALL ON FUNCTION memory.ann_index(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.ann_index(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean) TO memory_admin;
 
+-- ann_index_facts(bigint, text, integer, integer, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.ann_index_facts(p_sim_no bigint, p_action text, p_m integer DEFAULT 32, p_ef_construction integer DEFAULT 128, p_run boolean DEFAULT true) RETURNS SETOF text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_stmt text;
+BEGIN
+    PERFORM memory._require_admin();
+    PERFORM memory._refuse_on_cluster('ann_index_facts', 'memory.search_facts, which searches a simulation''s facts exactly on a cluster');
+    FOREACH v_stmt IN ARRAY memory._ann_statements(p_sim_no, p_action, p_m, p_ef_construction, NOT p_run, 'memory.edges') LOOP
+        IF p_run THEN
+            EXECUTE v_stmt;
+        END IF;
+        RETURN NEXT v_stmt;
+    END LOOP;
+END
+$$;
+
+ALTER FUNCTION memory.ann_index_facts(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean) OWNER TO memory_owner;
+
+-- FUNCTION ann_index_facts(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.ann_index_facts(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean) IS 'Build, rebuild or drop a simulation''s HNSW index over its facts by its number (SECURITY DEFINER: only the owner may index); memory_admin';
+
+-- FUNCTION ann_index_facts(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.ann_index_facts(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.ann_index_facts(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_run boolean) TO memory_admin;
+
 -- ann_index_tenant(uuid, uuid, text, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.ann_index_tenant(p_tenant_id uuid, p_simulation_id uuid, p_action text DEFAULT 'build'::text, p_m integer DEFAULT 32, p_ef_construction integer DEFAULT 128) RETURNS SETOF text
     LANGUAGE plpgsql SECURITY DEFINER
@@ -4582,33 +4729,13 @@ GRANT ALL ON FUNCTION memory.ann_index_tenant(p_tenant_id uuid, p_simulation_id 
 CREATE FUNCTION memory.ann_plan(p_min_rows integer DEFAULT 2000, p_m integer DEFAULT 32, p_ef_construction integer DEFAULT 128) RETURNS TABLE(sim_no bigint, index_name text, episodes bigint, action text)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $_$
+    AS $$
 BEGIN
     PERFORM memory._require_admin();
     PERFORM memory._refuse_on_cluster('ann_plan', 'memory.ann_index_tenant(tenant_id, simulation_id) for each simulation');
-    RETURN QUERY
-    WITH wanted AS (SELECT w.sim_no, w.episodes FROM memory._ann_wanted(p_min_rows) AS w),
-    existing AS (
-        SELECT c.relname::text AS index_name, i.indisvalid AS valid,
-               COALESCE(c.reloptions, '{}') AS options
-          FROM pg_catalog.pg_index AS i
-          JOIN pg_catalog.pg_class AS c ON c.oid = i.indexrelid
-         WHERE i.indrelid = 'memory.episodes'::pg_catalog.regclass
-           AND c.relname ~ '^episodes_ann_[0-9]+$')
-    SELECT w.sim_no, memory._ann_index_name(w.sim_no), w.episodes,
-           CASE WHEN x.index_name IS NULL OR NOT x.valid THEN 'build'
-                WHEN ARRAY(SELECT o FROM pg_catalog.unnest(x.options) AS o ORDER BY o)
-                     <> ARRAY['ef_construction=' || p_ef_construction, 'm=' || p_m] THEN 'rebuild'
-                ELSE 'keep' END
-      FROM wanted AS w
-      LEFT JOIN existing AS x ON x.index_name = memory._ann_index_name(w.sim_no)
-    UNION ALL
-    SELECT pg_catalog.substring(x.index_name, '[0-9]+$')::bigint, x.index_name, 0::bigint, 'drop'
-      FROM existing AS x
-     WHERE x.index_name NOT IN (SELECT memory._ann_index_name(w.sim_no) FROM wanted AS w)
-     ORDER BY 3 DESC, 1;
+    RETURN QUERY SELECT * FROM memory._ann_plan('episodes', p_min_rows, p_m, p_ef_construction);
 END
-$_$;
+$$;
 
 ALTER FUNCTION memory.ann_plan(p_min_rows integer, p_m integer, p_ef_construction integer) OWNER TO memory_owner;
 
@@ -4618,6 +4745,27 @@ COMMENT ON FUNCTION memory.ann_plan(p_min_rows integer, p_m integer, p_ef_constr
 -- FUNCTION ann_plan(p_min_rows integer, p_m integer, p_ef_construction integer); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.ann_plan(p_min_rows integer, p_m integer, p_ef_construction integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.ann_plan(p_min_rows integer, p_m integer, p_ef_construction integer) TO memory_admin;
+
+-- ann_plan_facts(integer, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.ann_plan_facts(p_min_rows integer DEFAULT 2000, p_m integer DEFAULT 32, p_ef_construction integer DEFAULT 128) RETURNS TABLE(sim_no bigint, index_name text, facts bigint, action text)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM memory._require_admin();
+    PERFORM memory._refuse_on_cluster('ann_plan_facts', 'memory.search_facts, which searches a simulation''s facts exactly on a cluster');
+    RETURN QUERY SELECT * FROM memory._ann_plan('facts', p_min_rows, p_m, p_ef_construction);
+END
+$$;
+
+ALTER FUNCTION memory.ann_plan_facts(p_min_rows integer, p_m integer, p_ef_construction integer) OWNER TO memory_owner;
+
+-- FUNCTION ann_plan_facts(p_min_rows integer, p_m integer, p_ef_construction integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.ann_plan_facts(p_min_rows integer, p_m integer, p_ef_construction integer) IS 'The per-simulation HNSW indexes over facts to build, rebuild, keep or drop (by simulation number); memory_admin';
+
+-- FUNCTION ann_plan_facts(p_min_rows integer, p_m integer, p_ef_construction integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.ann_plan_facts(p_min_rows integer, p_m integer, p_ef_construction integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.ann_plan_facts(p_min_rows integer, p_m integer, p_ef_construction integer) TO memory_admin;
 
 -- begin_import(uuid, uuid, jsonb, boolean, jsonb, text, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb DEFAULT NULL::jsonb, p_skip_dangling boolean DEFAULT false, p_metadata jsonb DEFAULT '{}'::jsonb, p_name text DEFAULT NULL::text, p_scope jsonb DEFAULT NULL::jsonb) RETURNS uuid
@@ -5400,6 +5548,7 @@ CREATE TABLE memory.edges (
     source text DEFAULT 'api'::text NOT NULL,
     learned_at timestamp with time zone,
     expired_at timestamp with time zone,
+    sim_no bigint NOT NULL,
     CONSTRAINT edges_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
     CONSTRAINT edges_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text]))),
     CONSTRAINT edges_type_length_check CHECK ((char_length(type) <= memory._label_max())),
@@ -5421,9 +5570,9 @@ GRANT INSERT ON TABLE memory.edges TO memory_writer;
 ALTER TABLE ONLY memory.edges
     ADD CONSTRAINT edges_pkey PRIMARY KEY (tenant_id, simulation_id, edge_key);
 
--- edges edges_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+-- edges edges_sim_no_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.edges
-    ADD CONSTRAINT edges_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+    ADD CONSTRAINT edges_sim_no_fkey FOREIGN KEY (tenant_id, simulation_id, sim_no) REFERENCES memory.simulations(tenant_id, simulation_id, sim_no) ON DELETE CASCADE;
 
 -- edges edges_source_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.edges
@@ -5501,6 +5650,9 @@ COMMENT ON COLUMN memory.edges.learned_at IS 'When the upstream graph learned th
 
 -- COLUMN edges.learned_at; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT UPDATE(learned_at) ON TABLE memory.edges TO memory_writer;
+
+-- COLUMN edges.sim_no; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.edges.sim_no IS 'The simulation''s opaque number (memory.simulations.sim_no), written by the merge, held by edges_sim_no_fkey';
 
 -- COLUMN edges.source; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT UPDATE(source) ON TABLE memory.edges TO memory_writer;
@@ -8603,36 +8755,59 @@ CREATE FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_qu
     SET lock_timeout TO '5s'
     AS $$
 DECLARE
-    v_as_of timestamptz := COALESCE(p_as_of, pg_catalog.now());
+    v_as_of  timestamptz := COALESCE(p_as_of, pg_catalog.now());
+    v_k      integer := memory._top_k(p_top_k);
+    v_sim_no bigint;
+    v_rows   real;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
     PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     PERFORM memory._check_fact_state(p_state);
-    -- The facts ranked first (one scan of the simulation's edges, a top-k sort in memory),
-    -- their ends named after: joining every edge to its nodes before the sort cost twice the
-    -- time here (50,000 edges: 144 -> 75 ms) and a full sort spilled to disk. The state is
-    -- memory._fact_state's rule written out (see memory.facts).
+    SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    SELECT c.reltuples INTO v_rows FROM pg_catalog.pg_class AS c
+     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._facts_ann_index_name(v_sim_no));
+    -- The facts ranked first (through the index, or by one scan of the simulation's edges and
+    -- a top-k sort in memory), their ends named after: joining every edge to its nodes before
+    -- the sort cost twice the time here (50,000 edges: 144 -> 75 ms) and a full sort spilled
+    -- to disk. An edge's ends exist (its foreign keys), so a probe names each. The state is memory._fact_state's rule written out (see memory.facts).
     RETURN QUERY
-    SELECT f.edge_id, f.type, f.fact, f.source_id, s.name, f.target_id, t.name, f.valid_at, f.invalid_at,
-           f.state, f.similarity
-      FROM (SELECT r.*
-              FROM (SELECT e.edge_id, e.type, e.fact, e.source_id, e.source_key, e.target_id, e.target_key,
-                           e.valid_at, e.invalid_at,
-                           CASE WHEN e.valid_at > v_as_of THEN 'future'
-                                WHEN e.invalid_at <= v_as_of THEN 'ended'
-                                WHEN e.expired_at <= v_as_of THEN 'expired'
-                                ELSE 'current' END AS state,
-                           1 - (e.embedding OPERATOR(public.<=>) p_query::public.vector(384)) AS similarity
-                      FROM memory.edges AS e
-                     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                       AND e.embedding IS NOT NULL) AS r
-             WHERE p_state = 'all' OR r.state = p_state
-                OR (p_state = 'historical' AND r.state IN ('ended', 'expired'))
-             ORDER BY r.similarity DESC, r.edge_id
-             LIMIT memory._top_k(p_top_k)) AS f
-      JOIN memory.nodes AS s ON s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id AND s.node_key = f.source_key
-      JOIN memory.nodes AS t ON t.tenant_id = p_tenant_id AND t.simulation_id = p_simulation_id AND t.node_key = f.target_key
+    WITH ann AS MATERIALIZED (
+        SELECT a.* FROM memory._search_facts_ann(p_tenant_id, p_simulation_id, v_sim_no, p_query, v_k,
+                                                 p_state, v_as_of, v_rows) AS a
+         WHERE v_rows IS NOT NULL
+    ), exact AS (
+        SELECT r.*
+          FROM (SELECT e.edge_id, e.type, e.fact, e.source_id, e.source_key, e.target_id, e.target_key,
+                       e.valid_at, e.invalid_at,
+                       CASE WHEN e.valid_at > v_as_of THEN 'future'
+                            WHEN e.invalid_at <= v_as_of THEN 'ended'
+                            WHEN e.expired_at <= v_as_of THEN 'expired'
+                            ELSE 'current' END AS state,
+                       1 - (e.embedding OPERATOR(public.<=>) p_query::public.vector(384)) AS similarity
+                  FROM memory.edges AS e
+                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                   AND e.embedding IS NOT NULL) AS r
+         WHERE (p_state = 'all' OR r.state = p_state
+                OR (p_state = 'historical' AND r.state IN ('ended', 'expired')))
+           AND (SELECT pg_catalog.count(*) FROM ann) < v_k
+         ORDER BY r.similarity DESC, r.edge_id
+         LIMIT v_k
+    ), f AS (
+        SELECT * FROM ann WHERE (SELECT pg_catalog.count(*) FROM ann) >= v_k
+        UNION ALL
+        SELECT * FROM exact
+    )
+    -- each end named by a probe of the primary key (a join was planned as two hash joins over
+    -- all the simulation's nodes: 2 ms each for 10,000 nodes, for at most 100 facts)
+    SELECT f.edge_id, f.type, f.fact,
+           f.source_id, (SELECT s.name FROM memory.nodes AS s
+                          WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id AND s.node_key = f.source_key),
+           f.target_id, (SELECT t.name FROM memory.nodes AS t
+                          WHERE t.tenant_id = p_tenant_id AND t.simulation_id = p_simulation_id AND t.node_key = f.target_key),
+           f.valid_at, f.invalid_at, f.state, f.similarity
+      FROM f
      ORDER BY f.similarity DESC, f.edge_id;
 END
 $$;

@@ -15,6 +15,11 @@ privileges runs it:
 - otherwise (managed PostgreSQL) memory.ann_index runs them as memory_owner, a plain CREATE
   INDEX: every tenant's writes to episodes wait while a simulation's index builds.
 
+The facts (issue 12) likewise: a simulation with at least `min_rows` embedded facts gets a
+partial HNSW index over them (memory.ann_plan_facts, memory.ann_index_facts), which
+memory.search_facts and recall's facts arm use when it exists: `build_facts`, which
+`swarm-memory index` runs after `build`.
+
 Then the clumps (issue 13): memory._clump_plan lists the simulations whose clump build is
 missing or stale (their episodes changed since), and memory._clump_build finds each one's
 clumps of near-copies and, where it has clumps or copies, indexes its representatives (each
@@ -117,6 +122,42 @@ def build_clumps(
     return done
 
 
+def _carry_out(
+    conn: psycopg.Connection,
+    superuser: bool,
+    planned: list[tuple[int, str, int, str]],
+    index_fn: str,
+    what: str,
+    m: int,
+    ef_construction: int,
+    log: Callable[[str], None],
+) -> list[IndexAction]:
+    """Each action of a plan (memory.ann_plan or memory.ann_plan_facts) by `index_fn`
+    (memory.ann_index or memory.ann_index_facts), one transaction a simulation."""
+    actions: list[IndexAction] = []
+    for sim_no, name, rows, action in planned:
+        start = time.perf_counter()
+        if action != "keep":
+            # One transaction per simulation: a build's lock ends with it.
+            statements = conn.execute(
+                f"SELECT s FROM memory.{index_fn}(%s, %s, %s, %s, %s) AS s",
+                (sim_no, action, m, ef_construction, not superuser),
+            ).fetchall()
+            if superuser:
+                for (statement,) in statements:
+                    conn.execute(statement)  # CONCURRENTLY: outside a transaction
+        seconds = time.perf_counter() - start
+        done = _DONE[action]
+        if action != "keep":
+            log(f"{done} {name} ({rows} {what}) in {seconds:.1f} s")
+        actions.append(IndexAction(sim_no, rows, name, done, seconds))
+    return actions
+
+
+def _is_superuser(conn: psycopg.Connection) -> bool:
+    return conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0]
+
+
 def build(
     dsn: str,
     min_rows: int = DEFAULT_MIN_ROWS,
@@ -125,26 +166,36 @@ def build(
     ef_construction: int = 128,
     log: Callable[[str], None] = lambda _m: None,
 ) -> list[IndexAction]:
-    actions: list[IndexAction] = []
+    """memory.ann_plan carried out (the episodes' indexes), then the clump builds."""
     with psycopg.connect(dsn, autocommit=True) as conn:
-        superuser = conn.execute(
-            "SELECT rolsuper FROM pg_roles WHERE rolname = current_user"
-        ).fetchone()[0]
-        for sim_no, name, rows, action in plan(conn, min_rows, m, ef_construction):
-            start = time.perf_counter()
-            if action != "keep":
-                # One transaction per simulation: a build's lock ends with it.
-                statements = conn.execute(
-                    "SELECT s FROM memory.ann_index(%s, %s, %s, %s, %s) AS s",
-                    (sim_no, action, m, ef_construction, not superuser),
-                ).fetchall()
-                if superuser:
-                    for (statement,) in statements:
-                        conn.execute(statement)  # CONCURRENTLY: outside a transaction
-            seconds = time.perf_counter() - start
-            done = _DONE[action]
-            if action != "keep":
-                log(f"{done} {name} ({rows} episodes) in {seconds:.1f} s")
-            actions.append(IndexAction(sim_no, rows, name, done, seconds))
+        actions = _carry_out(
+            conn,
+            _is_superuser(conn),
+            plan(conn, min_rows, m, ef_construction),
+            "ann_index",
+            "episodes",
+            m,
+            ef_construction,
+            log,
+        )
         clumps = build_clumps(conn, min_rows, m=m, ef_construction=ef_construction, log=log)
     return [replace(a, clumps=clumps.get(a.sim_no)) for a in actions]
+
+
+def build_facts(
+    dsn: str,
+    min_rows: int = DEFAULT_MIN_ROWS,
+    *,
+    m: int = 32,
+    ef_construction: int = 128,
+    log: Callable[[str], None] = lambda _m: None,
+) -> list[IndexAction]:
+    """memory.ann_plan_facts carried out: each simulation's index over its facts."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        planned = conn.execute(
+            "SELECT sim_no, index_name, facts, action FROM memory.ann_plan_facts(%s, %s, %s)",
+            (min_rows, m, ef_construction),
+        ).fetchall()
+        return _carry_out(
+            conn, _is_superuser(conn), planned, "ann_index_facts", "facts", m, ef_construction, log
+        )

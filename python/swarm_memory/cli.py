@@ -322,19 +322,21 @@ def cmd_index(args: argparse.Namespace) -> int:
     from swarm_memory import ann
     from swarm_memory.errors import translate
 
+    log = (lambda m: None) if args.quiet else print
     try:
-        actions = ann.build(
-            resolve_dsn(args), args.min_rows, log=(lambda m: None) if args.quiet else print
-        )
+        episodes = ann.build(resolve_dsn(args), args.min_rows, log=log)
+        facts = ann.build_facts(resolve_dsn(args), args.min_rows, log=log)
     except psycopg.Error as exc:
         raise translate(exc) from exc
-    count = {
-        k: sum(a.action == k for a in actions) for k in ("built", "rebuilt", "kept", "dropped")
-    }
-    print(
-        f"ANN indexes: {count['built']} built, {count['rebuilt']} rebuilt, {count['kept']} kept,"
-        f" {count['dropped']} dropped (simulations with at least {args.min_rows} embedded episodes)"
-    )
+    for label, actions in (("ANN indexes", episodes), ("fact indexes", facts)):
+        count = {
+            k: sum(a.action == k for a in actions) for k in ("built", "rebuilt", "kept", "dropped")
+        }
+        what = "episodes" if actions is episodes else "facts"
+        print(
+            f"{label}: {count['built']} built, {count['rebuilt']} rebuilt, {count['kept']} kept,"
+            f" {count['dropped']} dropped (simulations with at least {args.min_rows} embedded {what})"
+        )
     return 0
 
 

@@ -1,10 +1,11 @@
 -- The statements of one action of memory.ann_plan() on the index of the simulation
 -- numbered p_sim_no over p_table (memory.episodes; on a Citus worker the tenant's shard of
--- it, memory.ann_index_tenant): 'build' (drop an invalid leftover, create), 'rebuild'
+-- it, memory.ann_index_tenant; or memory.edges, the facts' index of memory.ann_plan_facts()): 'build' (drop an invalid leftover, create), 'rebuild'
 -- (create beside the old index, drop it, take its name), 'drop' (also the indexes of its
 -- clump builds, memory._clump_build), 'keep' (none). The index: HNSW over half-precision
 -- vectors, m = p_m, ef_construction = p_ef_construction, WHERE sim_no = p_sim_no, named by
--- memory._ann_index_name() in schema memory (where memory.search_episodes looks for it).
+-- memory._ann_index_name() in schema memory (where memory.search_episodes looks for it), or
+-- over memory.edges by memory._facts_ann_index_name() (memory.search_facts).
 -- p_concurrently: CREATE / DROP INDEX CONCURRENTLY. NULL number or action 22004, unknown
 -- action 22023. Only numbers and quoted names go into the statements.
 CREATE OR REPLACE FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer,
@@ -15,7 +16,9 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    v_name   text := memory._ann_index_name(p_sim_no);
+    v_facts  boolean := p_table = 'memory.edges'::pg_catalog.regclass;
+    v_name   text := CASE WHEN v_facts THEN memory._facts_ann_index_name(p_sim_no)
+                          ELSE memory._ann_index_name(p_sim_no) END;
     v_how    text := CASE WHEN p_concurrently THEN 'CONCURRENTLY ' ELSE '' END;
     v_create text;
     v_stmts  text[];
@@ -43,7 +46,7 @@ BEGIN
         WHEN 'drop' THEN ARRAY[pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name)]
              || ARRAY(SELECT pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, c.relname)
                         FROM pg_catalog.pg_class AS c
-                       WHERE c.relnamespace = 'memory'::pg_catalog.regnamespace AND c.relkind = 'i'
+                       WHERE NOT v_facts AND c.relnamespace = 'memory'::pg_catalog.regnamespace AND c.relkind = 'i'
                          AND c.relname ~ ('^search_points_ann_' || p_sim_no::text || '_[0-9]+$')
                        ORDER BY c.relname)
         WHEN 'keep' THEN ARRAY[]::text[]
@@ -57,5 +60,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._ann_statements(bigint, text, integer, integer, boolean, regclass) IS 'Internal: the statements of an index action of memory.ann_plan() on a simulation''s HNSW index over memory.episodes or a shard of it';
+COMMENT ON FUNCTION memory._ann_statements(bigint, text, integer, integer, boolean, regclass) IS 'Internal: the statements of an index action of memory.ann_plan() or memory.ann_plan_facts() on a simulation''s HNSW index over memory.episodes (or a shard of it) or memory.edges';
 GRANT EXECUTE ON FUNCTION memory._ann_statements(bigint, text, integer, integer, boolean, regclass) TO memory_admin;

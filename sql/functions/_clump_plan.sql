@@ -19,7 +19,7 @@ AS $fn$
         SELECT t.tenant_id, b.*
           FROM memory.tenants AS t
          CROSS JOIN LATERAL memory._clump_builds(t.tenant_id) AS b)
-    SELECT w.tenant_id, w.sim_no, w.episodes,
+    SELECT w.tenant_id, w.sim_no, w.embedded,
            CASE WHEN b.build_no IS NULL OR NOT b.fresh OR (b.indexed AND NOT b.index_ok)
                      OR (b.indexed AND (b.m, b.ef_construction) IS DISTINCT FROM (p_m, p_ef_construction))
                 THEN 'clump' ELSE 'keep' END

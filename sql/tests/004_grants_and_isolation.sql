@@ -417,8 +417,11 @@ RESET SESSION AUTHORIZATION;
 -- A direct INSERT of an edge cannot reference another tenant's rows (4)
 SET LOCAL SESSION AUTHORIZATION app_b;
 DO $$ BEGIN PERFORM pg_catalog.set_config('memory.tenant_id', fx.tenant_b()::text, true); END $$;
-SELECT lives_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, edge_id, type, source_id, target_id)
-                  VALUES (fx.tenant_b(), fx.sim_b(), 'direct', 'T', 'b1', 'b2')$$,
+SELECT lives_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, sim_no, edge_id, type, source_id, target_id)
+                  VALUES (fx.tenant_b(), fx.sim_b(),
+                          (SELECT s.sim_no FROM memory.simulations AS s
+                            WHERE s.tenant_id = fx.tenant_b() AND s.simulation_id = fx.sim_b()),
+                          'direct', 'T', 'b1', 'b2')$$,
                 'control: app_b inserts an edge of its own directly');
 SELECT throws_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, edge_id, type, source_id, target_id)
                    VALUES (fx.tenant_b(), fx.sim_b(), 'direct2', 'T', 'b1', 'a1')$$,

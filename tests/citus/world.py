@@ -114,15 +114,20 @@ def _load(conn, nodes: list[dict], edges: list[dict], episodes: list[dict], vect
                 " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                 [(tenant, sim, x["id"], x["name"], x["type"], x["summary"]) for x in n],
             )
+            sim_no = conn.execute(
+                "SELECT sim_no FROM memory.simulations WHERE tenant_id = %s AND simulation_id = %s",
+                (tenant, sim),
+            ).fetchone()[0]
             if tenant == TENANT_A:
                 cur.executemany(
-                    "INSERT INTO memory.edges (tenant_id, simulation_id, edge_id, type, source_id,"
-                    " target_id, fact, valid_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+                    "INSERT INTO memory.edges (tenant_id, simulation_id, sim_no, edge_id, type,"
+                    " source_id, target_id, fact, valid_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
                     " ON CONFLICT DO NOTHING",
                     [
                         (
                             tenant,
                             sim,
+                            sim_no,
                             e["id"],
                             e["type"],
                             e["source_id"],
@@ -133,10 +138,6 @@ def _load(conn, nodes: list[dict], edges: list[dict], episodes: list[dict], vect
                         for e in edges
                     ],
                 )
-            sim_no = conn.execute(
-                "SELECT sim_no FROM memory.simulations WHERE tenant_id = %s AND simulation_id = %s",
-                (tenant, sim),
-            ).fetchone()[0]
             cur.executemany(
                 "INSERT INTO memory.episodes (tenant_id, simulation_id, sim_no, episode_id, agent_id,"
                 " agent_name, platform, round, action_type, content, embedding, embedding_model)"

@@ -1,0 +1,45 @@
+-- The plan of memory.ann_plan() (p_kind 'episodes': the indexes over memory.episodes) and
+-- memory.ann_plan_facts() ('facts': over memory.edges): every simulation with at least
+-- p_min_rows embedded rows of the kind and its index (action 'build' when missing or left
+-- invalid by an interrupted build, 'rebuild' when built with other parameters than m = p_m,
+-- ef_construction = p_ef_construction, 'keep' otherwise), and every per-simulation index of
+-- the kind whose simulation is gone or has fallen below p_min_rows ('drop'). Simulations by
+-- their opaque number only. The caller has checked that it is an administrator.
+CREATE OR REPLACE FUNCTION memory._ann_plan(p_kind text, p_min_rows integer, p_m integer, p_ef_construction integer)
+RETURNS TABLE (sim_no bigint, index_name text, embedded bigint, action text)
+LANGUAGE sql VOLATILE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    WITH kind AS (
+        SELECT CASE k.kind WHEN 'facts' THEN 'memory.edges'::pg_catalog.regclass
+                           ELSE 'memory.episodes'::pg_catalog.regclass END AS tbl,
+               CASE k.kind WHEN 'facts' THEN '^facts_ann_[0-9]+$' ELSE '^episodes_ann_[0-9]+$' END AS pattern
+          FROM (SELECT memory._one_of('indexed kind', p_kind, ARRAY['episodes', 'facts']) AS kind) AS k),
+    wanted AS (
+        SELECT w.sim_no, w.embedded,
+               CASE p_kind WHEN 'facts' THEN memory._facts_ann_index_name(w.sim_no)
+                           ELSE memory._ann_index_name(w.sim_no) END AS index_name
+          FROM memory._ann_wanted(p_min_rows, p_kind) AS w),
+    existing AS (
+        SELECT c.relname::text AS index_name, i.indisvalid AS valid,
+               COALESCE(c.reloptions, '{}') AS options
+          FROM kind AS k
+          JOIN pg_catalog.pg_index AS i ON i.indrelid = k.tbl
+          JOIN pg_catalog.pg_class AS c ON c.oid = i.indexrelid
+         WHERE c.relname ~ k.pattern)
+    SELECT w.sim_no, w.index_name, w.embedded,
+           CASE WHEN x.index_name IS NULL OR NOT x.valid THEN 'build'
+                WHEN ARRAY(SELECT o FROM pg_catalog.unnest(x.options) AS o ORDER BY o)
+                     <> ARRAY['ef_construction=' || p_ef_construction, 'm=' || p_m] THEN 'rebuild'
+                ELSE 'keep' END
+      FROM wanted AS w
+      LEFT JOIN existing AS x ON x.index_name = w.index_name
+    UNION ALL
+    SELECT pg_catalog.substring(x.index_name, '[0-9]+$')::bigint, x.index_name, 0::bigint, 'drop'
+      FROM existing AS x
+     WHERE x.index_name NOT IN (SELECT w.index_name FROM wanted AS w)
+     ORDER BY 3 DESC, 1;
+$fn$;
+
+COMMENT ON FUNCTION memory._ann_plan(text, integer, integer, integer) IS 'Internal: the per-simulation HNSW indexes of a kind (episodes or facts) to build, rebuild, keep or drop; memory_admin';
+GRANT EXECUTE ON FUNCTION memory._ann_plan(text, integer, integer, integer) TO memory_admin;

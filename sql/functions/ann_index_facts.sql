@@ -1,0 +1,37 @@
+-- Carry out one action of memory.ann_plan_facts() for the simulation numbered p_sim_no: the
+-- statements of memory._ann_statements over memory.edges ('build', 'rebuild', 'drop',
+-- 'keep'; the index HNSW over the facts' half-precision vectors, WHERE sim_no = p_sim_no,
+-- named memory.facts_ann_<sim_no>). Returns the statements, in order. As memory.ann_index:
+-- p_run (default) runs them here as memory_owner, a plain CREATE INDEX that holds
+-- memory.edges in SHARE mode until the call ends (every tenant's writes of facts wait, reads
+-- go on); NOT p_run only returns them, with CONCURRENTLY, for a superuser to run one by one
+-- outside a transaction (`swarm-memory index` as a superuser: nothing waits).
+-- SECURITY DEFINER: only the owner of memory.edges may index it. The caller is checked as
+-- the session user (memory._require_admin); the one dynamic statement takes only numbers
+-- and the name memory._facts_ann_index_name() makes from a number.
+CREATE OR REPLACE FUNCTION memory.ann_index_facts(
+    p_sim_no bigint,
+    p_action text,
+    p_m integer DEFAULT 32,
+    p_ef_construction integer DEFAULT 128,
+    p_run boolean DEFAULT true)
+RETURNS SETOF text
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
+AS $fn$
+DECLARE
+    v_stmt text;
+BEGIN
+    PERFORM memory._require_admin();
+    PERFORM memory._refuse_on_cluster('ann_index_facts', 'memory.search_facts, which searches a simulation''s facts exactly on a cluster');
+    FOREACH v_stmt IN ARRAY memory._ann_statements(p_sim_no, p_action, p_m, p_ef_construction, NOT p_run, 'memory.edges') LOOP
+        IF p_run THEN
+            EXECUTE v_stmt;
+        END IF;
+        RETURN NEXT v_stmt;
+    END LOOP;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory.ann_index_facts(bigint, text, integer, integer, boolean) IS 'Build, rebuild or drop a simulation''s HNSW index over its facts by its number (SECURITY DEFINER: only the owner may index); memory_admin';
+GRANT EXECUTE ON FUNCTION memory.ann_index_facts(bigint, text, integer, integer, boolean) TO memory_admin;

@@ -1,0 +1,169 @@
+"""The facts' per-simulation ANN index (V0032: memory.ann_plan_facts, memory.ann_index_facts,
+swarm_memory.ann.build_facts) and memory.search_facts through it.
+
+The vectors are synthetic (seeded, clustered, normalised, as in test_ann.py): they exercise
+the index path, its state filter and its fallback against the exact ranking, not the
+model's quality.
+"""
+
+from __future__ import annotations
+
+import json
+
+import psycopg
+import pytest
+from swarm_memory import ann
+
+from test_ann import clustered, literal
+
+N = 2400
+NODES = 60
+
+
+@pytest.fixture
+def big_graph(world, connect):
+    """N facts among NODES entities of sim_a, every fifth of them ended a year ago."""
+    vectors = clustered(N, 11)
+    conn = connect("app_a")
+    nodes = [{"id": f"n{i}", "name": f"Person {i}", "type": "Person"} for i in range(NODES)]
+    conn.execute(
+        "SELECT memory.upsert_nodes(%s, %s, %s::jsonb)",
+        (world.tenant_a, world.sim_a, json.dumps(nodes)),
+    )
+    for start in range(0, N, 600):
+        items = [
+            {
+                "id": f"f{i}",
+                "type": "KNOWS",
+                "source_id": f"n{i % NODES}",
+                "target_id": f"n{(i * 7 + 1) % NODES}",
+                "fact": f"fact {i}",
+                "valid_at": "2025-01-01T00:00:00Z",
+                "invalid_at": "2025-06-01T00:00:00Z" if i % 5 == 0 else None,
+                "embedding": vectors[i].tolist(),
+            }
+            for i in range(start, min(N, start + 600))
+        ]
+        conn.execute(
+            "SELECT memory.upsert_edges(%s, %s, %s::jsonb)",
+            (world.tenant_a, world.sim_a, json.dumps(items)),
+        )
+    return vectors
+
+
+def search(conn, world, q, k=10, state="current"):
+    return conn.execute(
+        "SELECT edge_id, state, source_name, target_name, similarity"
+        " FROM memory.search_facts(%s, %s, %s::vector, %s, %s)",
+        (world.tenant_a, world.sim_a, literal(q), k, state),
+    ).fetchall()
+
+
+def index_scans(conn, name: str) -> int:
+    return conn.execute(
+        "SELECT pg_stat_get_xact_numscans(to_regclass(%s))", (f"memory.{name}",)
+    ).fetchone()[0]
+
+
+def test_facts_index_is_built_used_and_agrees_with_the_exact_scan(world, connect, big_graph):
+    reader = connect("reader_a")
+    queries = clustered(30, 12)
+    exact = {
+        (state, k): [search(reader, world, q, k, state) for q in queries]
+        for state in ("current", "historical")
+        for k in (10, 50)
+    }
+    # every current fact of the exact scan is current, every historical one ended
+    assert {r[1] for rows in exact[("current", 10)] for r in rows} == {"current"}
+    assert {r[1] for rows in exact[("historical", 10)] for r in rows} == {"ended"}
+
+    actions = ann.build_facts(world.dsn(), min_rows=2000)
+    sim_no = (
+        connect()
+        .execute("SELECT sim_no FROM memory.simulations WHERE simulation_id = %s", (world.sim_a,))
+        .fetchone()[0]
+    )
+    assert [(a.action, a.rows, a.index_name) for a in actions] == [
+        ("built", N, f"facts_ann_{sim_no}")
+    ]
+    name = actions[0].index_name
+
+    with psycopg.connect(world.dsn("reader_a")) as tx:  # one transaction: its scan counts
+        before = index_scans(tx, name)
+        got = search(tx, world, queries[0])
+        assert index_scans(tx, name) > before, "search_facts did not read the facts' index"
+        assert len(got) == 10
+    for (state, k), rows_exact in exact.items():
+        recall = []
+        for q, want in zip(queries, rows_exact, strict=True):
+            rows = search(reader, world, q, k, state)
+            assert len(rows) == k
+            assert {r[1] for r in rows} == ({"current"} if state == "current" else {"ended"})
+            # the ends are named, and the similarity is the exact one of the full vectors
+            assert all(r[2].startswith("Person ") and r[3].startswith("Person ") for r in rows)
+            exact_sim = {r[0]: r[4] for r in want}
+            assert all(abs(r[4] - exact_sim[r[0]]) < 1e-9 for r in rows if r[0] in exact_sim)
+            recall.append(len({r[0] for r in rows} & set(exact_sim)) / k)
+        assert sum(recall) / len(recall) >= 0.95, (state, k, sum(recall) / len(recall))
+
+
+def test_a_state_with_fewer_facts_than_asked_falls_back_to_the_exact_scan(
+    world, connect, big_graph
+):
+    ann.build_facts(world.dsn(), min_rows=2000)
+    reader = connect("reader_a")
+    q = clustered(1, 13)[0]
+    # no fact lies in the future: the index finds none, the exact scan is the authority
+    assert search(reader, world, q, 10, "future") == []
+    # one fact made future: the exact scan finds it although the index search would not
+    connect("app_a").execute(
+        "SELECT memory.upsert_edges(%s, %s, %s::jsonb)",
+        (
+            world.tenant_a,
+            world.sim_a,
+            json.dumps(
+                [
+                    {
+                        "id": "f1",
+                        "type": "KNOWS",
+                        "source_id": "n1",
+                        "target_id": "n8",
+                        "fact": "fact 1",
+                        "valid_at": "2999-01-01T00:00:00Z",
+                        "embedding": big_graph[1].tolist(),
+                    }
+                ]
+            ),
+        ),
+    )
+    assert [(r[0], r[1]) for r in search(reader, world, q, 10, "future")] == [("f1", "future")]
+
+
+def test_the_facts_index_is_kept_rebuilt_and_dropped(world, connect, big_graph):
+    assert [a.action for a in ann.build_facts(world.dsn(), min_rows=2000)] == ["built"]
+    assert [a.action for a in ann.build_facts(world.dsn(), min_rows=2000)] == ["kept"]
+    assert [a.action for a in ann.build_facts(world.dsn(), min_rows=2000, m=8)] == ["rebuilt"]
+    # below the threshold: the index goes; the episodes' plan is not touched by any of it
+    assert [a.action for a in ann.build_facts(world.dsn(), min_rows=N + 1)] == ["dropped"]
+    assert ann.build(world.dsn(), min_rows=2000) == []
+    assert [a.action for a in ann.build_facts(world.dsn(), min_rows=2000)] == ["built"]
+    connect("app_a").execute(
+        "SELECT memory.delete_simulation(%s, %s)", (world.tenant_a, world.sim_a)
+    )
+    assert [a.action for a in ann.build_facts(world.dsn(), min_rows=2000)] == ["dropped"]
+
+
+def test_facts_index_calls_refuse_bad_input_and_non_admins(world, connect):
+    admin = connect()
+    with pytest.raises(psycopg.errors.InvalidParameterValue):
+        admin.execute("SELECT * FROM memory.ann_index_facts(1, 'shred')")
+    with pytest.raises(psycopg.errors.NullValueNotAllowed):
+        admin.execute("SELECT * FROM memory.ann_index_facts(NULL, 'build')")
+    with pytest.raises(psycopg.errors.InvalidParameterValue):
+        admin.execute("SELECT * FROM memory._ann_plan('nodes', 2000, 32, 128)")
+    for role in ("app_a", "reader_a"):
+        conn = connect(role)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT * FROM memory.ann_plan_facts()")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT * FROM memory.ann_index_facts(1, 'drop')")
