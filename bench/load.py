@@ -56,7 +56,12 @@ def episode_rows(sim: Sim, base: data.Base, rng: np.random.Generator) -> list[di
     return rows
 
 
-def graph_rows(sim: Sim, rng: np.random.Generator) -> tuple[list[dict], list[dict]]:
+def graph_rows(
+    sim: Sim, rng: np.random.Generator, base: data.Base | None = None
+) -> tuple[list[dict], list[dict]]:
+    """The simulation's entities and facts. With `base`, every fact has a text and its
+    vector, as every fact of a MiroFish import is embedded (a real vector derived from the
+    base set, as the episodes' are); without it, facts without text or vector."""
     kinds = ("Person", "Organization", "MediaOutlet", "Location", "Policy", "Event")
     nodes = [
         {
@@ -77,6 +82,11 @@ def graph_rows(sim: Sim, rng: np.random.Generator) -> tuple[list[dict], list[dic
         pairs = data.graph(sim.n_nodes, sim.n_edges, rng)
     sim.edges = pairs
     types = ("SUPPORTS", "OPPOSES", "WORKS_FOR", "REPORTS_ON", "LOCATED_IN", "MEMBER_OF")
+    if base is not None and pairs:
+        vectors, first = data.derive(base, sim.topics, len(pairs), rng)
+        facts = [base.texts[int(i)] for i in first]
+    else:
+        vectors, facts = None, None
     edges = [
         {
             "id": f"e-{k}",
@@ -84,9 +94,11 @@ def graph_rows(sim: Sim, rng: np.random.Generator) -> tuple[list[dict], list[dic
             "type": types[k % 6],
             "source_id": f"n-{a}",
             "target_id": f"n-{b}",
-            "fact": None,
+            "fact": facts[k] if facts else None,
             "attributes": {},
-            "embedding": None,
+            "embedding": vectors[k] if vectors is not None else None,
+            "embedding_model": MODEL_NAME if vectors is not None else None,
+            "content_hash": None,
         }
         for k, (a, b) in enumerate(pairs)
     ]

@@ -127,7 +127,7 @@ def load_all(
     with Memory(app_dsn) as mem, mem.connect() as conn:
         for i, sim in enumerate(sims):
             episodes = load.episode_rows(sim, base, rng)
-            nodes, edges = load.graph_rows(sim, rng)
+            nodes, edges = load.graph_rows(sim, rng, base)
             if i not in keep:
                 sim.vectors = None
                 sim.texts = None
@@ -174,7 +174,7 @@ def bulk_vs_record(
         graph = load.Sim(
             tenant, uuid.uuid4(), 0, [0], n_nodes=max(100, n // 5), n_edges=max(100, n // 5) * 5
         )
-        nodes, edges = load.graph_rows(graph, rng)
+        nodes, edges = load.graph_rows(graph, rng, base)
         graph_s = load.staged_import(mem, conn, graph, {"nodes": nodes, "edges": edges})
     return {
         "episodes": n,
@@ -407,6 +407,46 @@ def measure_rls(
     return res
 
 
+SEARCH_FACTS_SQL = "SELECT edge_id FROM memory.search_facts(%s, %s, %s, %s, 'all')"
+# the exact ranking, as the superuser: no sim_no in the query, so no partial index serves it
+SEARCH_FACTS_EXACT_SQL = (
+    "SELECT edge_id FROM memory.edges WHERE tenant_id = %s AND simulation_id = %s"
+    " AND embedding IS NOT NULL ORDER BY embedding <=> %s::vector(384), edge_id LIMIT %s"
+)
+
+
+def measure_facts(
+    app_dsn: str, su_dsn: str, sims: list[load.Sim], base: data.Base, queries: int
+) -> list[dict]:
+    """memory.search_facts (through the simulation's facts index where it has one) against
+    the exact ranking: recall@10 and @50, and its latency beside the exact scan's."""
+    out = []
+    with psycopg.connect(app_dsn, autocommit=True) as conn, psycopg.connect(su_dsn) as su:
+        configure(conn)
+        configure(su)
+        for sim in sims:
+            row: dict = {"size": sim.size, "facts": sim.n_edges}
+            for k in (10, 50):
+                lat, lat_exact, rec = [], [], []
+                for i in range(max(20, queries // 4)):
+                    q = base.question_vectors[i % len(base.question_vectors)]
+                    s, got = timed(conn, SEARCH_FACTS_SQL, (sim.tenant_id, sim.simulation_id, q, k))
+                    se, want = timed(
+                        su, SEARCH_FACTS_EXACT_SQL, (sim.tenant_id, sim.simulation_id, q, k)
+                    )
+                    lat.append(s)
+                    lat_exact.append(se)
+                    rec.append(len({r[0] for r in got} & {r[0] for r in want}) / max(1, len(want)))
+                row[f"top{k}"] = {
+                    **pcts(lat),
+                    "exact": pcts(lat_exact),
+                    "recall": float(np.mean(rec)),
+                    "min_recall": float(np.min(rec)),
+                }
+            out.append(row)
+    return out
+
+
 def measure_driver(app_dsn: str, sim: load.Sim, base: data.Base, queries: int) -> dict:
     mem = Memory(app_dsn, min_size=1, max_size=1)
     raw = psycopg.connect(app_dsn, autocommit=True)
@@ -511,6 +551,11 @@ def run(
         "seconds": time.perf_counter() - t,
         "min_rows": ann.DEFAULT_MIN_ROWS,
     }
+    log("bench: per-simulation HNSW indexes over the facts (V0032)")
+    t = time.perf_counter()
+    facts = ann.build_facts(su, ann.DEFAULT_MIN_ROWS)
+    results["ann_indexes"]["facts_built"] = sum(a.action == "built" for a in facts)
+    results["ann_indexes"]["facts_seconds"] = time.perf_counter() - t
     with psycopg.connect(su, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
 
@@ -531,6 +576,8 @@ def run(
     results["feed"] = __import__("bench.feed").feed.measure(app_dsn, tenants[0], log)
     log("bench: name matching on realistic names, beside every name compared")
     results["names"] = __import__("bench.names").names.measure(app_dsn, tenants[0], log)
+    log("bench: facts by meaning, through the facts' index, beside the exact ranking")
+    results["facts_search"] = measure_facts(app_dsn, su, [mid, big], base, queries)
     log("bench: recall, fused and each arm")
     results["recall"] = measure_recall(app_dsn, [mid, big], base, queries)
     log("bench: recall quality, labelled questions over the example run")
@@ -646,6 +693,15 @@ def table(results: dict) -> str:
             f"({r['rls_p50_ms']:.2f} vs {r['no_rls_p50_ms']:.2f} ms) "
             f"| {ok(r['overhead_pct'] <= 10)} |"
         )
+    for r in results.get("facts_search", []):
+        for k in (10, 50):
+            x = r[f"top{k}"]
+            lines.append(
+                f"| search_facts top {k}, simulation of {r['facts']} facts | recall@{k} >= 0.99, "
+                f"p50 <= 5 ms | recall {x['recall']:.3f} (min {x['min_recall']:.2f}), p50 "
+                f"{x['p50_ms']:.2f} ms, p99 {x['p99_ms']:.2f} ms; exact scan p50 "
+                f"{x['exact']['p50_ms']:.2f} ms | {ok(x['recall'] >= 0.99 and x['p50_ms'] <= 5)} |"
+            )
     for r in results.get("recall", []):
         x = r["routed"]
         lines.append(
@@ -700,7 +756,9 @@ def describe(results: dict) -> str:
         f"Data: {ld['episodes']:,} episodes, {ld['nodes']:,} nodes, {ld['edges']:,} edges "
         f"in {ld['simulations']} simulations over {ld['tenants']} tenants (scale "
         f"{results['scale']}); {results['ann_indexes']['built']} per-simulation HNSW "
-        f"indexes built in {results['ann_indexes']['seconds']:.0f} s. "
+        f"indexes built in {results['ann_indexes']['seconds']:.0f} s, "
+        f"{results['ann_indexes'].get('facts_built', 0)} over facts in "
+        f"{results['ann_indexes'].get('facts_seconds', 0):.0f} s. "
         f"Run took {results['seconds'] / 60:.1f} min."
     )
 

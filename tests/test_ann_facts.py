@@ -13,7 +13,6 @@ import json
 import psycopg
 import pytest
 from swarm_memory import ann
-
 from test_ann import clustered, literal
 
 N = 2400

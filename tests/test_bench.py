@@ -20,6 +20,11 @@ def test_bench_pipeline_runs_end_to_end(tmp_path, monkeypatch):
     )
     assert results["load"]["episodes"] >= 2000
     assert results["ann_indexes"]["built"] >= 1
+    # the largest simulation's facts carry vectors, as a MiroFish import's do, and get an
+    # index of their own; search_facts through it stays close to the exact ranking
+    assert results["ann_indexes"]["facts_built"] >= 1
+    for f in results["facts_search"]:
+        assert f["top10"]["recall"] >= 0.9 and f["top50"]["recall"] >= 0.9
     for s in results["search"]:
         assert s["short_results"] == 0
         if s["path"] == "exact":
@@ -32,3 +37,4 @@ def test_bench_pipeline_runs_end_to_end(tmp_path, monkeypatch):
     assert results["bulk_vs_record"]["speedup"] > 1
     text = run.table(results)
     assert "search, simulation of" in text and "mixed load" in text
+    assert "search_facts top 10" in text

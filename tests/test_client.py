@@ -313,6 +313,7 @@ READS = {
     "rls_audit": AuditRow,
     "upsert_edges": UpsertCounts,
     "ann_plan": AnnPlanRow,
+    "ann_plan_facts": swarm_memory.client.FactsAnnPlanRow,
     "list_tenants": TenantRow,
     "nodes_named": NodeRef,
     "profiles": ProfileRow,

@@ -500,6 +500,17 @@ class AnnPlanRow:
 
 
 @dataclass(frozen=True)
+class FactsAnnPlanRow:
+    """A row of ann_plan_facts: what `swarm-memory index` would do for one simulation's
+    index over its facts."""
+
+    sim_no: int
+    index_name: str
+    facts: int
+    action: str
+
+
+@dataclass(frozen=True)
 class ImportAttempt:
     """A row of import_attempts."""
 
@@ -824,7 +835,9 @@ def _translated() -> Iterator[None]:
 _NOT_TENANT_FIRST = frozenset(
     {
         "ann_index",
+        "ann_index_facts",
         "ann_plan",
+        "ann_plan_facts",
         "create_tenant",
         "grant_tenant",
         "health",
@@ -1869,6 +1882,40 @@ class Memory:
         run=True they run in the database as memory_owner (a plain CREATE INDEX)."""
         rows = self._rows(
             "SELECT * FROM memory.ann_index(%s, %s, %s, %s, %s)",
+            (sim_no, action, m, ef_construction, run),
+            conn,
+        )
+        return [r[0] for r in rows]
+
+    def ann_plan_facts(
+        self,
+        min_rows: int = 2000,
+        m: int = 32,
+        ef_construction: int = 128,
+        *,
+        conn: Connection | None = None,
+    ) -> list[FactsAnnPlanRow]:
+        """What building the per-simulation indexes over facts would do (memory_admin)."""
+        return self._records(
+            FactsAnnPlanRow,
+            "SELECT * FROM memory.ann_plan_facts(%s, %s, %s)",
+            (min_rows, m, ef_construction),
+            conn,
+        )
+
+    def ann_index_facts(
+        self,
+        sim_no: int,
+        action: str,
+        m: int = 32,
+        ef_construction: int = 128,
+        run: bool = True,
+        *,
+        conn: Connection | None = None,
+    ) -> list[str]:
+        """Carry out one action of ann_plan_facts (memory_admin); returns its statements."""
+        rows = self._rows(
+            "SELECT * FROM memory.ann_index_facts(%s, %s, %s, %s, %s)",
             (sim_no, action, m, ef_construction, run),
             conn,
         )

@@ -423,11 +423,17 @@ SELECT lives_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, sim_no, ed
                             WHERE s.tenant_id = fx.tenant_b() AND s.simulation_id = fx.sim_b()),
                           'direct', 'T', 'b1', 'b2')$$,
                 'control: app_b inserts an edge of its own directly');
-SELECT throws_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, edge_id, type, source_id, target_id)
-                   VALUES (fx.tenant_b(), fx.sim_b(), 'direct2', 'T', 'b1', 'a1')$$,
+SELECT throws_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, sim_no, edge_id, type, source_id, target_id)
+                   VALUES (fx.tenant_b(), fx.sim_b(),
+                           (SELECT s.sim_no FROM memory.simulations AS s
+                             WHERE s.tenant_id = fx.tenant_b() AND s.simulation_id = fx.sim_b()),
+                           'direct2', 'T', 'b1', 'a1')$$,
                  '23503', NULL, 'a direct edge of B to A''s node a1: 23503');
-SELECT throws_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, edge_id, type, source_id, target_id)
-                   VALUES (fx.tenant_b(), fx.sim_a(), 'direct3', 'T', 'shared', 'shared')$$,
+SELECT throws_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, sim_no, edge_id, type, source_id, target_id)
+                   VALUES (fx.tenant_b(), fx.sim_a(),
+                           (SELECT s.sim_no FROM memory.simulations AS s
+                             WHERE s.tenant_id = fx.tenant_b() AND s.simulation_id = fx.sim_b()),
+                           'direct3', 'T', 'shared', 'shared')$$,
                  '23503', NULL, 'a direct edge of B in A''s simulation: 23503');
 SELECT throws_ok($$INSERT INTO memory.edges (tenant_id, simulation_id, edge_id, type, source_id, target_id)
                    VALUES (fx.tenant_a(), fx.sim_a(), 'direct4', 'T', 'shared', 'a1')$$,
