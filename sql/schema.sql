@@ -8771,7 +8771,8 @@ BEGIN
     -- The facts ranked first (through the index, or by one scan of the simulation's edges and
     -- a top-k sort in memory), their ends named after: joining every edge to its nodes before
     -- the sort cost twice the time here (50,000 edges: 144 -> 75 ms) and a full sort spilled
-    -- to disk. An edge's ends exist (its foreign keys), so a probe names each. The state is memory._fact_state's rule written out (see memory.facts).
+    -- to disk. An edge's ends exist (its foreign keys), so a probe names each. The state is
+    -- memory._fact_state's rule written out (see memory.facts).
     RETURN QUERY
     WITH ann AS MATERIALIZED (
         SELECT a.* FROM memory._search_facts_ann(p_tenant_id, p_simulation_id, v_sim_no, p_query, v_k,
