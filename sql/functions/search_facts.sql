@@ -46,6 +46,8 @@ BEGIN
         SELECT a.* FROM memory._search_facts_ann(p_tenant_id, p_simulation_id, v_sim_no, p_query, v_k,
                                                  p_state, v_as_of, v_rows) AS a
          WHERE v_rows IS NOT NULL
+    ), found AS MATERIALIZED (
+        SELECT pg_catalog.count(*) AS n FROM ann
     ), exact AS (
         SELECT r.*
           FROM (SELECT e.edge_id, e.type, e.fact, e.source_id, e.source_key, e.target_id, e.target_key,
@@ -60,11 +62,11 @@ BEGIN
                    AND e.embedding IS NOT NULL) AS r
          WHERE (p_state = 'all' OR r.state = p_state
                 OR (p_state = 'historical' AND r.state IN ('ended', 'expired')))
-           AND (SELECT pg_catalog.count(*) FROM ann) < v_k
+           AND (SELECT c.n FROM found AS c) < v_k
          ORDER BY r.similarity DESC, r.edge_id
          LIMIT v_k
     ), f AS (
-        SELECT * FROM ann WHERE (SELECT pg_catalog.count(*) FROM ann) >= v_k
+        SELECT * FROM ann WHERE (SELECT c.n FROM found AS c) >= v_k
         UNION ALL
         SELECT * FROM exact
     )
