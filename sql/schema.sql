@@ -3859,8 +3859,69 @@ COMMENT ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_i
 REVOKE ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) TO memory_reader;
 
--- _search_facts_ann(uuid, uuid, bigint, public.vector, integer, text, timestamp with time zone, real); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_key uuid, target_id text, target_key uuid, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)
+-- _search_facts(uuid, uuid, public.vector, integer, text, timestamp with time zone, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_breadth integer) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_key uuid, target_id text, target_key uuid, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_as_of  timestamptz := COALESCE(p_as_of, pg_catalog.now());
+    v_k      integer := memory._top_k(p_top_k);
+    v_sim_no bigint;
+    v_rows   real;
+BEGIN
+    SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    SELECT c.reltuples INTO v_rows FROM pg_catalog.pg_class AS c
+     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._facts_ann_index_name(v_sim_no));
+    -- The facts ranked (through the index, or by one scan of the simulation's edges and a
+    -- top-k sort in memory), without naming their ends: joining every edge to its nodes
+    -- before the sort cost twice the time here (50,000 edges: 144 -> 75 ms) and a full sort
+    -- spilled to disk. The state is memory._fact_state's rule written out (see memory.facts).
+    RETURN QUERY
+    WITH ann AS MATERIALIZED (
+        SELECT a.* FROM memory._search_facts_ann(p_tenant_id, p_simulation_id, v_sim_no, p_query, v_k,
+                                                 p_state, v_as_of, v_rows, p_breadth) AS a
+         WHERE v_rows IS NOT NULL
+    ), found AS MATERIALIZED (
+        SELECT pg_catalog.count(*) AS n FROM ann
+    ), exact AS (
+        SELECT r.*
+          FROM (SELECT e.edge_id, e.type, e.fact, e.source_id, e.source_key, e.target_id, e.target_key,
+                       e.valid_at, e.invalid_at,
+                       CASE WHEN e.valid_at > v_as_of THEN 'future'
+                            WHEN e.invalid_at <= v_as_of THEN 'ended'
+                            WHEN e.expired_at <= v_as_of THEN 'expired'
+                            ELSE 'current' END AS state,
+                       1 - (e.embedding OPERATOR(public.<=>) p_query::public.vector(384)) AS similarity
+                  FROM memory.edges AS e
+                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                   AND e.embedding IS NOT NULL) AS r
+         WHERE (p_state = 'all' OR r.state = p_state
+                OR (p_state = 'historical' AND r.state IN ('ended', 'expired')))
+           AND (SELECT c.n FROM found AS c) < v_k
+         ORDER BY r.similarity DESC, r.edge_id
+         LIMIT v_k
+    ), f AS (
+        SELECT * FROM ann WHERE (SELECT c.n FROM found AS c) >= v_k
+        UNION ALL
+        SELECT * FROM exact
+    )
+    SELECT * FROM f;
+END
+$$;
+
+ALTER FUNCTION memory._search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_breadth integer) OWNER TO memory_owner;
+
+-- FUNCTION _search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_breadth integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_breadth integer) IS 'Internal: memory.search_facts'' ranking (through the facts'' index or exactly), ends unnamed, with the breadth of the index search optionally given';
+
+-- FUNCTION _search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_breadth integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_breadth integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_breadth integer) TO memory_reader;
+
+-- _search_facts_ann(uuid, uuid, bigint, public.vector, integer, text, timestamp with time zone, real, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real, p_breadth integer DEFAULT NULL::integer) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_key uuid, target_id text, target_key uuid, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET "hnsw.ef_search" TO '400'
@@ -3869,7 +3930,7 @@ CREATE FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid,
     SET enable_sort TO 'off'
     AS $_$
 DECLARE
-    v_breadth integer := memory._ann_breadth(p_index_rows);
+    v_breadth integer := GREATEST(COALESCE(p_breadth, memory._ann_breadth(p_index_rows)), p_top_k);
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
@@ -3892,18 +3953,18 @@ BEGIN
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.edge_id
          LIMIT $8 $q$, p_sim_no)
     USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
-          p_state, COALESCE(p_as_of, pg_catalog.now()), GREATEST(v_breadth, p_top_k), p_top_k;
+          p_state, COALESCE(p_as_of, pg_catalog.now()), v_breadth, p_top_k;
 END
 $_$;
 
-ALTER FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real) OWNER TO memory_owner;
+ALTER FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real, p_breadth integer) OWNER TO memory_owner;
 
--- FUNCTION _search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real) IS 'Internal: search one simulation''s facts through their partial HNSW index, in a state, re-ranked exactly';
+-- FUNCTION _search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real, p_breadth integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real, p_breadth integer) IS 'Internal: search one simulation''s facts through their partial HNSW index, in a state, re-ranked exactly';
 
--- FUNCTION _search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real) TO memory_reader;
+-- FUNCTION _search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real, p_breadth integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real, p_breadth integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real, p_breadth integer) TO memory_reader;
 
 -- _search_words(uuid, uuid, text, integer, text[], uuid[], real[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[], p_name_keys uuid[], p_name_sims real[]) RETURNS TABLE(kind text, id text, text text, score real, matched text)
@@ -7588,23 +7649,28 @@ BEGIN
                                ELSE v_arms_all END;
     END IF;
 
-    -- the arms of meaning (the episodes re-ranked from a pool of 8 a candidate, at least 400,
-    -- where memory.search_episodes takes 20 a hit: recall's answers were the same ten rows in
-    -- the same order for all 300 of the bench's questions at 5,033 and 200,000 episodes, the
-    -- arm 7 ms instead of 18 at 200,000; memory._search_episodes)
+    -- the arms of meaning, each searching no more widely than the fusion needs: the episodes
+    -- re-ranked from a pool of two a candidate, at least 100 (memory.search_episodes takes 20
+    -- a hit), the facts' index searched as broadly (memory._search_facts' p_breadth; memory.
+    -- search_facts searches 400 wide at 50,000 facts). Measured on the bench's simulations
+    -- of 5,033 and 200,000 episodes (6,290 and 50,000 facts), 150 questions each: recall's
+    -- rows were the same ten in the same order for all 150 with the pool at 400, 200, 100 or
+    -- 50 and with the facts' breadth at the default, 200 or 100; p50 at 200,000 39.9 ->
+    -- 37.0 ms (episodes' pool 400 -> 100) and 37.7 -> 33.2 ms (facts' breadth 400 -> 100).
     IF v_vec IS NOT NULL AND 'episodes' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('episodes', 'episode', h.episode_id, h.content, h.similarity,
                        pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), NULL)::memory.recall_hit
               FROM memory._search_episodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100),
                                            NULL, NULL, NULL, NULL, NULL, false, NULL,
-                                           GREATEST(8 * LEAST(v_cand, 100), 400)) AS h);
+                                           GREATEST(2 * LEAST(v_cand, 100), 100)) AS h);
     END IF;
     IF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('facts', 'fact', f.edge_id, f.fact, f.similarity,
                        pg_catalog.row_number() OVER (ORDER BY f.similarity DESC, f.edge_id), NULL)::memory.recall_hit
-              FROM memory.search_facts(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), 'current', v_as_of) AS f);
+              FROM memory._search_facts(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), 'current', v_as_of,
+                                        GREATEST(2 * LEAST(v_cand, 100), 100)) AS f);
     END IF;
     IF v_vec IS NOT NULL AND 'entities' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
@@ -8754,63 +8820,21 @@ CREATE FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_qu
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
-DECLARE
-    v_as_of  timestamptz := COALESCE(p_as_of, pg_catalog.now());
-    v_k      integer := memory._top_k(p_top_k);
-    v_sim_no bigint;
-    v_rows   real;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
     PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     PERFORM memory._check_fact_state(p_state);
-    SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
-     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
-    SELECT c.reltuples INTO v_rows FROM pg_catalog.pg_class AS c
-     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._facts_ann_index_name(v_sim_no));
-    -- The facts ranked first (through the index, or by one scan of the simulation's edges and
-    -- a top-k sort in memory), their ends named after: joining every edge to its nodes before
-    -- the sort cost twice the time here (50,000 edges: 144 -> 75 ms) and a full sort spilled
-    -- to disk. An edge's ends exist (its foreign keys), so a probe names each. The state is
-    -- memory._fact_state's rule written out (see memory.facts).
-    RETURN QUERY
-    WITH ann AS MATERIALIZED (
-        SELECT a.* FROM memory._search_facts_ann(p_tenant_id, p_simulation_id, v_sim_no, p_query, v_k,
-                                                 p_state, v_as_of, v_rows) AS a
-         WHERE v_rows IS NOT NULL
-    ), found AS MATERIALIZED (
-        SELECT pg_catalog.count(*) AS n FROM ann
-    ), exact AS (
-        SELECT r.*
-          FROM (SELECT e.edge_id, e.type, e.fact, e.source_id, e.source_key, e.target_id, e.target_key,
-                       e.valid_at, e.invalid_at,
-                       CASE WHEN e.valid_at > v_as_of THEN 'future'
-                            WHEN e.invalid_at <= v_as_of THEN 'ended'
-                            WHEN e.expired_at <= v_as_of THEN 'expired'
-                            ELSE 'current' END AS state,
-                       1 - (e.embedding OPERATOR(public.<=>) p_query::public.vector(384)) AS similarity
-                  FROM memory.edges AS e
-                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                   AND e.embedding IS NOT NULL) AS r
-         WHERE (p_state = 'all' OR r.state = p_state
-                OR (p_state = 'historical' AND r.state IN ('ended', 'expired')))
-           AND (SELECT c.n FROM found AS c) < v_k
-         ORDER BY r.similarity DESC, r.edge_id
-         LIMIT v_k
-    ), f AS (
-        SELECT * FROM ann WHERE (SELECT c.n FROM found AS c) >= v_k
-        UNION ALL
-        SELECT * FROM exact
-    )
     -- each end named by a probe of the primary key (a join was planned as two hash joins over
     -- all the simulation's nodes: 2 ms each for 10,000 nodes, for at most 100 facts)
+    RETURN QUERY
     SELECT f.edge_id, f.type, f.fact,
            f.source_id, (SELECT s.name FROM memory.nodes AS s
                           WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id AND s.node_key = f.source_key),
            f.target_id, (SELECT t.name FROM memory.nodes AS t
                           WHERE t.tenant_id = p_tenant_id AND t.simulation_id = p_simulation_id AND t.node_key = f.target_key),
            f.valid_at, f.invalid_at, f.state, f.similarity
-      FROM f
+      FROM memory._search_facts(p_tenant_id, p_simulation_id, p_query, p_top_k, p_state, p_as_of, NULL) AS f
      ORDER BY f.similarity DESC, f.edge_id;
 END
 $$;

@@ -166,3 +166,36 @@ def test_facts_index_calls_refuse_bad_input_and_non_admins(world, connect):
             conn.execute("SELECT * FROM memory.ann_plan_facts()")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("SELECT * FROM memory.ann_index_facts(1, 'drop')")
+
+
+def test_recalls_facts_arm_reads_the_index_narrowly_and_ranks_as_the_exact_scan(
+    world, connect, big_graph
+):
+    """memory.recall's facts arm (V0033) goes through memory._search_facts with a breadth of
+    its own (two a candidate, at least 100; search_facts takes memory._ann_breadth's): the
+    index is read, only current facts come back, the raw scores are the exact similarities,
+    and its top 50 overlap the exact top 50 at least as far as the test above asks of
+    search_facts."""
+    reader = connect("reader_a")
+    queries = clustered(20, 14)
+    exact = [search(reader, world, q, 50) for q in queries]
+    name = ann.build_facts(world.dsn(), min_rows=2000)[0].index_name
+    recall_sql = (
+        "SELECT id, (ranks -> 'facts' ->> 'rank')::int, (ranks -> 'facts' ->> 'score')::float8"
+        " FROM memory.recall(%s, %s, NULL, %s::vector, 50, '{\"arms\": [\"facts\"]}')"
+    )
+    with psycopg.connect(world.dsn("reader_a")) as tx:
+        before = index_scans(tx, name)
+        tx.execute(recall_sql, (world.tenant_a, world.sim_a, literal(queries[0]))).fetchall()
+        assert index_scans(tx, name) > before, "recall's facts arm did not read the index"
+    overlap = []
+    for q, want in zip(queries, exact, strict=True):
+        rows = reader.execute(recall_sql, (world.tenant_a, world.sim_a, literal(q))).fetchall()
+        assert len(rows) == 50
+        exact_sim = {r[0]: r[4] for r in want}
+        # every fifth fact has ended (the fixture): none of them is a current fact
+        assert all(int(r[0][1:]) % 5 != 0 for r in rows)
+        assert all(abs(r[2] - exact_sim[r[0]]) < 1e-9 for r in rows if r[0] in exact_sim)
+        assert [r[1] for r in sorted(rows, key=lambda r: -r[2])] == list(range(1, 51))
+        overlap.append(len({r[0] for r in rows} & set(exact_sim)) / 50)
+    assert sum(overlap) / len(overlap) >= 0.95, sum(overlap) / len(overlap)

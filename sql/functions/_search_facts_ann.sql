@@ -1,9 +1,10 @@
 -- Approximate search of one simulation's facts through its own partial HNSW index over their
 -- half-precision vectors (memory.facts_ann_<sim_no>, memory.ann_plan_facts): the candidates
--- of a search as broad as memory._ann_breadth gives for the index's size (at least p_top_k),
+-- of a search as broad as memory._ann_breadth gives for the index's size, or p_breadth when
+-- given (memory.recall's facts arm; at least p_top_k either way),
 -- taken in the state asked for inside the iterative scan, re-ranked by the exact cosine
 -- distance of the full vectors; the p_top_k best, with the same columns and state rule as
--- memory.search_facts' exact scan. Called by memory.search_facts when the index exists,
+-- memory.search_facts' exact scan. Called by memory._search_facts when the index exists,
 -- which takes the exact scan instead when this returns fewer than p_top_k rows.
 --
 -- Dynamic SQL, deliberately, as memory._search_episodes_ann: the planner uses a partial
@@ -18,7 +19,8 @@ CREATE OR REPLACE FUNCTION memory._search_facts_ann(
     p_top_k integer,
     p_state text,
     p_as_of timestamptz,
-    p_index_rows real)
+    p_index_rows real,
+    p_breadth integer DEFAULT NULL)
 RETURNS TABLE (edge_id text, type text, fact text, source_id text, source_key uuid, target_id text,
                target_key uuid, valid_at timestamptz, invalid_at timestamptz, state text,
                similarity double precision)
@@ -31,7 +33,7 @@ SET hnsw.max_scan_tuples = 20000
 SET enable_sort = off
 AS $fn$
 DECLARE
-    v_breadth integer := memory._ann_breadth(p_index_rows);
+    v_breadth integer := GREATEST(COALESCE(p_breadth, memory._ann_breadth(p_index_rows)), p_top_k);
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
@@ -54,9 +56,9 @@ BEGIN
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.edge_id
          LIMIT $8 $q$, p_sim_no)
     USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
-          p_state, COALESCE(p_as_of, pg_catalog.now()), GREATEST(v_breadth, p_top_k), p_top_k;
+          p_state, COALESCE(p_as_of, pg_catalog.now()), v_breadth, p_top_k;
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._search_facts_ann(uuid, uuid, bigint, public.vector, integer, text, timestamptz, real) IS 'Internal: search one simulation''s facts through their partial HNSW index, in a state, re-ranked exactly';
-GRANT EXECUTE ON FUNCTION memory._search_facts_ann(uuid, uuid, bigint, public.vector, integer, text, timestamptz, real) TO memory_reader;
+COMMENT ON FUNCTION memory._search_facts_ann(uuid, uuid, bigint, public.vector, integer, text, timestamptz, real, integer) IS 'Internal: search one simulation''s facts through their partial HNSW index, in a state, re-ranked exactly';
+GRANT EXECUTE ON FUNCTION memory._search_facts_ann(uuid, uuid, bigint, public.vector, integer, text, timestamptz, real, integer) TO memory_reader;
