@@ -182,7 +182,7 @@ def test_recalls_facts_arm_reads_the_index_narrowly_and_ranks_as_the_exact_scan(
     name = ann.build_facts(world.dsn(), min_rows=2000)[0].index_name
     recall_sql = (
         "SELECT id, (ranks -> 'facts' ->> 'rank')::int, (ranks -> 'facts' ->> 'score')::float8"
-        " FROM memory.recall(%s, %s, NULL, %s::vector, 50, '{\"arms\": [\"facts\"]}')"
+        ' FROM memory.recall(%s, %s, NULL, %s::vector, 50, \'{"arms": ["facts"]}\')'
     )
     with psycopg.connect(world.dsn("reader_a")) as tx:
         before = index_scans(tx, name)
