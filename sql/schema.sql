@@ -40,7 +40,7 @@ CREATE FUNCTION memory._ann_breadth(p_index_rows real) RETURNS integer
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 SELECT CASE WHEN p_index_rows > 0
-            THEN LEAST(1000, GREATEST(LEAST(400, GREATEST(200, p_index_rows / 25)),
+            THEN LEAST(1000, GREATEST(LEAST(400, GREATEST(200, p_index_rows / 100)),
                                       p_index_rows / 250))::integer
             ELSE 400 END
 $$;

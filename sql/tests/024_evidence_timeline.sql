@@ -233,10 +233,11 @@ SELECT is((SELECT count(*) FROM memory._search_episodes_ann(fx.tenant_a(), fx.si
 -- The breadth of a search through a simulation's own index follows the index's size (1)
 SELECT results_eq(
     $$SELECT n::real, memory._ann_breadth(n::real)
-        FROM unnest(ARRAY[-1, 0, 2000, 5000, 10000, 13000, 80000, 100000, 150000, 200000, 250000, 1000000]) AS n$$,
-    $$VALUES (-1::real, 400), (0, 400), (2000, 200), (5000, 200), (10000, 400), (13000, 400),
-             (80000, 400), (100000, 400), (150000, 600), (200000, 800), (250000, 1000), (1000000, 1000)$$,
-    '_ann_breadth: 400 for an unknown size, 200 up to 5,000 vectors, 400 from 10,000, 800 at 200,000, at most 1,000');
+        FROM unnest(ARRAY[-1, 0, 2000, 5000, 10000, 13000, 20000, 25000, 40000, 80000, 100000, 150000, 200000, 250000, 1000000]) AS n$$,
+    $$VALUES (-1::real, 400), (0, 400), (2000, 200), (5000, 200), (10000, 200), (13000, 200), (20000, 200),
+             (25000, 250), (40000, 400), (80000, 400), (100000, 400), (150000, 600), (200000, 800), (250000, 1000),
+             (1000000, 1000)$$,
+    '_ann_breadth: 400 for an unknown size, 200 up to 20,000 vectors, 400 from 40,000, 800 at 200,000, at most 1,000');
 
 SELECT * FROM finish();
 ROLLBACK;
