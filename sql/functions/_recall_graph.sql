@@ -10,6 +10,10 @@
 -- them has p_candidates distinct nodes ranked before it and cannot be among the arm's rows.
 -- (Before the bound a hub's thousands of neighbours were each named and given a path to be
 -- dropped; the bench's graphs have no entity with more than 40, so its times did not move.)
+-- At depth 1 the neighbours are read in the arm's statement, for all the seeds at once: five
+-- calls of memory.neighbors cost 2.7 ms of the arm at 200,000 episodes, most of it each
+-- call's checks and plan (the same rows for every one of 300 questions, 5,033 and 200,000
+-- episodes).
 CREATE OR REPLACE FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text,
                                                 p_candidates integer, p_depth integer, p_as_of timestamptz,
                                                 p_name_keys uuid[], p_name_sims real[])
@@ -62,11 +66,41 @@ BEGIN
                           ORDER BY e.valid_at DESC NULLS LAST, e.edge_id
                           LIMIT 20) AS f
                     UNION ALL
+                    -- depth 1: the other ends of the seed's current facts, read here for all the
+                    -- seeds at once from the walk's covering indexes (memory.neighbors(..., 1,
+                    -- NULL, 'both', p_as_of, p_limit => p_candidates)'s nodes, in its order:
+                    -- node id; a fact from the seed to itself reaches nothing); depth 2 walks
+                    SELECT 3, 'entity', w.node_id, w.name, s.raw / 2, s.matched
+                      FROM pg_catalog.unnest(v_seeds) AS s
+                     CROSS JOIN LATERAL (
+                         SELECT n.node_id, n.name
+                           FROM (SELECT DISTINCT x.next_key
+                                   FROM (SELECT e.target_key AS next_key, e.valid_at, e.invalid_at, e.expired_at
+                                           FROM memory.edges AS e
+                                          WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                                            AND e.source_key = pg_catalog.md5(s.id)::uuid
+                                         UNION ALL
+                                         SELECT e.source_key, e.valid_at, e.invalid_at, e.expired_at
+                                           FROM memory.edges AS e
+                                          WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                                            AND e.target_key = pg_catalog.md5(s.id)::uuid) AS x
+                                  WHERE x.next_key <> pg_catalog.md5(s.id)::uuid
+                                    AND CASE WHEN x.valid_at > v_as_of THEN 'future'
+                                             WHEN x.invalid_at <= v_as_of THEN 'ended'
+                                             WHEN x.expired_at <= v_as_of THEN 'expired'
+                                             ELSE 'current' END = 'current') AS k
+                           JOIN memory.nodes AS n
+                             ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = k.next_key
+                          ORDER BY n.node_id
+                          LIMIT p_candidates) AS w
+                     WHERE p_depth = 1
+                    UNION ALL
                     SELECT 2 + w.depth, 'entity', w.node_id, w.name, s.raw / (1 + w.depth), s.matched
                       FROM pg_catalog.unnest(v_seeds) AS s
                      CROSS JOIN LATERAL memory.neighbors(p_tenant_id, p_simulation_id, s.id, p_depth,
                                                          NULL, 'both', p_as_of,
                                                          p_limit => p_candidates) AS w
+                     WHERE p_depth > 1
                     UNION ALL
                     SELECT 3, 'episode', e.id, e.text, e.score,
                            (SELECT pg_catalog.string_agg(s.matched, ', ' ORDER BY s.matched)

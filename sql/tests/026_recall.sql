@@ -7,7 +7,7 @@
 -- tests/test_recall.py measures with the real model.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(42);
+SELECT plan(45);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
@@ -189,6 +189,38 @@ SELECT results_eq($$SELECT kind, id FROM memory.recall(fx.tenant_a(), 'aaaaaaaa-
                     UNION ALL (SELECT 'fact', 'e' || pg_catalog.lpad(i::text, 2, '0') FROM pg_catalog.generate_series(0, 19) AS i)
                     UNION ALL (SELECT 'entity', 'm' || pg_catalog.lpad(i::text, 2, '0') FROM pg_catalog.generate_series(0, 8) AS i)$$,
                   'a hub of 60 neighbours, 30 candidates: the seed, 20 facts, the first 9 neighbours by node id');
+RESET SESSION AUTHORIZATION;
+
+-- The graph arm's neighbours at depth 1 are read in its own statement (not by calling
+-- memory.neighbors): the same nodes in the same order as memory.neighbors(..., 1) now and at
+-- an earlier world time, past a fact that has ended since and a fact from the hub to itself (3)
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT memory.upsert_nodes(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000b0b0',
+    '[{"id": "x", "name": "Xavier Outsider", "type": "Person"}]'::jsonb);
+SELECT memory.upsert_edges(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000b0b0',
+    '[{"id": "e_old", "type": "MEMBER_OF", "source_id": "x", "target_id": "h", "fact": "Xavier was in the hub",
+       "valid_at": "2020-01-01T00:00:00Z", "invalid_at": "2021-01-01T00:00:00Z"},
+      {"id": "e_self", "type": "OWNS", "source_id": "h", "target_id": "h", "fact": "The hub owns itself"}]'::jsonb);
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT results_eq($$SELECT id FROM memory.recall(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000b0b0',
+                                                 'who is in Harbour Hub', NULL, 100,
+                                                 '{"arms": ["graph"], "candidates": 100}')
+                     WHERE kind = 'entity' AND id <> 'h'$$,
+                  $$SELECT node_id FROM memory.neighbors(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000b0b0', 'h', 1)
+                     ORDER BY node_id$$,
+                  'the graph arm''s neighbours now: memory.neighbors'' nodes at depth 1 (not the ended fact''s, not the hub itself)');
+SELECT results_eq($$SELECT id FROM memory.recall(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000b0b0',
+                                                 'who is in Harbour Hub', NULL, 100,
+                                                 '{"arms": ["graph"], "candidates": 100, "as_of": "2020-06-01T00:00:00Z"}')
+                     WHERE kind = 'entity' AND id <> 'h'$$,
+                  $$SELECT node_id FROM memory.neighbors(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000b0b0', 'h', 1,
+                                                         p_as_of => '2020-06-01T00:00:00Z')
+                     ORDER BY node_id$$,
+                  'the graph arm''s neighbours in 2020: memory.neighbors'' nodes then');
+SELECT is((SELECT pg_catalog.array_agg(r.id ORDER BY r.id) FILTER (WHERE r.id = 'x')
+             FROM memory.recall(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000b0b0', 'who is in Harbour Hub', NULL, 100,
+                                '{"arms": ["graph"], "candidates": 100, "as_of": "2020-06-01T00:00:00Z"}') AS r),
+          ARRAY['x'], 'Xavier, a member in 2020 only, is among the graph arm''s rows as of 2020');
 RESET SESSION AUTHORIZATION;
 
 SELECT * FROM finish();
