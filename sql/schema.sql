@@ -7681,12 +7681,13 @@ BEGIN
 
     -- the arms of meaning, each searching no more widely than the fusion needs: the episodes
     -- re-ranked from a pool of two a candidate, at least 100 (memory.search_episodes takes 20
-    -- a hit), the facts' index searched as broadly (memory._search_facts' p_breadth; memory.
-    -- search_facts searches 400 wide at 50,000 facts). Measured on the bench's simulations
-    -- of 5,033 and 200,000 episodes (6,290 and 50,000 facts), 150 questions each: recall's
-    -- rows were the same ten in the same order for all 150 with the pool at 400, 200, 100 or
-    -- 50 and with the facts' breadth at the default, 200 or 100; p50 at 200,000 39.9 ->
-    -- 37.0 ms (episodes' pool 400 -> 100) and 37.7 -> 33.2 ms (facts' breadth 400 -> 100).
+    -- a hit), and the facts' index searched that broadly too (memory._search_facts'
+    -- p_breadth, where memory.search_facts searches 400 wide at 50,000 facts). Measured on
+    -- the bench's simulations of 5,033 and 200,000 episodes (6,290 and 50,000 facts), 150
+    -- questions each: recall's rows were the same ten in the same order for all 150 with the
+    -- pool at 400, 200, 100 or 50 and with the facts' breadth at the default, 200 or 100;
+    -- p50 at 200,000 39.9 -> 37.0 ms (episodes' pool 400 -> 100) and 37.7 -> 33.2 ms (facts'
+    -- breadth 400 -> 100); the two together, 300 questions: the same rows and scores.
     IF v_vec IS NOT NULL AND 'episodes' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('episodes', 'episode', h.episode_id, h.content, h.similarity,
