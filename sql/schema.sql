@@ -7598,6 +7598,7 @@ DECLARE
     v_signals  jsonb := '[]';
     v_k        double precision;
     v_cand     integer;
+    v_pool     integer;
     v_depth    integer;
     v_as_of    timestamptz;
     v_bad      text;
@@ -7646,6 +7647,8 @@ BEGIN
     END IF;
     v_k := memory._recall_option(v_options, 'k', 60, 0, NULL);
     v_cand := memory._recall_option(v_options, 'candidates', 50, 1, 100);
+    -- the arms of meaning's pool and breadth: two a candidate, at least 100 (see below)
+    v_pool := GREATEST(2 * v_cand, 100);
     v_depth := memory._recall_option(v_options, 'depth', 1, 1, 2);
     IF v_options ? 'as_of' THEN
         IF NOT pg_catalog.pg_input_is_valid(v_options ->> 'as_of', 'timestamptz') THEN
@@ -7694,14 +7697,14 @@ BEGIN
                        pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), NULL)::memory.recall_hit
               FROM memory._search_episodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100),
                                            NULL, NULL, NULL, NULL, NULL, false, NULL,
-                                           GREATEST(2 * LEAST(v_cand, 100), 100)) AS h);
+                                           v_pool) AS h);
     END IF;
     IF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('facts', 'fact', f.edge_id, f.fact, f.similarity,
                        pg_catalog.row_number() OVER (ORDER BY f.similarity DESC, f.edge_id), NULL)::memory.recall_hit
               FROM memory._search_facts(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), 'current', v_as_of,
-                                        GREATEST(2 * LEAST(v_cand, 100), 100)) AS f);
+                                        v_pool) AS f);
     END IF;
     IF v_vec IS NOT NULL AND 'entities' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
