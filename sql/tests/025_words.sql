@@ -5,7 +5,7 @@
 -- syntax in the text read as words; bad input; tenants isolated.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(48);
+SELECT plan(53);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(),
@@ -183,6 +183,38 @@ SELECT results_eq(format($$SELECT node_id, similarity FROM memory.match_entities
 SELECT is((SELECT count(*) FROM memory.match_entities(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-0000000071e6', 'what did ' || n.name || ' post?', 1000)),
           6::bigint, 'm-7 and the five names sharing its first two characters')
   FROM memory.nodes AS n WHERE n.simulation_id = 'aaaaaaaa-0000-4000-8000-0000000071e6' AND n.node_id = 'm-7';
+RESET SESSION AUTHORIZATION;
+
+-- Two families of names, 320 "Entity <n>" and 320 "Identity <n>": the trigrams of "entity"
+-- and of "identity" are each in more than word_candidates (300) names, so common. For
+-- "Entity 123" the first 16 candidates all hold '  e' and ' en' and the two are counted as
+-- shared by every candidate, also by three Identity names that lack them (the fixture's
+-- check below); for "Identity 612" some of the first 16 lack '  i' and it is probed. Either
+-- way the ten best are every name compared's ten best, misspelt names included (5)
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT memory.upsert_simulation(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-0000000071e7', 'two families');
+SELECT memory.upsert_nodes(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-0000000071e7',
+    (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                'id', 'x-' || i, 'type', 'Thing',
+                'name', CASE WHEN i <= 320 THEN 'Entity ' || i ELSE 'Identity ' || (i + 179) END))
+       FROM pg_catalog.generate_series(1, 640) AS i));
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT memory._enter_tenant(fx.tenant_a());
+SELECT is((WITH q AS (SELECT g.trigram FROM pg_catalog.unnest(memory._name_trigrams('what did Entity 123 post?')) AS g (trigram)),
+                p AS (SELECT * FROM memory.word_postings AS p
+                       WHERE p.simulation_id = 'aaaaaaaa-0000-4000-8000-0000000071e7' AND p.kind = 't'),
+                rare AS (SELECT p.row_key, pg_catalog.count(*) AS shared FROM q JOIN p ON p.word = q.trigram
+                          WHERE (SELECT pg_catalog.count(*) FROM p AS c WHERE c.word = q.trigram) <= 300 GROUP BY p.row_key),
+                first AS (SELECT r.row_key FROM rare AS r ORDER BY r.shared DESC, r.row_key LIMIT 16)
+           SELECT ARRAY[(SELECT pg_catalog.count(*) FROM first AS f WHERE NOT EXISTS (SELECT 1 FROM p WHERE p.word = '  e' AND p.row_key = f.row_key)),
+                        (SELECT pg_catalog.count(*) FROM rare AS r WHERE NOT EXISTS (SELECT 1 FROM p WHERE p.word = '  e' AND p.row_key = r.row_key))]),
+          ARRAY[0, 3]::bigint[], 'the fixture: the first 16 candidates of "Entity 123" hold ''  e'', three later ones do not');
+SELECT results_eq(format($$SELECT node_id, similarity FROM memory.match_entities(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-0000000071e7', %L, 10)$$, t.text),
+                  format($$SELECT m.node_id, m.similarity FROM (SELECT n.node_id, memory._name_match(n.name, lower(memory._words_text(%L))) AS similarity
+                                                           FROM memory.nodes AS n WHERE n.tenant_id = fx.tenant_a() AND n.simulation_id = 'aaaaaaaa-0000-4000-8000-0000000071e7') AS m
+                      WHERE m.similarity IS NOT NULL ORDER BY m.similarity DESC, m.node_id LIMIT 10$$, t.text),
+                  'two families, ' || t.text || ': match_entities'' ten = every name compared''s ten')
+  FROM (VALUES ('what did Entity 123 post?'), ('what did Identity 612 post?'), ('Entity 7 and Identity 707'), ('Entty 23 said')) AS t (text);
 RESET SESSION AUTHORIZATION;
 
 -- Bad input (7)
