@@ -73,6 +73,7 @@ BEGIN
               FROM q CROSS JOIN (SELECT r.row_key FROM rare AS r ORDER BY r.shared DESC, r.row_key LIMIT 16) AS r
              WHERE q.df > v_cap
              GROUP BY q.trigram
+            -- (the common trigrams, each once: the CTE common probes those not everywhere)
         ), how AS MATERIALIZED (
             -- the common trigrams each candidate holds, read by one probe a candidate and
             -- trigram (about 2.5 us each), or, when the simulation has fewer than 32 names
@@ -95,14 +96,14 @@ BEGIN
                           WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
                             AND p.word = q.trigram AND p.kind = 't' AND p.row_key = r.row_key
                          OFFSET 0) AS p
-                     WHERE q.df > v_cap AND NOT (SELECT h.whole FROM how AS h)
+                     WHERE NOT (SELECT h.whole FROM how AS h)
                        AND q.trigram IN (SELECT e.trigram FROM held AS e WHERE NOT e.everywhere)
                     UNION ALL
                     SELECT p.row_key
                       FROM q JOIN memory.word_postings AS p
                         ON p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
                        AND p.word = q.trigram AND p.kind = 't'
-                     WHERE q.df > v_cap AND (SELECT h.whole FROM how AS h)
+                     WHERE (SELECT h.whole FROM how AS h)
                        AND q.trigram IN (SELECT e.trigram FROM held AS e WHERE NOT e.everywhere)) AS h
              GROUP BY h.row_key
         ), counted AS MATERIALIZED (
