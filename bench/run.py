@@ -26,7 +26,7 @@ from swarm_memory import ann
 from swarm_memory.client import Memory, configure
 from swarm_memory.server import as_role
 
-from bench import data, load, pgbench_mixed, recall_eval
+from bench import background, data, load, pgbench_mixed, recall_eval
 from bench import server as bserver
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -513,6 +513,14 @@ def run(
     log("bench: fresh server")
     su = bserver.fresh(settings)
     app_dsn = as_role(su, APP)
+    # what the server did besides the calls timed: its autovacuum workers, by phase
+    sampler = background.Sampler(su).start()
+    outer_log = log
+
+    def log(message: str) -> None:
+        sampler.see(message)
+        outer_log(message)
+
     results["machine"] = machine(su)
     n_tenants = max(2, int(50 * scale))
     with psycopg.connect(su, autocommit=True) as conn:
@@ -551,9 +559,7 @@ def run(
 
     # Let the load's aftermath settle (autovacuum of a million fresh rows, a checkpoint) so
     # that the import below is measured on a server doing nothing else, like the reads.
-    with psycopg.connect(su, autocommit=True) as conn:
-        conn.execute("VACUUM ANALYZE")
-        conn.execute("CHECKPOINT")
+    bserver.settle(su)
 
     log("bench: bulk versus record-by-record")
     results["bulk_vs_record"] = bulk_vs_record(
@@ -573,8 +579,7 @@ def run(
     facts = ann.build_facts(su, ann.DEFAULT_MIN_ROWS)
     results["ann_indexes"]["facts_built"] = sum(a.action == "built" for a in facts)
     results["ann_indexes"]["facts_seconds"] = time.perf_counter() - t
-    with psycopg.connect(su, autocommit=True) as conn:
-        conn.execute("VACUUM ANALYZE")
+    bserver.settle(su)
 
     log("bench: search")
     results["search"] = measure_search(app_dsn, su, [main_sims[i] for i in targets], base, queries)
@@ -620,6 +625,7 @@ def run(
         n = pgbench_mixed.prepare(su, picks)
         results["pgbench"] = pgbench_mixed.run(su, APP, n, pgbench_seconds)
     results["seconds"] = time.perf_counter() - started
+    results["background"] = sampler.stop()
     bserver.stop()
     if write:
         write_results(results)
@@ -786,6 +792,8 @@ def write_results(results: dict) -> Path:
     body = f"# Benchmark {results['started']}\n\n{describe(results)}\n\n{table(results)}\n"
     if "recall_quality" in results:
         body += f"\n## Recall quality\n\n{results['recall_quality']['table']}\n"
+    if "background" in results:
+        body += f"\n## Autovacuum during the run\n\n{background.table(results['background'])}\n"
     path = RESULTS / f"{stamp}-scale{results['scale']}.md"
     path.write_text(body)
     (RESULTS / f"{stamp}-scale{results['scale']}.json").write_text(

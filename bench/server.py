@@ -43,5 +43,14 @@ def fresh(settings: dict[str, str] | None = None) -> str:
     return dsn
 
 
+def settle(dsn: str) -> None:
+    """Let a load's aftermath settle before the next measurement: vacuum and analyze what was
+    written (what autovacuum would otherwise do while the next calls are timed: on two cores
+    it has none to itself) and write the dirty pages out."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
+        conn.execute("CHECKPOINT")
+
+
 def stop() -> None:
     server.stop(DATADIR)

@@ -893,7 +893,7 @@ DECLARE
     c_rerank_slack constant integer := 30;
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search',
-        LEAST(1000, GREATEST(200, COALESCE(p_points, 0) / 100))::integer::text, true);
+        LEAST(1000, GREATEST(200, COALESCE(p_points, 0) / 140))::integer::text, true);
     EXECUTE pg_catalog.format($q$
         SELECT pg_catalog.array_agg(1 - c.d ORDER BY c.d, c.point_no, k.o),
                pg_catalog.array_agg(k.key ORDER BY c.d, c.point_no, k.o)

@@ -35,6 +35,10 @@ def test_bench_pipeline_runs_end_to_end(tmp_path, monkeypatch):
     assert results["pgbench"]["failed"] == 0 and results["pgbench"]["exit_code"] == 0
     assert results["pgbench"]["transactions"] > 0
     assert results["bulk_vs_record"]["speedup"] > 1
+    # the autovacuum sampler ran the whole time and counted its samples by phase
+    phases = results["background"]["phases"]
+    assert any(name.startswith("loading ") and p["samples"] > 0 for name, p in phases.items())
+    assert run.background.table(results["background"])
     text = run.table(results)
     assert "search, simulation of" in text and "mixed load" in text
     assert "search_facts top 10" in text

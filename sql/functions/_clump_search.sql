@@ -17,9 +17,14 @@
 --    are read from memory.episodes by key and ranked by the exact cosine distance of their
 --    full vectors, ties by episode_id, as the exact search ranks them.
 -- The breadth of the index search follows the number of representatives (hnsw.ef_search =
--- points / 100, from 200 to pgvector's maximum of 1,000: 345 at 50,000 clumpy episodes gave
--- recall 1.0 as 800 did, in two thirds of the time; at 200,000 (161,931 points) 1,000 gave
--- 0.993 against 0.991 with 800; bench/README.md has the measurements). Dynamic SQL for the
+-- points / 140, from 200 to pgvector's maximum of 1,000; at 200,000 clumpy episodes (161,931
+-- points) 1,000 gave 0.993 against 0.991 with 800). Points / 100 until 2026-12-02; measured
+-- then on two clumpy data sets (seeds 1313 and 2727, 120 questions each, worst question in
+-- brackets), points / 140 kept the recall and took a sixth off the time: 34,704 and 34,576
+-- points, breadth 347 and 345 -> 250: 0.9992 (0.9) -> 0.9983 (0.9) and 0.9992 (0.9) ->
+-- 0.9992 (0.9), p50 3.79 -> 3.06 and 3.48 -> 2.96 ms; 69,756 points, 697 -> 500: 1.0 (1.0)
+-- -> 1.0 (1.0), 6.00 -> 4.79 ms. Narrower fails first where the index is larger: 250 at
+-- 69,756 points answered two questions at 0.5 (bench/README.md). Dynamic SQL for the
 -- index: the planner uses a partial index only for a query carrying its predicate's
 -- constant, the build's opaque number, written as a bigint with format('%s').
 -- Episodes changed since the build are not here: the caller searches a build only while no
@@ -55,7 +60,7 @@ DECLARE
     c_rerank_slack constant integer := 30;
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search',
-        LEAST(1000, GREATEST(200, COALESCE(p_points, 0) / 100))::integer::text, true);
+        LEAST(1000, GREATEST(200, COALESCE(p_points, 0) / 140))::integer::text, true);
     EXECUTE pg_catalog.format($q$
         SELECT pg_catalog.array_agg(1 - c.d ORDER BY c.d, c.point_no, k.o),
                pg_catalog.array_agg(k.key ORDER BY c.d, c.point_no, k.o)
