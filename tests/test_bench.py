@@ -35,6 +35,11 @@ def test_bench_pipeline_runs_end_to_end(tmp_path, monkeypatch):
     assert results["pgbench"]["failed"] == 0 and results["pgbench"]["exit_code"] == 0
     assert results["pgbench"]["transactions"] > 0
     assert results["bulk_vs_record"]["speedup"] > 1
+    # from files to searchable: the exact scan answers in full before the index exists, and
+    # the simulation's own index was built after the import
+    sr = results["searchable"]
+    assert sr["exact"]["recall_at_10"] == 1.0 and sr["index_seconds"] > 0
+    assert 0 < sr["episodes_per_s_indexed"] < sr["episodes_per_s_exact"]
     # the autovacuum sampler ran the whole time and counted its samples by phase
     phases = results["background"]["phases"]
     assert any(name.startswith("loading ") and p["samples"] > 0 for name, p in phases.items())
