@@ -170,16 +170,13 @@ def bulk_vs_record(
         large_s = load.staged_import(mem, conn, large, {"episodes": large_rows})
         # searchable from the end of its import: by the exact scan until `swarm-memory index`
         # has built its index (run() times that build and gives both figures)
-        exact_lat, exact_rec = [], []
-        answers = []
+        exact_lat, answers = [], []
         for qi in range(20):
             q = base.question_vectors[qi]
             s, hits = timed(conn, SEARCH_SQL, (tenant, large.simulation_id, q))
             exact_lat.append(s)
             answers.append((q, {r[0] for r in hits}))
-        for q, got in answers:
-            truth = {f"ep-{i}" for i in np.argsort(-(large.vectors @ q))[:10]}
-            exact_rec.append(len(truth & got) / 10)
+        exact_rec = [recall_of(large.vectors, q, got, 10) for q, got in answers]
         rbr = load.Sim(tenant, uuid.uuid4(), n, [0, 1, 2])
         rbr_s = load.record_by_record(mem, by_hand, rbr, rows)
         # nodes and edges alone
@@ -204,6 +201,12 @@ def bulk_vs_record(
         "graph_edges": len(edges),
         "graph_rows_per_s": (len(nodes) + len(edges)) / graph_s,
     }
+
+
+def recall_of(vectors: np.ndarray, q: np.ndarray, got: set[str], want: int) -> float:
+    """The share of the exact top `want` (numpy, by episode id) among the ids returned."""
+    truth = {f"ep-{i}" for i in np.argsort(-(vectors @ q))[:want]}
+    return len(truth & got) / want
 
 
 def searchable(su: str, bulk: dict, actions: list[ann.IndexAction]) -> dict:
@@ -236,7 +239,7 @@ def measure_search(
     with psycopg.connect(app_dsn, autocommit=True) as conn:
         configure(conn)
         for sim in sims:
-            lat, recalls, short = [], [], 0
+            lat, short = [], 0
             # one question first, apart: it reads the simulation's index from disk (the first
             # call after a restart); the timed questions measure a simulation in use
             first, _ = timed(
@@ -253,10 +256,7 @@ def measure_search(
                 lat.append(s)
                 short += len(rows) != want
                 answers.append((q, {r[0] for r in rows}))
-            for q, got in answers:
-                truth = np.argsort(-(sim.vectors @ q))[:want]
-                truth_ids = {f"ep-{i}" for i in truth}
-                recalls.append(len(truth_ids & got) / want)
+            recalls = [recall_of(sim.vectors, q, got, want) for q, got in answers]
             with psycopg.connect(su_dsn) as su:
                 indexed = su.execute(
                     "SELECT to_regclass('memory.' || memory._ann_index_name(s.sim_no)) IS NOT NULL"
