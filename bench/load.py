@@ -60,8 +60,10 @@ def graph_rows(
     sim: Sim, rng: np.random.Generator, base: data.Base | None = None
 ) -> tuple[list[dict], list[dict]]:
     """The simulation's entities and facts. With `base`, every fact has a text and its
-    vector, as every fact of a MiroFish import is embedded (a real vector derived from the
-    base set, as the episodes' are); without it, facts without text or vector."""
+    vector, as every fact of a MiroFish import is embedded, and every entity a summary and
+    both of an import's vectors, of "{type}: {name}" and of the summary (real vectors
+    derived from the base set, as the episodes' are); without it, neither texts nor
+    vectors."""
     kinds = ("Person", "Organization", "MediaOutlet", "Location", "Policy", "Event")
     nodes = [
         {
@@ -87,6 +89,15 @@ def graph_rows(
         facts = [base.texts[int(i)] for i in first]
     else:
         vectors, facts = None, None
+    if base is not None and nodes:
+        # drawn after the facts' vectors, so that the facts are those of the graphs before
+        names, _ = data.derive(base, sim.topics, len(nodes), rng)
+        summaries, said = data.derive(base, sim.topics, len(nodes), rng)
+        for i, node in enumerate(nodes):
+            node["summary"] = base.texts[int(said[i])]
+            node["embedding"] = names[i]
+            node["summary_embedding"] = summaries[i]
+            node["embedding_model"] = MODEL_NAME
     edges = [
         {
             "id": f"e-{k}",

@@ -5661,7 +5661,8 @@ CREATE TABLE memory.edges (
     CONSTRAINT edges_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text]))),
     CONSTRAINT edges_type_length_check CHECK ((char_length(type) <= memory._label_max())),
     CONSTRAINT edges_validity_check CHECK ((invalid_at >= valid_at))
-);
+)
+WITH (toast_tuple_target='8160');
 
 ALTER TABLE ONLY memory.edges FORCE ROW LEVEL SECURITY;
 
@@ -6040,7 +6041,8 @@ CREATE TABLE memory.episodes (
     source text DEFAULT 'api'::text NOT NULL,
     CONSTRAINT episodes_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
     CONSTRAINT episodes_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text])))
-);
+)
+WITH (toast_tuple_target='8160');
 
 ALTER TABLE ONLY memory.episodes FORCE ROW LEVEL SECURITY;
 
@@ -6993,7 +6995,8 @@ CREATE TABLE memory.nodes (
     CONSTRAINT nodes_embedding_model_check CHECK (((embedding IS NULL) = (embedding_model IS NULL))),
     CONSTRAINT nodes_source_check CHECK ((source = ANY (ARRAY['api'::text, 'import'::text]))),
     CONSTRAINT nodes_type_length_check CHECK ((char_length(type) <= memory._label_max()))
-);
+)
+WITH (toast_tuple_target='8160');
 
 ALTER TABLE ONLY memory.nodes FORCE ROW LEVEL SECURITY;
 

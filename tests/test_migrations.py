@@ -17,9 +17,12 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import numpy as np
+import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 from swarm_memory import migrate
@@ -220,3 +223,43 @@ def test_upgrade_from_the_previous_release_ends_where_a_fresh_migrate_does(
         "(an old object left behind needs dropping by a new versioned migration):\n"
         + diff(fresh_schema, upgraded, "fresh migrate", f"upgraded from {release[:12]}")
     )
+
+
+def test_v0034_moves_earlier_entities_vectors_into_their_rows(fresh_db):
+    """An entity written before V0034 with both vectors had one of them in TOAST (a row of
+    3,088 bytes of vectors passes the 2 kB threshold); the upgrade writes it again inline,
+    the same values, without a version in the history, a word indexed or a change fed.
+    The database before it: V0033 with today's functions and triggers (V0034 changes none)."""
+    dsn = fresh_db()
+    migrate.migrate(dsn, target=33)
+    migrate.apply_repeatables(dsn)
+    rng = np.random.default_rng(34)
+    vectors = [rng.standard_normal(384).astype(np.float32) for _ in range(3)]
+    literal = ["[" + ",".join(repr(float(x)) for x in v) + "]" for v in vectors]
+    tenant, sim = uuid.uuid4(), uuid.uuid4()
+    with psycopg.connect(dsn, autocommit=True) as c:
+        c.execute("INSERT INTO memory.tenants (tenant_id, name) VALUES (%s, 'v0034')", (tenant,))
+        c.execute(
+            "INSERT INTO memory.simulations (tenant_id, simulation_id) VALUES (%s, %s)",
+            (tenant, sim),
+        )
+        c.execute(
+            "INSERT INTO memory.nodes (tenant_id, simulation_id, node_id, name, type, summary,"
+            " embedding, embedding_model, summary_embedding) VALUES"
+            " (%(t)s, %(s)s, 'both', '北京日报', 'MediaOutlet', '报道交通', %(a)s, 'm', %(b)s),"
+            " (%(t)s, %(s)s, 'name only', 'Li Wei', 'Person', NULL, %(c)s, 'm', NULL),"
+            " (%(t)s, %(s)s, 'none', 'Beijing', 'Location', NULL, NULL, NULL, NULL)",
+            {"t": tenant, "s": sim, "a": literal[0], "b": literal[1], "c": literal[2]},
+        )
+        toasted = "pg_column_toast_chunk_id(embedding) IS NOT NULL OR pg_column_toast_chunk_id(summary_embedding) IS NOT NULL"
+        query = f"SELECT node_id, embedding::text, summary_embedding::text, updated_at, {toasted} FROM memory.nodes ORDER BY node_id"
+        before = c.execute(query).fetchall()
+        assert [r[4] for r in before] == [True, False, False]  # the premise: one went to TOAST
+        counts = "SELECT (SELECT count(*) FROM memory.row_history), (SELECT count(*) FROM memory.word_postings), (SELECT count(*) FROM memory.changes)"
+        written = c.execute(counts).fetchone()
+    migrate.migrate(dsn)
+    with psycopg.connect(dsn, autocommit=True) as c:
+        after = c.execute(query).fetchall()
+        assert [r[4] for r in after] == [False, False, False]
+        assert [r[:4] for r in after] == [r[:4] for r in before]
+        assert c.execute(counts).fetchone() == written
