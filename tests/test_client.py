@@ -314,6 +314,7 @@ READS = {
     "upsert_edges": UpsertCounts,
     "ann_plan": AnnPlanRow,
     "ann_plan_facts": swarm_memory.client.FactsAnnPlanRow,
+    "ann_plan_entities": swarm_memory.client.EntitiesAnnPlanRow,
     "list_tenants": TenantRow,
     "nodes_named": NodeRef,
     "profiles": ProfileRow,

@@ -20,6 +20,12 @@ partial HNSW index over them (memory.ann_plan_facts, memory.ann_index_facts), wh
 memory.search_facts and recall's facts arm use when it exists: `build_facts`, which
 `swarm-memory index` runs after `build`.
 
+The entities (issue 12) too: a simulation with at least `min_rows` embedded entities gets a
+pair of partial HNSW indexes, over their name vectors and over their summary vectors
+(memory.ann_plan_entities, memory.ann_index_entities), which memory.search_nodes and
+recall's entities arm use when both exist: `build_entities`, which `swarm-memory index`
+runs after `build_facts`.
+
 Then the clumps (issue 13): memory._clump_plan lists the simulations whose clump build is
 missing or stale (their episodes changed since), and memory._clump_build finds each one's
 clumps of near-copies and, where it has clumps or copies, indexes its representatives (each
@@ -132,8 +138,9 @@ def _carry_out(
     ef_construction: int,
     log: Callable[[str], None],
 ) -> list[IndexAction]:
-    """Each action of a plan (memory.ann_plan or memory.ann_plan_facts) by `index_fn`
-    (memory.ann_index or memory.ann_index_facts), one transaction a simulation."""
+    """Each action of a plan (memory.ann_plan, memory.ann_plan_facts or
+    memory.ann_plan_entities) by `index_fn` (memory.ann_index, memory.ann_index_facts or
+    memory.ann_index_entities), one transaction a simulation."""
     actions: list[IndexAction] = []
     for sim_no, name, rows, action in planned:
         start = time.perf_counter()
@@ -198,4 +205,31 @@ def build_facts(
         ).fetchall()
         return _carry_out(
             conn, _is_superuser(conn), planned, "ann_index_facts", "facts", m, ef_construction, log
+        )
+
+
+def build_entities(
+    dsn: str,
+    min_rows: int = DEFAULT_MIN_ROWS,
+    *,
+    m: int = 32,
+    ef_construction: int = 128,
+    log: Callable[[str], None] = lambda _m: None,
+) -> list[IndexAction]:
+    """memory.ann_plan_entities carried out: each simulation's pair of indexes over its
+    entities (the IndexAction names the name vectors' index; the summaries' is its pair)."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        planned = conn.execute(
+            "SELECT sim_no, index_name, entities, action FROM memory.ann_plan_entities(%s, %s, %s)",
+            (min_rows, m, ef_construction),
+        ).fetchall()
+        return _carry_out(
+            conn,
+            _is_superuser(conn),
+            planned,
+            "ann_index_entities",
+            "entities",
+            m,
+            ef_construction,
+            log,
         )

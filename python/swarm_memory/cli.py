@@ -326,13 +326,17 @@ def cmd_index(args: argparse.Namespace) -> int:
     try:
         episodes = ann.build(resolve_dsn(args), args.min_rows, log=log)
         facts = ann.build_facts(resolve_dsn(args), args.min_rows, log=log)
+        entities = ann.build_entities(resolve_dsn(args), args.min_rows, log=log)
     except psycopg.Error as exc:
         raise translate(exc) from exc
-    for label, actions in (("ANN indexes", episodes), ("fact indexes", facts)):
+    for label, what, actions in (
+        ("ANN indexes", "episodes", episodes),
+        ("fact indexes", "facts", facts),
+        ("entity index pairs", "entities", entities),
+    ):
         count = {
             k: sum(a.action == k for a in actions) for k in ("built", "rebuilt", "kept", "dropped")
         }
-        what = "episodes" if actions is episodes else "facts"
         print(
             f"{label}: {count['built']} built, {count['rebuilt']} rebuilt, {count['kept']} kept,"
             f" {count['dropped']} dropped (simulations with at least {args.min_rows} embedded {what})"

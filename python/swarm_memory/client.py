@@ -511,6 +511,17 @@ class FactsAnnPlanRow:
 
 
 @dataclass(frozen=True)
+class EntitiesAnnPlanRow:
+    """A row of ann_plan_entities: what `swarm-memory index` would do for one simulation's
+    pair of indexes over its entities (name and summary vectors)."""
+
+    sim_no: int
+    index_name: str
+    entities: int
+    action: str
+
+
+@dataclass(frozen=True)
 class ImportAttempt:
     """A row of import_attempts."""
 
@@ -835,8 +846,10 @@ def _translated() -> Iterator[None]:
 _NOT_TENANT_FIRST = frozenset(
     {
         "ann_index",
+        "ann_index_entities",
         "ann_index_facts",
         "ann_plan",
+        "ann_plan_entities",
         "ann_plan_facts",
         "create_tenant",
         "grant_tenant",
@@ -1916,6 +1929,40 @@ class Memory:
         """Carry out one action of ann_plan_facts (memory_admin); returns its statements."""
         rows = self._rows(
             "SELECT * FROM memory.ann_index_facts(%s, %s, %s, %s, %s)",
+            (sim_no, action, m, ef_construction, run),
+            conn,
+        )
+        return [r[0] for r in rows]
+
+    def ann_plan_entities(
+        self,
+        min_rows: int = 2000,
+        m: int = 32,
+        ef_construction: int = 128,
+        *,
+        conn: Connection | None = None,
+    ) -> list[EntitiesAnnPlanRow]:
+        """What building the per-simulation index pairs over entities would do (memory_admin)."""
+        return self._records(
+            EntitiesAnnPlanRow,
+            "SELECT * FROM memory.ann_plan_entities(%s, %s, %s)",
+            (min_rows, m, ef_construction),
+            conn,
+        )
+
+    def ann_index_entities(
+        self,
+        sim_no: int,
+        action: str,
+        m: int = 32,
+        ef_construction: int = 128,
+        run: bool = True,
+        *,
+        conn: Connection | None = None,
+    ) -> list[str]:
+        """Carry out one action of ann_plan_entities (memory_admin); returns its statements."""
+        rows = self._rows(
+            "SELECT * FROM memory.ann_index_entities(%s, %s, %s, %s, %s)",
             (sim_no, action, m, ef_construction, run),
             conn,
         )

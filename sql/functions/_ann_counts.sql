@@ -1,6 +1,6 @@
--- The embedded rows of a kind (p_kind: 'episodes', the default, or 'facts', the edges with
--- a vector) of each simulation of one tenant that holds at least p_min_rows of them, by the
--- simulation's opaque number: what memory.ann_plan() and memory.ann_plan_facts() need to
+-- The embedded rows of a kind (p_kind: 'episodes', the default, 'facts', the edges with a
+-- vector, or 'entities', the nodes with a name vector) of each simulation of one tenant that holds at least p_min_rows of them, by the
+-- simulation's opaque number: what memory.ann_plan(), memory.ann_plan_facts() and memory.ann_plan_entities() need to
 -- decide which simulations get an index of their own. Administrators hold no grant for any
 -- tenant and read no tenant data; this reads counts only.
 -- SECURITY DEFINER: counting needs the rows of every tenant, which row-level security
@@ -14,7 +14,7 @@ SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 DECLARE
     v_previous text := pg_catalog.current_setting('memory.tenant_id', true);
-    v_kind     text := memory._one_of('indexed kind', p_kind, ARRAY['episodes', 'facts']);
+    v_kind     text := memory._one_of('indexed kind', p_kind, ARRAY['episodes', 'facts', 'entities']);
 BEGIN
     PERFORM memory._enter_tenant_as_admin(p_tenant_id);
     RETURN QUERY
@@ -28,10 +28,16 @@ BEGIN
       FROM memory.edges AS f
      WHERE v_kind = 'facts' AND f.tenant_id = p_tenant_id AND f.embedding IS NOT NULL
      GROUP BY f.sim_no
+    HAVING pg_catalog.count(*) >= COALESCE(p_min_rows, 0)
+    UNION ALL
+    SELECT n.sim_no, pg_catalog.count(*)
+      FROM memory.nodes AS n
+     WHERE v_kind = 'entities' AND n.tenant_id = p_tenant_id AND n.embedding IS NOT NULL
+     GROUP BY n.sim_no
     HAVING pg_catalog.count(*) >= COALESCE(p_min_rows, 0);
     PERFORM pg_catalog.set_config('memory.tenant_id', COALESCE(v_previous, ''), true);
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._ann_counts(uuid, integer, text) IS 'Internal: embedded episodes or facts per simulation number of one tenant, for memory.ann_plan and memory.ann_plan_facts (SECURITY DEFINER: counts across tenants; memory_admin only)';
+COMMENT ON FUNCTION memory._ann_counts(uuid, integer, text) IS 'Internal: embedded episodes, facts or entities per simulation number of one tenant, for memory.ann_plan, memory.ann_plan_facts and memory.ann_plan_entities (SECURITY DEFINER: counts across tenants; memory_admin only)';
 GRANT EXECUTE ON FUNCTION memory._ann_counts(uuid, integer, text) TO memory_admin;

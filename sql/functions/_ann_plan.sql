@@ -1,5 +1,7 @@
--- The plan of memory.ann_plan() (p_kind 'episodes': the indexes over memory.episodes) and
--- memory.ann_plan_facts() ('facts': over memory.edges): every simulation with at least
+-- The plan of memory.ann_plan() (p_kind 'episodes': the indexes over memory.episodes),
+-- memory.ann_plan_facts() ('facts': over memory.edges) and memory.ann_plan_entities()
+-- ('entities': over memory.nodes, the index of the name vectors standing for the pair of
+-- indexes memory._ann_statements builds and drops together): every simulation with at least
 -- p_min_rows embedded rows of the kind and its index (action 'build' when missing or left
 -- invalid by an interrupted build, 'rebuild' when built with other parameters than m = p_m,
 -- ef_construction = p_ef_construction, 'keep' otherwise), and every per-simulation index of
@@ -12,12 +14,15 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
     WITH kind AS (
         SELECT CASE k.kind WHEN 'facts' THEN 'memory.edges'::pg_catalog.regclass
+                           WHEN 'entities' THEN 'memory.nodes'::pg_catalog.regclass
                            ELSE 'memory.episodes'::pg_catalog.regclass END AS tbl,
-               CASE k.kind WHEN 'facts' THEN '^facts_ann_[0-9]+$' ELSE '^episodes_ann_[0-9]+$' END AS pattern
-          FROM (SELECT memory._one_of('indexed kind', p_kind, ARRAY['episodes', 'facts']) AS kind) AS k),
+               CASE k.kind WHEN 'facts' THEN '^facts_ann_[0-9]+$' WHEN 'entities' THEN '^entities_ann_[0-9]+$'
+                           ELSE '^episodes_ann_[0-9]+$' END AS pattern
+          FROM (SELECT memory._one_of('indexed kind', p_kind, ARRAY['episodes', 'facts', 'entities']) AS kind) AS k),
     wanted AS (
         SELECT w.sim_no, w.embedded,
                CASE p_kind WHEN 'facts' THEN memory._facts_ann_index_name(w.sim_no)
+                           WHEN 'entities' THEN memory._entities_ann_index_name(w.sim_no)
                            ELSE memory._ann_index_name(w.sim_no) END AS index_name
           FROM memory._ann_wanted(p_min_rows, p_kind) AS w),
     existing AS (
@@ -41,5 +46,5 @@ AS $fn$
      ORDER BY 3 DESC, 1;
 $fn$;
 
-COMMENT ON FUNCTION memory._ann_plan(text, integer, integer, integer) IS 'Internal: the per-simulation HNSW indexes of a kind (episodes or facts) to build, rebuild, keep or drop; memory_admin';
+COMMENT ON FUNCTION memory._ann_plan(text, integer, integer, integer) IS 'Internal: the per-simulation HNSW indexes of a kind (episodes, facts or entities) to build, rebuild, keep or drop; memory_admin';
 GRANT EXECUTE ON FUNCTION memory._ann_plan(text, integer, integer, integer) TO memory_admin;

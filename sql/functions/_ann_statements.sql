@@ -1,11 +1,16 @@
 -- The statements of one action of memory.ann_plan() on the index of the simulation
 -- numbered p_sim_no over p_table (memory.episodes; on a Citus worker the tenant's shard of
--- it, memory.ann_index_tenant; or memory.edges, the facts' index of memory.ann_plan_facts()): 'build' (drop an invalid leftover, create), 'rebuild'
+-- it, memory.ann_index_tenant; memory.edges, the facts' index of memory.ann_plan_facts(); or
+-- memory.nodes, the entities' pair of memory.ann_plan_entities(), one index over the name
+-- vectors and one over the summary vectors, each action on both): 'build' (drop an invalid
+-- leftover, create), 'rebuild'
 -- (create beside the old index, drop it, take its name), 'drop' (also the indexes of its
 -- clump builds, memory._clump_build), 'keep' (none). The index: HNSW over half-precision
 -- vectors, m = p_m, ef_construction = p_ef_construction, WHERE sim_no = p_sim_no, named by
 -- memory._ann_index_name() in schema memory (where memory.search_episodes looks for it), or
--- over memory.edges by memory._facts_ann_index_name() (memory.search_facts).
+-- over memory.edges by memory._facts_ann_index_name() (memory.search_facts), or over
+-- memory.nodes by memory._entities_ann_index_name() and that name with _summary
+-- (memory.search_nodes).
 -- p_concurrently: CREATE / DROP INDEX CONCURRENTLY. NULL number or action 22004, unknown
 -- action 22023. Only numbers and quoted names go into the statements.
 CREATE OR REPLACE FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer,
@@ -16,12 +21,14 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    v_facts  boolean := p_table = 'memory.edges'::pg_catalog.regclass;
-    v_name   text := CASE WHEN v_facts THEN memory._facts_ann_index_name(p_sim_no)
-                          ELSE memory._ann_index_name(p_sim_no) END;
-    v_how    text := CASE WHEN p_concurrently THEN 'CONCURRENTLY ' ELSE '' END;
-    v_create text;
-    v_stmts  text[];
+    v_facts    boolean := p_table = 'memory.edges'::pg_catalog.regclass;
+    v_entities boolean := p_table = 'memory.nodes'::pg_catalog.regclass;
+    v_name     text := CASE WHEN v_facts THEN memory._facts_ann_index_name(p_sim_no)
+                            WHEN v_entities THEN memory._entities_ann_index_name(p_sim_no)
+                            ELSE memory._ann_index_name(p_sim_no) END;
+    v_how      text := CASE WHEN p_concurrently THEN 'CONCURRENTLY ' ELSE '' END;
+    v_create   text;
+    v_stmts    text[];
 BEGIN
     IF p_sim_no IS NULL OR p_action IS NULL OR p_concurrently IS NULL OR p_table IS NULL THEN
         RAISE EXCEPTION 'the simulation number, the action and the mode of an index build must not be NULL'
@@ -29,28 +36,27 @@ BEGIN
                   HINT = 'take a row of memory.ann_plan(): its sim_no and action';
     END IF;
     v_create := pg_catalog.format(
-        'CREATE INDEX %s%%I ON %s USING hnsw ((embedding::public.halfvec(384)) public.halfvec_cosine_ops)'
+        'CREATE INDEX %s%%I ON %s USING hnsw ((%%I::public.halfvec(384)) public.halfvec_cosine_ops)'
         ' WITH (m = %s, ef_construction = %s) WHERE sim_no = %s',
         v_how, p_table, COALESCE(p_m, 32), COALESCE(p_ef_construction, 128), p_sim_no);
-    v_stmts := CASE p_action
-        WHEN 'build' THEN ARRAY[
-            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name),
-            pg_catalog.format(v_create, v_name)]
-        WHEN 'rebuild' THEN ARRAY[
-            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name || '_new'),
-            pg_catalog.format(v_create, v_name || '_new'),
-            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name),
-            pg_catalog.format('ALTER INDEX memory.%I RENAME TO %I', v_name || '_new', v_name)]
+    IF v_entities AND p_action IS DISTINCT FROM 'keep' THEN
+        -- the pair: the statements of the name vectors' index, then those of the summaries'
+        -- (the same action on an index of the same parameters, named with _summary)
+        v_stmts := memory._ann_statement_list(p_action, v_how, v_create, v_name, 'embedding')
+                   || memory._ann_statement_list(p_action, v_how, v_create, v_name || '_summary', 'summary_embedding');
+    ELSE
+        v_stmts := memory._ann_statement_list(p_action, v_how, v_create, v_name, 'embedding');
+    END IF;
+    IF v_stmts IS NOT NULL AND p_action = 'drop' AND NOT v_facts AND NOT v_entities THEN
         -- with the indexes of the simulation's clump builds (memory._clump_build), whose rows
         -- went with the simulation or go with memory._clump_build(..., 'drop')
-        WHEN 'drop' THEN ARRAY[pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_name)]
-             || ARRAY(SELECT pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, c.relname)
-                        FROM pg_catalog.pg_class AS c
-                       WHERE NOT v_facts AND c.relnamespace = 'memory'::pg_catalog.regnamespace AND c.relkind = 'i'
-                         AND c.relname ~ ('^search_points_ann_' || p_sim_no::text || '_[0-9]+$')
-                       ORDER BY c.relname)
-        WHEN 'keep' THEN ARRAY[]::text[]
-    END;
+        v_stmts := v_stmts || ARRAY(
+            SELECT pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, c.relname)
+              FROM pg_catalog.pg_class AS c
+             WHERE c.relnamespace = 'memory'::pg_catalog.regnamespace AND c.relkind = 'i'
+               AND c.relname ~ ('^search_points_ann_' || p_sim_no::text || '_[0-9]+$')
+             ORDER BY c.relname);
+    END IF;
     IF v_stmts IS NULL THEN
         RAISE EXCEPTION 'unknown index action %', pg_catalog.left(p_action, 200)
             USING ERRCODE = 'invalid_parameter_value',
@@ -60,5 +66,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._ann_statements(bigint, text, integer, integer, boolean, regclass) IS 'Internal: the statements of an index action of memory.ann_plan() or memory.ann_plan_facts() on a simulation''s HNSW index over memory.episodes (or a shard of it) or memory.edges';
+COMMENT ON FUNCTION memory._ann_statements(bigint, text, integer, integer, boolean, regclass) IS 'Internal: the statements of an index action of memory.ann_plan() or memory.ann_plan_facts() on a simulation''s HNSW index over memory.episodes (or a shard of it), memory.edges or memory.nodes (a pair)';
 GRANT EXECUTE ON FUNCTION memory._ann_statements(bigint, text, integer, integer, boolean, regclass) TO memory_admin;

@@ -4,6 +4,8 @@
 -- the entity's summary) or 'both' (the nearer of the two); anything else 22023. p_model,
 -- the model of the query vector: refused (22023) when it is not the simulation's
 -- (memory._check_query_model); NULL checks nothing.
+-- The ranking is memory._search_nodes': through the simulation's pair of entity indexes
+-- where they exist (V0035), exactly otherwise.
 CREATE OR REPLACE FUNCTION memory.search_nodes(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -13,29 +15,18 @@ CREATE OR REPLACE FUNCTION memory.search_nodes(
     p_by text DEFAULT 'name',
     p_model text DEFAULT NULL)
 RETURNS TABLE (node_id text, name text, type text, summary text, similarity double precision)
-LANGUAGE sql STABLE SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
-    SELECT memory._require_simulation(p_tenant_id, p_simulation_id);
-    SELECT memory._check_query_vector(p_query);
-    SELECT memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
-    SELECT memory._not_null(p_by, 'p_by', 'pass ''name'', ''summary'' or ''both''');
-    SELECT memory._one_of('p_by', p_by, '{name, summary, both}');
-    SELECT n.node_id, n.name, n.type, n.summary, n.similarity
-      FROM (SELECT n.node_id, n.name, n.type, n.summary,
-                   1 - CASE p_by
-                           WHEN 'name' THEN n.embedding OPERATOR(public.<=>) p_query::public.vector(384)
-                           WHEN 'summary' THEN n.summary_embedding OPERATOR(public.<=>) p_query::public.vector(384)
-                           ELSE LEAST(n.embedding OPERATOR(public.<=>) p_query::public.vector(384),
-                                      n.summary_embedding OPERATOR(public.<=>) p_query::public.vector(384)) END
-                   AS similarity
-              FROM memory.nodes AS n
-             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-               AND (p_type IS NULL OR n.type = p_type)) AS n
-     WHERE n.similarity IS NOT NULL
-     ORDER BY n.similarity DESC, n.node_id
-     LIMIT memory._top_k(p_top_k);
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
+    PERFORM memory._not_null(p_by, 'p_by', 'pass ''name'', ''summary'' or ''both''');
+    PERFORM memory._one_of('p_by', p_by, '{name, summary, both}');
+    RETURN QUERY SELECT * FROM memory._search_nodes(p_tenant_id, p_simulation_id, p_query, p_top_k, p_type, p_by, NULL);
+END
 $fn$;
 
-COMMENT ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text, text) IS 'Semantic search over a simulation''s entities by name, summary or both (cosine), best first; top_k clamped to 1..100';
+COMMENT ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text, text) IS 'Semantic search over a simulation''s entities by name, summary or both (cosine), best first, through its entity indexes where they exist; top_k clamped to 1..100';
 GRANT EXECUTE ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text, text) TO memory_reader;

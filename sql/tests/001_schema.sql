@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(800);  -- V0033: + _search_facts (3), _search_facts_ann's new signature; V0032: + _facts_ann_index_name, _ann_plan, ann_plan_facts, _search_facts_ann, ann_index_facts (15), _ann_counts' and _ann_wanted's new signatures, ann_index_facts a definer; V0031: + _search_episodes (3), _search_episodes_ann's new signature; _ann_breadth (3); V0030: + _search_words (3), _recall_graph's new signature; V0028: + 8 functions (24); V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model, _ann_wanted (18)
+SELECT plan(818);  -- V0035: + _entities_ann_index_name, ann_plan_entities, ann_index_entities, _search_nodes_ann, _search_nodes, _ann_statement_list (18), ann_index_entities a definer; V0033: + _search_facts (3), _search_facts_ann's new signature; V0032: + _facts_ann_index_name, _ann_plan, ann_plan_facts, _search_facts_ann, ann_index_facts (15), _ann_counts' and _ann_wanted's new signatures, ann_index_facts a definer; V0031: + _search_episodes (3), _search_episodes_ann's new signature; _ann_breadth (3); V0030: + _search_words (3), _recall_graph's new signature; V0028: + 8 functions (24); V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model, _ann_wanted (18)
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -39,6 +39,13 @@ INSERT INTO fx_functions VALUES
     ('ann_index_facts',     '{bigint,text,integer,integer,boolean}'),
     ('_search_facts_ann',   '{uuid,uuid,bigint,vector,integer,text,"timestamp with time zone",real,integer}'),
     ('_search_facts',       '{uuid,uuid,vector,integer,text,"timestamp with time zone",integer}'),
+    -- V0035: the entities' pair of indexes
+    ('_entities_ann_index_name', '{bigint}'),
+    ('ann_plan_entities',   '{integer,integer,integer}'),
+    ('ann_index_entities',  '{bigint,text,integer,integer,boolean}'),
+    ('_search_nodes_ann',   '{uuid,uuid,bigint,vector,integer,text,text,real,integer}'),
+    ('_search_nodes',       '{uuid,uuid,vector,integer,text,text,integer}'),
+    ('_ann_statement_list', '{text,text,text,text,name}'),
     ('_ann_index_name',     '{bigint}'),
     ('_attempt_alive',      '{integer,integer,"timestamp with time zone"}'),
     ('_attempt_lock_held',  '{integer,integer}'),
@@ -237,7 +244,8 @@ INSERT INTO fx_definers VALUES
     ('_delete_grant'), ('_delete_simulation'), ('_discard_staged'), ('_prune'), ('_skip_dangling'),
     ('delete_tenant');
 -- SECURITY DEFINER: only the owner may index memory.episodes, and counting needs every tenant's rows.
-INSERT INTO fx_definers VALUES ('_ann_counts'), ('ann_index'), ('ann_index_tenant'), ('ann_index_facts');
+INSERT INTO fx_definers VALUES ('_ann_counts'), ('ann_index'), ('ann_index_tenant'), ('ann_index_facts'),
+    ('ann_index_entities');
 -- SECURITY DEFINER (V0026): only the owner writes the clump builds and indexes their
 -- representatives, and planning reads every tenant's builds.
 INSERT INTO fx_definers VALUES ('_clump_build'), ('_clump_builds');

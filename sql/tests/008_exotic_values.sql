@@ -204,12 +204,18 @@ RESET ROLE;
 -- (23514), so it can never outgrow the indexes that hold it.
 SET LOCAL ROLE app_a;
 SELECT throws_ok(
-    $$INSERT INTO memory.nodes (tenant_id, simulation_id, node_id, name, type)
-      VALUES (fx.tenant_a(), fx.sim_a(), 'long-type', 'n', repeat('t', 201))$$,
+    $$INSERT INTO memory.nodes (tenant_id, simulation_id, sim_no, node_id, name, type)
+      VALUES (fx.tenant_a(), fx.sim_a(),
+              (SELECT s.sim_no FROM memory.simulations AS s
+                WHERE s.tenant_id = fx.tenant_a() AND s.simulation_id = fx.sim_a()),
+              'long-type', 'n', repeat('t', 201))$$,
     '23514', NULL, 'a direct insert of a node with a 201-character type: 23514');
 SELECT lives_ok(
-    $$INSERT INTO memory.nodes (tenant_id, simulation_id, node_id, name, type)
-      VALUES (fx.tenant_a(), fx.sim_a(), 'long-type', 'n', repeat(chr(128512), 200))$$,
+    $$INSERT INTO memory.nodes (tenant_id, simulation_id, sim_no, node_id, name, type)
+      VALUES (fx.tenant_a(), fx.sim_a(),
+              (SELECT s.sim_no FROM memory.simulations AS s
+                WHERE s.tenant_id = fx.tenant_a() AND s.simulation_id = fx.sim_a()),
+              'long-type', 'n', repeat(chr(128512), 200))$$,
     'a direct insert of a node with a 200-character type (4-byte characters) is stored');
 RESET ROLE;
 

@@ -109,15 +109,15 @@ def _load(conn, nodes: list[dict], edges: list[dict], episodes: list[dict], vect
         )
         n = nodes if tenant == TENANT_A else nodes[:3]
         with conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO memory.nodes (tenant_id, simulation_id, node_id, name, type, summary)"
-                " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                [(tenant, sim, x["id"], x["name"], x["type"], x["summary"]) for x in n],
-            )
             sim_no = conn.execute(
                 "SELECT sim_no FROM memory.simulations WHERE tenant_id = %s AND simulation_id = %s",
                 (tenant, sim),
             ).fetchone()[0]
+            cur.executemany(
+                "INSERT INTO memory.nodes (tenant_id, simulation_id, sim_no, node_id, name, type,"
+                " summary) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                [(tenant, sim, sim_no, x["id"], x["name"], x["type"], x["summary"]) for x in n],
+            )
             if tenant == TENANT_A:
                 cur.executemany(
                     "INSERT INTO memory.edges (tenant_id, simulation_id, sim_no, edge_id, type,"
