@@ -15,11 +15,13 @@ ALTER TABLE memory.nodes SET (toast_tuple_target = 8160);
 ALTER TABLE memory.edges SET (toast_tuple_target = 8160);
 ALTER TABLE memory.episodes SET (toast_tuple_target = 8160);
 
--- The entities written so far whose vectors went out of line are written again with the same
--- values, now inline (a value read back from TOAST and cast is a new datum; an assignment of
--- the column to itself would keep its TOAST pointer). As V0032 did: row-level security lifted
--- for this transaction, which holds memory.nodes in ACCESS EXCLUSIVE mode since the ALTER
--- above, and the triggers that record an entity's versions, index its words and feed the change
+-- The entities written so far with both vectors (the rows whose vectors alone pass the 2 kB
+-- threshold, so one of them went out of line) are written again with the same values, now
+-- inline (a value read back from TOAST and cast is a new datum; an assignment of the column to
+-- itself would keep its TOAST pointer). Chosen by their vectors, not by
+-- pg_column_toast_chunk_id(), which PostgreSQL 16 does not have. As V0032 did: row-level
+-- security lifted for this transaction, which holds memory.nodes in ACCESS EXCLUSIVE mode from
+-- the NO FORCE below, and the triggers that record an entity's versions, index its words and feed the change
 -- log off for this statement (no value changes). Episodes and facts keep their stored form
 -- until next written: only those with long texts had a vector out of line, and rewriting every
 -- episode would cost a deploy the time of a full table rewrite.
@@ -28,7 +30,6 @@ ALTER TABLE memory.nodes DISABLE TRIGGER USER;
 UPDATE memory.nodes AS n
    SET embedding = (n.embedding::real[])::public.vector(384),
        summary_embedding = (n.summary_embedding::real[])::public.vector(384)
- WHERE pg_catalog.pg_column_toast_chunk_id(n.embedding) IS NOT NULL
-    OR pg_catalog.pg_column_toast_chunk_id(n.summary_embedding) IS NOT NULL;
+ WHERE n.embedding IS NOT NULL AND n.summary_embedding IS NOT NULL;
 ALTER TABLE memory.nodes ENABLE TRIGGER USER;
 ALTER TABLE memory.nodes FORCE ROW LEVEL SECURITY;

@@ -123,8 +123,9 @@ CREATE FUNCTION memory._ann_plan(p_kind text, p_min_rows integer, p_m integer, p
         SELECT CASE k.kind WHEN 'facts' THEN 'memory.edges'::pg_catalog.regclass
                            WHEN 'entities' THEN 'memory.nodes'::pg_catalog.regclass
                            ELSE 'memory.episodes'::pg_catalog.regclass END AS tbl,
-               CASE k.kind WHEN 'facts' THEN '^facts_ann_[0-9]+$' WHEN 'entities' THEN '^entities_ann_[0-9]+$'
-                           ELSE '^episodes_ann_[0-9]+$' END AS pattern
+               CASE k.kind WHEN 'facts' THEN '^facts_ann_[0-9]+$' WHEN 'entities' THEN '^entities_ann_[0-9]+(_summary)?$'
+                           ELSE '^episodes_ann_[0-9]+$' END AS pattern,
+               CASE k.kind WHEN 'entities' THEN 2 ELSE 1 END AS parts
           FROM (SELECT memory._one_of('indexed kind', p_kind, ARRAY['episodes', 'facts', 'entities']) AS kind) AS k),
     wanted AS (
         SELECT w.sim_no, w.embedded,
@@ -133,16 +134,21 @@ CREATE FUNCTION memory._ann_plan(p_kind text, p_min_rows integer, p_m integer, p
                            ELSE memory._ann_index_name(w.sim_no) END AS index_name
           FROM memory._ann_wanted(p_min_rows, p_kind) AS w),
     existing AS (
-        SELECT c.relname::text AS index_name, i.indisvalid AS valid,
-               COALESCE(c.reloptions, '{}') AS options
+        -- each simulation's index, or its pair (the entities': an index and its _summary,
+        -- judged together, so that a pair left half built, half invalid or half rebuilt by an
+        -- interrupted run is built or rebuilt whole, and a lone half of a gone simulation dropped)
+        SELECT pg_catalog.regexp_replace(c.relname::text, '_summary$', '') AS index_name,
+               pg_catalog.count(*) AS parts, pg_catalog.bool_and(i.indisvalid) AS valid,
+               pg_catalog.bool_and(ARRAY(SELECT o FROM pg_catalog.unnest(COALESCE(c.reloptions, '{}')) AS o ORDER BY o)
+                                   = ARRAY['ef_construction=' || p_ef_construction, 'm=' || p_m]) AS same
           FROM kind AS k
           JOIN pg_catalog.pg_index AS i ON i.indrelid = k.tbl
           JOIN pg_catalog.pg_class AS c ON c.oid = i.indexrelid
-         WHERE c.relname ~ k.pattern)
+         WHERE c.relname ~ k.pattern
+         GROUP BY 1)
     SELECT w.sim_no, w.index_name, w.embedded,
-           CASE WHEN x.index_name IS NULL OR NOT x.valid THEN 'build'
-                WHEN ARRAY(SELECT o FROM pg_catalog.unnest(x.options) AS o ORDER BY o)
-                     <> ARRAY['ef_construction=' || p_ef_construction, 'm=' || p_m] THEN 'rebuild'
+           CASE WHEN x.index_name IS NULL OR NOT x.valid OR x.parts < (SELECT k.parts FROM kind AS k) THEN 'build'
+                WHEN NOT x.same THEN 'rebuild'
                 ELSE 'keep' END
       FROM wanted AS w
       LEFT JOIN existing AS x ON x.index_name = w.index_name
@@ -4083,10 +4089,14 @@ DECLARE
 BEGIN
     SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
-    -- the pair's size as the catalog holds it, when both of its indexes exist
-    SELECT c.reltuples INTO v_rows FROM pg_catalog.pg_class AS c
-     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(v_sim_no))
-       AND pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(v_sim_no) || '_summary') IS NOT NULL;
+    -- the pair's size as the catalog holds it, when both of its indexes exist and are valid
+    -- (an index left invalid by an interrupted CREATE INDEX CONCURRENTLY is no path)
+    SELECT c.reltuples INTO v_rows
+      FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_index AS i ON i.indexrelid = c.oid
+     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(v_sim_no)) AND i.indisvalid
+       AND EXISTS (SELECT 1 FROM pg_catalog.pg_index AS j
+                    WHERE j.indexrelid = pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(v_sim_no) || '_summary')
+                      AND j.indisvalid);
     RETURN QUERY
     WITH ann AS MATERIALIZED (
         SELECT a.* FROM memory._search_nodes_ann(p_tenant_id, p_simulation_id, v_sim_no, p_query, v_k,
@@ -4147,6 +4157,7 @@ BEGIN
           FROM ((SELECT n.node_id, n.name, n.type, n.summary, n.embedding, n.summary_embedding
                    FROM memory.nodes AS n
                   WHERE n.sim_no = %1$s AND n.tenant_id = $3 AND n.simulation_id = $4
+                    AND n.embedding IS NOT NULL
                     AND ($5::text IS NULL OR n.type = $5) AND $6 IN ('name', 'both')
                   ORDER BY n.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
                   LIMIT $7)
@@ -4154,6 +4165,7 @@ BEGIN
                 (SELECT n.node_id, n.name, n.type, n.summary, n.embedding, n.summary_embedding
                    FROM memory.nodes AS n
                   WHERE n.sim_no = %1$s AND n.tenant_id = $3 AND n.simulation_id = $4
+                    AND n.summary_embedding IS NOT NULL
                     AND ($5::text IS NULL OR n.type = $5) AND $6 IN ('summary', 'both')
                   ORDER BY n.summary_embedding::public.halfvec(384) OPERATOR(public.<=>) $2
                   LIMIT $7)) AS c

@@ -16,8 +16,9 @@ AS $fn$
         SELECT CASE k.kind WHEN 'facts' THEN 'memory.edges'::pg_catalog.regclass
                            WHEN 'entities' THEN 'memory.nodes'::pg_catalog.regclass
                            ELSE 'memory.episodes'::pg_catalog.regclass END AS tbl,
-               CASE k.kind WHEN 'facts' THEN '^facts_ann_[0-9]+$' WHEN 'entities' THEN '^entities_ann_[0-9]+$'
-                           ELSE '^episodes_ann_[0-9]+$' END AS pattern
+               CASE k.kind WHEN 'facts' THEN '^facts_ann_[0-9]+$' WHEN 'entities' THEN '^entities_ann_[0-9]+(_summary)?$'
+                           ELSE '^episodes_ann_[0-9]+$' END AS pattern,
+               CASE k.kind WHEN 'entities' THEN 2 ELSE 1 END AS parts
           FROM (SELECT memory._one_of('indexed kind', p_kind, ARRAY['episodes', 'facts', 'entities']) AS kind) AS k),
     wanted AS (
         SELECT w.sim_no, w.embedded,
@@ -26,16 +27,21 @@ AS $fn$
                            ELSE memory._ann_index_name(w.sim_no) END AS index_name
           FROM memory._ann_wanted(p_min_rows, p_kind) AS w),
     existing AS (
-        SELECT c.relname::text AS index_name, i.indisvalid AS valid,
-               COALESCE(c.reloptions, '{}') AS options
+        -- each simulation's index, or its pair (the entities': an index and its _summary,
+        -- judged together, so that a pair left half built, half invalid or half rebuilt by an
+        -- interrupted run is built or rebuilt whole, and a lone half of a gone simulation dropped)
+        SELECT pg_catalog.regexp_replace(c.relname::text, '_summary$', '') AS index_name,
+               pg_catalog.count(*) AS parts, pg_catalog.bool_and(i.indisvalid) AS valid,
+               pg_catalog.bool_and(ARRAY(SELECT o FROM pg_catalog.unnest(COALESCE(c.reloptions, '{}')) AS o ORDER BY o)
+                                   = ARRAY['ef_construction=' || p_ef_construction, 'm=' || p_m]) AS same
           FROM kind AS k
           JOIN pg_catalog.pg_index AS i ON i.indrelid = k.tbl
           JOIN pg_catalog.pg_class AS c ON c.oid = i.indexrelid
-         WHERE c.relname ~ k.pattern)
+         WHERE c.relname ~ k.pattern
+         GROUP BY 1)
     SELECT w.sim_no, w.index_name, w.embedded,
-           CASE WHEN x.index_name IS NULL OR NOT x.valid THEN 'build'
-                WHEN ARRAY(SELECT o FROM pg_catalog.unnest(x.options) AS o ORDER BY o)
-                     <> ARRAY['ef_construction=' || p_ef_construction, 'm=' || p_m] THEN 'rebuild'
+           CASE WHEN x.index_name IS NULL OR NOT x.valid OR x.parts < (SELECT k.parts FROM kind AS k) THEN 'build'
+                WHEN NOT x.same THEN 'rebuild'
                 ELSE 'keep' END
       FROM wanted AS w
       LEFT JOIN existing AS x ON x.index_name = w.index_name

@@ -27,10 +27,14 @@ DECLARE
 BEGIN
     SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
-    -- the pair's size as the catalog holds it, when both of its indexes exist
-    SELECT c.reltuples INTO v_rows FROM pg_catalog.pg_class AS c
-     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(v_sim_no))
-       AND pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(v_sim_no) || '_summary') IS NOT NULL;
+    -- the pair's size as the catalog holds it, when both of its indexes exist and are valid
+    -- (an index left invalid by an interrupted CREATE INDEX CONCURRENTLY is no path)
+    SELECT c.reltuples INTO v_rows
+      FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_index AS i ON i.indexrelid = c.oid
+     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(v_sim_no)) AND i.indisvalid
+       AND EXISTS (SELECT 1 FROM pg_catalog.pg_index AS j
+                    WHERE j.indexrelid = pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(v_sim_no) || '_summary')
+                      AND j.indisvalid);
     RETURN QUERY
     WITH ann AS MATERIALIZED (
         SELECT a.* FROM memory._search_nodes_ann(p_tenant_id, p_simulation_id, v_sim_no, p_query, v_k,

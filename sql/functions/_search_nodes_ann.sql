@@ -43,6 +43,7 @@ BEGIN
           FROM ((SELECT n.node_id, n.name, n.type, n.summary, n.embedding, n.summary_embedding
                    FROM memory.nodes AS n
                   WHERE n.sim_no = %1$s AND n.tenant_id = $3 AND n.simulation_id = $4
+                    AND n.embedding IS NOT NULL
                     AND ($5::text IS NULL OR n.type = $5) AND $6 IN ('name', 'both')
                   ORDER BY n.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
                   LIMIT $7)
@@ -50,6 +51,7 @@ BEGIN
                 (SELECT n.node_id, n.name, n.type, n.summary, n.embedding, n.summary_embedding
                    FROM memory.nodes AS n
                   WHERE n.sim_no = %1$s AND n.tenant_id = $3 AND n.simulation_id = $4
+                    AND n.summary_embedding IS NOT NULL
                     AND ($5::text IS NULL OR n.type = $5) AND $6 IN ('summary', 'both')
                   ORDER BY n.summary_embedding::public.halfvec(384) OPERATOR(public.<=>) $2
                   LIMIT $7)) AS c
