@@ -189,6 +189,32 @@ def build(
     return [replace(a, clumps=clumps.get(a.sim_no)) for a in actions]
 
 
+def _build_kind(
+    dsn: str,
+    kind: str,
+    min_rows: int,
+    m: int,
+    ef_construction: int,
+    log: Callable[[str], None],
+) -> list[IndexAction]:
+    """memory.ann_plan_<kind> carried out by memory.ann_index_<kind> (facts, entities)."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        planned = conn.execute(
+            f"SELECT sim_no, index_name, {kind}, action FROM memory.ann_plan_{kind}(%s, %s, %s)",
+            (min_rows, m, ef_construction),
+        ).fetchall()
+        return _carry_out(
+            conn,
+            _is_superuser(conn),
+            planned,
+            f"ann_index_{kind}",
+            kind,
+            m,
+            ef_construction,
+            log,
+        )
+
+
 def build_facts(
     dsn: str,
     min_rows: int = DEFAULT_MIN_ROWS,
@@ -198,14 +224,7 @@ def build_facts(
     log: Callable[[str], None] = lambda _m: None,
 ) -> list[IndexAction]:
     """memory.ann_plan_facts carried out: each simulation's index over its facts."""
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        planned = conn.execute(
-            "SELECT sim_no, index_name, facts, action FROM memory.ann_plan_facts(%s, %s, %s)",
-            (min_rows, m, ef_construction),
-        ).fetchall()
-        return _carry_out(
-            conn, _is_superuser(conn), planned, "ann_index_facts", "facts", m, ef_construction, log
-        )
+    return _build_kind(dsn, "facts", min_rows, m, ef_construction, log)
 
 
 def build_entities(
@@ -218,18 +237,4 @@ def build_entities(
 ) -> list[IndexAction]:
     """memory.ann_plan_entities carried out: each simulation's pair of indexes over its
     entities (the IndexAction names the name vectors' index; the summaries' is its pair)."""
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        planned = conn.execute(
-            "SELECT sim_no, index_name, entities, action FROM memory.ann_plan_entities(%s, %s, %s)",
-            (min_rows, m, ef_construction),
-        ).fetchall()
-        return _carry_out(
-            conn,
-            _is_superuser(conn),
-            planned,
-            "ann_index_entities",
-            "entities",
-            m,
-            ef_construction,
-            log,
-        )
+    return _build_kind(dsn, "entities", min_rows, m, ef_construction, log)

@@ -1881,6 +1881,25 @@ class Memory:
             conn,
         )
 
+    def _index_action(
+        self,
+        fn: str,
+        sim_no: int,
+        action: str,
+        m: int,
+        ef_construction: int,
+        run: bool,
+        conn: Connection | None,
+    ) -> list[str]:
+        """One action of an index plan by memory.ann_index, ann_index_facts or
+        ann_index_entities (fn): the statements, in order."""
+        rows = self._rows(
+            f"SELECT * FROM memory.{fn}(%s, %s, %s, %s, %s)",
+            (sim_no, action, m, ef_construction, run),
+            conn,
+        )
+        return [r[0] for r in rows]
+
     def ann_index(
         self,
         sim_no: int,
@@ -1893,12 +1912,7 @@ class Memory:
     ) -> list[str]:
         """Carry out one action of ann_plan (memory_admin); returns its statements. With
         run=True they run in the database as memory_owner (a plain CREATE INDEX)."""
-        rows = self._rows(
-            "SELECT * FROM memory.ann_index(%s, %s, %s, %s, %s)",
-            (sim_no, action, m, ef_construction, run),
-            conn,
-        )
-        return [r[0] for r in rows]
+        return self._index_action("ann_index", sim_no, action, m, ef_construction, run, conn)
 
     def ann_plan_facts(
         self,
@@ -1927,12 +1941,7 @@ class Memory:
         conn: Connection | None = None,
     ) -> list[str]:
         """Carry out one action of ann_plan_facts (memory_admin); returns its statements."""
-        rows = self._rows(
-            "SELECT * FROM memory.ann_index_facts(%s, %s, %s, %s, %s)",
-            (sim_no, action, m, ef_construction, run),
-            conn,
-        )
-        return [r[0] for r in rows]
+        return self._index_action("ann_index_facts", sim_no, action, m, ef_construction, run, conn)
 
     def ann_plan_entities(
         self,
@@ -1961,12 +1970,9 @@ class Memory:
         conn: Connection | None = None,
     ) -> list[str]:
         """Carry out one action of ann_plan_entities (memory_admin); returns its statements."""
-        rows = self._rows(
-            "SELECT * FROM memory.ann_index_entities(%s, %s, %s, %s, %s)",
-            (sim_no, action, m, ef_construction, run),
-            conn,
+        return self._index_action(
+            "ann_index_entities", sim_no, action, m, ef_construction, run, conn
         )
-        return [r[0] for r in rows]
 
     def ann_index_tenant(
         self,
