@@ -7,6 +7,9 @@
 -- shows to no administrator. memory._enter_tenant_as_admin checks the caller as the session
 -- user (SET ROLE does not change it) and sets the call's tenant for the owner's policies,
 -- which keep the count to that tenant's rows; it is put back as it was at the end.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._ann_counts(p_tenant_id uuid, p_min_rows integer, p_kind text DEFAULT 'episodes')
 RETURNS TABLE (sim_no bigint, embedded bigint)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER

@@ -32,6 +32,9 @@
 -- memory._enter_tenant_as_admin checks the caller as the session user and enters the
 -- tenant, whose rows alone the owner's policies then show. The dynamic statements take
 -- only numbers.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._clump_build(
     p_tenant_id uuid,
     p_sim_no bigint,

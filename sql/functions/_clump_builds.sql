@@ -5,6 +5,9 @@
 -- SECURITY DEFINER: the builds are a tenant's rows, which row-level security shows to no
 -- administrator. memory._enter_tenant_as_admin checks the caller as the session user and
 -- sets the call's tenant for the owner's policies; it is put back as it was at the end.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._clump_builds(p_tenant_id uuid)
 RETURNS TABLE (sim_no bigint, build_no bigint, indexed boolean, fresh boolean, index_ok boolean,
                m integer, ef_construction integer)

@@ -14,6 +14,9 @@
 -- SECURITY DEFINER: writers hold no DELETE on episodes, and nobody writes episode_clumps but
 -- memory_owner. Callable only by memory_owner's functions (memory.compact_episodes and
 -- memory._sweep_tenant), which check their caller and enter the tenant first.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._compact_episodes(p_tenant_id uuid, p_simulation_id uuid,
                                                     p_similarity real, p_drop boolean)
 RETURNS TABLE (clumps integer, episodes integer, dropped integer)

@@ -4,6 +4,9 @@
 -- call reads that table, so a lock taken with DELETE would stop them all). The caller is
 -- checked as the session user, and the tenant set for the owner's policies, by
 -- memory._enter_tenant_as_admin.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._delete_grant(p_tenant_id uuid, p_role_oid oid) RETURNS boolean
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'

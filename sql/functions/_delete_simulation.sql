@@ -6,6 +6,9 @@
 -- SECURITY DEFINER: writers hold no DELETE on the tables (with it they could LOCK them in
 -- modes that stop every tenant). memory._enter_tenant checks the session user's grant first
 -- (SET ROLE does not change it), and the owner's policies keep every statement to its rows.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._delete_simulation(p_tenant_id uuid, p_simulation_id uuid)
 RETURNS TABLE (nodes bigint, edges bigint, episodes bigint, profiles bigint, reports bigint,
                predictions bigint)

@@ -1,6 +1,9 @@
 -- Drop the staged rows of the given attempts.
 -- SECURITY DEFINER: tenant roles hold no DELETE (it would let them LOCK TABLE in modes that
 -- block every tenant); memory_owner does, under forced RLS, for the tenant entered first.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._discard_staged(p_tenant_id uuid, p_attempt_ids uuid[]) RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp

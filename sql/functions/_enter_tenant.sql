@@ -5,6 +5,9 @@
 -- (memory._holds_grant). The tenant is set before the check because memory_owner's policy on
 -- memory.tenant_grants shows it the grants of the call's tenant only; a refusal rolls the
 -- setting back with the statement, and no tenant data is read before it.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._enter_tenant(p_tenant_id uuid) RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp

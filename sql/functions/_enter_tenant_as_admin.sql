@@ -4,6 +4,9 @@
 -- the tenant of the transaction, so that memory_owner's policies admit that tenant's rows and
 -- no other's.
 -- Administrators hold no tenant grant, so memory._enter_tenant would refuse them.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp

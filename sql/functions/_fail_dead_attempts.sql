@@ -10,6 +10,9 @@
 -- a call, on Citus the statement runs on the tenant's worker and the call with it, where its
 -- deletes (as memory_owner, SECURITY DEFINER) are local; from the coordinator Citus would
 -- send them over connections as memory_owner, which may not log in.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._fail_dead_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS integer
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp

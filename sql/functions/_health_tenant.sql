@@ -8,6 +8,9 @@
 -- SECURITY DEFINER: an administrator holds no tenant grant, yet sizes every tenant; the
 -- caller is checked as the session user (a grant for the tenant, or memory_admin) and the
 -- owner's policies keep every read to the tenant entered.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._health_tenant(p_tenant_id uuid, p_sample integer)
 RETURNS TABLE (section text, tenant_id uuid, simulation_id uuid, agent_id integer, metric text,
                value double precision, ok boolean, detail jsonb)

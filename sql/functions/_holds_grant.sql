@@ -11,6 +11,9 @@
 -- reading pg_authid, which only a superuser may. memory._current_tenant_id() writes the same
 -- rule out for the current role (the policies' hot path), and the policy
 -- roles_see_their_own_grants of memory.tenant_grants holds it too; change them together.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._holds_grant(p_tenant_id uuid) RETURNS boolean
 LANGUAGE sql STABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp

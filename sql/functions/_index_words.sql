@@ -28,6 +28,9 @@
 -- statement's role could change (its own policies admitted them). It enters each tenant of
 -- those rows in turn as memory_owner (normally the one tenant of the call; a superuser's
 -- direct write enters none) and gives the transaction its tenant setting back.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._index_words() RETURNS trigger
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp

@@ -19,6 +19,9 @@
 --   nothing in text. The agents' names are matched once each.
 -- SECURITY DEFINER: no tenant role may write memory.edge_evidence (nor take its locks);
 -- memory_owner does, under forced RLS, for the tenant entered first as the session user.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid)
 RETURNS TABLE (sources bigint, mentions bigint, added bigint, removed bigint)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER

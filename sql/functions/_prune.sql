@@ -5,6 +5,9 @@
 -- other's). Returns how many went.
 -- SECURITY DEFINER: tenant roles hold no DELETE (it would let them LOCK TABLE in modes that
 -- block every tenant); memory_owner does, under forced RLS, for the tenant entered first.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid,
                                          p_attempt_id uuid, p_platforms text[])
 RETURNS bigint

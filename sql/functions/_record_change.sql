@@ -17,6 +17,9 @@
 -- heads. The caller is checked as the session user: a grant for the tenant, or memory_admin
 -- (delete_tenant, sweep). The head's time is the proposed row's (now(), in VALUES): Citus
 -- refuses now() itself in the SET of an ON CONFLICT DO UPDATE on a distributed table.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._record_change(
     p_tenant_id uuid,
     p_simulation_id uuid,

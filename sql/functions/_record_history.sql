@@ -21,6 +21,9 @@
 -- The kind is the table's name: the trigger's argument where sql/finalize/history.sql gives
 -- one, else TG_TABLE_NAME without the shard suffix Citus gives a shard's name (nodes_102061
 -- on a worker; no record kind's name ends in _<digits>).
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._record_history() RETURNS trigger
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp

@@ -1,6 +1,9 @@
 -- Refuse (42501) a session whose user does not have memory_admin's privileges. The
 -- SECURITY DEFINER functions of administrators call it first: inside them current_user is
 -- memory_owner, so the caller is the session user, which SET ROLE does not change.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._require_admin() RETURNS void
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp

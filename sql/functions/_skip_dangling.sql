@@ -3,6 +3,9 @@
 -- ids in order, NULL when there are none.
 -- SECURITY DEFINER: writers hold no DELETE on the staged tables (it would let them LOCK
 -- them in modes that stop every tenant); the tenant is entered first, as the session user.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._skip_dangling(p_tenant_id uuid, p_attempt_id uuid) RETURNS text[]
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp

@@ -6,6 +6,9 @@
 -- (memory._compact_episodes). Returns one row per action.
 -- SECURITY DEFINER: administrators hold no DELETE. Called by memory.sweep; checks the
 -- session user is memory_admin and enters the tenant (memory._enter_tenant_as_admin).
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory._sweep_tenant(p_tenant_id uuid, p_now timestamptz)
 RETURNS TABLE (simulation_id uuid, action text, detail jsonb)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER

@@ -16,6 +16,9 @@
 -- SECURITY DEFINER: only the owner of memory.episodes may index it. The caller is checked
 -- as the session user (memory._require_admin); the one dynamic statement takes only
 -- numbers and the name memory._ann_index_name() makes from a number.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory.ann_index(
     p_sim_no bigint,
     p_action text,

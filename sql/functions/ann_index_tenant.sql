@@ -13,6 +13,9 @@
 -- SECURITY DEFINER: only the owner of memory.episodes (and of its shards) may index it. The
 -- caller is checked as the session user (memory._enter_tenant_as_admin); the statements
 -- take only numbers and names made from them.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory.ann_index_tenant(
     p_tenant_id uuid,
     p_simulation_id uuid,

@@ -5,6 +5,9 @@
 -- the change feed (op compact). Unknown simulation P0002.
 -- SECURITY DEFINER (the work runs in memory._compact_episodes): writers hold no DELETE.
 -- The caller is checked first as the session user (memory._require_simulation).
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory.compact_episodes(p_tenant_id uuid, p_simulation_id uuid,
                                                    p_similarity real DEFAULT 0.99, p_drop boolean DEFAULT false)
 RETURNS TABLE (clumps integer, episodes integer, dropped integer)

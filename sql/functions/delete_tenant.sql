@@ -8,6 +8,9 @@
 -- modes that stop every tenant). memory._enter_tenant_as_admin checks the caller as the
 -- session user (SET ROLE does not change it) and sets the call's tenant for the owner's
 -- policies, which keep every statement to its rows.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory.delete_tenant(p_tenant_id uuid)
 RETURNS TABLE (simulations bigint, nodes bigint, edges bigint, episodes bigint, profiles bigint,
                grants bigint, reports bigint, predictions bigint)

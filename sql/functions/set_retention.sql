@@ -6,6 +6,9 @@
 -- tenant P0002 (told by the foreign key: memory_owner reads no tenant row). memory_admin only.
 -- SECURITY DEFINER: administrators hold no write privilege on memory.retention_rules; the
 -- caller is checked as the session user (memory._enter_tenant_as_admin).
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory.set_retention(p_tenant_id uuid, p_keep_days integer,
                                                 p_compact_similarity real DEFAULT NULL,
                                                 p_compact_drop boolean DEFAULT false)

@@ -2,6 +2,9 @@
 -- it (p_target NULL); returns whether anything changed. memory_admin only: SECURITY DEFINER
 -- (owned by memory_owner), so that no role holds a table privilege on memory.route_rules
 -- beyond reading it; the caller is checked as the session user (memory._require_admin).
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
 CREATE OR REPLACE FUNCTION memory.set_route_rule(p_phrase text, p_target text) RETURNS boolean
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
