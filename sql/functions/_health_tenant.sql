@@ -1,10 +1,16 @@
 -- memory.health's report of one tenant: rows and bytes per tenant, simulation and agent
 -- (bytes: the rows' stored size, pg_column_size, vectors and words included); the search
--- index of each simulation (its per-simulation HNSW index, its size, and whether one is due:
--- 2,000 embedded episodes, as memory.ann_plan); the recall@10 of the approximate search
--- against the exact one on p_sample queries (each the sum of two random episodes' vectors,
--- the two drawn independently and paired by their draw order; 'sampled' says how many ran) for every indexed simulation, ok at 0.95 or more (the seeds' alert below); the
--- change feed's head. One row per metric.
+-- indexes of each simulation, one row a kind: 'ann_index' its episodes' HNSW index,
+-- 'facts_ann_index' its facts' (memory.edges with a vector), 'entities_ann_index' its
+-- entities' pair (memory.nodes: the name vectors' index and its _summary, whole only when
+-- both exist and are valid, as memory.search_nodes takes it); each 'indexed', 'invalid' (an
+-- index, or either half of the pair, left invalid), else 'exact' below c_min_rows (2,000,
+-- the default threshold of memory.ann_plan, ann_plan_facts and ann_plan_entities) embedded
+-- rows of the kind, else 'missing'; ok when 'indexed' or 'exact'. The recall@10 of the
+-- approximate search over episodes against the exact one on p_sample queries (each the sum
+-- of two random episodes' vectors, the two drawn independently and paired by their draw
+-- order; 'sampled' says how many ran) for every simulation whose episodes' index is valid,
+-- ok at 0.95 or more (the seeds' alert below); the change feed's head. One row per metric.
 -- SECURITY DEFINER: an administrator holds no tenant grant, yet sizes every tenant; the
 -- caller is checked as the session user (a grant for the tenant, or memory_admin) and the
 -- owner's policies keep every read to the tenant entered.
@@ -30,8 +36,14 @@ DECLARE
     v_q       public.vector;
     v_hits    double precision;
     v_total   double precision;
-    v_emb     bigint;
     v_asked   integer;
+    -- the embedded rows of a kind from which a simulation's index is due: the default
+    -- p_min_rows of memory.ann_plan, ann_plan_facts and ann_plan_entities
+    c_min_rows constant integer := 2000;
+    v_kinds   record;
+    v_ix      record;
+    v_state   text;
+    v_ann_rows real;
 BEGIN
     PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass a tenant id');
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
@@ -72,27 +84,59 @@ BEGIN
         END LOOP;
         agent_id := NULL;
 
-        -- The simulation's search index.
-        SELECT pg_catalog.count(*) INTO v_emb FROM memory.episodes AS e
-         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id AND e.embedding IS NOT NULL;
-        SELECT c.oid, c.reltuples, i.indisvalid, pg_catalog.pg_relation_size(c.oid) AS bytes INTO v_index
-          FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_index AS i ON i.indexrelid = c.oid
-         WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(v_sim.sim_no));
-        section := 'index'; metric := 'ann_index';
-        IF v_index.oid IS NULL THEN
-            value := 0; ok := v_emb < 2000;
-            detail := pg_catalog.jsonb_build_object('state', CASE WHEN v_emb < 2000 THEN 'exact' ELSE 'missing' END,
-                                                    'embedded_episodes', v_emb);
-        ELSE
-            value := v_index.reltuples; ok := v_index.indisvalid;
-            detail := pg_catalog.jsonb_build_object('state', CASE WHEN v_index.indisvalid THEN 'indexed' ELSE 'invalid' END,
-                                                    'embedded_episodes', v_emb, 'bytes', v_index.bytes,
-                                                    'index', memory._ann_index_name(v_sim.sim_no));
-        END IF;
-        RETURN NEXT;
+        -- The simulation's search indexes, one row a kind: its episodes' index, its facts'
+        -- and its entities' pair (the name vectors' index and that name with _summary),
+        -- each against the embedded rows of its kind (the entities': those with a name vector).
+        SELECT (SELECT pg_catalog.count(*) FROM memory.episodes AS e
+                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim.simulation_id AND e.embedding IS NOT NULL) AS episodes,
+               (SELECT pg_catalog.count(*) FROM memory.edges AS f
+                 WHERE f.tenant_id = p_tenant_id AND f.simulation_id = v_sim.simulation_id AND f.embedding IS NOT NULL) AS facts,
+               (SELECT pg_catalog.count(*) FROM memory.nodes AS n
+                 WHERE n.tenant_id = p_tenant_id AND n.simulation_id = v_sim.simulation_id AND n.embedding IS NOT NULL) AS entities
+          INTO v_kinds;
+        section := 'index'; v_ann_rows := NULL;
+        FOR v_ix IN
+            SELECT k.metric, k.counted, k.embedded, k.names
+              FROM (VALUES (1, 'ann_index', 'embedded_episodes', v_kinds.episodes,
+                            ARRAY[memory._ann_index_name(v_sim.sim_no)]),
+                           (2, 'facts_ann_index', 'embedded_facts', v_kinds.facts,
+                            ARRAY[memory._facts_ann_index_name(v_sim.sim_no)]),
+                           (3, 'entities_ann_index', 'embedded_entities', v_kinds.entities,
+                            ARRAY[memory._entities_ann_index_name(v_sim.sim_no),
+                                  memory._entities_ann_index_name(v_sim.sim_no) || '_summary'])
+                   ) AS k(ord, metric, counted, embedded, names)
+             ORDER BY k.ord
+        LOOP
+            -- the index, or the pair's halves, that exist: how many, whether all are valid,
+            -- their size, and the rows of the first (the name vectors' index of the pair) as
+            -- the catalog holds them
+            SELECT pg_catalog.count(c.oid) AS parts, COALESCE(pg_catalog.bool_and(i.indisvalid), true) AS valid,
+                   pg_catalog.sum(pg_catalog.pg_relation_size(c.oid))::bigint AS bytes,
+                   pg_catalog.max(c.reltuples) FILTER (WHERE x.n = 1) AS reltuples,
+                   pg_catalog.max(x.name) FILTER (WHERE x.n = 1) AS index_name,
+                   pg_catalog.max(x.name) FILTER (WHERE x.n = 2) AS summary_name
+              INTO v_index
+              FROM pg_catalog.unnest(v_ix.names) WITH ORDINALITY AS x(name, n)
+              JOIN pg_catalog.pg_class AS c ON c.oid = pg_catalog.to_regclass('memory.' || x.name)
+              JOIN pg_catalog.pg_index AS i ON i.indexrelid = c.oid;
+            v_state := CASE WHEN NOT v_index.valid THEN 'invalid'
+                            WHEN v_index.parts = pg_catalog.cardinality(v_ix.names) THEN 'indexed'
+                            WHEN v_ix.embedded < c_min_rows THEN 'exact'
+                            ELSE 'missing' END;
+            metric := v_ix.metric;
+            value := COALESCE(v_index.reltuples, 0);
+            ok := v_state IN ('indexed', 'exact');
+            detail := pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+                          'state', v_state, v_ix.counted, v_ix.embedded, 'bytes', v_index.bytes,
+                          'index', v_index.index_name, 'summary_index', v_index.summary_name));
+            RETURN NEXT;
+            IF v_ix.metric = 'ann_index' AND v_state = 'indexed' THEN
+                v_ann_rows := v_index.reltuples;
+            END IF;
+        END LOOP;
 
         -- Sampled recall of the approximate search against the exact one.
-        IF v_index.oid IS NOT NULL AND v_index.indisvalid AND COALESCE(p_sample, 0) > 0 THEN
+        IF v_ann_rows IS NOT NULL AND COALESCE(p_sample, 0) > 0 THEN
             v_hits := 0; v_total := 0; v_asked := 0;
             FOR v_q IN
                 SELECT a.embedding OPERATOR(public.+) b.embedding
@@ -118,7 +162,7 @@ BEGIN
                          ORDER BY e.embedding OPERATOR(public.<=>) v_q, e.episode_id LIMIT 10) AS t
                   LEFT JOIN (SELECT h.episode_id
                                FROM memory._search_episodes_ann(p_tenant_id, v_sim.simulation_id, v_sim.sim_no, v_q, 10,
-                                                                NULL, v_index.reltuples, NULL, NULL, NULL, NULL, NULL) AS h) AS x
+                                                                NULL, v_ann_rows, NULL, NULL, NULL, NULL, NULL) AS h) AS x
                          ON x.episode_id = t.episode_id;
             END LOOP;
             section := 'recall'; metric := 'recall_at_10';
@@ -144,5 +188,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._health_tenant(uuid, integer) IS 'Internal: a tenant''s sizes, search indexes, sampled index recall and feed head (SECURITY DEFINER: administrators hold no tenant grant)';
+COMMENT ON FUNCTION memory._health_tenant(uuid, integer) IS 'Internal: a tenant''s sizes, search indexes (episodes'', facts'' and entities'' per simulation), sampled recall of the episodes'' index and feed head (SECURITY DEFINER: administrators hold no tenant grant)';
 GRANT EXECUTE ON FUNCTION memory._health_tenant(uuid, integer) TO memory_reader, memory_admin;

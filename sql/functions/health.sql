@@ -1,12 +1,15 @@
 -- The memory's health, one row per metric (section, scope, metric, value, ok, detail):
--- 'size' rows and bytes per tenant, simulation (by kind) and agent (episodes); 'index' each
--- simulation's search index state ('indexed', 'exact' below 2,000 embedded episodes,
--- 'missing' or 'invalid': not ok); 'recall' the sampled recall@10 of the approximate search
--- against the exact one for indexed simulations (p_recall_sample queries; not ok below
--- 0.95); 'feed' the change feed's head; 'latency' per memory function called, from
--- pg_stat_statements where it is installed and loaded, as the caller may read it (calls,
--- mean, stddev, max; p95 / p99 estimated as mean + 1.645 / 2.326 stddev, capped at max:
--- pg_stat_statements keeps no percentiles), else one row saying why not.
+-- 'size' rows and bytes per tenant, simulation (by kind) and agent (episodes); 'index' the
+-- state of each simulation's search indexes, a row a kind: 'ann_index' (episodes),
+-- 'facts_ann_index' (facts), 'entities_ann_index' (the entities' pair, whole only when both
+-- halves exist and are valid): 'indexed', 'exact' below 2,000 embedded rows of the kind,
+-- 'missing' or 'invalid': not ok; 'recall' the sampled recall@10 of the approximate search
+-- over episodes against the exact one for simulations whose episodes are indexed
+-- (p_recall_sample queries; not ok below 0.95); 'feed' the change feed's head; 'latency'
+-- per memory function called, from pg_stat_statements where it is installed and loaded, as
+-- the caller may read it (calls, mean, stddev, max; p95 / p99 estimated as mean + 1.645 /
+-- 2.326 stddev, capped at max: pg_stat_statements keeps no percentiles), else one row
+-- saying why not.
 -- p_tenant_id NULL: every tenant the caller may act for (every tenant for memory_admin).
 -- On a Citus cluster this function is not delegated (its tenant may be NULL, which Citus
 -- 14.0.1 cannot route: README "Scaling out") and refuses with 0A000: a tenant's health is
@@ -71,5 +74,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.health(uuid, integer) IS 'Rows and bytes per tenant, simulation and agent, search index state, sampled index recall (alert below 0.95), feed head, and latency from pg_stat_statements where installed';
+COMMENT ON FUNCTION memory.health(uuid, integer) IS 'Rows and bytes per tenant, simulation and agent, search index state (episodes'', facts'' and entities'' per simulation), sampled index recall (alert below 0.95), feed head, and latency from pg_stat_statements where installed';
 GRANT EXECUTE ON FUNCTION memory.health(uuid, integer) TO memory_reader, memory_admin;
