@@ -1660,6 +1660,9 @@ DECLARE
     v_ix      record;
     v_state   text;
     v_ann_rows real;
+    -- on a Citus cluster facts and entities are searched exactly by design (ann_plan_facts
+    -- and ann_plan_entities refuse there): their state is 'exact' whatever their number
+    v_cluster boolean := memory._on_cluster();
 BEGIN
     PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass a tenant id');
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
@@ -1737,7 +1740,7 @@ BEGIN
               JOIN pg_catalog.pg_index AS i ON i.indexrelid = c.oid;
             v_state := CASE WHEN NOT v_index.valid THEN 'invalid'
                             WHEN v_index.parts = pg_catalog.cardinality(v_ix.names) THEN 'indexed'
-                            WHEN v_ix.embedded < c_min_rows THEN 'exact'
+                            WHEN v_ix.embedded < c_min_rows OR (v_cluster AND v_ix.metric <> 'ann_index') THEN 'exact'
                             ELSE 'missing' END;
             metric := v_ix.metric;
             value := COALESCE(v_index.reltuples, 0);

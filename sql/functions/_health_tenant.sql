@@ -6,7 +6,8 @@
 -- both exist and are valid, as memory.search_nodes takes it); each 'indexed', 'invalid' (an
 -- index, or either half of the pair, left invalid), else 'exact' below c_min_rows (2,000,
 -- the default threshold of memory.ann_plan, ann_plan_facts and ann_plan_entities) embedded
--- rows of the kind, else 'missing'; ok when 'indexed' or 'exact'. The recall@10 of the
+-- rows of the kind (facts and entities on a Citus cluster: always, as they are searched
+-- exactly there), else 'missing'; ok when 'indexed' or 'exact'. The recall@10 of the
 -- approximate search over episodes against the exact one on p_sample queries (each the sum
 -- of two random episodes' vectors, the two drawn independently and paired by their draw
 -- order; 'sampled' says how many ran) for every simulation whose episodes' index is valid,
@@ -44,6 +45,9 @@ DECLARE
     v_ix      record;
     v_state   text;
     v_ann_rows real;
+    -- on a Citus cluster facts and entities are searched exactly by design (ann_plan_facts
+    -- and ann_plan_entities refuse there): their state is 'exact' whatever their number
+    v_cluster boolean := memory._on_cluster();
 BEGIN
     PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass a tenant id');
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
@@ -121,7 +125,7 @@ BEGIN
               JOIN pg_catalog.pg_index AS i ON i.indexrelid = c.oid;
             v_state := CASE WHEN NOT v_index.valid THEN 'invalid'
                             WHEN v_index.parts = pg_catalog.cardinality(v_ix.names) THEN 'indexed'
-                            WHEN v_ix.embedded < c_min_rows THEN 'exact'
+                            WHEN v_ix.embedded < c_min_rows OR (v_cluster AND v_ix.metric <> 'ann_index') THEN 'exact'
                             ELSE 'missing' END;
             metric := v_ix.metric;
             value := COALESCE(v_index.reltuples, 0);

@@ -314,7 +314,16 @@ def test_a_simulations_index_lives_on_its_tenants_shard(citus: Cluster) -> None:
     assert {k: v for k, v in found.items() if v} == {
         tuple(placed[0]): [(f"memory.episodes_{shard}",)]
     }
-    (index,) = [h for h in report if h.section == "index" and h.simulation_id == SIM_A]
+    (index,) = [
+        h
+        for h in report
+        if h.section == "index" and h.metric == "ann_index" and h.simulation_id == SIM_A
+    ]
+    facts_index, entities_index = (
+        next(h for h in report if h.metric == m and h.simulation_id == SIM_A)
+        for m in ("facts_ann_index", "entities_ann_index")
+    )
+    assert facts_index.detail["state"] == entities_index.detail["state"] == "exact"
     (recall,) = [h for h in report if h.section == "recall" and h.simulation_id == SIM_A]
     assert index.detail["state"] == "indexed" and recall.value == 1.0 and recall.ok
     assert recall.detail["sampled"] == recall.detail["queries"] == 5
