@@ -114,6 +114,24 @@ REVOKE ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) TO memory_reader;
 GRANT ALL ON FUNCTION memory._ann_index_name(p_sim_no bigint) TO memory_admin;
 
+-- _ann_ivf_index_name(bigint); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._ann_ivf_index_name(p_sim_no bigint) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT 'episodes_ivf_' || p_sim_no::text
+$$;
+
+ALTER FUNCTION memory._ann_ivf_index_name(p_sim_no bigint) OWNER TO memory_owner;
+
+-- FUNCTION _ann_ivf_index_name(p_sim_no bigint); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._ann_ivf_index_name(p_sim_no bigint) IS 'Internal: the name of a simulation''s IVFFlat bridge index over its episodes (searched while its HNSW index is being built), from its opaque number';
+
+-- FUNCTION _ann_ivf_index_name(p_sim_no bigint); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._ann_ivf_index_name(p_sim_no bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._ann_ivf_index_name(p_sim_no bigint) TO memory_reader;
+GRANT ALL ON FUNCTION memory._ann_ivf_index_name(p_sim_no bigint) TO memory_admin;
+
 -- _ann_plan(text, integer, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._ann_plan(p_kind text, p_min_rows integer, p_m integer, p_ef_construction integer) RETURNS TABLE(sim_no bigint, index_name text, embedded bigint, action text)
     LANGUAGE sql
@@ -208,6 +226,8 @@ DECLARE
                             WHEN v_entities THEN memory._entities_ann_index_name(p_sim_no)
                             ELSE memory._ann_index_name(p_sim_no) END;
     v_how      text := CASE WHEN p_concurrently THEN 'CONCURRENTLY ' ELSE '' END;
+    v_episodes boolean := p_table = 'memory.episodes'::pg_catalog.regclass;
+    v_bridge   text := memory._ann_ivf_index_name(p_sim_no);
     v_create   text;
     v_stmts    text[];
 BEGIN
@@ -237,6 +257,18 @@ BEGIN
              WHERE c.relnamespace = 'memory'::pg_catalog.regnamespace AND c.relkind = 'i'
                AND c.relname ~ ('^search_points_ann_' || p_sim_no::text || '_[0-9]+$')
              ORDER BY c.relname);
+    END IF;
+    IF v_stmts IS NOT NULL AND v_episodes AND p_action <> 'keep' THEN
+        -- the bridge: built before a concurrent build, dropped after any action
+        v_stmts := CASE WHEN p_action = 'build' AND p_concurrently THEN ARRAY[
+                            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge),
+                            pg_catalog.format('CREATE INDEX %s%I ON memory.episodes USING ivfflat'
+                                              ' ((embedding::public.halfvec(384)) public.halfvec_cosine_ops)'
+                                              ' WITH (lists = 100) WHERE sim_no = %s AND embedding IS NOT NULL',
+                                              v_how, v_bridge, p_sim_no)]
+                        ELSE ARRAY[]::text[] END
+                   || v_stmts
+                   || pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge);
     END IF;
     IF v_stmts IS NULL THEN
         RAISE EXCEPTION 'unknown index action %', pg_catalog.left(p_action, 200)
@@ -3829,6 +3861,7 @@ DECLARE
     v_hits       memory.episode_hit[];
     v_clumps     integer[];
     v_index_rows real;
+    v_bridge     boolean := false;
     v_sim_no     bigint;
     v_ranged     boolean := pg_catalog.num_nonnulls(p_round_from, p_round_to, p_from, p_to) > 0;
     v_in_range   bigint;
@@ -3867,9 +3900,17 @@ BEGIN
           FROM memory._clump_state(p_tenant_id, p_simulation_id) AS b
          WHERE b.fresh AND b.index_ok;
     END IF;
-    SELECT c.reltuples INTO v_index_rows FROM pg_catalog.pg_class AS c
-     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(v_sim_no));
-    IF FOUND AND v_ranged THEN
+    -- the simulation's HNSW index when it is valid (one being built concurrently is not),
+    -- else its bridge (memory._search_episodes_ivf) when that is valid
+    SELECT c.reltuples INTO v_index_rows
+      FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_index AS i ON i.indexrelid = c.oid
+     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(v_sim_no)) AND i.indisvalid;
+    IF v_index_rows IS NULL THEN
+        v_bridge := EXISTS (SELECT 1 FROM pg_catalog.pg_index AS i
+                             WHERE i.indexrelid = pg_catalog.to_regclass('memory.' || memory._ann_ivf_index_name(v_sim_no))
+                               AND i.indisvalid);
+    END IF;
+    IF (v_index_rows IS NOT NULL OR v_bridge) AND v_ranged THEN
         EXECUTE $q$
             SELECT pg_catalog.count(*) FROM (
                 SELECT 1 FROM memory.episodes AS e
@@ -3894,6 +3935,11 @@ BEGIN
             v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(p_tenant_id, p_simulation_id,
                                                                        v_sim_no, p_query, v_n,
                                                                        p_agent_id, v_index_rows,
+                                                                       p_round_from, p_round_to,
+                                                                       p_from, p_to, p_pool) AS h);
+        ELSIF v_bridge AND (NOT v_ranged OR v_in_range > c_exact_max) THEN
+            v_hits := ARRAY(SELECT h FROM memory._search_episodes_ivf(p_tenant_id, p_simulation_id,
+                                                                       v_sim_no, p_query, v_n, p_agent_id,
                                                                        p_round_from, p_round_to,
                                                                        p_from, p_to, p_pool) AS h);
         END IF;
@@ -4010,6 +4056,46 @@ COMMENT ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_i
 -- FUNCTION _search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) TO memory_reader;
+
+-- _search_episodes_ivf(uuid, uuid, bigint, public.vector, integer, integer, integer, integer, timestamp with time zone, timestamp with time zone, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._search_episodes_ivf(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) RETURNS SETOF memory.episode_hit
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET "ivfflat.probes" TO '40'
+    SET "ivfflat.iterative_scan" TO 'relaxed_order'
+    SET enable_sort TO 'off'
+    AS $_$
+BEGIN
+    RETURN QUERY EXECUTE pg_catalog.format($q$
+        SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
+               c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)
+          FROM (SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round,
+                       e.action_type, e.content, e.occurred_at, e.embedding
+                  FROM memory.episodes AS e
+                 WHERE e.sim_no = %s AND e.embedding IS NOT NULL
+                   AND e.tenant_id = $6 AND e.simulation_id = $7
+                   AND ($4::integer IS NULL OR e.agent_id = $4)
+                   AND ($8::integer IS NULL OR e.round >= $8) AND ($9::integer IS NULL OR e.round <= $9)
+                   AND ($10::timestamptz IS NULL OR e.occurred_at >= $10)
+                   AND ($11::timestamptz IS NULL OR e.occurred_at < $11)
+                 ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
+                 LIMIT $3) AS c
+         ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
+         LIMIT $5 $q$, p_sim_no)
+    USING p_query::public.vector(384), p_query::public.halfvec(384),
+          GREATEST(COALESCE(p_pool, GREATEST(p_top_k * 20, 200)), p_top_k), p_agent_id, p_top_k,
+          p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
+END
+$_$;
+
+ALTER FUNCTION memory._search_episodes_ivf(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) OWNER TO memory_owner;
+
+-- FUNCTION _search_episodes_ivf(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._search_episodes_ivf(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) IS 'Internal: search one simulation through its IVFFlat bridge index (while its HNSW index is being built), re-ranked exactly';
+
+-- FUNCTION _search_episodes_ivf(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._search_episodes_ivf(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._search_episodes_ivf(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) TO memory_reader;
 
 -- _search_facts(uuid, uuid, public.vector, integer, text, timestamp with time zone, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_breadth integer) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_key uuid, target_id text, target_key uuid, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)

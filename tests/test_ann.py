@@ -104,6 +104,98 @@ def test_index_is_built_used_and_agrees_with_brute_force(world, connect, big_sim
     assert [a.action for a in ann.build(world.dsn(), min_rows=2000)] == ["dropped"]
 
 
+def index_scans(conn, world, q, names: list[str]) -> dict[str, int]:
+    """search() on a connection of its own (a backend's scan counts of earlier transactions
+    may not be flushed yet, and pg_stat_get_xact_numscans would add them), and the indexes
+    of `names` it scanned, with how often."""
+    with conn.transaction():
+        search(conn, world, q)
+        return dict(
+            conn.execute(
+                "SELECT c.relname, pg_stat_get_xact_numscans(c.oid) FROM pg_class c"
+                " WHERE c.relnamespace = 'memory'::regnamespace AND c.relname = ANY(%s)"
+                " AND pg_stat_get_xact_numscans(c.oid) > 0",
+                (names,),
+            ).fetchall()
+        )
+
+
+def test_a_new_simulation_is_searched_through_its_bridge_while_its_index_builds(
+    world, connect, big_sim
+):
+    """A superuser's `swarm-memory index` builds a simulation's IVFFlat bridge first, and
+    search_episodes answers through it (close to the exact ranking) until the HNSW index is
+    built; then the bridge is gone and the HNSW index answers. A bridge an interrupted run
+    left is searched only while the simulation has no valid HNSW index, and the next run
+    drops it."""
+    su = connect()
+    (sim_no,) = su.execute(
+        "SELECT sim_no FROM memory.simulations WHERE tenant_id = %s AND simulation_id = %s",
+        (world.tenant_a, world.sim_a),
+    ).fetchone()
+    bridge, hnsw = f"episodes_ivf_{sim_no}", f"episodes_ann_{sim_no}"
+    queries = clustered(20, 7)
+
+    def truth(q):
+        return {f"e{i}" for i in np.argsort(-(big_sim @ q))[:10]}
+
+    def indexes():
+        return dict(
+            su.execute(
+                "SELECT c.relname, i.indisvalid FROM pg_class c JOIN pg_index i"
+                " ON i.indexrelid = c.oid WHERE c.relname = ANY(%s)",
+                ([bridge, hnsw],),
+            ).fetchall()
+        )
+
+    reader = connect("reader_a")
+    seen: dict = {}
+
+    def on_bridged(n: int) -> None:
+        assert n == sim_no
+        seen["indexes"] = indexes()
+        seen["scans"] = index_scans(connect("reader_a"), world, queries[0], [bridge, hnsw])
+        seen["recall"] = np.mean(
+            [len(truth(q) & {g[0] for g in search(reader, world, q)}) / 10 for q in queries]
+        )
+
+    actions = ann.build(world.dsn(), min_rows=2000, on_bridged=on_bridged)
+    assert [(a.action, a.sim_no) for a in actions] == [("built", sim_no)]
+    assert 0 < actions[0].bridged < actions[0].seconds
+    assert seen["indexes"] == {bridge: True}  # the bridge alone, before the HNSW index
+    assert seen["scans"] == {bridge: 1}
+    assert seen["recall"] >= 0.95
+    assert indexes() == {hnsw: True}  # the bridge dropped once the HNSW index was built
+    assert index_scans(connect("reader_a"), world, queries[0], [bridge, hnsw]) == {hnsw: 1}
+
+    # an interrupted run: the bridge built, the HNSW index not (yet)
+    with psycopg.connect(world.dsn(), autocommit=True) as admin:
+        admin.execute(f"DROP INDEX memory.{hnsw}")
+        planned = [
+            r[0]
+            for r in admin.execute(
+                "SELECT s FROM memory.ann_index(%s, 'build', 32, 128, false) AS s", (sim_no,)
+            ).fetchall()
+        ]
+        assert planned[0] == f"DROP INDEX CONCURRENTLY IF EXISTS memory.{bridge}"
+        assert planned[-1] == planned[0]
+        admin.execute(planned[1])
+    assert indexes() == {bridge: True}
+    assert index_scans(connect("reader_a"), world, queries[1], [bridge, hnsw]) == {bridge: 1}
+    # the HNSW index built beside a leftover bridge: the bridge is not searched any more
+    with psycopg.connect(world.dsn(), autocommit=True) as admin:
+        for statement in planned[2:4]:
+            admin.execute(statement)
+    assert indexes() == {bridge: True, hnsw: True}
+    assert index_scans(connect("reader_a"), world, queries[1], [bridge, hnsw]) == {hnsw: 1}
+    # and the simulation gone, its indexes go, the bridge with them
+    connect("app_a").execute(
+        "SELECT memory.delete_simulation(%s, %s)", (world.tenant_a, world.sim_a)
+    )
+    assert [a.action for a in ann.build(world.dsn(), min_rows=2000)] == ["dropped"]
+    assert indexes() == {}
+
+
 def test_an_index_built_with_other_parameters_is_rebuilt_in_place(world, connect, big_sim):
     su = connect()
 
@@ -179,7 +271,14 @@ def test_an_index_by_tenant_and_simulation(world, connect, big_sim):
     with Memory(world.dsn("admin")) as admin:
         built = admin.ann_index_tenant(world.tenant_a, world.sim_a)
         planned = admin.ann_index(sim_no, "build", run=False)
-    assert built == [s.replace("CONCURRENTLY ", "") for s in planned]
+    # the same statements, but for the bridge, which only a concurrent build (each statement
+    # committed on its own) builds
+    bridge = f"episodes_ivf_{sim_no}"
+    assert built == [
+        s.replace("CONCURRENTLY ", "")
+        for s in planned
+        if not (s.startswith("CREATE INDEX") and f" {bridge} " in s) and bridge not in s
+    ] + [f"DROP INDEX IF EXISTS memory.{bridge}"]
     table, owner, valid = su.execute(
         "SELECT i.indrelid::regclass::text, c.relowner::regrole::text, i.indisvalid"
         " FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE c.oid = to_regclass(%s)",
@@ -204,7 +303,10 @@ def test_an_index_by_tenant_and_simulation(world, connect, big_sim):
         )
     assert connect("admin").execute(
         "SELECT * FROM memory.ann_index_tenant(%s, %s, 'drop')", (world.tenant_a, world.sim_a)
-    ).fetchall() == [(f"DROP INDEX IF EXISTS memory.episodes_ann_{sim_no}",)]
+    ).fetchall() == [
+        (f"DROP INDEX IF EXISTS memory.episodes_ann_{sim_no}",),
+        (f"DROP INDEX IF EXISTS memory.episodes_ivf_{sim_no}",),
+    ]
 
 
 def test_no_tenant_or_simulation_id_in_the_catalog(world, connect, big_sim):

@@ -15,6 +15,12 @@ privileges runs it:
 - otherwise (managed PostgreSQL) memory.ann_index runs them as memory_owner, a plain CREATE
   INDEX: every tenant's writes to episodes wait while a simulation's index builds.
 
+The bridge (issue 13, from files to searchable): as a superuser, a simulation's first HNSW
+index is preceded by an IVFFlat index over the same vectors (memory._ann_ivf_index_name, 100
+lists), built in a second or two for 50,000 episodes where the HNSW index takes 30 s and more,
+and dropped once the HNSW index is built. search_episodes searches through it meanwhile
+(recall@10 about 0.99) instead of scanning the simulation exactly.
+
 The facts (issue 12) likewise: a simulation with at least `min_rows` embedded facts gets a
 partial HNSW index over them (memory.ann_plan_facts, memory.ann_index_facts), which
 memory.search_facts and recall's facts arm use when it exists: `build_facts`, which
@@ -66,6 +72,9 @@ class IndexAction:
     action: str  # built, rebuilt (other parameters), kept, dropped
     seconds: float
     clumps: ClumpBuild | None = None  # the simulation's clump build, when it has one
+    # seconds from the action's start until the simulation's bridge (an IVFFlat index built
+    # before a concurrent HNSW build, searched until that is done) was built; None without one
+    bridged: float | None = None
 
 
 _DONE = {"build": "built", "rebuild": "rebuilt", "keep": "kept", "drop": "dropped"}
@@ -137,13 +146,18 @@ def _carry_out(
     m: int,
     ef_construction: int,
     log: Callable[[str], None],
+    on_bridged: Callable[[int], None] | None = None,
 ) -> list[IndexAction]:
     """Each action of a plan (memory.ann_plan, memory.ann_plan_facts or
     memory.ann_plan_entities) by `index_fn` (memory.ann_index, memory.ann_index_facts or
-    memory.ann_index_entities), one transaction a simulation."""
+    memory.ann_index_entities), one transaction a simulation (a superuser: one a statement,
+    CONCURRENTLY). A build of a simulation's episodes' index then starts with its bridge
+    (memory._ann_statements), after which `on_bridged(sim_no)` is called, before the HNSW
+    index is built."""
     actions: list[IndexAction] = []
     for sim_no, name, rows, action in planned:
         start = time.perf_counter()
+        bridged = None
         if action != "keep":
             # One transaction per simulation: a build's lock ends with it.
             statements = conn.execute(
@@ -151,13 +165,21 @@ def _carry_out(
                 (sim_no, action, m, ef_construction, not superuser),
             ).fetchall()
             if superuser:
+                (bridge,) = conn.execute(
+                    "SELECT memory._ann_ivf_index_name(%s)", (sim_no,)
+                ).fetchone()
                 for (statement,) in statements:
                     conn.execute(statement)  # CONCURRENTLY: outside a transaction
+                    if statement.startswith("CREATE INDEX") and f" {bridge} " in statement:
+                        bridged = time.perf_counter() - start
+                        log(f"bridged {name} ({rows} {what}) in {bridged:.1f} s")
+                        if on_bridged is not None:
+                            on_bridged(sim_no)
         seconds = time.perf_counter() - start
         done = _DONE[action]
         if action != "keep":
             log(f"{done} {name} ({rows} {what}) in {seconds:.1f} s")
-        actions.append(IndexAction(sim_no, rows, name, done, seconds))
+        actions.append(IndexAction(sim_no, rows, name, done, seconds, bridged=bridged))
     return actions
 
 
@@ -172,8 +194,11 @@ def build(
     m: int = 32,
     ef_construction: int = 128,
     log: Callable[[str], None] = lambda _m: None,
+    on_bridged: Callable[[int], None] | None = None,
 ) -> list[IndexAction]:
-    """memory.ann_plan carried out (the episodes' indexes), then the clump builds."""
+    """memory.ann_plan carried out (the episodes' indexes), then the clump builds. As a
+    superuser each new index is preceded by its simulation's bridge, searched while the
+    index builds; `on_bridged(sim_no)` is called once each bridge is built."""
     with psycopg.connect(dsn, autocommit=True) as conn:
         actions = _carry_out(
             conn,
@@ -184,6 +209,7 @@ def build(
             m,
             ef_construction,
             log,
+            on_bridged,
         )
         clumps = build_clumps(conn, min_rows, m=m, ef_construction=ef_construction, log=log)
     return [replace(a, clumps=clumps.get(a.sim_no)) for a in actions]

@@ -30,6 +30,7 @@ DECLARE
     v_hits       memory.episode_hit[];
     v_clumps     integer[];
     v_index_rows real;
+    v_bridge     boolean := false;
     v_sim_no     bigint;
     v_ranged     boolean := pg_catalog.num_nonnulls(p_round_from, p_round_to, p_from, p_to) > 0;
     v_in_range   bigint;
@@ -68,9 +69,17 @@ BEGIN
           FROM memory._clump_state(p_tenant_id, p_simulation_id) AS b
          WHERE b.fresh AND b.index_ok;
     END IF;
-    SELECT c.reltuples INTO v_index_rows FROM pg_catalog.pg_class AS c
-     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(v_sim_no));
-    IF FOUND AND v_ranged THEN
+    -- the simulation's HNSW index when it is valid (one being built concurrently is not),
+    -- else its bridge (memory._search_episodes_ivf) when that is valid
+    SELECT c.reltuples INTO v_index_rows
+      FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_index AS i ON i.indexrelid = c.oid
+     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_index_name(v_sim_no)) AND i.indisvalid;
+    IF v_index_rows IS NULL THEN
+        v_bridge := EXISTS (SELECT 1 FROM pg_catalog.pg_index AS i
+                             WHERE i.indexrelid = pg_catalog.to_regclass('memory.' || memory._ann_ivf_index_name(v_sim_no))
+                               AND i.indisvalid);
+    END IF;
+    IF (v_index_rows IS NOT NULL OR v_bridge) AND v_ranged THEN
         EXECUTE $q$
             SELECT pg_catalog.count(*) FROM (
                 SELECT 1 FROM memory.episodes AS e
@@ -95,6 +104,11 @@ BEGIN
             v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(p_tenant_id, p_simulation_id,
                                                                        v_sim_no, p_query, v_n,
                                                                        p_agent_id, v_index_rows,
+                                                                       p_round_from, p_round_to,
+                                                                       p_from, p_to, p_pool) AS h);
+        ELSIF v_bridge AND (NOT v_ranged OR v_in_range > c_exact_max) THEN
+            v_hits := ARRAY(SELECT h FROM memory._search_episodes_ivf(p_tenant_id, p_simulation_id,
+                                                                       v_sim_no, p_query, v_n, p_agent_id,
                                                                        p_round_from, p_round_to,
                                                                        p_from, p_to, p_pool) AS h);
         END IF;

@@ -15,6 +15,10 @@
 -- 10,001) is searched exactly in any simulation: an approximate scan filtered that narrowly
 -- gives up early or ranks loosely, where the exact scan of so few rows is cheap and right.
 -- If the approximate search ever returns fewer rows than it should, the exact search answers.
+-- While `swarm-memory index` builds a simulation's first HNSW index (concurrently: 30 s for
+-- 50,000 episodes, minutes for 200,000), the simulation is searched through its bridge, an
+-- IVFFlat index built in a second or two before it (memory._search_episodes_ivf, recall@10
+-- about 0.99; memory._ann_statements), instead of exactly.
 -- A ranged exact search runs as a statement planned for its values (EXECUTE of a fixed text):
 -- a cached generic plan cannot pick the range's index.
 --
