@@ -174,6 +174,17 @@ CREATE FUNCTION memory._ann_plan(p_kind text, p_min_rows integer, p_m integer, p
     SELECT pg_catalog.substring(x.index_name, '[0-9]+$')::bigint, x.index_name, 0::bigint, 'drop'
       FROM existing AS x
      WHERE x.index_name NOT IN (SELECT w.index_name FROM wanted AS w)
+    UNION ALL
+    -- a bridge (memory._ann_ivf_index_name) an interrupted run left, of a simulation with no
+    -- index of its own to build, keep or drop: its 'drop' drops the bridge too
+    SELECT b.sim_no, memory._ann_index_name(b.sim_no), 0::bigint, 'drop'
+      FROM (SELECT pg_catalog.substring(c.relname::text, '[0-9]+$')::bigint AS sim_no
+              FROM kind AS k
+              JOIN pg_catalog.pg_index AS i ON i.indrelid = k.tbl
+              JOIN pg_catalog.pg_class AS c ON c.oid = i.indexrelid
+             WHERE k.tbl = 'memory.episodes'::pg_catalog.regclass AND c.relname ~ '^episodes_ivf_[0-9]+$') AS b
+     WHERE memory._ann_index_name(b.sim_no) NOT IN (SELECT w.index_name FROM wanted AS w)
+       AND memory._ann_index_name(b.sim_no) NOT IN (SELECT x.index_name FROM existing AS x)
      ORDER BY 3 DESC, 1;
 $_$;
 
@@ -258,17 +269,21 @@ BEGIN
                AND c.relname ~ ('^search_points_ann_' || p_sim_no::text || '_[0-9]+$')
              ORDER BY c.relname);
     END IF;
-    IF v_stmts IS NOT NULL AND v_episodes AND p_action <> 'keep' THEN
-        -- the bridge: built before a concurrent build, dropped after any action
-        v_stmts := CASE WHEN p_action = 'build' AND p_concurrently THEN ARRAY[
-                            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge),
-                            pg_catalog.format('CREATE INDEX %s%I ON memory.episodes USING ivfflat'
-                                              ' ((embedding::public.halfvec(384)) public.halfvec_cosine_ops)'
-                                              ' WITH (lists = 100) WHERE sim_no = %s AND embedding IS NOT NULL',
-                                              v_how, v_bridge, p_sim_no)]
-                        ELSE ARRAY[]::text[] END
-                   || v_stmts
-                   || pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge);
+    IF v_stmts IS NOT NULL AND v_episodes THEN
+        IF p_action = 'build' AND p_concurrently THEN
+            -- the bridge: built first, searched while the HNSW index builds, dropped after it
+            v_stmts := ARRAY[pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge),
+                             pg_catalog.format('CREATE INDEX %s%I ON memory.episodes USING ivfflat'
+                                               ' ((embedding::public.halfvec(384)) public.halfvec_cosine_ops)'
+                                               ' WITH (lists = 100) WHERE sim_no = %s AND embedding IS NOT NULL',
+                                               v_how, v_bridge, p_sim_no)]
+                       || v_stmts
+                       || pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge);
+        ELSIF p_action <> 'keep' OR pg_catalog.to_regclass('memory.' || v_bridge) IS NOT NULL THEN
+            -- a bridge an interrupted run left (for 'keep' only when there is one): dropped
+            -- first, so that a build in one transaction does not end waiting for its lock
+            v_stmts := pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge) || v_stmts;
+        END IF;
     END IF;
     IF v_stmts IS NULL THEN
         RAISE EXCEPTION 'unknown index action %', pg_catalog.left(p_action, 200)
@@ -282,7 +297,7 @@ $_$;
 ALTER FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) OWNER TO memory_owner;
 
 -- FUNCTION _ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) IS 'Internal: the statements of an index action of memory.ann_plan() or memory.ann_plan_facts() on a simulation''s HNSW index over memory.episodes (or a shard of it), memory.edges or memory.nodes (a pair)';
+COMMENT ON FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) IS 'Internal: the statements of an index action of memory.ann_plan(), ann_plan_facts() or ann_plan_entities() on a simulation''s HNSW index over memory.episodes (or a shard of it; with the IVFFlat bridge built before a concurrent build and dropped after it), memory.edges or memory.nodes (a pair)';
 
 -- FUNCTION _ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) FROM PUBLIC;
@@ -4063,6 +4078,7 @@ CREATE FUNCTION memory._search_episodes_ivf(p_tenant_id uuid, p_simulation_id uu
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET "ivfflat.probes" TO '40'
     SET "ivfflat.iterative_scan" TO 'relaxed_order'
+    SET "ivfflat.max_probes" TO '60'
     SET enable_sort TO 'off'
     AS $_$
 BEGIN

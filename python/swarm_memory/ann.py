@@ -158,24 +158,27 @@ def _carry_out(
     for sim_no, name, rows, action in planned:
         start = time.perf_counter()
         bridged = None
-        if action != "keep":
-            # One transaction per simulation: a build's lock ends with it.
-            statements = conn.execute(
-                f"SELECT s FROM memory.{index_fn}(%s, %s, %s, %s, %s) AS s",
-                (sim_no, action, m, ef_construction, not superuser),
-            ).fetchall()
-            if superuser:
-                (bridge,) = conn.execute(
-                    "SELECT memory._ann_ivf_index_name(%s)", (sim_no,)
-                ).fetchone()
-                for (statement,) in statements:
-                    conn.execute(statement)  # CONCURRENTLY: outside a transaction
-                    if statement.startswith("CREATE INDEX") and f" {bridge} " in statement:
-                        bridged = time.perf_counter() - start
-                        log(f"bridged {name} ({rows} {what}) in {bridged:.1f} s")
-                        if on_bridged is not None:
-                            on_bridged(sim_no)
-        seconds = time.perf_counter() - start
+        hook = 0.0  # the seconds on_bridged took, not counted as the build's
+        # One transaction per simulation: a build's lock ends with it. 'keep' too: it drops a
+        # bridge an interrupted run left beside the index, and is nothing otherwise.
+        statements = conn.execute(
+            f"SELECT s FROM memory.{index_fn}(%s, %s, %s, %s, %s) AS s",
+            (sim_no, action, m, ef_construction, not superuser),
+        ).fetchall()
+        if superuser and statements:
+            (bridge,) = conn.execute("SELECT memory._ann_ivf_index_name(%s)", (sim_no,)).fetchone()
+            for (statement,) in statements:
+                conn.execute(statement)  # CONCURRENTLY: outside a transaction
+                if statement.startswith("CREATE INDEX") and f" {bridge} " in statement:
+                    bridged = time.perf_counter() - start
+                    log(f"bridged {name} ({rows} {what}) in {bridged:.1f} s")
+                    if on_bridged is not None:
+                        # an error here ends the run with the bridge alone, which the next
+                        # run's plan ('build') replaces
+                        called = time.perf_counter()
+                        on_bridged(sim_no)
+                        hook = time.perf_counter() - called
+        seconds = time.perf_counter() - start - hook
         done = _DONE[action]
         if action != "keep":
             log(f"{done} {name} ({rows} {what}) in {seconds:.1f} s")

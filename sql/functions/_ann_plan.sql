@@ -49,6 +49,17 @@ AS $fn$
     SELECT pg_catalog.substring(x.index_name, '[0-9]+$')::bigint, x.index_name, 0::bigint, 'drop'
       FROM existing AS x
      WHERE x.index_name NOT IN (SELECT w.index_name FROM wanted AS w)
+    UNION ALL
+    -- a bridge (memory._ann_ivf_index_name) an interrupted run left, of a simulation with no
+    -- index of its own to build, keep or drop: its 'drop' drops the bridge too
+    SELECT b.sim_no, memory._ann_index_name(b.sim_no), 0::bigint, 'drop'
+      FROM (SELECT pg_catalog.substring(c.relname::text, '[0-9]+$')::bigint AS sim_no
+              FROM kind AS k
+              JOIN pg_catalog.pg_index AS i ON i.indrelid = k.tbl
+              JOIN pg_catalog.pg_class AS c ON c.oid = i.indexrelid
+             WHERE k.tbl = 'memory.episodes'::pg_catalog.regclass AND c.relname ~ '^episodes_ivf_[0-9]+$') AS b
+     WHERE memory._ann_index_name(b.sim_no) NOT IN (SELECT w.index_name FROM wanted AS w)
+       AND memory._ann_index_name(b.sim_no) NOT IN (SELECT x.index_name FROM existing AS x)
      ORDER BY 3 DESC, 1;
 $fn$;
 

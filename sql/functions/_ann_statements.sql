@@ -18,9 +18,11 @@
 -- 100 lists, built in a second or two for 50,000 episodes) and ends by dropping it, so that
 -- memory._search_episodes answers through it, at recall@10 about 0.99, while the HNSW index
 -- builds (30 s for 50,000 episodes, minutes for 200,000), instead of scanning the
--- simulation exactly. Every other action on memory.episodes drops a bridge an interrupted
--- run left. In one transaction (p_concurrently false: memory.ann_index's own run, a Citus
--- worker's shard) no other session could see the bridge, so none is built.
+-- simulation exactly. Every other action on memory.episodes starts by dropping a bridge an
+-- interrupted run left ('keep' too, when there is one; memory._ann_plan plans a 'drop' for
+-- a bridge whose simulation has no index to keep). In one transaction (p_concurrently
+-- false: memory.ann_index's own run, memory.ann_index_tenant) no other session could see a
+-- bridge, so none is built there. A Citus shard's table has none.
 CREATE OR REPLACE FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer,
                                                   p_ef_construction integer, p_concurrently boolean,
                                                   p_table regclass)
@@ -67,17 +69,21 @@ BEGIN
                AND c.relname ~ ('^search_points_ann_' || p_sim_no::text || '_[0-9]+$')
              ORDER BY c.relname);
     END IF;
-    IF v_stmts IS NOT NULL AND v_episodes AND p_action <> 'keep' THEN
-        -- the bridge: built before a concurrent build, dropped after any action
-        v_stmts := CASE WHEN p_action = 'build' AND p_concurrently THEN ARRAY[
-                            pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge),
-                            pg_catalog.format('CREATE INDEX %s%I ON memory.episodes USING ivfflat'
-                                              ' ((embedding::public.halfvec(384)) public.halfvec_cosine_ops)'
-                                              ' WITH (lists = 100) WHERE sim_no = %s AND embedding IS NOT NULL',
-                                              v_how, v_bridge, p_sim_no)]
-                        ELSE ARRAY[]::text[] END
-                   || v_stmts
-                   || pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge);
+    IF v_stmts IS NOT NULL AND v_episodes THEN
+        IF p_action = 'build' AND p_concurrently THEN
+            -- the bridge: built first, searched while the HNSW index builds, dropped after it
+            v_stmts := ARRAY[pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge),
+                             pg_catalog.format('CREATE INDEX %s%I ON memory.episodes USING ivfflat'
+                                               ' ((embedding::public.halfvec(384)) public.halfvec_cosine_ops)'
+                                               ' WITH (lists = 100) WHERE sim_no = %s AND embedding IS NOT NULL',
+                                               v_how, v_bridge, p_sim_no)]
+                       || v_stmts
+                       || pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge);
+        ELSIF p_action <> 'keep' OR pg_catalog.to_regclass('memory.' || v_bridge) IS NOT NULL THEN
+            -- a bridge an interrupted run left (for 'keep' only when there is one): dropped
+            -- first, so that a build in one transaction does not end waiting for its lock
+            v_stmts := pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge) || v_stmts;
+        END IF;
     END IF;
     IF v_stmts IS NULL THEN
         RAISE EXCEPTION 'unknown index action %', pg_catalog.left(p_action, 200)
@@ -88,5 +94,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._ann_statements(bigint, text, integer, integer, boolean, regclass) IS 'Internal: the statements of an index action of memory.ann_plan() or memory.ann_plan_facts() on a simulation''s HNSW index over memory.episodes (or a shard of it), memory.edges or memory.nodes (a pair)';
+COMMENT ON FUNCTION memory._ann_statements(bigint, text, integer, integer, boolean, regclass) IS 'Internal: the statements of an index action of memory.ann_plan(), ann_plan_facts() or ann_plan_entities() on a simulation''s HNSW index over memory.episodes (or a shard of it; with the IVFFlat bridge built before a concurrent build and dropped after it), memory.edges or memory.nodes (a pair)';
 GRANT EXECUTE ON FUNCTION memory._ann_statements(bigint, text, integer, integer, boolean, regclass) TO memory_admin;

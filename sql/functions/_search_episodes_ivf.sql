@@ -9,11 +9,13 @@
 -- 40 of the 100 lists are read (ivfflat.probes): measured on the bench's data, 150 questions,
 -- recall@10 against the exact ranking (tie-aware), p50 on this two-core machine: 50,000
 -- episodes 0.996 (worst question 0.8), 12.6 ms, 30 lists 0.991 (0.8) 9.6 ms, 20 lists 0.971
--- (0.5); 200,000 episodes, 30 lists, 0.995 (0.8) in 35 ms, where the HNSW index answers 0.996
--- in 14 ms. The bridge costs what the share of the simulation it reads costs, so it is a
--- bridge: the HNSW index is the answer from a few thousand episodes up, the bridge the
--- minutes before it (its build: 0.9 s for 50,000 episodes, 2.6 s for 200,000, against 32 s
--- and about 250 s for the HNSW index).
+-- (0.5); 200,000 episodes (100 questions), 30 lists 0.995 (0.8) in 35.5 ms (40 not measured
+-- there: about 45 ms by the share read), where the HNSW index answers 0.993 (0.8) in 13.5 ms
+-- at ef_search 800. The bridge costs what the share of the simulation it reads costs, so it
+-- is a bridge: the HNSW index is the answer from a few thousand episodes up, the bridge the
+-- minutes before it (the CREATE INDEX alone: 0.9 s for 50,000 episodes, 2.6 s for 200,000,
+-- against 32 s and about 250 s for the HNSW index). A filtered call reads at most 60 lists
+-- (ivfflat.max_probes) before the exact search answers instead.
 --
 -- The condition embedding IS NOT NULL is the bridge's predicate: a statement without it (that
 -- of memory._search_episodes_ann) can never be planned over the bridge, and this one is only
@@ -21,8 +23,8 @@
 -- Dynamic SQL for the partial index's constant, as memory._search_episodes_ann: only the
 -- simulation's opaque number, a bigint written with format('%s'), goes into the text; every
 -- other argument is passed with USING. A filtered call (agent, rounds, time window) reads more
--- lists as it needs them (the iterative scan); the caller falls back to the exact scan on a
--- short result.
+-- lists as it needs them (the iterative scan, up to 60); the caller falls back to the exact
+-- scan on a short result.
 CREATE OR REPLACE FUNCTION memory._search_episodes_ivf(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -40,6 +42,7 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 SET ivfflat.probes = 40
 SET ivfflat.iterative_scan = 'relaxed_order'
+SET ivfflat.max_probes = 60
 SET enable_sort = off
 AS $fn$
 BEGIN

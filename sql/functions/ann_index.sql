@@ -1,6 +1,9 @@
 -- Carry out one action of memory.ann_plan() for the simulation numbered p_sim_no (the
 -- statements of memory._ann_statements: 'build', 'rebuild', 'drop', 'keep'; the index HNSW
 -- over half-precision vectors, WHERE sim_no = p_sim_no). Returns the statements, in order.
+-- Without p_run a 'build' also builds the simulation's IVFFlat bridge first, searched until
+-- the HNSW index is built, and drops it after (memory._ann_statements); every action drops a
+-- bridge an interrupted run left.
 -- On a Citus cluster a simulation's index is built on its tenant's shard by
 -- memory.ann_index_tenant instead.
 --
