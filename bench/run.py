@@ -640,7 +640,14 @@ def run(
         if sim_no == large_no:
             bridge.update(measure_bridge(app_dsn, large, base))
 
-    actions = ann.build(su, ann.DEFAULT_MIN_ROWS, on_bridged=on_bridged)
+    # (the large import gets its bridge at every scale: at 1.0 it holds 50,000 episodes, more
+    # than ann.BRIDGE_MIN_ROWS, which this leaves as it is)
+    actions = ann.build(
+        su,
+        ann.DEFAULT_MIN_ROWS,
+        on_bridged=on_bridged,
+        bridge_min_rows=min(ann.BRIDGE_MIN_ROWS, large.size),
+    )
     results["ann_indexes"] = {
         "built": sum(a.action == "built" for a in actions),
         "seconds": time.perf_counter() - t,

@@ -18,7 +18,8 @@ privileges runs it:
 The bridge (issue 13, from files to searchable): as a superuser, a simulation's first HNSW
 index is preceded by an IVFFlat index over the same vectors (memory._ann_ivf_index_name, 100
 lists), built in a second or two for 50,000 episodes where the HNSW index takes 30 s and more,
-and dropped once the HNSW index is built. search_episodes searches through it meanwhile
+and dropped once the HNSW index is built; for simulations of at least BRIDGE_MIN_ROWS
+episodes, where it pays for the two reads of the table a concurrent build makes. search_episodes searches through it meanwhile
 (recall@10 about 0.99) instead of scanning the simulation exactly.
 
 The facts (issue 12) likewise: a simulation with at least `min_rows` embedded facts gets a
@@ -48,6 +49,11 @@ from dataclasses import dataclass, replace
 import psycopg
 
 DEFAULT_MIN_ROWS = 2000
+# The smallest simulation whose HNSW build is preceded by a bridge. A concurrent build reads
+# the whole episodes table twice whatever the simulation's size (1 to 2 s in a store of a
+# million episodes), so below this the bridge costs about what it saves: an HNSW index over
+# 20,000 episodes builds in about 12 s here, over 5,000 in 3 s.
+BRIDGE_MIN_ROWS = 20_000
 
 
 @dataclass(frozen=True)
@@ -147,13 +153,15 @@ def _carry_out(
     ef_construction: int,
     log: Callable[[str], None],
     on_bridged: Callable[[int], None] | None = None,
+    bridge_min_rows: int = BRIDGE_MIN_ROWS,
 ) -> list[IndexAction]:
     """Each action of a plan (memory.ann_plan, memory.ann_plan_facts or
     memory.ann_plan_entities) by `index_fn` (memory.ann_index, memory.ann_index_facts or
     memory.ann_index_entities), one transaction a simulation (a superuser: one a statement,
-    CONCURRENTLY). A build of a simulation's episodes' index then starts with its bridge
-    (memory._ann_statements), after which `on_bridged(sim_no)` is called, before the HNSW
-    index is built."""
+    CONCURRENTLY). A build of the episodes' index of a simulation of at least
+    `bridge_min_rows` then starts with its bridge (memory._ann_statements; a smaller one's
+    is left out), after which `on_bridged(sim_no)` is called, before the HNSW index is
+    built."""
     actions: list[IndexAction] = []
     for sim_no, name, rows, action in planned:
         start = time.perf_counter()
@@ -168,8 +176,11 @@ def _carry_out(
         if superuser and statements:
             (bridge,) = conn.execute("SELECT memory._ann_ivf_index_name(%s)", (sim_no,)).fetchone()
             for (statement,) in statements:
+                builds_bridge = statement.startswith("CREATE INDEX") and f" {bridge} " in statement
+                if builds_bridge and rows < bridge_min_rows:
+                    continue
                 conn.execute(statement)  # CONCURRENTLY: outside a transaction
-                if statement.startswith("CREATE INDEX") and f" {bridge} " in statement:
+                if builds_bridge:
                     bridged = time.perf_counter() - start
                     log(f"bridged {name} ({rows} {what}) in {bridged:.1f} s")
                     if on_bridged is not None:
@@ -198,10 +209,12 @@ def build(
     ef_construction: int = 128,
     log: Callable[[str], None] = lambda _m: None,
     on_bridged: Callable[[int], None] | None = None,
+    bridge_min_rows: int = BRIDGE_MIN_ROWS,
 ) -> list[IndexAction]:
     """memory.ann_plan carried out (the episodes' indexes), then the clump builds. As a
-    superuser each new index is preceded by its simulation's bridge, searched while the
-    index builds; `on_bridged(sim_no)` is called once each bridge is built."""
+    superuser each new index of a simulation of at least `bridge_min_rows` episodes is
+    preceded by its bridge, searched while the index builds; `on_bridged(sim_no)` is called
+    once each bridge is built."""
     with psycopg.connect(dsn, autocommit=True) as conn:
         actions = _carry_out(
             conn,
@@ -213,6 +226,7 @@ def build(
             ef_construction,
             log,
             on_bridged,
+            bridge_min_rows,
         )
         clumps = build_clumps(conn, min_rows, m=m, ef_construction=ef_construction, log=log)
     return [replace(a, clumps=clumps.get(a.sim_no)) for a in actions]
