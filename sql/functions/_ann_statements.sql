@@ -39,6 +39,7 @@ DECLARE
     v_how      text := CASE WHEN p_concurrently THEN 'CONCURRENTLY ' ELSE '' END;
     v_episodes boolean := p_table = 'memory.episodes'::pg_catalog.regclass;
     v_bridge   text := memory._ann_ivf_index_name(p_sim_no);
+    v_unbridge text := pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge);
     v_create   text;
     v_stmts    text[];
 BEGIN
@@ -72,17 +73,17 @@ BEGIN
     IF v_stmts IS NOT NULL AND v_episodes THEN
         IF p_action = 'build' AND p_concurrently THEN
             -- the bridge: built first, searched while the HNSW index builds, dropped after it
-            v_stmts := ARRAY[pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge),
+            v_stmts := ARRAY[v_unbridge,
                              pg_catalog.format('CREATE INDEX %s%I ON memory.episodes USING ivfflat'
                                                ' ((embedding::public.halfvec(384)) public.halfvec_cosine_ops)'
                                                ' WITH (lists = 100) WHERE sim_no = %s AND embedding IS NOT NULL',
                                                v_how, v_bridge, p_sim_no)]
                        || v_stmts
-                       || pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge);
+                       || v_unbridge;
         ELSIF p_action <> 'keep' OR pg_catalog.to_regclass('memory.' || v_bridge) IS NOT NULL THEN
             -- a bridge an interrupted run left (for 'keep' only when there is one): dropped
             -- first, so that a build in one transaction does not end waiting for its lock
-            v_stmts := pg_catalog.format('DROP INDEX %sIF EXISTS memory.%I', v_how, v_bridge) || v_stmts;
+            v_stmts := v_unbridge || v_stmts;
         END IF;
     END IF;
     IF v_stmts IS NULL THEN
