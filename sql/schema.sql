@@ -1707,6 +1707,7 @@ DECLARE
     v_kinds   record;
     v_ix      record;
     v_state   text;
+    v_bridge  name;
     v_ann_rows real;
     -- on a Citus cluster facts and entities are searched exactly by design (ann_plan_facts
     -- and ann_plan_entities refuse there): their state is 'exact' whatever their number
@@ -1793,9 +1794,20 @@ BEGIN
             metric := v_ix.metric;
             value := COALESCE(v_index.reltuples, 0);
             ok := v_state IN ('indexed', 'exact');
+            -- the episodes' bridge (an IVFFlat index search_episodes answers through while the
+            -- HNSW index is missing or invalid: a concurrent build running, or interrupted),
+            -- named when it exists and is valid; the state stays the HNSW index's own
+            v_bridge := NULL;
+            IF v_ix.metric = 'ann_index' AND v_state IN ('invalid', 'missing') THEN
+                SELECT c.relname INTO v_bridge
+                  FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_index AS i ON i.indexrelid = c.oid
+                 WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_ivf_index_name(v_sim.sim_no))
+                   AND i.indisvalid;
+            END IF;
             detail := pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
                           'state', v_state, v_ix.counted, v_ix.embedded, 'bytes', v_index.bytes,
-                          'index', v_index.index_name, 'summary_index', v_index.summary_name));
+                          'index', v_index.index_name, 'summary_index', v_index.summary_name,
+                          'bridge', v_bridge));
             RETURN NEXT;
             IF v_ix.metric = 'ann_index' AND v_state = 'indexed' THEN
                 v_ann_rows := v_index.reltuples;
@@ -4042,7 +4054,8 @@ CREATE FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uu
     AS $_$
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search',
-        LEAST(memory._ann_breadth(p_index_rows), CASE WHEN p_top_k > 10 THEN 400 END)::text, true);
+        LEAST(memory._ann_breadth(p_index_rows), CASE WHEN p_top_k > 10 THEN 400 END,
+              GREATEST(2 * p_pool, 200))::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
                c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)
@@ -4127,8 +4140,12 @@ DECLARE
 BEGIN
     SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
-    SELECT c.reltuples INTO v_rows FROM pg_catalog.pg_class AS c
-     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._facts_ann_index_name(v_sim_no));
+    -- the index's size as the catalog holds it, when it exists and is valid (an index left
+    -- invalid by an interrupted or running CREATE INDEX CONCURRENTLY is no path: the exact
+    -- scan answers)
+    SELECT c.reltuples INTO v_rows
+      FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_index AS i ON i.indexrelid = c.oid
+     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._facts_ann_index_name(v_sim_no)) AND i.indisvalid;
     -- The facts ranked (through the index, or by one scan of the simulation's edges and a
     -- top-k sort in memory), without naming their ends: joining every edge to its nodes
     -- before the sort cost twice the time here (50,000 edges: 144 -> 75 ms) and a full sort
@@ -8081,6 +8098,8 @@ BEGIN
     -- pool at 400, 200, 100 or 50 and with the facts' breadth at the default, 200 or 100;
     -- p50 at 200,000 39.9 -> 37.0 ms (episodes' pool 400 -> 100) and 37.7 -> 33.2 ms (facts'
     -- breadth 400 -> 100); the two together, 300 questions: the same rows and scores. The
+    -- episodes' index is searched twice as broadly as the pool, at least 200 (not 400:
+    -- memory._search_episodes_ann; 100 of 100 questions the same rows at 200,000). The
     -- entities' pair of indexes (V0035) is searched as broadly as memory.search_nodes
     -- searches it: at 100 each, 20 clustered synthetic questions over 2,400 entities gave a
     -- top 50 overlapping the exact one by 0.948 (two questions at 0.72), below what

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import psycopg
 import pytest
-from swarm_memory import ann
+from swarm_memory import Memory, ann
 from swarm_memory.cli import main
 
 N = 2400
@@ -161,6 +161,12 @@ def test_a_new_simulation_is_searched_through_its_bridge_while_its_index_builds(
         assert n == sim_no
         seen["indexes"] = indexes()
         seen["scans"] = scans(queries[0])
+        with Memory(world.dsn("reader_a")) as mem:
+            seen["health"] = [
+                h.detail
+                for h in mem.health_tenant(world.tenant_a, 0)
+                if h.metric == "ann_index" and h.simulation_id == world.sim_a
+            ]
         seen["recall"] = np.mean(
             [len(truth(q) & {g[0] for g in search(reader, world, q)}) / 10 for q in queries]
         )
@@ -173,6 +179,15 @@ def test_a_new_simulation_is_searched_through_its_bridge_while_its_index_builds(
     assert seen["indexes"] == {bridge: True}  # the bridge alone, before the HNSW index
     assert seen["scans"] == {bridge: 1}  # through it alone: no exact scan after it
     assert seen["recall"] >= 0.95
+    # health names the bridge beside the HNSW index's own state, and not once that is built
+    assert [(d["state"], d.get("bridge")) for d in seen["health"]] == [("missing", bridge)]
+    with Memory(world.dsn("reader_a")) as mem:
+        after = [
+            h.detail
+            for h in mem.health_tenant(world.tenant_a, 0)
+            if h.metric == "ann_index" and h.simulation_id == world.sim_a
+        ]
+    assert [(d["state"], d.get("bridge")) for d in after] == [("indexed", None)]
     assert indexes() == {hnsw: True}  # the bridge dropped once the HNSW index was built
     assert scans(queries[0]) == {hnsw: 1}
 

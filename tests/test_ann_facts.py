@@ -199,3 +199,26 @@ def test_recalls_facts_arm_reads_the_index_narrowly_and_ranks_as_the_exact_scan(
         assert [r[1] for r in sorted(rows, key=lambda r: -r[2])] == list(range(1, 51))
         overlap.append(len({r[0] for r in rows} & set(exact_sim)) / 50)
     assert sum(overlap) / len(overlap) >= 0.95, sum(overlap) / len(overlap)
+
+
+def test_an_invalid_facts_index_is_no_path(world, connect, big_graph):
+    """An index left invalid (by an interrupted CREATE INDEX CONCURRENTLY, or one still being
+    built: here marked so by hand) is not searched and the answers are the exact scan's; the
+    next build makes it again."""
+    reader = connect("reader_a")
+    queries = clustered(5, 14)
+    exact = [search(reader, world, q) for q in queries]
+    [action] = ann.build_facts(world.dsn(), min_rows=2000)
+    connect().execute(
+        "UPDATE pg_index SET indisvalid = false WHERE indexrelid = %s::regclass",
+        (f"memory.{action.index_name}",),
+    )
+    with psycopg.connect(world.dsn("reader_a")) as tx:  # one transaction: its scans count
+        before = index_scans(tx, action.index_name)
+        assert [search(tx, world, q) for q in queries] == exact
+        assert index_scans(tx, action.index_name) == before, "an invalid index was searched"
+    assert [a.action for a in ann.build_facts(world.dsn(), min_rows=2000)] == ["built"]
+    with psycopg.connect(world.dsn("reader_a")) as tx:
+        before = index_scans(tx, action.index_name)
+        assert len(search(tx, world, queries[0])) == 10
+        assert index_scans(tx, action.index_name) > before

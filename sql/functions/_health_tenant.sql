@@ -7,11 +7,13 @@
 -- index, or either half of the pair, left invalid), else 'exact' below c_min_rows (2,000,
 -- the default threshold of memory.ann_plan, ann_plan_facts and ann_plan_entities) embedded
 -- rows of the kind (facts and entities on a Citus cluster: always, as they are searched
--- exactly there), else 'missing'; ok when 'indexed' or 'exact'. The recall@10 of the
--- approximate search over episodes against the exact one on p_sample queries (each the sum
--- of two random episodes' vectors, the two drawn independently and paired by their draw
--- order; 'sampled' says how many ran) for every simulation whose episodes' index is valid,
--- ok at 0.95 or more (the seeds' alert below); the change feed's head. One row per metric.
+-- exactly there), else 'missing'; ok when 'indexed' or 'exact'; an episodes' index that is
+-- missing or invalid names in its detail the bridge that answers meanwhile ('bridge'). The
+-- recall@10 of the approximate search over episodes against the exact one on p_sample
+-- queries (each the sum of two random episodes' vectors, the two drawn independently and
+-- paired by their draw order; 'sampled' says how many ran) for every simulation whose
+-- episodes' index is valid, ok at 0.95 or more (the seeds' alert below); the change feed's
+-- head. One row per metric.
 -- SECURITY DEFINER: an administrator holds no tenant grant, yet sizes every tenant; the
 -- caller is checked as the session user (a grant for the tenant, or memory_admin) and the
 -- owner's policies keep every read to the tenant entered.
@@ -44,6 +46,7 @@ DECLARE
     v_kinds   record;
     v_ix      record;
     v_state   text;
+    v_bridge  name;
     v_ann_rows real;
     -- on a Citus cluster facts and entities are searched exactly by design (ann_plan_facts
     -- and ann_plan_entities refuse there): their state is 'exact' whatever their number
@@ -130,9 +133,20 @@ BEGIN
             metric := v_ix.metric;
             value := COALESCE(v_index.reltuples, 0);
             ok := v_state IN ('indexed', 'exact');
+            -- the episodes' bridge (an IVFFlat index search_episodes answers through while the
+            -- HNSW index is missing or invalid: a concurrent build running, or interrupted),
+            -- named when it exists and is valid; the state stays the HNSW index's own
+            v_bridge := NULL;
+            IF v_ix.metric = 'ann_index' AND v_state IN ('invalid', 'missing') THEN
+                SELECT c.relname INTO v_bridge
+                  FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_index AS i ON i.indexrelid = c.oid
+                 WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._ann_ivf_index_name(v_sim.sim_no))
+                   AND i.indisvalid;
+            END IF;
             detail := pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
                           'state', v_state, v_ix.counted, v_ix.embedded, 'bytes', v_index.bytes,
-                          'index', v_index.index_name, 'summary_index', v_index.summary_name));
+                          'index', v_index.index_name, 'summary_index', v_index.summary_name,
+                          'bridge', v_bridge));
             RETURN NEXT;
             IF v_ix.metric = 'ann_index' AND v_state = 'indexed' THEN
                 v_ann_rows := v_index.reltuples;

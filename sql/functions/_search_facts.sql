@@ -28,8 +28,12 @@ DECLARE
 BEGIN
     SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
-    SELECT c.reltuples INTO v_rows FROM pg_catalog.pg_class AS c
-     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._facts_ann_index_name(v_sim_no));
+    -- the index's size as the catalog holds it, when it exists and is valid (an index left
+    -- invalid by an interrupted or running CREATE INDEX CONCURRENTLY is no path: the exact
+    -- scan answers)
+    SELECT c.reltuples INTO v_rows
+      FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_index AS i ON i.indexrelid = c.oid
+     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._facts_ann_index_name(v_sim_no)) AND i.indisvalid;
     -- The facts ranked (through the index, or by one scan of the simulation's edges and a
     -- top-k sort in memory), without naming their ends: joining every edge to its nodes
     -- before the sort cost twice the time here (50,000 edges: 144 -> 75 ms) and a full sort
