@@ -1531,6 +1531,25 @@ COMMENT ON FUNCTION memory._entity_names(p_name text, p_attributes jsonb) IS 'In
 REVOKE ALL ON FUNCTION memory._entity_names(p_name text, p_attributes jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._entity_names(p_name text, p_attributes jsonb) TO memory_reader;
 
+-- _episodes_breadth(real, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._episodes_breadth(p_index_rows real, p_top_k integer, p_pool integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+SELECT LEAST(memory._ann_breadth(p_index_rows),
+             CASE WHEN p_top_k > 10 THEN 400 END,
+             CASE WHEN p_pool IS NOT NULL THEN GREATEST(2 * p_pool, 200) END)
+$$;
+
+ALTER FUNCTION memory._episodes_breadth(p_index_rows real, p_top_k integer, p_pool integer) OWNER TO memory_owner;
+
+-- FUNCTION _episodes_breadth(p_index_rows real, p_top_k integer, p_pool integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._episodes_breadth(p_index_rows real, p_top_k integer, p_pool integer) IS 'Internal: hnsw.ef_search of a search through a simulation''s own episodes index, from its size, the hits asked for and the caller''s pool';
+
+-- FUNCTION _episodes_breadth(p_index_rows real, p_top_k integer, p_pool integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._episodes_breadth(p_index_rows real, p_top_k integer, p_pool integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._episodes_breadth(p_index_rows real, p_top_k integer, p_pool integer) TO memory_reader;
+
 -- _fact_state(timestamp with time zone, timestamp with time zone, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._fact_state(p_valid_at timestamp with time zone, p_invalid_at timestamp with time zone, p_expired_at timestamp with time zone, p_as_of timestamp with time zone) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -4054,8 +4073,7 @@ CREATE FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uu
     AS $_$
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search',
-        LEAST(memory._ann_breadth(p_index_rows), CASE WHEN p_top_k > 10 THEN 400 END,
-              GREATEST(2 * p_pool, 200))::text, true);
+        memory._episodes_breadth(p_index_rows, p_top_k, p_pool)::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
                c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)
@@ -8099,7 +8117,7 @@ BEGIN
     -- p50 at 200,000 39.9 -> 37.0 ms (episodes' pool 400 -> 100) and 37.7 -> 33.2 ms (facts'
     -- breadth 400 -> 100); the two together, 300 questions: the same rows and scores. The
     -- episodes' index is searched twice as broadly as the pool, at least 200 (not 400:
-    -- memory._search_episodes_ann; 100 of 100 questions the same rows at 200,000). The
+    -- memory._episodes_breadth; 100 of 100 questions the same rows at 200,000). The
     -- entities' pair of indexes (V0035) is searched as broadly as memory.search_nodes
     -- searches it: at 100 each, 20 clustered synthetic questions over 2,400 entities gave a
     -- top 50 overlapping the exact one by 0.948 (two questions at 0.72), below what

@@ -4,17 +4,8 @@
 -- memory._search_episodes (memory.search_episodes' work) when the index exists (see
 -- swarm-memory index).
 --
--- The breadth of the search (hnsw.ef_search) follows the index's size (memory._ann_breadth)
--- for a pool of at most 200 candidates (top_k up to 10); a larger pool starts from a breadth
--- of at most 400 and the iterative scan goes on to the pool's size (measured with a top 50,
--- 200,000 episodes in the loaded store of make bench: a breadth of 400 and the iterative
--- scan to 1,000 candidates, recall@50 0.993 in 18 ms; a breadth of 1,000, 0.990 in 27.6 ms;
--- memory.recall's top 50 takes a pool of 400, the breadth's own candidates, in about 7 ms).
--- A caller's pool also bounds the breadth, to twice the pool and at least 200: memory.recall
--- asks a pool of 100 for its 50 candidates, and there a breadth of 200 instead of 400 gave
--- recall's same ten rows in the same order for 100 of 100 questions at 200,000 episodes
--- (p50 42.4 -> 38.9 ms) and for 99 of 100 at 50,000 (20.8 -> 17.2 ms; scratch copy of the
--- bench's store, questions of make bench's recall rows, interleaved).
+-- The breadth of the search (hnsw.ef_search): memory._episodes_breadth, from the index's
+-- size (memory._ann_breadth), the hits asked for and the caller's pool.
 --
 -- Dynamic SQL, deliberately: the planner uses a partial index only when the query's
 -- conditions carry the index predicate's constant, so the simulation's opaque number
@@ -51,8 +42,7 @@ SET enable_sort = off
 AS $fn$
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search',
-        LEAST(memory._ann_breadth(p_index_rows), CASE WHEN p_top_k > 10 THEN 400 END,
-              GREATEST(2 * p_pool, 200))::text, true);
+        memory._episodes_breadth(p_index_rows, p_top_k, p_pool)::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
                c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)

@@ -141,7 +141,7 @@ BEGIN
     -- p50 at 200,000 39.9 -> 37.0 ms (episodes' pool 400 -> 100) and 37.7 -> 33.2 ms (facts'
     -- breadth 400 -> 100); the two together, 300 questions: the same rows and scores. The
     -- episodes' index is searched twice as broadly as the pool, at least 200 (not 400:
-    -- memory._search_episodes_ann; 100 of 100 questions the same rows at 200,000). The
+    -- memory._episodes_breadth; 100 of 100 questions the same rows at 200,000). The
     -- entities' pair of indexes (V0035) is searched as broadly as memory.search_nodes
     -- searches it: at 100 each, 20 clustered synthetic questions over 2,400 entities gave a
     -- top 50 overlapping the exact one by 0.948 (two questions at 0.72), below what

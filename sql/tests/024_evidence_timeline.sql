@@ -7,7 +7,7 @@
 -- per-simulation HNSW path with a window returns the exact top k within it.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(42);
+SELECT plan(43);
 
 -- 李华 (alias 小李) supported the plan until 2025-06-01 (e2) and opposes it from then (e1,
 -- open end; its source list names a Graphiti episode twice and one action the memory holds);
@@ -238,6 +238,16 @@ SELECT results_eq(
              (25000, 250), (40000, 400), (80000, 400), (100000, 400), (150000, 600), (200000, 800), (250000, 1000),
              (1000000, 1000)$$,
     '_ann_breadth: 400 for an unknown size, 200 up to 20,000 vectors, 400 from 40,000, 800 at 200,000, at most 1,000');
+
+-- ... and, through memory._episodes_breadth, the hits asked for and the caller's pool (1)
+SELECT results_eq(
+    $$SELECT n::real, k, pool, memory._episodes_breadth(n::real, k, pool)
+        FROM (VALUES (200000, 10, NULL::integer), (200000, 50, NULL), (200000, 50, 100), (200000, 50, 200),
+                     (200000, 10, 50), (5000, 50, 100), (40000, 10, 100), (0, 10, NULL)) AS v(n, k, pool)$$,
+    $$VALUES (200000::real, 10, NULL::integer, 800), (200000, 50, NULL, 400), (200000, 50, 100, 200),
+             (200000, 50, 200, 400), (200000, 10, 50, 200), (5000, 50, 100, 200), (40000, 10, 100, 200),
+             (0, 10, NULL, 400)$$,
+    '_episodes_breadth: the index''s breadth, at most 400 beyond a top 10, at most twice a pool given (at least 200), none without one');
 
 SELECT * FROM finish();
 ROLLBACK;
