@@ -19,8 +19,9 @@ The bridge (issue 13, from files to searchable): as a superuser, a simulation's 
 index is preceded by an IVFFlat index over the same vectors (memory._ann_ivf_index_name, 100
 lists), built in a second or two for 50,000 episodes where the HNSW index takes 30 s and more,
 and dropped once the HNSW index is built; for simulations of at least BRIDGE_MIN_ROWS
-episodes, where it pays for the two reads of the table a concurrent build makes. search_episodes searches through it meanwhile
-(recall@10 about 0.99) instead of scanning the simulation exactly.
+episodes, where it pays for the two reads of the table a concurrent build makes.
+search_episodes searches through it meanwhile (recall@10 about 0.99) instead of scanning the
+simulation exactly.
 
 The facts (issue 12) likewise: a simulation with at least `min_rows` embedded facts gets a
 partial HNSW index over them (memory.ann_plan_facts, memory.ann_index_facts), which
