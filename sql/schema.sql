@@ -3279,6 +3279,7 @@ GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_admin;
 CREATE FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone, p_name_keys uuid[], p_name_sims real[]) RETURNS SETOF memory.recall_hit
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
     v_seeds memory.recall_hit[];
@@ -4368,6 +4369,7 @@ GRANT ALL ON FUNCTION memory._search_nodes_ann(p_tenant_id uuid, p_simulation_id
 CREATE FUNCTION memory._search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[], p_name_keys uuid[], p_name_sims real[]) RETURNS TABLE(kind text, id text, text text, score real, matched text)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
     v_words   text[];

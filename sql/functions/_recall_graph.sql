@@ -14,12 +14,17 @@
 -- calls of memory.neighbors cost 2.7 ms of the arm at 200,000 episodes, most of it each
 -- call's checks and plan (the same rows for every one of 300 questions, 5,033 and 200,000
 -- episodes).
+-- Its plans are generic, made once a session (force_generic_plan, as memory._search_words'
+-- and memory.neighbors'): the branch of the depth that does not apply is a one-time filter,
+-- and every lookup is by key whatever the estimates (see memory._search_words for the
+-- figures; on a Citus cluster memory._use_custom_plans plans each call again).
 CREATE OR REPLACE FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text,
                                                 p_candidates integer, p_depth integer, p_as_of timestamptz,
                                                 p_name_keys uuid[], p_name_sims real[])
 RETURNS SETOF memory.recall_hit
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
+SET plan_cache_mode = force_generic_plan
 AS $fn$
 DECLARE
     v_seeds memory.recall_hit[];

@@ -2,6 +2,18 @@
 -- the kinds: p_name_keys / p_name_sims, when not NULL, are the entities the text names
 -- (memory._name_candidates(..., LEAST(top_k, 10)), which memory.recall computes once for
 -- its words and graph arms); NULL, they are found here.
+--
+-- The plan is generic, made once a session and cached (force_generic_plan, as
+-- memory.neighbors'): the statement's shape is fixed by its materialized steps and lateral
+-- lookups, every one a scan of the postings' primary key with the word as an index
+-- condition, so planning it again for each call's values (a custom plan, about 1.2 ms a call
+-- on the bench's machine) bought nothing. Measured on a copy of the bench's store, the same
+-- questions asked with each plan mode in turn (the same rows for every question):
+-- memory.search_words p50 9.7 -> 8.6 ms at 5,033 episodes, 14.5 -> 11.9 ms at 200,000,
+-- 7.4 -> 4.7 ms at 100; with memory._recall_graph's plan generic too, routed recall 24.2 ->
+-- 22.1 ms at 5,033 episodes and 40.2 -> 37.3 ms at 200,000 (bench/README.md). On a Citus
+-- cluster memory._use_custom_plans makes it plan each call again (a generic plan cannot be
+-- routed).
 CREATE OR REPLACE FUNCTION memory._search_words(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -13,6 +25,7 @@ CREATE OR REPLACE FUNCTION memory._search_words(
 RETURNS TABLE (kind text, id text, text text, score real, matched text)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
+SET plan_cache_mode = force_generic_plan
 AS $fn$
 DECLARE
     v_words   text[];

@@ -330,6 +330,25 @@ def test_search_answers_as_on_one_node(citus: Cluster) -> None:
     assert on_cluster == _rows(citus.single_dsn(), sql, (TENANT_A, SIM_A, literal))
 
 
+def test_no_function_asks_for_a_generic_plan_on_the_cluster(citus: Cluster) -> None:
+    """On one node the walk and the words' and graph's arms cache a generic plan; a generic
+    plan leaves the tenant a parameter Citus cannot route by, so on every node of the
+    cluster memory._use_custom_plans has reset them."""
+    sql = """
+        SELECT p.proname FROM pg_proc p
+         WHERE p.pronamespace = 'memory'::regnamespace
+           AND 'plan_cache_mode=force_generic_plan' = ANY (p.proconfig)
+    """
+    assert {r[0] for r in _rows(citus.single_dsn(), sql)} == {
+        "neighbors",
+        "_search_words",
+        "_recall_graph",
+    }
+    assert _rows(citus.dsn(), sql) == []
+    for worker in citus.workers:
+        assert _rows(worker.dsn(citus.dbname), sql) == [], worker.name
+
+
 def test_walk_and_vector_queries_plan_on_one_shard(citus: Cluster) -> None:
     """The shapes inside neighbors and search_episodes, planned on the coordinator: one task."""
     walk = """

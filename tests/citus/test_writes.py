@@ -243,6 +243,39 @@ def test_a_granted_writer_imports_a_run_on_the_cluster_as_on_one_node(citus: Clu
     assert stored[0] == stored[1]
 
 
+def test_words_and_recall_answer_on_the_cluster_as_on_one_node(citus: Cluster) -> None:
+    """The words arm and recall by text (words and graph arms, no vector) over the example
+    run, imported into a simulation of its own: the same rows as on one node, and the same
+    again when asked a second time in the session (one node caches a generic plan of each;
+    the cluster plans each call, memory._use_custom_plans)."""
+    sim = uuid.uuid4()
+    calls = (
+        (
+            "SELECT kind, id, round(score::numeric, 5) FROM memory.search_words(%s, %s, %s, 10)",
+            (TENANT_A, sim, "River Road closure traffic"),
+        ),
+        (
+            "SELECT kind, id, round(score::numeric, 6), why FROM memory.recall(%s, %s, %s, NULL,"
+            " 10, %s)",
+            (TENANT_A, sim, "Daniel Reyes and River Road", '{"arms": ["words", "graph"]}'),
+        ),
+    )
+    answers = []
+    for dsn, _ in _both(citus):
+        import_run(dsn, TENANT_A, sim, RUN)
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            mine = []
+            for sql, params in calls:
+                first = conn.execute(sql, params).fetchall()
+                assert conn.execute(sql, params).fetchall() == first, sql
+                mine.append(first)
+            answers.append(mine)
+    on_cluster, on_one_node = answers
+    assert len(on_cluster[0]) == 10 and len(on_cluster[1]) == 10
+    assert {r[0] for r in on_cluster[1]} >= {"entity", "episode"}
+    assert on_cluster == on_one_node
+
+
 def test_readers_see_the_last_committed_state_until_the_promote_commits(citus: Cluster) -> None:
     """An import staged and validated, its promote made inside a transaction left open:
     a reader (another role, another session) reads the old rows until it commits."""
