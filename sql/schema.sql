@@ -1538,7 +1538,9 @@ CREATE FUNCTION memory._episodes_breadth(p_index_rows real, p_top_k integer, p_p
     AS $$
 SELECT LEAST(memory._ann_breadth(p_index_rows),
              CASE WHEN p_top_k > 10 THEN 400 END,
-             CASE WHEN p_pool IS NOT NULL THEN GREATEST(2 * p_pool, 200) END)
+             CASE WHEN p_pool IS NOT NULL THEN GREATEST(2 * p_pool, 200) END,
+             CASE WHEN p_pool IS NULL AND p_top_k <= 10 AND p_index_rows > 0
+                  THEN GREATEST(120, p_index_rows / 100)::integer END)
 $$;
 
 ALTER FUNCTION memory._episodes_breadth(p_index_rows real, p_top_k integer, p_pool integer) OWNER TO memory_owner;
@@ -4072,9 +4074,10 @@ CREATE FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uu
     SET "hnsw.max_scan_tuples" TO '100000'
     SET enable_sort TO 'off'
     AS $_$
+DECLARE
+    v_breadth integer := memory._episodes_breadth(p_index_rows, p_top_k, p_pool);
 BEGIN
-    PERFORM pg_catalog.set_config('hnsw.ef_search',
-        memory._episodes_breadth(p_index_rows, p_top_k, p_pool)::text, true);
+    PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
                c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)
@@ -4091,7 +4094,8 @@ BEGIN
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
          LIMIT $5 $q$, p_sim_no)
     USING p_query::public.vector(384), p_query::public.halfvec(384),
-          GREATEST(COALESCE(p_pool, GREATEST(p_top_k * 20, 200)), p_top_k), p_agent_id, p_top_k,
+          GREATEST(COALESCE(p_pool, CASE WHEN v_breadth < 200 THEN v_breadth ELSE GREATEST(p_top_k * 20, 200) END),
+                   p_top_k), p_agent_id, p_top_k,
           p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
 END
 $_$;

@@ -1,8 +1,9 @@
 -- Approximate search of one simulation through its own partial HNSW index (half-precision
--- vectors): the p_pool best candidates (at least p_top_k; NULL: 20 per result asked for,
--- at least 200) re-ranked by the exact cosine distance of the full vectors. Called by
--- memory._search_episodes (memory.search_episodes' work) when the index exists (see
--- swarm-memory index).
+-- vectors): the p_pool best candidates (at least p_top_k; NULL: 20 per result asked for, at
+-- least 200, or the breadth when memory._episodes_breadth makes it narrower than 200: a top
+-- 10 from an index under 20,000 vectors) re-ranked by the exact cosine distance of the full
+-- vectors. Called by memory._search_episodes (memory.search_episodes' work) when the index
+-- exists (see swarm-memory index).
 --
 -- The breadth of the search (hnsw.ef_search): memory._episodes_breadth, from the index's
 -- size (memory._ann_breadth), the hits asked for and the caller's pool.
@@ -40,9 +41,10 @@ SET hnsw.max_scan_tuples = 100000
 -- simulation through its b-tree and sorting, which is exact but slower than the index.
 SET enable_sort = off
 AS $fn$
+DECLARE
+    v_breadth integer := memory._episodes_breadth(p_index_rows, p_top_k, p_pool);
 BEGIN
-    PERFORM pg_catalog.set_config('hnsw.ef_search',
-        memory._episodes_breadth(p_index_rows, p_top_k, p_pool)::text, true);
+    PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
                c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)
@@ -59,7 +61,8 @@ BEGIN
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
          LIMIT $5 $q$, p_sim_no)
     USING p_query::public.vector(384), p_query::public.halfvec(384),
-          GREATEST(COALESCE(p_pool, GREATEST(p_top_k * 20, 200)), p_top_k), p_agent_id, p_top_k,
+          GREATEST(COALESCE(p_pool, CASE WHEN v_breadth < 200 THEN v_breadth ELSE GREATEST(p_top_k * 20, 200) END),
+                   p_top_k), p_agent_id, p_top_k,
           p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
 END
 $fn$;
