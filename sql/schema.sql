@@ -6600,6 +6600,7 @@ CREATE FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id t
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
     v_as_of timestamptz := COALESCE(p_as_of, pg_catalog.now());
@@ -6615,14 +6616,19 @@ BEGIN
     SELECT d.edge_id, d.type, d.fact, d.source_id, s.name, d.target_id, t.name, d.valid_at, d.invalid_at,
            d.created_at, d.expired_at, f.state, d.episodes
       FROM (SELECT e.edge, e.state, e.source_key, e.target_key, e.valid_at, e.edge_id
-              FROM (SELECT e AS edge, e.source_key, e.target_key, e.valid_at, e.edge_id,
+              FROM (SELECT e.edge, e.source_key, e.target_key, e.valid_at, e.edge_id,
                            CASE WHEN e.valid_at > v_as_of THEN 'future'
                                 WHEN e.invalid_at <= v_as_of THEN 'ended'
                                 WHEN e.expired_at <= v_as_of THEN 'expired'
                                 ELSE 'current' END AS state
-                      FROM memory.edges AS e
-                     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                       AND (p_node_id IS NULL OR e.source_key = v_key OR e.target_key = v_key)) AS e
+                      FROM (SELECT e AS edge, e.source_key, e.target_key, e.valid_at, e.invalid_at, e.expired_at, e.edge_id
+                              FROM memory.edges AS e
+                             WHERE p_node_id IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                            UNION ALL
+                            SELECT e, e.source_key, e.target_key, e.valid_at, e.invalid_at, e.expired_at, e.edge_id
+                              FROM memory.edges AS e
+                             WHERE p_node_id IS NOT NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                               AND (e.source_key = v_key OR e.target_key = v_key)) AS e) AS e
              WHERE p_state = 'all' OR e.state = p_state
                 OR (p_state = 'historical' AND e.state IN ('ended', 'expired'))
              ORDER BY e.valid_at DESC NULLS LAST, e.edge_id

@@ -6,6 +6,15 @@
 -- learned it and its end (learned_at, expired_at), its state (memory._fact_state) and the
 -- ids of the episodes it was extracted from. Newest first: by valid_at (unknown last), then
 -- id; p_limit clamped to 1..1000 (NULL: 100). Unknown node: P0002; unknown state: 22023.
+--
+-- The plan is generic, made once a session and cached (force_generic_plan, as
+-- memory.neighbors'): the simulation's edges and a node's are two branches of one statement,
+-- the one that does not apply a one-time filter that never runs, the node's read through
+-- edges_out_idx and edges_in_idx. Planned for each call's values (before), the statement cost
+-- more to plan than to run: 0.55 ms of planning against 0.4 ms of running for a node's facts,
+-- and memory.panorama calls it for each entity it finds (about 23 times a call: 12.6 ms of its
+-- 60 at 5,033 episodes; bench/README.md). On a Citus cluster memory._use_custom_plans makes it
+-- plan each call again.
 CREATE OR REPLACE FUNCTION memory.facts(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -18,6 +27,7 @@ RETURNS TABLE (edge_id text, type text, fact text, source_id text, source_name t
                expired_at timestamptz, state text, episodes text[])
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
+SET plan_cache_mode = force_generic_plan
 AS $fn$
 DECLARE
     v_as_of timestamptz := COALESCE(p_as_of, pg_catalog.now());
@@ -33,14 +43,19 @@ BEGIN
     SELECT d.edge_id, d.type, d.fact, d.source_id, s.name, d.target_id, t.name, d.valid_at, d.invalid_at,
            d.created_at, d.expired_at, f.state, d.episodes
       FROM (SELECT e.edge, e.state, e.source_key, e.target_key, e.valid_at, e.edge_id
-              FROM (SELECT e AS edge, e.source_key, e.target_key, e.valid_at, e.edge_id,
+              FROM (SELECT e.edge, e.source_key, e.target_key, e.valid_at, e.edge_id,
                            CASE WHEN e.valid_at > v_as_of THEN 'future'
                                 WHEN e.invalid_at <= v_as_of THEN 'ended'
                                 WHEN e.expired_at <= v_as_of THEN 'expired'
                                 ELSE 'current' END AS state
-                      FROM memory.edges AS e
-                     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                       AND (p_node_id IS NULL OR e.source_key = v_key OR e.target_key = v_key)) AS e
+                      FROM (SELECT e AS edge, e.source_key, e.target_key, e.valid_at, e.invalid_at, e.expired_at, e.edge_id
+                              FROM memory.edges AS e
+                             WHERE p_node_id IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                            UNION ALL
+                            SELECT e, e.source_key, e.target_key, e.valid_at, e.invalid_at, e.expired_at, e.edge_id
+                              FROM memory.edges AS e
+                             WHERE p_node_id IS NOT NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                               AND (e.source_key = v_key OR e.target_key = v_key)) AS e) AS e
              WHERE p_state = 'all' OR e.state = p_state
                 OR (p_state = 'historical' AND e.state IN ('ended', 'expired'))
              ORDER BY e.valid_at DESC NULLS LAST, e.edge_id
