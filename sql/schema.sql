@@ -6621,11 +6621,13 @@ BEGIN
                                 WHEN e.invalid_at <= v_as_of THEN 'ended'
                                 WHEN e.expired_at <= v_as_of THEN 'expired'
                                 ELSE 'current' END AS state
-                      FROM (SELECT e AS edge, e.source_key, e.target_key, e.valid_at, e.invalid_at, e.expired_at, e.edge_id
+                      FROM (SELECT ROW(e.*)::memory.edges AS edge, e.source_key, e.target_key, e.valid_at, e.invalid_at,
+                                   e.expired_at, e.edge_id
                               FROM memory.edges AS e
                              WHERE p_node_id IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
                             UNION ALL
-                            SELECT e, e.source_key, e.target_key, e.valid_at, e.invalid_at, e.expired_at, e.edge_id
+                            SELECT ROW(e.*)::memory.edges, e.source_key, e.target_key, e.valid_at, e.invalid_at,
+                                   e.expired_at, e.edge_id
                               FROM memory.edges AS e
                              WHERE p_node_id IS NOT NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
                                AND (e.source_key = v_key OR e.target_key = v_key)) AS e) AS e
@@ -6657,7 +6659,7 @@ CREATE FUNCTION memory.get_edge(p_tenant_id uuid, p_simulation_id uuid, p_edge_i
     AS $$
     SELECT memory._require_row('edges', p_tenant_id, p_simulation_id, p_edge_id);
     SELECT d.*
-      FROM memory.edges AS e CROSS JOIN LATERAL memory._edge_detail(e) AS d
+      FROM memory.edges AS e CROSS JOIN LATERAL memory._edge_detail(ROW(e.*)::memory.edges) AS d
      WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
        AND e.edge_key = pg_catalog.md5(p_edge_id)::uuid;
 $$;
@@ -6754,7 +6756,7 @@ CREATE FUNCTION memory.graph_edges(p_tenant_id uuid, p_simulation_id uuid, p_lim
 BEGIN
     PERFORM memory._enter_page('edges', p_tenant_id, p_simulation_id, p_after);  -- P0002 for an unknown p_after
     RETURN QUERY SELECT d.*
-      FROM (SELECT e FROM memory.edges AS e
+      FROM (SELECT ROW(e.*)::memory.edges AS e FROM memory.edges AS e
              WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
                AND (p_after IS NULL OR e.edge_id COLLATE "C" > p_after COLLATE "C")
              ORDER BY e.edge_id COLLATE "C"

@@ -4,6 +4,10 @@
 -- (created_at, expired_at: the columns learned_at and expired_at of V0015, else the
 -- attributes' values when valid timestamps) and the episodes it was extracted from (NULL
 -- unless a list).
+-- Callers pass the row as ROW(e.*)::memory.edges, never the bare whole-row reference e: on a
+-- Citus worker a statement over memory.edges runs on a shard, whose whole row is of the
+-- shard's own type (memory.edges_<shard>), for which this function does not exist; the row
+-- built from its columns is of the table's type everywhere.
 CREATE OR REPLACE FUNCTION memory._edge_detail(p_edge memory.edges) RETURNS memory.edge_detail
 LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp

@@ -48,11 +48,13 @@ BEGIN
                                 WHEN e.invalid_at <= v_as_of THEN 'ended'
                                 WHEN e.expired_at <= v_as_of THEN 'expired'
                                 ELSE 'current' END AS state
-                      FROM (SELECT e AS edge, e.source_key, e.target_key, e.valid_at, e.invalid_at, e.expired_at, e.edge_id
+                      FROM (SELECT ROW(e.*)::memory.edges AS edge, e.source_key, e.target_key, e.valid_at, e.invalid_at,
+                                   e.expired_at, e.edge_id
                               FROM memory.edges AS e
                              WHERE p_node_id IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
                             UNION ALL
-                            SELECT e, e.source_key, e.target_key, e.valid_at, e.invalid_at, e.expired_at, e.edge_id
+                            SELECT ROW(e.*)::memory.edges, e.source_key, e.target_key, e.valid_at, e.invalid_at,
+                                   e.expired_at, e.edge_id
                               FROM memory.edges AS e
                              WHERE p_node_id IS NOT NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
                                AND (e.source_key = v_key OR e.target_key = v_key)) AS e) AS e

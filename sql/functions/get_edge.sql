@@ -9,7 +9,7 @@ SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
     SELECT memory._require_row('edges', p_tenant_id, p_simulation_id, p_edge_id);
     SELECT d.*
-      FROM memory.edges AS e CROSS JOIN LATERAL memory._edge_detail(e) AS d
+      FROM memory.edges AS e CROSS JOIN LATERAL memory._edge_detail(ROW(e.*)::memory.edges) AS d
      WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
        AND e.edge_key = pg_catalog.md5(p_edge_id)::uuid;
 $fn$;

@@ -15,7 +15,7 @@ AS $fn$
 BEGIN
     PERFORM memory._enter_page('edges', p_tenant_id, p_simulation_id, p_after);  -- P0002 for an unknown p_after
     RETURN QUERY SELECT d.*
-      FROM (SELECT e FROM memory.edges AS e
+      FROM (SELECT ROW(e.*)::memory.edges AS e FROM memory.edges AS e
              WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
                AND (p_after IS NULL OR e.edge_id COLLATE "C" > p_after COLLATE "C")
              ORDER BY e.edge_id COLLATE "C"

@@ -148,6 +148,11 @@ def _stored(dsn: str, tenant: uuid.UUID, sim: uuid.UUID) -> dict[str, list[tuple
     return out
 
 
+def _rows(dsn: str, sql: str, params: tuple = ()) -> list[tuple]:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
 def _named(cur: psycopg.Cursor) -> list:
     """A cursor's rows as objects with its column names."""
     from types import SimpleNamespace
@@ -243,37 +248,67 @@ def test_a_granted_writer_imports_a_run_on_the_cluster_as_on_one_node(citus: Clu
     assert stored[0] == stored[1]
 
 
-def test_words_and_recall_answer_on_the_cluster_as_on_one_node(citus: Cluster) -> None:
-    """The words arm and recall by text (words and graph arms, no vector) over the example
-    run, imported into a simulation of its own: the same rows as on one node, and the same
-    again when asked a second time in the session (one node caches a generic plan of each;
-    the cluster plans each call, memory._use_custom_plans)."""
+# The report agent's reads over an imported run, each as a reader of the tenant: (SQL, what
+# it is given beyond tenant and simulation: "node" and "other" are entity ids, "edge" a fact's).
+READS = {
+    "get_edge": ("SELECT * FROM memory.get_edge(%s, %s, %s)", ("edge",)),
+    "graph_edges": ("SELECT * FROM memory.graph_edges(%s, %s)", ()),
+    "facts of a node": ("SELECT * FROM memory.facts(%s, %s, %s, 'all')", ("node",)),
+    "facts": ("SELECT * FROM memory.facts(%s, %s)", ()),
+    "entity_summary": ("SELECT * FROM memory.entity_summary(%s, %s, %s)", ("node",)),
+    "panorama": (
+        "SELECT kind, id, text, state, round(score::numeric, 6)"
+        " FROM memory.panorama(%s, %s, 'Daniel Reyes and River Road', NULL)",
+        (),
+    ),
+    "paths": ("SELECT * FROM memory.paths(%s, %s, %s, %s)", ("node", "other")),
+    "timeline": ("SELECT * FROM memory.timeline(%s, %s, %s)", ("node",)),
+    "search_words": (
+        "SELECT kind, id, round(score::numeric, 5)"
+        " FROM memory.search_words(%s, %s, 'River Road closure traffic', 10)",
+        (),
+    ),
+    "recall by text": (
+        "SELECT kind, id, round(score::numeric, 6), why"
+        " FROM memory.recall(%s, %s, 'Daniel Reyes and River Road', NULL, 10)",
+        (),
+    ),
+}
+
+
+def test_the_report_agents_reads_answer_on_the_cluster_as_on_one_node(citus: Cluster) -> None:
+    """Every read the report agent makes (facts, an entity's summary, panorama, paths, the
+    words arm, recall by text; an edge with its detail), over the example run imported into a
+    simulation of its own: the same rows on the cluster as on one node, and the same again
+    when asked a second time in the session (one node caches generic plans of facts and of
+    the words' and graph's arms; the cluster plans each call, memory._use_custom_plans). An
+    edge's detail is built from the row of memory.edges, which on a worker is a shard's."""
     sim = uuid.uuid4()
-    calls = (
-        (
-            "SELECT kind, id, round(score::numeric, 5) FROM memory.search_words(%s, %s, %s, 10)",
-            (TENANT_A, sim, "River Road closure traffic"),
-        ),
-        (
-            "SELECT kind, id, round(score::numeric, 6), why FROM memory.recall(%s, %s, %s, NULL,"
-            " 10, %s)",
-            (TENANT_A, sim, "Daniel Reyes and River Road", '{"arms": ["words", "graph"]}'),
-        ),
-    )
     answers = []
-    for dsn, _ in _both(citus):
+    for dsn, su in _both(citus):
         import_run(dsn, TENANT_A, sim, RUN)
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            mine = []
-            for sql, params in calls:
+        ids = {
+            "node": "SELECT node_id FROM memory.nodes WHERE tenant_id = %s AND simulation_id = %s"
+            " AND name = 'Daniel Reyes'",
+            "other": "SELECT node_id FROM memory.nodes WHERE tenant_id = %s AND simulation_id = %s"
+            " AND name = 'Millbrook Bridge'",
+            "edge": "SELECT min(edge_id) FROM memory.edges WHERE tenant_id = %s AND simulation_id = %s",
+        }
+        ids = {k: _rows(su, q, (TENANT_A, sim))[0][0] for k, q in ids.items()}
+        reader = dsn.replace("citus_app_a", "citus_reader_a")
+        mine = {}
+        with psycopg.connect(reader, autocommit=True) as conn:
+            for name, (sql, given) in READS.items():
+                params = (TENANT_A, sim, *(ids[g] for g in given))
                 first = conn.execute(sql, params).fetchall()
-                assert conn.execute(sql, params).fetchall() == first, sql
-                mine.append(first)
-            answers.append(mine)
+                assert conn.execute(sql, params).fetchall() == first, name
+                mine[name] = first
+        answers.append(mine)
     on_cluster, on_one_node = answers
-    assert len(on_cluster[0]) == 10 and len(on_cluster[1]) == 10
-    assert {r[0] for r in on_cluster[1]} >= {"entity", "episode"}
-    assert on_cluster == on_one_node
+    assert all(on_cluster[name] for name in READS), [n for n in READS if not on_cluster[n]]
+    assert {r[0] for r in on_cluster["recall by text"]} >= {"entity", "episode"}
+    for name in READS:
+        assert on_cluster[name] == on_one_node[name], name
 
 
 def test_readers_see_the_last_committed_state_until_the_promote_commits(citus: Cluster) -> None:
