@@ -6636,8 +6636,15 @@ BEGIN
              ORDER BY e.valid_at DESC NULLS LAST, e.edge_id
              LIMIT memory._page_rows(p_limit, 100)) AS f
      CROSS JOIN LATERAL memory._edge_detail(f.edge) AS d
-      JOIN memory.nodes AS s ON s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id AND s.node_key = f.source_key
-      JOIN memory.nodes AS t ON t.tenant_id = p_tenant_id AND t.simulation_id = p_simulation_id AND t.node_key = f.target_key
+     -- each end's name by its key, one lookup a fact whatever the generic plan's estimate of
+     -- the page's size (OFFSET 0: not pulled up into a join the planner could hash over every
+     -- node of the simulation)
+     CROSS JOIN LATERAL (SELECT n.name FROM memory.nodes AS n
+                          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                            AND n.node_key = f.source_key OFFSET 0) AS s
+     CROSS JOIN LATERAL (SELECT n.name FROM memory.nodes AS n
+                          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                            AND n.node_key = f.target_key OFFSET 0) AS t
      ORDER BY f.valid_at DESC NULLS LAST, f.edge_id;
 END
 $$;

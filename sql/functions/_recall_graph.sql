@@ -17,7 +17,8 @@
 -- Its plans are generic, made once a session (force_generic_plan, as memory._search_words'
 -- and memory.neighbors'): the branch of the depth that does not apply is a one-time filter,
 -- and every lookup is by key whatever the estimates (see memory._search_words for the
--- figures; on a Citus cluster memory._use_custom_plans plans each call again).
+-- figures; on a Citus cluster memory._use_custom_plans plans each call again). The setting
+-- holds for what it calls too (memory.neighbors has its own; memory._search_words likewise).
 CREATE OR REPLACE FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text,
                                                 p_candidates integer, p_depth integer, p_as_of timestamptz,
                                                 p_name_keys uuid[], p_name_sims real[])

@@ -1,6 +1,7 @@
 -- memory.search_episodes' work, for memory.search_episodes and memory.recall (see there for
 -- the strategy): p_pool is how many candidates a search through the simulation's own HNSW
--- index re-ranks exactly (NULL: 20 a hit asked for, at least 200, memory._search_episodes_ann).
+-- index re-ranks exactly (NULL: 20 a hit asked for, at least 200, or fewer for a top 10
+-- through a small index: memory._search_episodes_ann).
 -- memory.recall's episodes arm asks for 50 hits from 400 candidates: its answers were the
 -- same ten rows in the same order as with 1,000 for all 300 of the bench's questions at
 -- 5,033 and at 200,000 episodes, and the arm took 7.3 ms instead of 18.5 at 200,000 (recall@50

@@ -13,7 +13,9 @@
 -- 7.4 -> 4.7 ms at 100; with memory._recall_graph's plan generic too, routed recall 24.2 ->
 -- 22.1 ms at 5,033 episodes and 40.2 -> 37.3 ms at 200,000 (bench/README.md). On a Citus
 -- cluster memory._use_custom_plans makes it plan each call again (a generic plan cannot be
--- routed).
+-- routed). The setting holds for the functions it calls as well (memory._name_candidates,
+-- memory._words_query): their statements are keyed lookups too, and the rows were the same
+-- for every question measured.
 CREATE OR REPLACE FUNCTION memory._search_words(
     p_tenant_id uuid,
     p_simulation_id uuid,

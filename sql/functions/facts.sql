@@ -8,9 +8,9 @@
 -- id; p_limit clamped to 1..1000 (NULL: 100). Unknown node: P0002; unknown state: 22023.
 --
 -- The plan is generic, made once a session and cached (force_generic_plan, as
--- memory.neighbors'): the simulation's edges and a node's are two branches of one statement,
--- the one that does not apply a one-time filter that never runs, the node's read through
--- edges_out_idx and edges_in_idx. Planned for each call's values (before), the statement cost
+-- memory.neighbors'): the simulation's edges and a node's are two branches of one statement;
+-- the branch that does not apply sits behind a one-time filter and never runs, and a node's
+-- edges are read through edges_out_idx and edges_in_idx. Planned for each call's values (before), the statement cost
 -- more to plan than to run: 0.55 ms of planning against 0.4 ms of running for a node's facts,
 -- and memory.panorama calls it for each entity it finds (about 23 times a call: 12.6 ms of its
 -- 60 at 5,033 episodes; bench/README.md). On a Citus cluster memory._use_custom_plans makes it
@@ -63,8 +63,15 @@ BEGIN
              ORDER BY e.valid_at DESC NULLS LAST, e.edge_id
              LIMIT memory._page_rows(p_limit, 100)) AS f
      CROSS JOIN LATERAL memory._edge_detail(f.edge) AS d
-      JOIN memory.nodes AS s ON s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id AND s.node_key = f.source_key
-      JOIN memory.nodes AS t ON t.tenant_id = p_tenant_id AND t.simulation_id = p_simulation_id AND t.node_key = f.target_key
+     -- each end's name by its key, one lookup a fact whatever the generic plan's estimate of
+     -- the page's size (OFFSET 0: not pulled up into a join the planner could hash over every
+     -- node of the simulation)
+     CROSS JOIN LATERAL (SELECT n.name FROM memory.nodes AS n
+                          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                            AND n.node_key = f.source_key OFFSET 0) AS s
+     CROSS JOIN LATERAL (SELECT n.name FROM memory.nodes AS n
+                          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                            AND n.node_key = f.target_key OFFSET 0) AS t
      ORDER BY f.valid_at DESC NULLS LAST, f.edge_id;
 END
 $fn$;

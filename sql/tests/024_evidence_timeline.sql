@@ -245,12 +245,14 @@ SELECT results_eq(
         FROM (VALUES (200000, 10, NULL::integer), (200000, 50, NULL), (200000, 50, 100), (200000, 50, 200),
                      (200000, 10, 50), (5000, 50, 100), (40000, 10, 100), (0, 10, NULL), (-1, 10, NULL),
                      (5000, 10, NULL), (5000, 5, NULL), (12970, 10, NULL), (19999, 10, NULL), (20000, 10, NULL),
-                     (30000, 10, NULL), (5000, 11, NULL), (5000, 10, 50)) AS v(n, k, pool)$$,
+                     (30000, 10, NULL), (5000, 11, NULL), (5000, 10, 50), (NULL, 10, NULL),
+                     (5000, NULL, NULL)) AS v(n, k, pool)$$,
     $$VALUES (200000::real, 10, NULL::integer, 800), (200000, 50, NULL, 400), (200000, 50, 100, 200),
              (200000, 50, 200, 400), (200000, 10, 50, 200), (5000, 50, 100, 200), (40000, 10, 100, 200),
              (0, 10, NULL, 400), (-1, 10, NULL, 400),
              (5000, 10, NULL, 120), (5000, 5, NULL, 120), (12970, 10, NULL, 130), (19999, 10, NULL, 200), (20000, 10, NULL, 200),
-             (30000, 10, NULL, 300), (5000, 11, NULL, 200), (5000, 10, 50, 200)$$,
+             (30000, 10, NULL, 300), (5000, 11, NULL, 200), (5000, 10, 50, 200), (NULL, 10, NULL, 400),
+             (5000, NULL, NULL, 200)$$,
     '_episodes_breadth: the index''s breadth, at most 400 beyond a top 10, at most twice a pool given (at least 200), a hundredth of a small index (at least 120) for a top 10 without a pool');
 
 SELECT * FROM finish();

@@ -279,9 +279,9 @@ READS = {
 def test_the_report_agents_reads_answer_on_the_cluster_as_on_one_node(citus: Cluster) -> None:
     """Every read the report agent makes (facts, an entity's summary, panorama, paths, the
     words arm, recall by text; an edge with its detail), over the example run imported into a
-    simulation of its own: the same rows on the cluster as on one node, and the same again
-    when asked a second time in the session (one node caches generic plans of facts and of
-    the words' and graph's arms; the cluster plans each call, memory._use_custom_plans). An
+    simulation of its own: the same rows on the cluster (which plans each call:
+    memory._use_custom_plans) as on one node (which runs the generic plans of facts and of the
+    words' and graph's arms), and the same again when asked a second time in a session. An
     edge's detail is built from the row of memory.edges, which on a worker is a shard's."""
     sim = uuid.uuid4()
     answers = []
@@ -306,6 +306,7 @@ def test_the_report_agents_reads_answer_on_the_cluster_as_on_one_node(citus: Clu
         answers.append(mine)
     on_cluster, on_one_node = answers
     assert all(on_cluster[name] for name in READS), [n for n in READS if not on_cluster[n]]
+    assert len(on_cluster["search_words"]) == len(on_cluster["recall by text"]) == 10
     assert {r[0] for r in on_cluster["recall by text"]} >= {"entity", "episode"}
     for name in READS:
         assert on_cluster[name] == on_one_node[name], name
