@@ -154,6 +154,15 @@ def test_a_new_simulation_is_searched_through_its_bridge_while_its_index_builds(
     def scans(q):
         return episode_scans(connect, world, q)
 
+    def index_health():
+        """The state and the bridge health_tenant names for the simulation's episodes index."""
+        with Memory(world.dsn("reader_a")) as mem:
+            return [
+                (h.detail["state"], h.detail.get("bridge"))
+                for h in mem.health_tenant(world.tenant_a, 0)
+                if h.metric == "ann_index" and h.simulation_id == world.sim_a
+            ]
+
     reader = connect("reader_a")
     seen: dict = {}
 
@@ -161,12 +170,7 @@ def test_a_new_simulation_is_searched_through_its_bridge_while_its_index_builds(
         assert n == sim_no
         seen["indexes"] = indexes()
         seen["scans"] = scans(queries[0])
-        with Memory(world.dsn("reader_a")) as mem:
-            seen["health"] = [
-                h.detail
-                for h in mem.health_tenant(world.tenant_a, 0)
-                if h.metric == "ann_index" and h.simulation_id == world.sim_a
-            ]
+        seen["health"] = index_health()
         seen["recall"] = np.mean(
             [len(truth(q) & {g[0] for g in search(reader, world, q)}) / 10 for q in queries]
         )
@@ -180,14 +184,8 @@ def test_a_new_simulation_is_searched_through_its_bridge_while_its_index_builds(
     assert seen["scans"] == {bridge: 1}  # through it alone: no exact scan after it
     assert seen["recall"] >= 0.95
     # health names the bridge beside the HNSW index's own state, and not once that is built
-    assert [(d["state"], d.get("bridge")) for d in seen["health"]] == [("missing", bridge)]
-    with Memory(world.dsn("reader_a")) as mem:
-        after = [
-            h.detail
-            for h in mem.health_tenant(world.tenant_a, 0)
-            if h.metric == "ann_index" and h.simulation_id == world.sim_a
-        ]
-    assert [(d["state"], d.get("bridge")) for d in after] == [("indexed", None)]
+    assert seen["health"] == [("missing", bridge)]
+    assert index_health() == [("indexed", None)]
     assert indexes() == {hnsw: True}  # the bridge dropped once the HNSW index was built
     assert scans(queries[0]) == {hnsw: 1}
 
