@@ -628,6 +628,26 @@ COMMENT ON FUNCTION memory._check_query_vector(p_query public.vector) IS 'Intern
 REVOKE ALL ON FUNCTION memory._check_query_vector(p_query public.vector) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._check_query_vector(p_query public.vector) TO memory_reader;
 
+-- _clump_breadth(bigint, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._clump_breadth(p_points bigint, p_top_k integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+SELECT LEAST(1000, GREATEST(CASE WHEN p_top_k <= 10 AND p_points > 0
+                                 THEN LEAST(200, GREATEST(100, p_points / 30))
+                                 ELSE 200 END,
+                            COALESCE(p_points, 0) / 140))::integer
+$$;
+
+ALTER FUNCTION memory._clump_breadth(p_points bigint, p_top_k integer) OWNER TO memory_owner;
+
+-- FUNCTION _clump_breadth(p_points bigint, p_top_k integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._clump_breadth(p_points bigint, p_top_k integer) IS 'Internal: hnsw.ef_search of a search through a clump build''s index, from its number of representatives and the hits asked for';
+
+-- FUNCTION _clump_breadth(p_points bigint, p_top_k integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._clump_breadth(p_points bigint, p_top_k integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._clump_breadth(p_points bigint, p_top_k integer) TO memory_reader;
+
 -- _clump_build(uuid, bigint, text, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._clump_build(p_tenant_id uuid, p_sim_no bigint, p_action text DEFAULT 'clump'::text, p_m integer DEFAULT 32, p_ef_construction integer DEFAULT 128) RETURNS TABLE(build_no bigint, episodes bigint, points bigint, clumps integer, clumped bigint, indexed boolean)
     LANGUAGE plpgsql SECURITY DEFINER
@@ -984,8 +1004,7 @@ DECLARE
     c_window       constant double precision := 0.001;
     c_rerank_slack constant integer := 30;
 BEGIN
-    PERFORM pg_catalog.set_config('hnsw.ef_search',
-        LEAST(1000, GREATEST(200, COALESCE(p_points, 0) / 140))::integer::text, true);
+    PERFORM pg_catalog.set_config('hnsw.ef_search', memory._clump_breadth(p_points, p_top_k)::text, true);
     EXECUTE pg_catalog.format($q$
         SELECT pg_catalog.array_agg(1 - c.d ORDER BY c.d, c.point_no, k.o),
                pg_catalog.array_agg(k.key ORDER BY c.d, c.point_no, k.o)

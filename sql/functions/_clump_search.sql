@@ -17,7 +17,8 @@
 --    are read from memory.episodes by key and ranked by the exact cosine distance of their
 --    full vectors, ties by episode_id, as the exact search ranks them.
 -- The breadth of the index search follows the number of representatives (hnsw.ef_search =
--- points / 140, from 200 to pgvector's maximum of 1,000; at 200,000 clumpy episodes (161,931
+-- points / 140, from 200 to pgvector's maximum of 1,000, or narrower for a top 10 from a small
+-- build: memory._clump_breadth; at 200,000 clumpy episodes (161,931
 -- points) 1,000 gave 0.993 against 0.991 with 800). Points / 100 until 2026-12-02; measured
 -- then on two clumpy data sets (seeds 1313 and 2727, 120 questions each, worst question in
 -- brackets), points / 140 kept the recall and took a sixth off the time: 34,704 and 34,576
@@ -59,8 +60,7 @@ DECLARE
     c_window       constant double precision := 0.001;
     c_rerank_slack constant integer := 30;
 BEGIN
-    PERFORM pg_catalog.set_config('hnsw.ef_search',
-        LEAST(1000, GREATEST(200, COALESCE(p_points, 0) / 140))::integer::text, true);
+    PERFORM pg_catalog.set_config('hnsw.ef_search', memory._clump_breadth(p_points, p_top_k)::text, true);
     EXECUTE pg_catalog.format($q$
         SELECT pg_catalog.array_agg(1 - c.d ORDER BY c.d, c.point_no, k.o),
                pg_catalog.array_agg(k.key ORDER BY c.d, c.point_no, k.o)

@@ -9,7 +9,7 @@
 -- Index paths and real embeddings: tests/test_clumps.py.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(35);
+SELECT plan(36);
 
 -- fx.vec(1) with position p set to x: close to fx.vec(1) when x is small (0.04 at position
 -- 2: cosine 0.9992)
@@ -177,6 +177,19 @@ SELECT results_eq($$SELECT episode_id, similarity FROM memory.search_episodes(fx
                   $$VALUES ('late'::text, 1::double precision)$$,
                   'search_episodes finds the row written after the build');
 RESET SESSION AUTHORIZATION;
+
+-- The breadth of the build's index search (1): a hundred-and-fortieth of the points from 200 to
+-- 1,000; for a top 10 or fewer, a thirtieth of a build under 6,000 points, at least 100; 200
+-- for an unknown size or top k.
+SELECT results_eq(
+    $$SELECT p, k, memory._clump_breadth(p, k)
+        FROM (VALUES (1344::bigint, 10), (1344, 5), (3367, 10), (5999, 10), (6000, 10), (6754, 10),
+                     (28000, 10), (34704, 10), (161931, 10), (1344, 11), (1344, 50), (34704, 50),
+                     (1344, NULL), (NULL, 10), (0, 10), (-5, 10)) AS v(p, k)$$,
+    $$VALUES (1344::bigint, 10, 100), (1344, 5, 100), (3367, 10, 112), (5999, 10, 199), (6000, 10, 200),
+             (6754, 10, 200), (28000, 10, 200), (34704, 10, 247), (161931, 10, 1000), (1344, 11, 200),
+             (1344, 50, 200), (34704, 50, 247), (1344, NULL, 200), (NULL, 10, 200), (0, 10, 200), (-5, 10, 200)$$,
+    '_clump_breadth: points / 140 from 200 to 1,000; for a top 10 from a small build points / 30, at least 100');
 
 SELECT * FROM finish();
 ROLLBACK;
