@@ -53,7 +53,10 @@ BEGIN
                        AS similarity
                   FROM memory.nodes AS n
                  WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                   AND (p_type IS NULL OR n.type = p_type)) AS n
+                   AND (p_type IS NULL OR n.type = p_type)
+                -- (OFFSET 0: flattened, the similarity was computed twice a row, for the
+                -- filter and for the order: 3.55 -> 3.24 ms p50 over 1,258 entities)
+                OFFSET 0) AS n
          WHERE n.similarity IS NOT NULL AND (SELECT c.n FROM found AS c) < v_k
          ORDER BY n.similarity DESC, n.node_id
          LIMIT v_k
