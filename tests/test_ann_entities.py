@@ -343,7 +343,9 @@ def test_recalls_top_ten_reads_the_pair_as_broadly_as_its_pool(world, connect, b
     for top, breadth in ((10, 100), (25, 100), (26, 200), (50, 200)):
         with psycopg.connect(world.dsn("reader_a")) as tx:  # one transaction: its counts
             before = [returned(tx, n) for n in names]
-            tx.execute(recall_sql, (world.tenant_a, world.sim_a, literal(queries[1]), top)).fetchall()
+            tx.execute(
+                recall_sql, (world.tenant_a, world.sim_a, literal(queries[1]), top)
+            ).fetchall()
             assert [returned(tx, n) - b for n, b in zip(names, before, strict=True)] == [
                 breadth,
                 breadth,
