@@ -8067,7 +8067,6 @@ DECLARE
     v_k        double precision;
     v_cand     integer;
     v_pool     integer;
-    v_ent_breadth integer;
     v_depth    integer;
     v_as_of    timestamptz;
     v_bad      text;
@@ -8165,12 +8164,7 @@ BEGIN
     -- entities' pair of indexes (V0035) is searched as broadly as memory.search_nodes
     -- searches it: at 100 each, 20 clustered synthetic questions over 2,400 entities gave a
     -- top 50 overlapping the exact one by 0.948 (two questions at 0.72), below what
-    -- tests/test_ann_entities.py asks of an answer of 50. An answer of at most a quarter of
-    -- the pool (the default's ten) has them read as broadly as the pool (100 each): the
-    -- arm's ten overlap the exact ten by at least 0.99 on those questions (the same test),
-    -- and at 10,000 entities (the bench's simulation of 200,000 episodes) recall's ten were
-    -- the same for 100 of 100 questions (in the same order for 99), p50 33.7 -> 31.3 ms.
-    v_ent_breadth := CASE WHEN 4 * memory._top_k(p_top_k) <= v_pool THEN v_pool END;
+    -- tests/test_ann_entities.py asks.
     IF v_vec IS NOT NULL AND 'episodes' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('episodes', 'episode', h.episode_id, h.content, h.similarity,
@@ -8191,7 +8185,7 @@ BEGIN
             SELECT ROW('entities', 'entity', n.node_id, n.name || COALESCE(': ' || n.summary, ''), n.similarity,
                        pg_catalog.row_number() OVER (ORDER BY n.similarity DESC, n.node_id), NULL)::memory.recall_hit
               FROM memory._search_nodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), NULL, 'both',
-                                        v_ent_breadth) AS n);
+                                        NULL) AS n);
     END IF;
 
     -- the entities the question names, found once for the words and the graph arms (the

@@ -61,12 +61,6 @@ def index_scans(conn, name: str) -> int:
     ).fetchone()[0]
 
 
-def returned(conn, name: str) -> int:
-    return conn.execute(
-        "SELECT pg_stat_get_xact_tuples_returned(to_regclass(%s))", (f"memory.{name}",)
-    ).fetchone()[0]
-
-
 def sim_no(connect, world) -> int:
     return (
         connect()
@@ -315,38 +309,3 @@ def test_recalls_entities_arm_reads_the_pair_and_ranks_as_search_nodes(world, co
         overlap.append(len({r[0] for r in rows} & set(exact_sim)) / 50)
     assert sum(overlap) / len(overlap) >= 0.95, sum(overlap) / len(overlap)
 
-
-def test_recalls_top_ten_reads_the_pair_as_broadly_as_its_pool(world, connect, big_graph):
-    """An answer of at most a quarter of the pool (the default's ten) has the entities arm
-    read each index 100 wide, not search_nodes' 200: the arm's ten are still the exact ten
-    (the same clustered questions as the test above), and the top 50 of an answer of 50
-    is read as broadly as search_nodes reads it."""
-    reader = connect("reader_a")
-    queries = clustered(20, 25)
-    exact = [search(reader, world, q, 10) for q in queries]
-    ann.build_entities(world.dsn(), min_rows=2000)
-    recall_sql = (
-        "SELECT id, (ranks -> 'entities' ->> 'score')::float8"
-        ' FROM memory.recall(%s, %s, NULL, %s::vector, %s, \'{"arms": ["entities"]}\')'
-    )
-    overlap = []
-    for q, want in zip(queries, exact, strict=True):
-        rows = reader.execute(recall_sql, (world.tenant_a, world.sim_a, literal(q), 10)).fetchall()
-        assert len(rows) == 10
-        exact_sim = dict(want)
-        assert all(abs(r[1] - exact_sim[r[0]]) < 1e-9 for r in rows if r[0] in exact_sim)
-        overlap.append(len({r[0] for r in rows} & set(exact_sim)) / 10)
-    assert sum(overlap) / len(overlap) >= 0.99, overlap
-    # the breadth each answer reads with: the index entries its two scans return
-    number = sim_no(connect, world)
-    names = (f"entities_ann_{number}", f"entities_ann_{number}_summary")
-    for top, breadth in ((10, 100), (25, 100), (26, 200), (50, 200)):
-        with psycopg.connect(world.dsn("reader_a")) as tx:  # one transaction: its counts
-            before = [returned(tx, n) for n in names]
-            tx.execute(
-                recall_sql, (world.tenant_a, world.sim_a, literal(queries[1]), top)
-            ).fetchall()
-            assert [returned(tx, n) - b for n, b in zip(names, before, strict=True)] == [
-                breadth,
-                breadth,
-            ], top
