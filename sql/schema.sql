@@ -3419,20 +3419,26 @@ CREATE FUNCTION memory._recall_option(p_options jsonb, p_key text, p_default dou
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 DECLARE
-    v_value jsonb := p_options -> p_key;
+    v_value  jsonb := p_options -> p_key;
+    v_number double precision;
 BEGIN
     IF v_value IS NULL THEN
         RETURN p_default;
     END IF;
-    IF pg_catalog.jsonb_typeof(v_value) <> 'number'
-       OR (p_max IS NULL AND (v_value #>> '{}')::double precision <= p_min)
-       OR (p_max IS NOT NULL AND (v_value #>> '{}')::double precision NOT BETWEEN p_min AND p_max) THEN
+    -- a number past a double precision (1e400) is refused with the others, never cast
+    IF pg_catalog.jsonb_typeof(v_value) = 'number'
+       AND pg_catalog.pg_input_is_valid(v_value #>> '{}', 'double precision') THEN
+        v_number := (v_value #>> '{}')::double precision;
+    END IF;
+    IF v_number IS NULL
+       OR (p_max IS NULL AND v_number <= p_min)
+       OR (p_max IS NOT NULL AND v_number NOT BETWEEN p_min AND p_max) THEN
         RAISE EXCEPTION 'option % must be a number %, not %', p_key,
                         CASE WHEN p_max IS NULL THEN '> ' || p_min ELSE 'from ' || p_min || ' to ' || p_max END,
                         pg_catalog.left(v_value::text, 40)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'see memory.recall''s options';
     END IF;
-    RETURN (v_value #>> '{}')::double precision;
+    RETURN v_number;
 END
 $$;
 
@@ -6291,7 +6297,9 @@ BEGIN
       ORDER BY w.name, w.node_id LIMIT v_limit)
     UNION ALL
     (SELECT 'episode', e.id, e.text, pg_catalog.jsonb_build_object('score', e.score, 'matched', e.matched)
-       FROM memory.search_words(p_tenant_id, p_simulation_id, v_node.name, v_limit, ARRAY['episode']) AS e);
+       FROM memory.search_words(p_tenant_id, p_simulation_id, v_node.name, v_limit, ARRAY['episode']) AS e
+      -- (a name of no words, which an entity may have, names no episode: not searched)
+      WHERE v_node.name OPERATOR(pg_catalog.~) '[^[:space:]]');
 END
 $$;
 
@@ -7658,12 +7666,14 @@ BEGIN
          CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, f.id, 'all', NULL, 100) AS x
          WHERE f.kind = 'entity'
         UNION ALL
-        SELECT 'fact', x.edge_id, x.fact, x.state, x.valid_at, x.invalid_at, f.score
+        -- a fact recall found, from its own row (read among its source's facts, it was lost
+        -- when the source had more than 100 newer ones); its state at this moment
+        SELECT 'fact', e.edge_id, e.fact, memory._fact_state(e.valid_at, e.invalid_at, e.expired_at, pg_catalog.now()),
+               e.valid_at, e.invalid_at, f.score
           FROM found AS f
           JOIN memory.edges AS e ON e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
            AND e.edge_key = pg_catalog.md5(f.id)::uuid
-         CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, e.source_id, 'all', NULL, 100) AS x
-         WHERE f.kind = 'fact' AND x.edge_id = f.id
+         WHERE f.kind = 'fact'
     )
     SELECT DISTINCT ON (r.kind, r.id) r.kind, r.id, r.text, r.state, r.valid_at, r.invalid_at, r.score
       FROM rows AS r
@@ -7724,10 +7734,23 @@ BEGIN
          WHERE (e.valid_at IS NULL OR e.valid_at <= v_now) AND (e.invalid_at IS NULL OR e.invalid_at > v_now)
            AND (e.expired_at IS NULL OR e.expired_at > v_now)
     ), chains (node_ids, edge_ids, facts, last_id, depth) AS (
+        -- a depth a step of the recursion, each keeping only the chains that can still be
+        -- among the first 10 (by nodes, then edges): those of the 10 first node sequences,
+        -- and of each node sequence its 10 first edge sequences. Every chain reaches p_to
+        -- (each node of a layer has a neighbour in the next), so a chain behind 10 others
+        -- of smaller node sequences, or of its own and smaller edges, ends behind 10 whole
+        -- chains. (Before, every shortest chain was listed and 10 kept: the product of the
+        -- layers' widths, 10^6 chains at six layers of ten.)
         SELECT ARRAY[p_from], ARRAY[]::text[], ARRAY[]::text[], p_from, 0
         UNION ALL
-        SELECT c.node_ids || s.to_id, c.edge_ids || s.edge_id, c.facts || s.fact, s.to_id, c.depth + 1
-          FROM chains AS c JOIN steps AS s ON s.from_id = c.last_id AND s.d_from = c.depth + 1
+        SELECT x.node_ids, x.edge_ids, x.facts, x.last_id, x.depth
+          FROM (SELECT c.node_ids || s.to_id AS node_ids, c.edge_ids || s.edge_id AS edge_ids,
+                       c.facts || s.fact AS facts, s.to_id AS last_id, c.depth + 1 AS depth,
+                       pg_catalog.dense_rank() OVER (ORDER BY c.node_ids || s.to_id) AS by_nodes,
+                       pg_catalog.row_number() OVER (PARTITION BY c.node_ids || s.to_id
+                                                     ORDER BY c.edge_ids || s.edge_id) AS by_edges
+                  FROM chains AS c JOIN steps AS s ON s.from_id = c.last_id AND s.d_from = c.depth + 1) AS x
+         WHERE x.by_nodes <= 10 AND x.by_edges <= 10
     ), found AS (
         SELECT c.node_ids, c.edge_ids, c.facts FROM chains AS c WHERE c.last_id = p_to
          ORDER BY c.node_ids, c.edge_ids LIMIT 10
@@ -8059,7 +8082,9 @@ CREATE FUNCTION memory.recall(p_tenant_id uuid, p_simulation_id uuid, p_query_te
 DECLARE
     v_arms_all text[] := ARRAY['episodes', 'facts', 'entities', 'words', 'graph'];
     v_options  jsonb := COALESCE(p_options, '{}'::jsonb);
-    v_text     text := NULLIF(pg_catalog.btrim(p_query_text), '');
+    -- blank: nothing but white space of any kind (tabs, new lines, U+3000 ...), as the
+    -- words arm reads it (memory._words_prepare)
+    v_text     text := CASE WHEN p_query_text OPERATOR(pg_catalog.~) '[^[:space:]]' THEN pg_catalog.btrim(p_query_text) END;
     v_vec      public.vector := p_query_vector;
     v_arms     text[];
     v_route    text;
@@ -8092,7 +8117,8 @@ BEGIN
             RAISE EXCEPTION 'option arms must be an array of arm names'
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph';
         END IF;
-        SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(a.value #>> '{}')), ', '), pg_catalog.array_agg(DISTINCT a.value #>> '{}')
+        SELECT pg_catalog.string_agg(COALESCE(pg_catalog.quote_literal(memory._quote(a.value #>> '{}')), 'null'), ', '),
+               pg_catalog.array_agg(DISTINCT a.value #>> '{}')
           INTO v_bad, v_arms
           FROM pg_catalog.jsonb_array_elements(v_options -> 'arms') AS a(value)
          WHERE pg_catalog.jsonb_typeof(a.value) <> 'string' OR NOT (a.value #>> '{}') = ANY (v_arms_all);
@@ -8101,15 +8127,21 @@ BEGIN
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph';
         END IF;
         v_arms := ARRAY(SELECT DISTINCT a.value #>> '{}' FROM pg_catalog.jsonb_array_elements(v_options -> 'arms') AS a(value));
+        IF pg_catalog.cardinality(v_arms) = 0 THEN
+            RAISE EXCEPTION 'option arms names no arm'
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph; leave it out to let the route decide';
+        END IF;
         v_route := 'as the caller chose';
     END IF;
     IF v_options ? 'weights' THEN
         SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(w.key)), ', ' ORDER BY w.key) INTO v_bad
           FROM pg_catalog.jsonb_each(CASE WHEN pg_catalog.jsonb_typeof(v_options -> 'weights') = 'object'
                                           THEN v_options -> 'weights' ELSE '{"": null}' END) AS w(key, value)
-         WHERE NOT w.key = ANY (v_arms_all) OR pg_catalog.jsonb_typeof(w.value) <> 'number' OR (w.value #>> '{}')::numeric < 0;
+         WHERE NOT w.key = ANY (v_arms_all) OR pg_catalog.jsonb_typeof(w.value) <> 'number'
+            OR (w.value #>> '{}')::numeric < 0
+            OR NOT pg_catalog.pg_input_is_valid(w.value #>> '{}', 'double precision');
         IF v_bad IS NOT NULL THEN
-            RAISE EXCEPTION 'weights must map arms to numbers >= 0: %', v_bad
+            RAISE EXCEPTION 'weights must map arms to numbers >= 0 (a double precision): %', v_bad
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'weights: {"words": 2, "graph": 1.5}';
         END IF;
     END IF;
@@ -9016,7 +9048,7 @@ DECLARE
     v_text text := pg_catalog.lower(COALESCE(p_query_text, ''));
 BEGIN
     PERFORM memory._not_null(p_query_text, 'p_query_text', 'pass the question as text');
-    IF pg_catalog.btrim(v_text) = '' THEN
+    IF v_text OPERATOR(pg_catalog.!~) '[^[:space:]]' THEN
         RAISE EXCEPTION 'p_query_text is empty'
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass the question as text';
     END IF;

@@ -308,4 +308,3 @@ def test_recalls_entities_arm_reads_the_pair_and_ranks_as_search_nodes(world, co
         assert [r[1] for r in sorted(rows, key=lambda r: (-r[2], r[0]))] == list(range(1, 51))
         overlap.append(len({r[0] for r in rows} & set(exact_sim)) / 50)
     assert sum(overlap) / len(overlap) >= 0.95, sum(overlap) / len(overlap)
-

@@ -166,6 +166,22 @@ def test_cli_recall_and_embed(imported, capsys):
     literal = capsys.readouterr().out.strip()
     assert code == 0 and literal.startswith("[") and literal.endswith("]")
     assert len(literal[1:-1].split(",")) == 384
+    # in a model named: the default model's name gives the same vector; an unknown one is an
+    # error naming those this package computes
+    code = main(
+        [
+            "--dsn",
+            dsn,
+            "embed",
+            "more like the ambulance rumour",
+            "--model",
+            "sentence-transformers/all-MiniLM-L6-v2",
+        ]
+    )
+    assert code == 0 and capsys.readouterr().out.strip() == literal
+    code = main(["--dsn", dsn, "embed", "x", "--model", "no-such-model"])
+    err = capsys.readouterr().err
+    assert code == 2 and "no embedder for model 'no-such-model'" in err and "all-MiniLM" in err
     # a psql user pastes it: recall by that vector alone
     rows = _psql(
         dsn,

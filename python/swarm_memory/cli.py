@@ -801,9 +801,11 @@ def cmd_route(args: argparse.Namespace) -> int:
 
 
 def cmd_embed(args: argparse.Namespace) -> int:
-    from swarm_memory.embed import Embedder
+    from swarm_memory.embed import embedder_for
 
-    vector = Embedder().encode_one(args.text)
+    # a question's vector in the model named (its query prefix where it has one; the
+    # default model has none): `swarm-memory models` names a simulation's model
+    vector = embedder_for(args.model).encode_query(args.text)
     print("[" + ",".join(f"{float(x):.6g}" for x in vector) + "]")
     return 0
 
@@ -974,6 +976,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("embed", help="print the vector of a text, as a literal psql accepts")
     s.add_argument("text")
+    s.add_argument(
+        "--model",
+        help="the model of the simulation the vector is for (default: the default model);"
+        " pass the same name as recall's model option",
+    )
     s.set_defaults(func=cmd_embed)
 
     s = scoped("search", "semantic search over episodes")

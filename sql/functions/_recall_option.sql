@@ -8,20 +8,26 @@ LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    v_value jsonb := p_options -> p_key;
+    v_value  jsonb := p_options -> p_key;
+    v_number double precision;
 BEGIN
     IF v_value IS NULL THEN
         RETURN p_default;
     END IF;
-    IF pg_catalog.jsonb_typeof(v_value) <> 'number'
-       OR (p_max IS NULL AND (v_value #>> '{}')::double precision <= p_min)
-       OR (p_max IS NOT NULL AND (v_value #>> '{}')::double precision NOT BETWEEN p_min AND p_max) THEN
+    -- a number past a double precision (1e400) is refused with the others, never cast
+    IF pg_catalog.jsonb_typeof(v_value) = 'number'
+       AND pg_catalog.pg_input_is_valid(v_value #>> '{}', 'double precision') THEN
+        v_number := (v_value #>> '{}')::double precision;
+    END IF;
+    IF v_number IS NULL
+       OR (p_max IS NULL AND v_number <= p_min)
+       OR (p_max IS NOT NULL AND v_number NOT BETWEEN p_min AND p_max) THEN
         RAISE EXCEPTION 'option % must be a number %, not %', p_key,
                         CASE WHEN p_max IS NULL THEN '> ' || p_min ELSE 'from ' || p_min || ' to ' || p_max END,
                         pg_catalog.left(v_value::text, 40)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'see memory.recall''s options';
     END IF;
-    RETURN (v_value #>> '{}')::double precision;
+    RETURN v_number;
 END
 $fn$;
 

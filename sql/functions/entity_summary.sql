@@ -36,7 +36,9 @@ BEGIN
       ORDER BY w.name, w.node_id LIMIT v_limit)
     UNION ALL
     (SELECT 'episode', e.id, e.text, pg_catalog.jsonb_build_object('score', e.score, 'matched', e.matched)
-       FROM memory.search_words(p_tenant_id, p_simulation_id, v_node.name, v_limit, ARRAY['episode']) AS e);
+       FROM memory.search_words(p_tenant_id, p_simulation_id, v_node.name, v_limit, ARRAY['episode']) AS e
+      -- (a name of no words, which an entity may have, names no episode: not searched)
+      WHERE v_node.name OPERATOR(pg_catalog.~) '[^[:space:]]');
 END
 $fn$;
 

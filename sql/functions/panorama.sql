@@ -1,9 +1,10 @@
 -- The report agent's panorama: everything the memory holds about a question, current and
 -- historical. The entities and facts memory.recall finds for it (its routed arms, up to
--- p_limit), then every fact of each entity found in any state (memory.facts 'all'), each
--- row with its kind (entity or fact), id, text, state (facts), validity, and the fused score
--- of what recall found itself (NULL for the facts added as an entity's). p_limit clamped to
--- 1..100 (NULL: 30). Bad question or options: memory.recall's errors.
+-- p_limit), then the facts of each entity found in any state (memory.facts 'all', the 100
+-- of each it orders first), each row with its kind (entity or fact), id, text, state
+-- (facts), validity, and the fused score of what recall found itself (NULL for the facts
+-- added as an entity's). p_limit clamped to 1..100 (NULL: 30). Bad question or options:
+-- memory.recall's errors.
 CREATE OR REPLACE FUNCTION memory.panorama(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -36,12 +37,14 @@ BEGIN
          CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, f.id, 'all', NULL, 100) AS x
          WHERE f.kind = 'entity'
         UNION ALL
-        SELECT 'fact', x.edge_id, x.fact, x.state, x.valid_at, x.invalid_at, f.score
+        -- a fact recall found, from its own row (read among its source's facts, it was lost
+        -- when the source had more than 100 newer ones); its state at this moment
+        SELECT 'fact', e.edge_id, e.fact, memory._fact_state(e.valid_at, e.invalid_at, e.expired_at, pg_catalog.now()),
+               e.valid_at, e.invalid_at, f.score
           FROM found AS f
           JOIN memory.edges AS e ON e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
            AND e.edge_key = pg_catalog.md5(f.id)::uuid
-         CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, e.source_id, 'all', NULL, 100) AS x
-         WHERE f.kind = 'fact' AND x.edge_id = f.id
+         WHERE f.kind = 'fact'
     )
     SELECT DISTINCT ON (r.kind, r.id) r.kind, r.id, r.text, r.state, r.valid_at, r.invalid_at, r.score
       FROM rows AS r

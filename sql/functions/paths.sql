@@ -53,10 +53,23 @@ BEGIN
          WHERE (e.valid_at IS NULL OR e.valid_at <= v_now) AND (e.invalid_at IS NULL OR e.invalid_at > v_now)
            AND (e.expired_at IS NULL OR e.expired_at > v_now)
     ), chains (node_ids, edge_ids, facts, last_id, depth) AS (
+        -- a depth a step of the recursion, each keeping only the chains that can still be
+        -- among the first 10 (by nodes, then edges): those of the 10 first node sequences,
+        -- and of each node sequence its 10 first edge sequences. Every chain reaches p_to
+        -- (each node of a layer has a neighbour in the next), so a chain behind 10 others
+        -- of smaller node sequences, or of its own and smaller edges, ends behind 10 whole
+        -- chains. (Before, every shortest chain was listed and 10 kept: the product of the
+        -- layers' widths, 10^6 chains at six layers of ten.)
         SELECT ARRAY[p_from], ARRAY[]::text[], ARRAY[]::text[], p_from, 0
         UNION ALL
-        SELECT c.node_ids || s.to_id, c.edge_ids || s.edge_id, c.facts || s.fact, s.to_id, c.depth + 1
-          FROM chains AS c JOIN steps AS s ON s.from_id = c.last_id AND s.d_from = c.depth + 1
+        SELECT x.node_ids, x.edge_ids, x.facts, x.last_id, x.depth
+          FROM (SELECT c.node_ids || s.to_id AS node_ids, c.edge_ids || s.edge_id AS edge_ids,
+                       c.facts || s.fact AS facts, s.to_id AS last_id, c.depth + 1 AS depth,
+                       pg_catalog.dense_rank() OVER (ORDER BY c.node_ids || s.to_id) AS by_nodes,
+                       pg_catalog.row_number() OVER (PARTITION BY c.node_ids || s.to_id
+                                                     ORDER BY c.edge_ids || s.edge_id) AS by_edges
+                  FROM chains AS c JOIN steps AS s ON s.from_id = c.last_id AND s.d_from = c.depth + 1) AS x
+         WHERE x.by_nodes <= 10 AND x.by_edges <= 10
     ), found AS (
         SELECT c.node_ids, c.edge_ids, c.facts FROM chains AS c WHERE c.last_id = p_to
          ORDER BY c.node_ids, c.edge_ids LIMIT 10

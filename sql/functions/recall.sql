@@ -40,7 +40,9 @@ AS $fn$
 DECLARE
     v_arms_all text[] := ARRAY['episodes', 'facts', 'entities', 'words', 'graph'];
     v_options  jsonb := COALESCE(p_options, '{}'::jsonb);
-    v_text     text := NULLIF(pg_catalog.btrim(p_query_text), '');
+    -- blank: nothing but white space of any kind (tabs, new lines, U+3000 ...), as the
+    -- words arm reads it (memory._words_prepare)
+    v_text     text := CASE WHEN p_query_text OPERATOR(pg_catalog.~) '[^[:space:]]' THEN pg_catalog.btrim(p_query_text) END;
     v_vec      public.vector := p_query_vector;
     v_arms     text[];
     v_route    text;
@@ -73,7 +75,8 @@ BEGIN
             RAISE EXCEPTION 'option arms must be an array of arm names'
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph';
         END IF;
-        SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(a.value #>> '{}')), ', '), pg_catalog.array_agg(DISTINCT a.value #>> '{}')
+        SELECT pg_catalog.string_agg(COALESCE(pg_catalog.quote_literal(memory._quote(a.value #>> '{}')), 'null'), ', '),
+               pg_catalog.array_agg(DISTINCT a.value #>> '{}')
           INTO v_bad, v_arms
           FROM pg_catalog.jsonb_array_elements(v_options -> 'arms') AS a(value)
          WHERE pg_catalog.jsonb_typeof(a.value) <> 'string' OR NOT (a.value #>> '{}') = ANY (v_arms_all);
@@ -82,15 +85,21 @@ BEGIN
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph';
         END IF;
         v_arms := ARRAY(SELECT DISTINCT a.value #>> '{}' FROM pg_catalog.jsonb_array_elements(v_options -> 'arms') AS a(value));
+        IF pg_catalog.cardinality(v_arms) = 0 THEN
+            RAISE EXCEPTION 'option arms names no arm'
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph; leave it out to let the route decide';
+        END IF;
         v_route := 'as the caller chose';
     END IF;
     IF v_options ? 'weights' THEN
         SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(w.key)), ', ' ORDER BY w.key) INTO v_bad
           FROM pg_catalog.jsonb_each(CASE WHEN pg_catalog.jsonb_typeof(v_options -> 'weights') = 'object'
                                           THEN v_options -> 'weights' ELSE '{"": null}' END) AS w(key, value)
-         WHERE NOT w.key = ANY (v_arms_all) OR pg_catalog.jsonb_typeof(w.value) <> 'number' OR (w.value #>> '{}')::numeric < 0;
+         WHERE NOT w.key = ANY (v_arms_all) OR pg_catalog.jsonb_typeof(w.value) <> 'number'
+            OR (w.value #>> '{}')::numeric < 0
+            OR NOT pg_catalog.pg_input_is_valid(w.value #>> '{}', 'double precision');
         IF v_bad IS NOT NULL THEN
-            RAISE EXCEPTION 'weights must map arms to numbers >= 0: %', v_bad
+            RAISE EXCEPTION 'weights must map arms to numbers >= 0 (a double precision): %', v_bad
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'weights: {"words": 2, "graph": 1.5}';
         END IF;
     END IF;

@@ -4,7 +4,8 @@
 -- phrases that decided it, each with its target, in the order they occur. A phrase of ASCII
 -- letters matches whole words in any case; any other phrase (Chinese has no spaces) matches
 -- where it occurs. It reads no tenant's data (the rules are the installation's), so it
--- takes no tenant; NULL text 22004, empty text 22023.
+-- takes no tenant; NULL text 22004, empty text or nothing but white space (of any kind, as
+-- the words arm reads it) 22023.
 CREATE OR REPLACE FUNCTION memory.route(p_query_text text)
 RETURNS TABLE (target text, signals jsonb)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -14,7 +15,7 @@ DECLARE
     v_text text := pg_catalog.lower(COALESCE(p_query_text, ''));
 BEGIN
     PERFORM memory._not_null(p_query_text, 'p_query_text', 'pass the question as text');
-    IF pg_catalog.btrim(v_text) = '' THEN
+    IF v_text OPERATOR(pg_catalog.!~) '[^[:space:]]' THEN
         RAISE EXCEPTION 'p_query_text is empty'
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass the question as text';
     END IF;

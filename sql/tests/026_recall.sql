@@ -7,7 +7,7 @@
 -- tests/test_recall.py measures with the real model.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(45);
+SELECT plan(65);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
@@ -221,6 +221,93 @@ SELECT is((SELECT pg_catalog.array_agg(r.id ORDER BY r.id) FILTER (WHERE r.id = 
              FROM memory.recall(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000b0b0', 'who is in Harbour Hub', NULL, 100,
                                 '{"arms": ["graph"], "candidates": 100, "as_of": "2020-06-01T00:00:00Z"}') AS r),
           ARRAY['x'], 'Xavier, a member in 2020 only, is among the graph arm''s rows as of 2020');
+RESET SESSION AUTHORIZATION;
+
+-- Bad input the options above do not cover (13): white space of any kind is no question; an
+-- arm that is null and an empty list of arms; numbers past a double precision; options of the
+-- wrong shape
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), E'\t\n\u3000 ', NULL)$$, '22023', NULL,
+                 'tabs, new lines and an ideographic space without a vector: 22023');
+SELECT ok((SELECT pg_catalog.count(*) > 0 AND pg_catalog.bool_and(r.why LIKE '%route vector')
+             FROM memory.recall(fx.tenant_a(), fx.sim_a(), E'\t\n\u3000', fx.vec(2)) AS r),
+          'white space with a vector: the arms of meaning alone, routed as meaning');
+SELECT throws_ok($$SELECT * FROM memory.route(E'\t\n')$$, '22023', NULL, 'route: white space is no question');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"arms": ["words", null]}')$$,
+                 '22023', 'unknown arm null', 'an arm that is null is named');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"arms": []}')$$,
+                 '22023', 'option arms names no arm', 'an empty list of arms: 22023');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"weights": {"words": 1e400}}')$$,
+                 '22023', NULL, 'a weight past a double precision: 22023, not an overflow');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"k": 1e400}')$$,
+                 '22023', NULL, 'k past a double precision: 22023');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"candidates": 1e400}')$$,
+                 '22023', NULL, 'candidates past a double precision: 22023');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"arms": "words"}')$$,
+                 '22023', NULL, 'arms that is not a list: 22023');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"weights": [2]}')$$,
+                 '22023', NULL, 'weights that are not an object: 22023');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"depth": 3}')$$,
+                 '22023', NULL, 'a depth past 2: 22023');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"as_of": "soon"}')$$,
+                 '22023', NULL, 'an as_of that is not a time: 22023');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '[]')$$,
+                 '22023', NULL, 'options that are not an object: 22023');
+
+-- Facts by meaning as of a moment in the past (1)
+SELECT results_eq($$SELECT edge_id FROM memory.search_facts(fx.tenant_a(), fx.sim_a(), fx.vec(6), 10, 'current',
+                                                            '2025-01-01T00:00:00Z') ORDER BY edge_id$$,
+                  $$VALUES ('e2'::text), ('e4')$$,
+                  'search_facts as of 2025-01-01: the chamber''s support, current then, and the undated report; nothing that began later');
+RESET SESSION AUTHORIZATION;
+
+-- paths over wide layers (12 x 12 shortest chains, one step doubled by a second edge), its
+-- bad input; an entity whose name has no words; a fact recall finds among more than 100
+-- newer facts of its source (6)
+SET LOCAL SESSION AUTHORIZATION app_a;
+SELECT memory.upsert_simulation(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000c0c0', 'wide');
+SELECT memory.upsert_nodes(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000c0c0',
+    (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('id', n, 'name', 'Node ' || n, 'type', 'Thing'))
+       FROM (SELECT 'p' || l || pg_catalog.lpad(i::text, 2, '0') AS n
+               FROM pg_catalog.unnest(ARRAY['b', 'c']) AS l, pg_catalog.generate_series(1, 12) AS i
+             UNION ALL SELECT pg_catalog.unnest(ARRAY['pa', 'pd', 'src', 'old'])
+             UNION ALL SELECT 't' || i FROM pg_catalog.generate_series(1, 101) AS i) AS x)
+    || '[{"id": "blank", "name": "  ", "type": "Person"}]'::jsonb);
+SELECT memory.upsert_edges(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000c0c0',
+    (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('id', x.id, 'type', 'LINKS', 'source_id', x.a, 'target_id', x.b,
+                                                               'fact', x.a || ' links ' || x.b, 'valid_at', x.at))
+       FROM (SELECT 'ab' || pg_catalog.lpad(i::text, 2, '0') AS id, 'pa' AS a, 'pb' || pg_catalog.lpad(i::text, 2, '0') AS b,
+                    NULL::text AS at FROM pg_catalog.generate_series(1, 12) AS i
+             UNION ALL SELECT 'ab01z', 'pa', 'pb01', NULL
+             UNION ALL SELECT 'bc' || pg_catalog.lpad(i::text, 2, '0') || pg_catalog.lpad(j::text, 2, '0'),
+                              'pb' || pg_catalog.lpad(i::text, 2, '0'), 'pc' || pg_catalog.lpad(j::text, 2, '0'), NULL
+                FROM pg_catalog.generate_series(1, 12) AS i, pg_catalog.generate_series(1, 12) AS j
+             UNION ALL SELECT 'cd' || pg_catalog.lpad(j::text, 2, '0'), 'pc' || pg_catalog.lpad(j::text, 2, '0'), 'pd', NULL
+                FROM pg_catalog.generate_series(1, 12) AS j
+             UNION ALL SELECT 'new' || i, 'src', 't' || i, '2025-06-01T00:00:00Z' FROM pg_catalog.generate_series(1, 101) AS i) AS x)
+    || '[{"id": "e_archive", "type": "MOVED", "source_id": "src", "target_id": "old",
+          "fact": "The archive moved to Quarry Lane", "valid_at": "2000-01-01T00:00:00Z"}]'::jsonb);
+SET LOCAL SESSION AUTHORIZATION reader_a;
+SELECT results_eq($$SELECT path_no, node_ids, edge_ids FROM memory.paths(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000c0c0', 'pa', 'pd')$$,
+                  $$SELECT (2 * (j - 1) + v)::integer, ARRAY['pa', 'pb01', 'pc' || pg_catalog.lpad(j::text, 2, '0'), 'pd'],
+                           ARRAY[CASE v WHEN 1 THEN 'ab01' ELSE 'ab01z' END, 'bc01' || pg_catalog.lpad(j::text, 2, '0'),
+                                 'cd' || pg_catalog.lpad(j::text, 2, '0')]
+                      FROM pg_catalog.generate_series(1, 5) AS j, pg_catalog.generate_series(1, 2) AS v
+                     ORDER BY 1$$,
+                  'paths over 156 shortest chains: the first 10 by nodes, then edges (each of a doubled step''s two edges)');
+SELECT throws_ok($$SELECT * FROM memory.paths(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000c0c0', 'pa', 'pa')$$,
+                 '22023', NULL, 'paths from an entity to itself: 22023');
+SELECT throws_ok($$SELECT * FROM memory.paths(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000c0c0', 'pa', 'nowhere')$$,
+                 'P0002', NULL, 'paths to an unknown entity: P0002');
+SELECT is_empty($$SELECT * FROM memory.paths(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000c0c0', 'pa', 'blank')$$,
+                'paths between entities not connected: none');
+SELECT results_eq($$SELECT section, id FROM memory.entity_summary(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000c0c0', 'blank')$$,
+                  $$VALUES ('entity'::text, 'blank'::text)$$,
+                  'entity_summary of an entity whose name has no words: the entity, no words search');
+SELECT ok((SELECT p.score IS NOT NULL AND p.state = 'current'
+             FROM memory.panorama(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000c0c0', 'Quarry Lane archive', NULL) AS p
+            WHERE p.kind = 'fact' AND p.id = 'e_archive'),
+          'panorama keeps a fact recall found behind 101 newer facts of its source, with its score and state');
 RESET SESSION AUTHORIZATION;
 
 SELECT * FROM finish();
