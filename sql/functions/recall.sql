@@ -21,6 +21,9 @@
 --   as_of       the world time of the facts the arms read (memory.facts), now by default
 --   model       the model that made p_query_vector: another than the simulation's is 22023
 --               (memory._check_query_model); absent, the vector is taken as the simulation's
+--   kinds       the kinds of rows to answer with, of episode, fact, entity (all by default):
+--               the fused rows of other kinds are left out before the top p_top_k are taken
+--               (quick search over facts: {"kinds": ["fact"]})
 -- A NULL vector runs the arms that need none (words, graph), so any SQL client recalls by
 -- text; a NULL (or blank) text runs the arms of meaning alone; both NULL: 22023. Each row:
 -- kind (episode, fact, entity), id, text, fused score, each arm's rank and raw score
@@ -50,6 +53,7 @@ DECLARE
     v_k        double precision;
     v_cand     integer;
     v_pool     integer;
+    v_kinds    text[];
     v_depth    integer;
     v_as_of    timestamptz;
     v_bad      text;
@@ -60,14 +64,14 @@ BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
         RAISE EXCEPTION 'p_options must be a JSON object, not %', pg_catalog.jsonb_typeof(v_options)
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, model';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, model, kinds';
     END IF;
     SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(o.key)), ', ' ORDER BY o.key) INTO v_bad
       FROM pg_catalog.jsonb_object_keys(v_options) AS o(key)
-     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'model');
+     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'model', 'kinds');
     IF v_bad IS NOT NULL THEN
         RAISE EXCEPTION 'unknown option %', v_bad
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, model';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, model, kinds';
     END IF;
     -- arms, and weights for known arms only, each a number >= 0
     IF v_options ? 'arms' THEN
@@ -103,6 +107,25 @@ BEGIN
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'weights: {"words": 2, "graph": 1.5}';
         END IF;
     END IF;
+    IF v_options ? 'kinds' THEN
+        IF pg_catalog.jsonb_typeof(v_options -> 'kinds') <> 'array' THEN
+            RAISE EXCEPTION 'option kinds must be an array of kinds'
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'kinds: any of episode, fact, entity';
+        END IF;
+        SELECT pg_catalog.string_agg(COALESCE(pg_catalog.quote_literal(memory._quote(a.value #>> '{}')), 'null'), ', ')
+          INTO v_bad
+          FROM pg_catalog.jsonb_array_elements(v_options -> 'kinds') AS a(value)
+         WHERE pg_catalog.jsonb_typeof(a.value) <> 'string' OR NOT (a.value #>> '{}') IN ('episode', 'fact', 'entity');
+        IF v_bad IS NOT NULL THEN
+            RAISE EXCEPTION 'unknown kind %', v_bad
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'kinds: any of episode, fact, entity';
+        END IF;
+        v_kinds := ARRAY(SELECT DISTINCT a.value #>> '{}' FROM pg_catalog.jsonb_array_elements(v_options -> 'kinds') AS a(value));
+        IF pg_catalog.cardinality(v_kinds) = 0 THEN
+            RAISE EXCEPTION 'option kinds names no kind'
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'kinds: any of episode, fact, entity; leave it out for all three';
+        END IF;
+    END IF;
     v_k := memory._recall_option(v_options, 'k', 60, 0, NULL);
     v_cand := memory._recall_option(v_options, 'candidates', 50, 1, 100);
     -- the arms of meaning's pool and breadth: two a candidate, at least 100 (see below)
@@ -117,7 +140,8 @@ BEGIN
     END IF;
     IF v_text IS NULL AND v_vec IS NULL THEN
         RAISE EXCEPTION 'recall needs a question: p_query_text is empty and p_query_vector is NULL'
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass the question as text, as its embedding, or both';
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'pass the question as text, as its embedding, or both (memory.episode_vector is NULL for an episode stored without a vector)';
     END IF;
     IF v_vec IS NOT NULL THEN
         PERFORM memory._check_query_vector(v_vec);
@@ -218,6 +242,7 @@ BEGIN
                    pg_catalog.string_agg(h.arm || ' #' || h.rank, ', ' ORDER BY h.rank, h.arm) AS arms,
                    pg_catalog.string_agg(DISTINCT h.matched, ', ') AS matched
               FROM pg_catalog.unnest(v_hits) AS h
+             WHERE v_kinds IS NULL OR h.kind = ANY (v_kinds)
              GROUP BY h.kind, h.id) AS f
      WHERE f.score > 0
      ORDER BY f.score DESC, f.kind, f.id

@@ -7,7 +7,7 @@
 -- tests/test_recall.py measures with the real model.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(65);
+SELECT plan(68);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
@@ -253,6 +253,16 @@ SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan'
                  '22023', NULL, 'an as_of that is not a time: 22023');
 SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '[]')$$,
                  '22023', NULL, 'options that are not an object: 22023');
+
+-- The kinds to answer with (3): the fused rows of the kinds named, in the fused order
+SELECT results_eq($$SELECT id FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', fx.vec(2), 3, '{"kinds": ["fact"]}')$$,
+                  $$SELECT r.id FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', fx.vec(2), 100) AS r
+                     WHERE r.kind = 'fact' LIMIT 3$$,
+                  'kinds ["fact"]: the first three facts of the fused order (quick search over facts)');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"kinds": ["fact", "post"]}')$$,
+                 '22023', 'unknown kind ''post''', 'an unknown kind is named');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"kinds": []}')$$,
+                 '22023', 'option kinds names no kind', 'an empty list of kinds: 22023');
 
 -- Facts by meaning as of a moment in the past (1)
 SELECT results_eq($$SELECT edge_id FROM memory.search_facts(fx.tenant_a(), fx.sim_a(), fx.vec(6), 10, 'current',
