@@ -3413,6 +3413,49 @@ COMMENT ON FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid,
 REVOKE ALL ON FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone, p_name_keys uuid[], p_name_sims real[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone, p_name_keys uuid[], p_name_sims real[]) TO memory_reader;
 
+-- _recall_list(jsonb, text, text[], text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._recall_list(p_options jsonb, p_key text, p_allowed text[], p_what text) RETURNS text[]
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_hint  text := pg_catalog.format('%s: any of %s', p_key, pg_catalog.array_to_string(p_allowed, ', '));
+    v_bad   text;
+    v_names text[];
+BEGIN
+    IF NOT p_options ? p_key THEN
+        RETURN NULL;
+    END IF;
+    IF pg_catalog.jsonb_typeof(p_options -> p_key) <> 'array' THEN
+        RAISE EXCEPTION 'option % must be an array of % names', p_key, p_what
+            USING ERRCODE = 'invalid_parameter_value', HINT = v_hint;
+    END IF;
+    SELECT pg_catalog.string_agg(COALESCE(pg_catalog.quote_literal(memory._quote(a.value #>> '{}')), 'null'), ', '),
+           ARRAY(SELECT DISTINCT b.value #>> '{}' FROM pg_catalog.jsonb_array_elements(p_options -> p_key) AS b(value))
+      INTO v_bad, v_names
+      FROM pg_catalog.jsonb_array_elements(p_options -> p_key) AS a(value)
+     WHERE pg_catalog.jsonb_typeof(a.value) <> 'string' OR NOT (a.value #>> '{}') = ANY (p_allowed);
+    IF v_bad IS NOT NULL THEN
+        RAISE EXCEPTION 'unknown % %', p_what, v_bad
+            USING ERRCODE = 'invalid_parameter_value', HINT = v_hint;
+    END IF;
+    IF pg_catalog.cardinality(v_names) = 0 THEN
+        RAISE EXCEPTION 'option % names no %', p_key, p_what
+            USING ERRCODE = 'invalid_parameter_value', HINT = v_hint || '; leave it out for the default';
+    END IF;
+    RETURN v_names;
+END
+$$;
+
+ALTER FUNCTION memory._recall_list(p_options jsonb, p_key text, p_allowed text[], p_what text) OWNER TO memory_owner;
+
+-- FUNCTION _recall_list(p_options jsonb, p_key text, p_allowed text[], p_what text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._recall_list(p_options jsonb, p_key text, p_allowed text[], p_what text) IS 'Internal: a list option of memory.recall (arms, kinds), its distinct names, or 22023';
+
+-- FUNCTION _recall_list(p_options jsonb, p_key text, p_allowed text[], p_what text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._recall_list(p_options jsonb, p_key text, p_allowed text[], p_what text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._recall_list(p_options jsonb, p_key text, p_allowed text[], p_what text) TO memory_reader;
+
 -- _recall_option(jsonb, text, double precision, double precision, double precision); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._recall_option(p_options jsonb, p_key text, p_default double precision, p_min double precision, p_max double precision) RETURNS double precision
     LANGUAGE plpgsql IMMUTABLE
@@ -8113,25 +8156,8 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, model, kinds';
     END IF;
     -- arms, and weights for known arms only, each a number >= 0
-    IF v_options ? 'arms' THEN
-        IF pg_catalog.jsonb_typeof(v_options -> 'arms') <> 'array' THEN
-            RAISE EXCEPTION 'option arms must be an array of arm names'
-                USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph';
-        END IF;
-        SELECT pg_catalog.string_agg(COALESCE(pg_catalog.quote_literal(memory._quote(a.value #>> '{}')), 'null'), ', '),
-               pg_catalog.array_agg(DISTINCT a.value #>> '{}')
-          INTO v_bad, v_arms
-          FROM pg_catalog.jsonb_array_elements(v_options -> 'arms') AS a(value)
-         WHERE pg_catalog.jsonb_typeof(a.value) <> 'string' OR NOT (a.value #>> '{}') = ANY (v_arms_all);
-        IF v_bad IS NOT NULL THEN
-            RAISE EXCEPTION 'unknown arm %', v_bad
-                USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph';
-        END IF;
-        v_arms := ARRAY(SELECT DISTINCT a.value #>> '{}' FROM pg_catalog.jsonb_array_elements(v_options -> 'arms') AS a(value));
-        IF pg_catalog.cardinality(v_arms) = 0 THEN
-            RAISE EXCEPTION 'option arms names no arm'
-                USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph; leave it out to let the route decide';
-        END IF;
+    v_arms := memory._recall_list(v_options, 'arms', v_arms_all, 'arm');
+    IF v_arms IS NOT NULL THEN
         v_route := 'as the caller chose';
     END IF;
     IF v_options ? 'weights' THEN
@@ -8146,25 +8172,7 @@ BEGIN
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'weights: {"words": 2, "graph": 1.5}';
         END IF;
     END IF;
-    IF v_options ? 'kinds' THEN
-        IF pg_catalog.jsonb_typeof(v_options -> 'kinds') <> 'array' THEN
-            RAISE EXCEPTION 'option kinds must be an array of kinds'
-                USING ERRCODE = 'invalid_parameter_value', HINT = 'kinds: any of episode, fact, entity';
-        END IF;
-        SELECT pg_catalog.string_agg(COALESCE(pg_catalog.quote_literal(memory._quote(a.value #>> '{}')), 'null'), ', ')
-          INTO v_bad
-          FROM pg_catalog.jsonb_array_elements(v_options -> 'kinds') AS a(value)
-         WHERE pg_catalog.jsonb_typeof(a.value) <> 'string' OR NOT (a.value #>> '{}') IN ('episode', 'fact', 'entity');
-        IF v_bad IS NOT NULL THEN
-            RAISE EXCEPTION 'unknown kind %', v_bad
-                USING ERRCODE = 'invalid_parameter_value', HINT = 'kinds: any of episode, fact, entity';
-        END IF;
-        v_kinds := ARRAY(SELECT DISTINCT a.value #>> '{}' FROM pg_catalog.jsonb_array_elements(v_options -> 'kinds') AS a(value));
-        IF pg_catalog.cardinality(v_kinds) = 0 THEN
-            RAISE EXCEPTION 'option kinds names no kind'
-                USING ERRCODE = 'invalid_parameter_value', HINT = 'kinds: any of episode, fact, entity; leave it out for all three';
-        END IF;
-    END IF;
+    v_kinds := memory._recall_list(v_options, 'kinds', ARRAY['episode', 'fact', 'entity'], 'kind');
     v_k := memory._recall_option(v_options, 'k', 60, 0, NULL);
     v_cand := memory._recall_option(v_options, 'candidates', 50, 1, 100);
     -- the arms of meaning's pool and breadth: two a candidate, at least 100 (see below)

@@ -74,25 +74,8 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, model, kinds';
     END IF;
     -- arms, and weights for known arms only, each a number >= 0
-    IF v_options ? 'arms' THEN
-        IF pg_catalog.jsonb_typeof(v_options -> 'arms') <> 'array' THEN
-            RAISE EXCEPTION 'option arms must be an array of arm names'
-                USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph';
-        END IF;
-        SELECT pg_catalog.string_agg(COALESCE(pg_catalog.quote_literal(memory._quote(a.value #>> '{}')), 'null'), ', '),
-               pg_catalog.array_agg(DISTINCT a.value #>> '{}')
-          INTO v_bad, v_arms
-          FROM pg_catalog.jsonb_array_elements(v_options -> 'arms') AS a(value)
-         WHERE pg_catalog.jsonb_typeof(a.value) <> 'string' OR NOT (a.value #>> '{}') = ANY (v_arms_all);
-        IF v_bad IS NOT NULL THEN
-            RAISE EXCEPTION 'unknown arm %', v_bad
-                USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph';
-        END IF;
-        v_arms := ARRAY(SELECT DISTINCT a.value #>> '{}' FROM pg_catalog.jsonb_array_elements(v_options -> 'arms') AS a(value));
-        IF pg_catalog.cardinality(v_arms) = 0 THEN
-            RAISE EXCEPTION 'option arms names no arm'
-                USING ERRCODE = 'invalid_parameter_value', HINT = 'arms: any of episodes, facts, entities, words, graph; leave it out to let the route decide';
-        END IF;
+    v_arms := memory._recall_list(v_options, 'arms', v_arms_all, 'arm');
+    IF v_arms IS NOT NULL THEN
         v_route := 'as the caller chose';
     END IF;
     IF v_options ? 'weights' THEN
@@ -107,25 +90,7 @@ BEGIN
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'weights: {"words": 2, "graph": 1.5}';
         END IF;
     END IF;
-    IF v_options ? 'kinds' THEN
-        IF pg_catalog.jsonb_typeof(v_options -> 'kinds') <> 'array' THEN
-            RAISE EXCEPTION 'option kinds must be an array of kinds'
-                USING ERRCODE = 'invalid_parameter_value', HINT = 'kinds: any of episode, fact, entity';
-        END IF;
-        SELECT pg_catalog.string_agg(COALESCE(pg_catalog.quote_literal(memory._quote(a.value #>> '{}')), 'null'), ', ')
-          INTO v_bad
-          FROM pg_catalog.jsonb_array_elements(v_options -> 'kinds') AS a(value)
-         WHERE pg_catalog.jsonb_typeof(a.value) <> 'string' OR NOT (a.value #>> '{}') IN ('episode', 'fact', 'entity');
-        IF v_bad IS NOT NULL THEN
-            RAISE EXCEPTION 'unknown kind %', v_bad
-                USING ERRCODE = 'invalid_parameter_value', HINT = 'kinds: any of episode, fact, entity';
-        END IF;
-        v_kinds := ARRAY(SELECT DISTINCT a.value #>> '{}' FROM pg_catalog.jsonb_array_elements(v_options -> 'kinds') AS a(value));
-        IF pg_catalog.cardinality(v_kinds) = 0 THEN
-            RAISE EXCEPTION 'option kinds names no kind'
-                USING ERRCODE = 'invalid_parameter_value', HINT = 'kinds: any of episode, fact, entity; leave it out for all three';
-        END IF;
-    END IF;
+    v_kinds := memory._recall_list(v_options, 'kinds', ARRAY['episode', 'fact', 'entity'], 'kind');
     v_k := memory._recall_option(v_options, 'k', 60, 0, NULL);
     v_cand := memory._recall_option(v_options, 'candidates', 50, 1, 100);
     -- the arms of meaning's pool and breadth: two a candidate, at least 100 (see below)
