@@ -4362,6 +4362,8 @@ BEGIN
                        1 - CASE p_by
                                WHEN 'name' THEN n.embedding OPERATOR(public.<=>) p_query::public.vector(384)
                                WHEN 'summary' THEN n.summary_embedding OPERATOR(public.<=>) p_query::public.vector(384)
+                               WHEN 'meaning' THEN COALESCE(n.summary_embedding OPERATOR(public.<=>) p_query::public.vector(384),
+                                                            n.embedding OPERATOR(public.<=>) p_query::public.vector(384))
                                ELSE LEAST(n.embedding OPERATOR(public.<=>) p_query::public.vector(384),
                                           n.summary_embedding OPERATOR(public.<=>) p_query::public.vector(384)) END
                        AS similarity
@@ -4407,6 +4409,8 @@ BEGIN
         SELECT DISTINCT c.node_id, c.name, c.type, c.summary,
                1 - CASE $6 WHEN 'name' THEN c.embedding OPERATOR(public.<=>) $1
                            WHEN 'summary' THEN c.summary_embedding OPERATOR(public.<=>) $1
+                           WHEN 'meaning' THEN COALESCE(c.summary_embedding OPERATOR(public.<=>) $1,
+                                                        c.embedding OPERATOR(public.<=>) $1)
                            ELSE LEAST(c.embedding OPERATOR(public.<=>) $1,
                                       c.summary_embedding OPERATOR(public.<=>) $1) END AS similarity
           FROM ((SELECT n.node_id, n.name, n.type, n.summary, n.embedding, n.summary_embedding
@@ -4419,9 +4423,17 @@ BEGIN
                 UNION ALL
                 (SELECT n.node_id, n.name, n.type, n.summary, n.embedding, n.summary_embedding
                    FROM memory.nodes AS n
+                  WHERE n.tenant_id = $3 AND n.simulation_id = $4
+                    AND n.summary_embedding IS NULL AND n.embedding IS NOT NULL
+                    AND ($5::text IS NULL OR n.type = $5) AND $6 = 'meaning'
+                  ORDER BY n.embedding OPERATOR(public.<=>) $1
+                  LIMIT $7)
+                UNION ALL
+                (SELECT n.node_id, n.name, n.type, n.summary, n.embedding, n.summary_embedding
+                   FROM memory.nodes AS n
                   WHERE n.sim_no = %1$s AND n.tenant_id = $3 AND n.simulation_id = $4
                     AND n.summary_embedding IS NOT NULL
-                    AND ($5::text IS NULL OR n.type = $5) AND $6 IN ('summary', 'both')
+                    AND ($5::text IS NULL OR n.type = $5) AND $6 IN ('summary', 'both', 'meaning')
                   ORDER BY n.summary_embedding::public.halfvec(384) OPERATOR(public.<=>) $2
                   LIMIT $7)) AS c
          ORDER BY 5 DESC, 1
@@ -7646,6 +7658,9 @@ ALTER STATISTICS memory.nodes_simulation_stats OWNER TO memory_owner;
 -- nodes_type_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX nodes_type_idx ON memory.nodes USING btree (tenant_id, simulation_id, type);
 
+-- nodes_without_summary_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX nodes_without_summary_idx ON memory.nodes USING btree (tenant_id, simulation_id) WHERE ((summary_embedding IS NULL) AND (embedding IS NOT NULL));
+
 -- open_staging(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.open_staging() RETURNS void
     LANGUAGE plpgsql
@@ -8222,9 +8237,11 @@ BEGIN
     -- breadth 400 -> 100); the two together, 300 questions: the same rows and scores. The
     -- episodes' index is searched twice as broadly as the pool, at least 200 (not 400:
     -- memory._episodes_breadth; 100 of 100 questions the same rows at 200,000). The
-    -- entities' pair of indexes (V0035) is searched as broadly as memory.search_nodes
-    -- searches it: at 100 each, 20 clustered synthetic questions over 2,400 entities gave a
-    -- top 50 overlapping the exact one by 0.948 (two questions at 0.72), below what
+    -- entities are compared by meaning (V0036: the summary's vector, the name's for an
+    -- entity without a summary; a name is found by the words and the graph arms), through
+    -- the summaries' index of the pair (V0035), searched as broadly as memory.search_nodes
+    -- searches it: at 100, 20 clustered synthetic questions over 2,400 entities gave a top
+    -- 50 overlapping the exact one by 0.948 (two questions at 0.72), below what
     -- tests/test_ann_entities.py asks.
     IF v_vec IS NOT NULL AND 'episodes' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
@@ -8245,7 +8262,7 @@ BEGIN
         v_hits := v_hits || ARRAY(
             SELECT ROW('entities', 'entity', n.node_id, n.name || COALESCE(': ' || n.summary, ''), n.similarity,
                        pg_catalog.row_number() OVER (ORDER BY n.similarity DESC, n.node_id), NULL)::memory.recall_hit
-              FROM memory._search_nodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), NULL, 'both',
+              FROM memory._search_nodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), NULL, 'meaning',
                                         NULL) AS n);
     END IF;
 
@@ -9429,8 +9446,8 @@ BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
     PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
-    PERFORM memory._not_null(p_by, 'p_by', 'pass ''name'', ''summary'' or ''both''');
-    PERFORM memory._one_of('p_by', p_by, '{name, summary, both}');
+    PERFORM memory._not_null(p_by, 'p_by', 'pass ''name'', ''summary'', ''both'' or ''meaning''');
+    PERFORM memory._one_of('p_by', p_by, '{name, summary, both, meaning}');
     RETURN QUERY SELECT * FROM memory._search_nodes(p_tenant_id, p_simulation_id, p_query, p_top_k, p_type, p_by, NULL);
 END
 $$;
@@ -9438,7 +9455,7 @@ $$;
 ALTER FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text, p_model text) OWNER TO memory_owner;
 
 -- FUNCTION search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text, p_model text) IS 'Semantic search over a simulation''s entities by name, summary or both (cosine), best first, through its entity indexes where they exist; top_k clamped to 1..100';
+COMMENT ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text, p_model text) IS 'Semantic search over a simulation''s entities by name, summary, both or meaning (cosine), best first, through its entity indexes where they exist; top_k clamped to 1..100';
 
 -- FUNCTION search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text, p_model text) FROM PUBLIC;

@@ -124,7 +124,7 @@ def test_every_write_path_gives_an_entity_its_simulations_number(world, connect,
 def test_entity_indexes_are_built_used_and_agree_with_the_exact_scan(world, connect, big_graph):
     reader = connect("reader_a")
     queries = clustered(30, 23)
-    cases = [(by, k) for by in ("name", "summary", "both") for k in (10, 50)]
+    cases = [(by, k) for by in ("name", "summary", "both", "meaning") for k in (10, 50)]
     exact = {case: [search(reader, world, q, case[1], case[0]) for q in queries] for case in cases}
 
     actions = ann.build_entities(world.dsn(), min_rows=2000)
@@ -142,6 +142,11 @@ def test_entity_indexes_are_built_used_and_agree_with_the_exact_scan(world, conn
         assert after[0] > before[0] and after[1] > before[1], "search_nodes read not both indexes"
         search(tx, world, queries[0], 10, "name")
         assert index_scans(tx, summary) == after[1], "a search by name read the summaries' index"
+        # by meaning: the summaries' index, and the entities without a summary exactly
+        before = (index_scans(tx, name), index_scans(tx, summary))
+        search(tx, world, queries[0], 10, "meaning")
+        assert index_scans(tx, name) == before[0], "a search by meaning read the names' index"
+        assert index_scans(tx, summary) > before[1]
     for (by, k), rows_exact in exact.items():
         overlap = []
         for q, want in zip(queries, rows_exact, strict=True):
@@ -154,6 +159,8 @@ def test_entity_indexes_are_built_used_and_agree_with_the_exact_scan(world, conn
             overlap.append(len({r[0] for r in rows} & set(exact_sim)) / k)
             if by == "summary":  # an entity without a summary has no summary similarity
                 assert all(int(r[0][1:]) % 5 for r in rows)
+            if by == "meaning":  # those without a summary are compared exactly: none missed
+                assert {r[0] for r in want if int(r[0][1:]) % 5 == 0} <= {r[0] for r in rows}
         assert sum(overlap) / len(overlap) >= 0.95, (by, k, sum(overlap) / len(overlap))
 
 
@@ -282,12 +289,13 @@ def test_entity_index_calls_refuse_bad_input_and_non_admins(world, connect):
 
 def test_recalls_entities_arm_reads_the_pair_and_ranks_as_search_nodes(world, connect, big_graph):
     """memory.recall's entities arm goes through memory._search_nodes as broadly as
-    search_nodes does (at the facts arm's narrower breadth this overlap was 0.948): both
-    indexes are read, the raw scores are the exact similarities
-    of the nearer vector, and its top 50 overlap the exact top 50 as search_nodes' do."""
+    search_nodes does (at the facts arm's narrower breadth this overlap was 0.948), by
+    meaning (V0036): the summaries' index is read and the names' is not, the raw scores are
+    the exact similarities of the summary's vector (the name's for the fifth of the entities
+    without a summary), and its top 50 overlap the exact top 50 as search_nodes' do."""
     reader = connect("reader_a")
     queries = clustered(20, 25)
-    exact = [search(reader, world, q, 50) for q in queries]
+    exact = [search(reader, world, q, 50, "meaning") for q in queries]
     number = sim_no(connect, world)
     ann.build_entities(world.dsn(), min_rows=2000)
     recall_sql = (
@@ -298,7 +306,7 @@ def test_recalls_entities_arm_reads_the_pair_and_ranks_as_search_nodes(world, co
         names = (f"entities_ann_{number}", f"entities_ann_{number}_summary")
         before = [index_scans(tx, n) for n in names]
         tx.execute(recall_sql, (world.tenant_a, world.sim_a, literal(queries[0]))).fetchall()
-        assert all(index_scans(tx, n) > b for n, b in zip(names, before, strict=True))
+        assert [index_scans(tx, n) > b for n, b in zip(names, before, strict=True)] == [False, True]
     overlap = []
     for q, want in zip(queries, exact, strict=True):
         rows = reader.execute(recall_sql, (world.tenant_a, world.sim_a, literal(q))).fetchall()

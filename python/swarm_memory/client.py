@@ -1250,8 +1250,9 @@ class Memory:
         conn: Connection | None = None,
     ) -> list[NodeHit]:
         """Nodes nearest `query` (a 384-dimensional vector: numpy array or floats), by the
-        vector of their name (`by="name"`), of their summary ("summary"), or the nearer
-        ("both"). `model`, the query vector's model, is refused (InvalidInput) when it is not
+        vector of their name (`by="name"`), of their summary ("summary"), the nearer
+        ("both"), or the summary's where there is one and the name's otherwise ("meaning",
+        as recall's entities arm). `model`, the query vector's model, is refused (InvalidInput) when it is not
         the simulation's; None checks nothing."""
         return self._records(
             NodeHit,

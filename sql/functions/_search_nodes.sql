@@ -48,6 +48,8 @@ BEGIN
                        1 - CASE p_by
                                WHEN 'name' THEN n.embedding OPERATOR(public.<=>) p_query::public.vector(384)
                                WHEN 'summary' THEN n.summary_embedding OPERATOR(public.<=>) p_query::public.vector(384)
+                               WHEN 'meaning' THEN COALESCE(n.summary_embedding OPERATOR(public.<=>) p_query::public.vector(384),
+                                                            n.embedding OPERATOR(public.<=>) p_query::public.vector(384))
                                ELSE LEAST(n.embedding OPERATOR(public.<=>) p_query::public.vector(384),
                                           n.summary_embedding OPERATOR(public.<=>) p_query::public.vector(384)) END
                        AS similarity

@@ -2,9 +2,11 @@
 -- (V0035: memory.entities_ann_<sim_no> over the half-precision name vectors, with _summary
 -- over the summary vectors): p_by 'name' reads the first, 'summary' the second, 'both' each,
 -- as many candidates from each as the breadth (p_breadth, or memory._ann_breadth of the
--- index's size; at least p_top_k), and the candidates are ranked by the exact cosine similarity of the full
--- vectors ('both': the nearer of the entity's two, as the exact scan of memory.search_nodes),
--- ties by id. p_type is applied inside the iterative scan. Called by memory._search_nodes when
+-- index's size; at least p_top_k); 'meaning' (V0036) reads the second, and compares the
+-- entities without a summary exactly, by their name vectors, found through
+-- nodes_without_summary_idx. The candidates are ranked by the exact cosine similarity of the
+-- full vectors ('both': the nearer of the entity's two; 'meaning': the summary's, else the
+-- name's; as the exact scan of memory.search_nodes), ties by id. p_type is applied inside the iterative scan. Called by memory._search_nodes when
 -- both indexes exist; it falls back to its exact scan on a short answer.
 -- Dynamic SQL, deliberately (as memory._search_facts_ann): the planner uses a partial index
 -- only when the query's conditions carry the predicate's constant, so the simulation's opaque
@@ -38,6 +40,8 @@ BEGIN
         SELECT DISTINCT c.node_id, c.name, c.type, c.summary,
                1 - CASE $6 WHEN 'name' THEN c.embedding OPERATOR(public.<=>) $1
                            WHEN 'summary' THEN c.summary_embedding OPERATOR(public.<=>) $1
+                           WHEN 'meaning' THEN COALESCE(c.summary_embedding OPERATOR(public.<=>) $1,
+                                                        c.embedding OPERATOR(public.<=>) $1)
                            ELSE LEAST(c.embedding OPERATOR(public.<=>) $1,
                                       c.summary_embedding OPERATOR(public.<=>) $1) END AS similarity
           FROM ((SELECT n.node_id, n.name, n.type, n.summary, n.embedding, n.summary_embedding
@@ -50,9 +54,17 @@ BEGIN
                 UNION ALL
                 (SELECT n.node_id, n.name, n.type, n.summary, n.embedding, n.summary_embedding
                    FROM memory.nodes AS n
+                  WHERE n.tenant_id = $3 AND n.simulation_id = $4
+                    AND n.summary_embedding IS NULL AND n.embedding IS NOT NULL
+                    AND ($5::text IS NULL OR n.type = $5) AND $6 = 'meaning'
+                  ORDER BY n.embedding OPERATOR(public.<=>) $1
+                  LIMIT $7)
+                UNION ALL
+                (SELECT n.node_id, n.name, n.type, n.summary, n.embedding, n.summary_embedding
+                   FROM memory.nodes AS n
                   WHERE n.sim_no = %1$s AND n.tenant_id = $3 AND n.simulation_id = $4
                     AND n.summary_embedding IS NOT NULL
-                    AND ($5::text IS NULL OR n.type = $5) AND $6 IN ('summary', 'both')
+                    AND ($5::text IS NULL OR n.type = $5) AND $6 IN ('summary', 'both', 'meaning')
                   ORDER BY n.summary_embedding::public.halfvec(384) OPERATOR(public.<=>) $2
                   LIMIT $7)) AS c
          ORDER BY 5 DESC, 1

@@ -140,9 +140,11 @@ BEGIN
     -- breadth 400 -> 100); the two together, 300 questions: the same rows and scores. The
     -- episodes' index is searched twice as broadly as the pool, at least 200 (not 400:
     -- memory._episodes_breadth; 100 of 100 questions the same rows at 200,000). The
-    -- entities' pair of indexes (V0035) is searched as broadly as memory.search_nodes
-    -- searches it: at 100 each, 20 clustered synthetic questions over 2,400 entities gave a
-    -- top 50 overlapping the exact one by 0.948 (two questions at 0.72), below what
+    -- entities are compared by meaning (V0036: the summary's vector, the name's for an
+    -- entity without a summary; a name is found by the words and the graph arms), through
+    -- the summaries' index of the pair (V0035), searched as broadly as memory.search_nodes
+    -- searches it: at 100, 20 clustered synthetic questions over 2,400 entities gave a top
+    -- 50 overlapping the exact one by 0.948 (two questions at 0.72), below what
     -- tests/test_ann_entities.py asks.
     IF v_vec IS NOT NULL AND 'episodes' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
@@ -163,7 +165,7 @@ BEGIN
         v_hits := v_hits || ARRAY(
             SELECT ROW('entities', 'entity', n.node_id, n.name || COALESCE(': ' || n.summary, ''), n.similarity,
                        pg_catalog.row_number() OVER (ORDER BY n.similarity DESC, n.node_id), NULL)::memory.recall_hit
-              FROM memory._search_nodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), NULL, 'both',
+              FROM memory._search_nodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), NULL, 'meaning',
                                         NULL) AS n);
     END IF;
 

@@ -1,7 +1,9 @@
 -- Entities of a simulation most similar to a query embedding, best first (1 - cosine
 -- distance); p_top_k clamped to 1..100 (NULL means 10); p_type narrows to one type. p_by
 -- says what is compared: 'name' (the vector of "{type}: {name}"), 'summary' (the vector of
--- the entity's summary) or 'both' (the nearer of the two); anything else 22023. p_model,
+-- the entity's summary), 'both' (the nearer of the two) or 'meaning' (the summary's vector,
+-- or the name's for an entity without a summary: recall's entities arm, V0036); anything
+-- else 22023. p_model,
 -- the model of the query vector: refused (22023) when it is not the simulation's
 -- (memory._check_query_model); NULL checks nothing.
 -- The ranking is memory._search_nodes': through the simulation's pair of entity indexes
@@ -22,11 +24,11 @@ BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
     PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
-    PERFORM memory._not_null(p_by, 'p_by', 'pass ''name'', ''summary'' or ''both''');
-    PERFORM memory._one_of('p_by', p_by, '{name, summary, both}');
+    PERFORM memory._not_null(p_by, 'p_by', 'pass ''name'', ''summary'', ''both'' or ''meaning''');
+    PERFORM memory._one_of('p_by', p_by, '{name, summary, both, meaning}');
     RETURN QUERY SELECT * FROM memory._search_nodes(p_tenant_id, p_simulation_id, p_query, p_top_k, p_type, p_by, NULL);
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text, text) IS 'Semantic search over a simulation''s entities by name, summary or both (cosine), best first, through its entity indexes where they exist; top_k clamped to 1..100';
+COMMENT ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text, text) IS 'Semantic search over a simulation''s entities by name, summary, both or meaning (cosine), best first, through its entity indexes where they exist; top_k clamped to 1..100';
 GRANT EXECUTE ON FUNCTION memory.search_nodes(uuid, uuid, public.vector, integer, text, text, text) TO memory_reader;

@@ -7,7 +7,7 @@
 -- tests/test_recall.py measures with the real model.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(68);
+SELECT plan(71);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
@@ -76,13 +76,25 @@ SELECT ok((SELECT r.ranks ?& ARRAY['episodes', 'words']
 SELECT is((SELECT r.id FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'parking shops', fx.vec(10), 1) AS r),
           'p2', 'found by two arms, it fuses to the top');
 
--- Entities by summary (3)
+-- Entities by summary, and by meaning: the summary's vector, else the name's (6)
 SELECT results_eq($$SELECT node_id FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(13), 1, NULL, 'summary')$$,
                   $$VALUES ('paper'::text)$$, 'search_nodes by summary finds the entity whose summary is near');
 SELECT isnt((SELECT node_id FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(13), 1)), 'paper',
             'by name (the default) it does not');
 SELECT throws_ok($$SELECT * FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(13), 1, NULL, 'bio')$$, '22023', NULL,
                  'search_nodes by anything else: 22023');
+SELECT results_eq($$SELECT node_id, similarity FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(4), 100, NULL, 'meaning') ORDER BY 1$$,
+                  $$SELECT n.node_id, COALESCE(s.similarity, n.similarity)
+                      FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(4), 100, NULL, 'name') AS n
+                      LEFT JOIN memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(4), 100, NULL, 'summary') AS s USING (node_id)
+                     ORDER BY 1$$,
+                  'search_nodes by meaning: each entity by its summary''s vector, by its name''s without one (the Gazette''s name vector is the query)');
+SELECT results_eq($$SELECT node_id, round(similarity::numeric, 6) FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(1), 1, NULL, 'meaning')$$,
+                  $$VALUES ('li'::text, 1::numeric)$$,
+                  'search_nodes by meaning: an entity without a summary vector is compared by its name''s');
+SELECT results_eq($$SELECT id, ranks -> 'entities' ->> 'rank' FROM memory.recall(fx.tenant_a(), fx.sim_a(), NULL, fx.vec(13), 2, '{"arms": ["entities"]}')$$,
+                  $$SELECT node_id, (row_number() OVER ())::text FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(13), 2, NULL, 'meaning')$$,
+                  'recall''s entities arm ranks as search_nodes by meaning');
 
 -- The fusion's arithmetic and its ties (3)
 SELECT is_empty($$
