@@ -80,10 +80,22 @@ BEGIN
             -- a candidate, by reading each common trigram's names whole (a range of the
             -- index, a fraction of a microsecond a name; counting that far costs less than
             -- the probes would)
-            SELECT (SELECT pg_catalog.count(*) FROM (
-                        SELECT 1 FROM memory.nodes AS n
-                         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                         LIMIT 32 * (SELECT pg_catalog.count(*) FROM rare) + 1) AS c)
+            -- The simulation's names are counted as its pair of entity indexes (V0035) counts
+            -- its embedded entities, where it has one: counting them here, up to 32 a
+            -- candidate, took a call 4.8 ms instead of 4.4 ms at 10,000 names (the bench's,
+            -- 229 candidates, 100 questions). The count only chooses how the shared trigrams
+            -- are read, never which names are found.
+            SELECT COALESCE(
+                       (SELECT c.reltuples::bigint
+                          FROM memory.simulations AS s
+                          JOIN pg_catalog.pg_class AS c
+                            ON c.oid = pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(s.sim_no))
+                         WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
+                           AND c.reltuples >= 0),
+                       (SELECT pg_catalog.count(*) FROM (
+                            SELECT 1 FROM memory.nodes AS n
+                             WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                             LIMIT 32 * (SELECT pg_catalog.count(*) FROM rare) + 1) AS c))
                    <= 32 * (SELECT pg_catalog.count(*) FROM rare) AS whole
         ), common AS MATERIALIZED (
             SELECT h.row_key, pg_catalog.count(*) AS shared
