@@ -383,39 +383,17 @@ RECALL_CONFIGS = [
 ]
 
 
-# What recall reads of a simulation, loaded into memory before it is timed, as a store that
-# serves the simulation holds it (and as an operator warms one after a restart: README,
-# "Recall"): its own HNSW indexes through pg_prewarm (episodes, facts, the entities' pair),
-# then its rows and word postings, read by key. Unwarmed, the p99 at 200,000 episodes was the
-# first reading of each question's pages (2026-12-03 22:32: 118.4 ms, p50 31.3 ms). On a copy
-# of the bench's store, the server restarted and the operating system's cache emptied:
-# routed recall at 200,000 episodes p50 37.6 ms, p99 254.7 ms; warmed so (2.1 s), 25.4 ms and
-# 41.5 ms.
-WARM_INDEXES = """
-    SELECT c.relname, pg_prewarm(c.oid)
-      FROM memory.simulations AS s
-     CROSS JOIN LATERAL unnest(ARRAY[memory._ann_index_name(s.sim_no), memory._facts_ann_index_name(s.sim_no),
-                                     memory._entities_ann_index_name(s.sim_no),
-                                     memory._entities_ann_index_name(s.sim_no) || '_summary']) AS i(name)
-      JOIN pg_class AS c ON c.relname = i.name AND c.relnamespace = 'memory'::regnamespace
-     WHERE s.tenant_id = %(t)s AND s.simulation_id = %(s)s"""
-WARM_ROWS = [
-    f"SELECT sum(pg_column_size(r.*)) FROM memory.{table} AS r"
-    " WHERE r.tenant_id = %(t)s AND r.simulation_id = %(s)s"
-    for table in ("episodes", "edges", "nodes", "word_postings")
-]
-
-
-def warm(su_dsn: str, sim: load.Sim) -> None:
+# Recall is timed on a warm store: each simulation's rows, word postings and own indexes
+# loaded into memory first (memory.warm, pg_prewarm installed for its indexes), as a gateway
+# does after a restart or a load. Unwarmed, the p99 at 200,000 episodes was the first reading
+# of each question's pages (2026-12-03 22:32: 118.4 ms, p50 31.3 ms).
+def warm(app_dsn: str, su_dsn: str, sim: load.Sim) -> list[tuple]:
     with psycopg.connect(su_dsn, autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
-        # by key: a sequential scan of a large table reads through a small ring of buffers and
-        # leaves little of it behind
-        conn.execute("SET enable_seqscan = off")
-        args = {"t": sim.tenant_id, "s": sim.simulation_id}
-        conn.execute(WARM_INDEXES, args).fetchall()
-        for sql in WARM_ROWS:
-            conn.execute(sql, args).fetchall()
+    with psycopg.connect(app_dsn, autocommit=True) as conn:
+        return conn.execute(
+            "SELECT * FROM memory.warm(%s, %s)", (sim.tenant_id, sim.simulation_id)
+        ).fetchall()
 
 
 def measure_recall(
@@ -424,7 +402,7 @@ def measure_recall(
     rnd = random.Random(7)
     out = []
     for sim in sims:
-        warm(su_dsn, sim)
+        warm(app_dsn, su_dsn, sim)
     with psycopg.connect(app_dsn, autocommit=True) as conn:
         configure(conn)
         for sim in sims:

@@ -5045,6 +5045,48 @@ REVOKE ALL ON FUNCTION memory._vector_problem(p_vector public.vector) FROM PUBLI
 GRANT ALL ON FUNCTION memory._vector_problem(p_vector public.vector) TO memory_reader;
 GRANT ALL ON FUNCTION memory._vector_problem(p_vector public.vector) TO memory_writer;
 
+-- _warm_indexes(bigint); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._warm_indexes(p_sim_no bigint) RETURNS TABLE(part text, pages bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_prewarm text;
+    v_index   record;
+BEGIN
+    SELECT pg_catalog.format('%I.pg_prewarm', n.nspname) INTO v_prewarm
+      FROM pg_catalog.pg_extension AS e JOIN pg_catalog.pg_namespace AS n ON n.oid = e.extnamespace
+     WHERE e.extname = 'pg_prewarm';
+    FOR v_index IN
+        SELECT x.part, x.rel
+          FROM (VALUES (1, 'episodes index', pg_catalog.to_regclass('memory.' || memory._ann_index_name(p_sim_no))),
+                       (2, 'facts index', pg_catalog.to_regclass('memory.' || memory._facts_ann_index_name(p_sim_no))),
+                       (3, 'entities name index', pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(p_sim_no))),
+                       (4, 'entities summary index',
+                        pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(p_sim_no) || '_summary')))
+               AS x (n, part, rel)
+         WHERE x.rel IS NOT NULL
+         ORDER BY x.n
+    LOOP
+        part := v_index.part;
+        pages := NULL;
+        IF v_prewarm IS NOT NULL THEN
+            EXECUTE pg_catalog.format('SELECT %s($1)', v_prewarm) INTO pages USING v_index.rel;
+        END IF;
+        RETURN NEXT;
+    END LOOP;
+END
+$_$;
+
+ALTER FUNCTION memory._warm_indexes(p_sim_no bigint) OWNER TO memory_owner;
+
+-- FUNCTION _warm_indexes(p_sim_no bigint); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._warm_indexes(p_sim_no bigint) IS 'Internal: load a simulation''s own HNSW indexes into shared buffers with pg_prewarm when it is installed, for memory.warm (SECURITY DEFINER: an index''s one reader is its owner)';
+
+-- FUNCTION _warm_indexes(p_sim_no bigint); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._warm_indexes(p_sim_no bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._warm_indexes(p_sim_no bigint) TO memory_reader;
+
 -- _words_doc(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._words_doc(p_text text, p_more text DEFAULT NULL::text) RETURNS tsvector
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -11102,6 +11144,49 @@ ALTER TABLE ONLY memory.vector_cache
 
 -- vector_cache writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.vector_cache FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- warm(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.warm(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(part text, amount bigint, unit text)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    SET enable_seqscan TO 'off'
+    AS $$
+DECLARE
+    v_sim_no bigint;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    -- each count reads every row whole (no index holds it), so every row's page is read
+    RETURN QUERY
+        SELECT x.part, x.amount, 'rows'::text
+          FROM (SELECT 1 AS n, 'episodes'::text AS part, pg_catalog.count(r.*) AS amount FROM memory.episodes AS r
+                 WHERE r.tenant_id = p_tenant_id AND r.simulation_id = p_simulation_id
+                UNION ALL
+                SELECT 2, 'facts', pg_catalog.count(r.*) FROM memory.edges AS r
+                 WHERE r.tenant_id = p_tenant_id AND r.simulation_id = p_simulation_id
+                UNION ALL
+                SELECT 3, 'entities', pg_catalog.count(r.*) FROM memory.nodes AS r
+                 WHERE r.tenant_id = p_tenant_id AND r.simulation_id = p_simulation_id
+                UNION ALL
+                SELECT 4, 'word postings', pg_catalog.count(r.*) FROM memory.word_postings AS r
+                 WHERE r.tenant_id = p_tenant_id AND r.simulation_id = p_simulation_id) AS x
+         ORDER BY x.n;
+    RETURN QUERY
+        SELECT w.part, w.pages, CASE WHEN w.pages IS NULL THEN 'not loaded: pg_prewarm is not installed' ELSE 'pages' END
+          FROM memory._warm_indexes(v_sim_no) AS w;
+END
+$$;
+
+ALTER FUNCTION memory.warm(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION warm(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.warm(p_tenant_id uuid, p_simulation_id uuid) IS 'Load a simulation''s rows, word postings and (with pg_prewarm) its own indexes into memory, so that its first questions do not each read from disk';
+
+-- FUNCTION warm(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.warm(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.warm(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
 
 -- word_postings; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.word_postings ENABLE ROW LEVEL SECURITY;

@@ -316,3 +316,44 @@ def test_recalls_entities_arm_reads_the_pair_and_ranks_as_search_nodes(world, co
         assert [r[1] for r in sorted(rows, key=lambda r: (-r[2], r[0]))] == list(range(1, 51))
         overlap.append(len({r[0] for r in rows} & set(exact_sim)) / 50)
     assert sum(overlap) / len(overlap) >= 0.95, sum(overlap) / len(overlap)
+
+
+def test_warm_loads_the_entity_indexes_with_pg_prewarm_and_says_when_it_cannot(
+    world, connect, big_graph
+):
+    """memory.warm: the simulation's rows, then its own indexes, each loaded through
+    pg_prewarm (its pages, the index's size) when the extension is installed, and named as
+    not loaded when it is not; a reader of another tenant may not warm this one."""
+    number = sim_no(connect, world)
+    ann.build_entities(world.dsn(), min_rows=2000)
+    admin = connect()
+    admin.execute("DROP EXTENSION IF EXISTS pg_prewarm")
+    mem = Memory(world.dsn("reader_a"))
+    rows = [(r.part, r.amount, r.unit) for r in mem.warm(world.tenant_a, world.sim_a)]
+    assert rows[:3] == [("episodes", 0, "rows"), ("facts", 0, "rows"), ("entities", N, "rows")]
+    assert rows[3][0] == "word postings" and rows[3][1] > N
+    not_loaded = "not loaded: pg_prewarm is not installed"
+    assert rows[4:] == [
+        ("entities name index", None, not_loaded),
+        ("entities summary index", None, not_loaded),
+    ]
+    admin.execute("CREATE EXTENSION pg_prewarm")
+    try:
+        pages = dict(
+            admin.execute(
+                "SELECT relname, relpages::bigint FROM pg_class WHERE relname = ANY (%s)",
+                ([f"entities_ann_{number}", f"entities_ann_{number}_summary"],),
+            ).fetchall()
+        )
+        rows = [(r.part, r.amount, r.unit) for r in mem.warm(world.tenant_a, world.sim_a)]
+        assert rows[4:] == [
+            ("entities name index", pages[f"entities_ann_{number}"], "pages"),
+            ("entities summary index", pages[f"entities_ann_{number}_summary"], "pages"),
+        ]
+        assert all(p > 0 for p in pages.values())
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            connect("app_b").execute(
+                "SELECT * FROM memory.warm(%s, %s)", (world.tenant_a, world.sim_a)
+            )
+    finally:
+        admin.execute("DROP EXTENSION pg_prewarm")

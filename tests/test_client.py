@@ -342,6 +342,7 @@ READS = {
     "sweep": swarm_memory.client.SweepRow,
     "sweep_tenant": swarm_memory.client.SweepRow,
     "health_tenant": swarm_memory.client.HealthRow,
+    "warm": swarm_memory.client.WarmRow,
     "compact_episodes": swarm_memory.client.CompactCounts,
     "match_entities": EntityMatch,
     # Embedding models and re-embedding (V0022)

@@ -457,6 +457,16 @@ class Change:
 
 
 @dataclass(frozen=True)
+class WarmRow:
+    """A row of warm: a part of a simulation read into memory, how much, and in what unit
+    (rows, pages, or why an index was not loaded)."""
+
+    part: str
+    amount: int | None
+    unit: str
+
+
+@dataclass(frozen=True)
 class HealthRow:
     """A row of health: one metric of a tenant, simulation or agent."""
 
@@ -1776,6 +1786,16 @@ class Memory:
             "SELECT * FROM memory.changes_since(%s, %s, %s)",
             (tenant_id, cursor, limit),
             conn,
+        )
+
+    def warm(
+        self, tenant_id: UUIDLike, simulation_id: UUIDLike, *, conn: Connection | None = None
+    ) -> list[WarmRow]:
+        """Load a simulation's rows, word postings and (where pg_prewarm is installed) its
+        own indexes into memory, after a restart or a load, so that its first questions do
+        not each wait for their pages (memory.warm)."""
+        return self._records(
+            WarmRow, "SELECT * FROM memory.warm(%s, %s)", (tenant_id, simulation_id), conn
         )
 
     def health_tenant(

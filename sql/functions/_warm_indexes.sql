@@ -1,0 +1,46 @@
+-- memory.warm's indexes: load a simulation's own HNSW indexes (episodes, facts, the
+-- entities' pair; those that exist) into shared buffers with pg_prewarm, when that extension
+-- is installed (found in whatever schema holds it); each index's pages, NULL when it is not.
+-- SECURITY DEFINER: pg_prewarm loads a relation only for a role that may read it, and an
+-- index's one reader is its owner, memory_owner. What a caller learns is an index's size in
+-- pages, which pg_class shows every role (relpages), and the index names are built here
+-- from the opaque number, never from text a caller passes. memory.warm calls it after
+-- checking the caller's grant for the simulation.
+-- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
+-- owner's rights, so no schema or temporary object of the caller may stand in for a name
+-- it uses; every name outside pg_catalog is written schema-qualified.
+CREATE OR REPLACE FUNCTION memory._warm_indexes(p_sim_no bigint)
+RETURNS TABLE (part text, pages bigint)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    v_prewarm text;
+    v_index   record;
+BEGIN
+    SELECT pg_catalog.format('%I.pg_prewarm', n.nspname) INTO v_prewarm
+      FROM pg_catalog.pg_extension AS e JOIN pg_catalog.pg_namespace AS n ON n.oid = e.extnamespace
+     WHERE e.extname = 'pg_prewarm';
+    FOR v_index IN
+        SELECT x.part, x.rel
+          FROM (VALUES (1, 'episodes index', pg_catalog.to_regclass('memory.' || memory._ann_index_name(p_sim_no))),
+                       (2, 'facts index', pg_catalog.to_regclass('memory.' || memory._facts_ann_index_name(p_sim_no))),
+                       (3, 'entities name index', pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(p_sim_no))),
+                       (4, 'entities summary index',
+                        pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(p_sim_no) || '_summary')))
+               AS x (n, part, rel)
+         WHERE x.rel IS NOT NULL
+         ORDER BY x.n
+    LOOP
+        part := v_index.part;
+        pages := NULL;
+        IF v_prewarm IS NOT NULL THEN
+            EXECUTE pg_catalog.format('SELECT %s($1)', v_prewarm) INTO pages USING v_index.rel;
+        END IF;
+        RETURN NEXT;
+    END LOOP;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory._warm_indexes(bigint) IS 'Internal: load a simulation''s own HNSW indexes into shared buffers with pg_prewarm when it is installed, for memory.warm (SECURITY DEFINER: an index''s one reader is its owner)';
+GRANT EXECUTE ON FUNCTION memory._warm_indexes(bigint) TO memory_reader;
