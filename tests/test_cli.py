@@ -90,6 +90,17 @@ def test_cli_end_to_end(world, capsys):
     )
     assert code == 0 and "committed" in out
 
+    # warm: a row a part, the simulation's rows (no index of its own at this size)
+    code, out, _ = run(capsys, "--dsn", app_a, "warm", "--tenant", str(tenant), "--simulation", sim)
+    lines = out.splitlines()
+    assert code == 0 and [line.split()[0] for line in lines[2:]] == [
+        "episodes",
+        "facts",
+        "entities",
+        "word",
+    ]
+    assert all(line.rstrip().endswith("rows") for line in lines[2:])
+
     code, out, _ = run(capsys, "--dsn", admin, "audit")
     table_rows = out.splitlines()[2:]
     assert code == 0 and len(table_rows) >= 12

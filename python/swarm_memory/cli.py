@@ -742,6 +742,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_warm(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        rows = [
+            (w.part, "" if w.amount is None else f"{w.amount:,}", w.unit)
+            for w in mem.warm(args.tenant, args.simulation)
+        ]
+    print(table(rows, ["part", "read", "unit"]))
+    return 0
+
+
 def cmd_recall(args: argparse.Namespace) -> int:
     options: dict[str, object] = {}
     if args.arms:
@@ -963,6 +973,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--words-only", action="store_true", help="do not embed the question (words and graph arms)"
     )
     s.set_defaults(func=_resolved(cmd_recall))
+
+    s = scoped("warm", "load a simulation's rows, postings and indexes into memory")
+    s.set_defaults(func=_resolved(cmd_warm))
 
     s = scoped("paths", "the shortest chains of current facts between two entities")
     s.add_argument("source", metavar="FROM", help="a node's id, or its name")
