@@ -6,8 +6,9 @@
 -- entities without a summary exactly, by their name vectors, found through
 -- nodes_without_summary_idx. The candidates are ranked by the exact cosine similarity of the
 -- full vectors ('both': the nearer of the entity's two; 'meaning': the summary's, else the
--- name's; as the exact scan of memory.search_nodes), ties by id. p_type is applied inside the iterative scan. Called by memory._search_nodes when
--- both indexes exist; it falls back to its exact scan on a short answer.
+-- name's; as the exact scan of memory.search_nodes), ties by id. p_type is applied inside
+-- the iterative scan. Called by memory._search_nodes when both indexes exist; it falls back
+-- to its exact scan on a short answer.
 -- Dynamic SQL, deliberately (as memory._search_facts_ann): the planner uses a partial index
 -- only when the query's conditions carry the predicate's constant, so the simulation's opaque
 -- number goes into the statement as a literal (a bigint through format('%s')); every other
