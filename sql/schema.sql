@@ -5071,7 +5071,8 @@ BEGIN
         part := v_index.part;
         pages := NULL;
         IF v_prewarm IS NOT NULL THEN
-            EXECUTE pg_catalog.format('SELECT %s($1)', v_prewarm) INTO pages USING v_index.rel;
+            EXECUTE pg_catalog.format('SELECT %s($1, $2::text, $3::text, NULL::bigint, NULL::bigint)', v_prewarm)
+               INTO pages USING v_index.rel, 'buffer', 'main';
         END IF;
         RETURN NEXT;
     END LOOP;

@@ -351,6 +351,20 @@ def test_warm_loads_the_entity_indexes_with_pg_prewarm_and_says_when_it_cannot(
             ("entities summary index", pages[f"entities_ann_{number}_summary"], "pages"),
         ]
         assert all(p > 0 for p in pages.values())
+        # another function by that name beside the extension's is never the one called (it
+        # would run with the owner's rights)
+        admin.execute(
+            "CREATE FUNCTION public.pg_prewarm(regclass) RETURNS bigint"
+            " LANGUAGE sql AS 'SELECT -1::bigint'"
+        )
+        try:
+            rows = [(r.part, r.amount) for r in mem.warm(world.tenant_a, world.sim_a)]
+            assert [a for _, a in rows[4:]] == [
+                pages[f"entities_ann_{number}"],
+                pages[f"entities_ann_{number}_summary"],
+            ]
+        finally:
+            admin.execute("DROP FUNCTION public.pg_prewarm(regclass)")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             connect("app_b").execute(
                 "SELECT * FROM memory.warm(%s, %s)", (world.tenant_a, world.sim_a)

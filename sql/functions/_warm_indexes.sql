@@ -1,6 +1,9 @@
 -- memory.warm's indexes: load a simulation's own HNSW indexes (episodes, facts, the
 -- entities' pair; those that exist) into shared buffers with pg_prewarm, when that extension
--- is installed (found in whatever schema holds it); each index's pages, NULL when it is not.
+-- is installed; each index's pages, NULL when it is not. The function called is the
+-- extension's own: its schema read from pg_extension, the call written with all five of its
+-- arguments typed, so that no function another role may have created by that name in that
+-- schema (another overload) can be chosen to run with this function's rights.
 -- SECURITY DEFINER: pg_prewarm loads a relation only for a role that may read it, and an
 -- index's one reader is its owner, memory_owner. What a caller learns is an index's size in
 -- pages, which pg_class shows every role (relpages), and the index names are built here
@@ -35,7 +38,8 @@ BEGIN
         part := v_index.part;
         pages := NULL;
         IF v_prewarm IS NOT NULL THEN
-            EXECUTE pg_catalog.format('SELECT %s($1)', v_prewarm) INTO pages USING v_index.rel;
+            EXECUTE pg_catalog.format('SELECT %s($1, $2::text, $3::text, NULL::bigint, NULL::bigint)', v_prewarm)
+               INTO pages USING v_index.rel, 'buffer', 'main';
         END IF;
         RETURN NEXT;
     END LOOP;
