@@ -1,3 +1,4 @@
+/* pgmigrate-encoding: utf-8 */
 -- 033_warm: memory.warm reads a simulation's rows and word postings under the caller's
 -- row-level security and reports them a part at a time; it reads only (twice gives the same
 -- rows and changes nothing); it refuses another tenant's simulation and a tenant the caller
