@@ -4234,6 +4234,7 @@ GRANT ALL ON FUNCTION memory._search_episodes_ivf(p_tenant_id uuid, p_simulation
 CREATE FUNCTION memory._search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_breadth integer) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_key uuid, target_id text, target_key uuid, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
     v_as_of  timestamptz := COALESCE(p_as_of, pg_catalog.now());

@@ -19,6 +19,12 @@ RETURNS TABLE (edge_id text, type text, fact text, source_id text, source_key uu
                similarity double precision)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
+-- One plan a session: the ranking's shape does not depend on the values, and a custom plan
+-- of it was made on every call (the planner chose it over the generic one each time), which
+-- looks at every index of memory.edges, one a simulation with a facts index: 0.54 ms a call
+-- with 137 of them (a scratch copy of the bench's two recall simulations beside 135 empty
+-- partial indexes, as many as the bench's store holds; pg_stat_statements, 60 recall calls)
+SET plan_cache_mode = force_generic_plan
 AS $fn$
 DECLARE
     v_as_of  timestamptz := COALESCE(p_as_of, pg_catalog.now());

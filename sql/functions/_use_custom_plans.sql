@@ -1,9 +1,10 @@
 -- On a Citus cluster, make the functions that ask for generic plans (memory.neighbors,
--- memory.facts, memory._search_words, memory._recall_graph: plan_cache_mode =
--- force_generic_plan, which saves the planning of a small walk, a node's facts or a words
--- search on one node) plan each call: a generic plan leaves the tenant a parameter, and Citus
--- cannot route a statement over a distributed table whose distribution column is compared with
--- a parameter it does not know ("could not create distributed plan"). Returns the functions
+-- memory.facts, memory._search_words, memory._recall_graph, memory._search_facts:
+-- plan_cache_mode = force_generic_plan, which saves the planning of a small walk, a node's
+-- facts, a words search or a facts search on one node) plan each call: a generic plan leaves
+-- the tenant a parameter, and Citus cannot route a statement over a distributed table whose
+-- distribution column is compared with a parameter it does not know ("could not create
+-- distributed plan"). Returns the functions
 -- changed; on one node, or run again, none. Run by the deploy (sql/finalize/cluster_plans.sql,
 -- in the transaction that re-creates the functions) and by distribute (step 4c), as the owner
 -- of the functions; ALTER FUNCTION reaches every node.

@@ -331,9 +331,9 @@ def test_search_answers_as_on_one_node(citus: Cluster) -> None:
 
 
 def test_no_function_asks_for_a_generic_plan_on_the_cluster(citus: Cluster) -> None:
-    """On one node the walk, facts and the words' and graph's arms cache a generic plan; a
-    generic plan leaves the tenant a parameter Citus cannot route by, so on every node of
-    the cluster memory._use_custom_plans has reset them."""
+    """On one node the walk, facts, the words' and graph's arms and the facts' ranking cache
+    a generic plan; a generic plan leaves the tenant a parameter Citus cannot route by, so on
+    every node of the cluster memory._use_custom_plans has reset them."""
     sql = """
         SELECT p.proname FROM pg_proc p
          WHERE p.pronamespace = 'memory'::regnamespace
@@ -344,6 +344,7 @@ def test_no_function_asks_for_a_generic_plan_on_the_cluster(citus: Cluster) -> N
         "facts",
         "_search_words",
         "_recall_graph",
+        "_search_facts",
     }
     assert _rows(citus.dsn(), sql) == []
     for worker in citus.workers:
