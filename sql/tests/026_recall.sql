@@ -7,7 +7,7 @@
 -- tests/test_recall.py measures with the real model.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(71);
+SELECT plan(73);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
@@ -201,6 +201,21 @@ SELECT results_eq($$SELECT kind, id FROM memory.recall(fx.tenant_a(), 'aaaaaaaa-
                     UNION ALL (SELECT 'fact', 'e' || pg_catalog.lpad(i::text, 2, '0') FROM pg_catalog.generate_series(0, 19) AS i)
                     UNION ALL (SELECT 'entity', 'm' || pg_catalog.lpad(i::text, 2, '0') FROM pg_catalog.generate_series(0, 8) AS i)$$,
                   'a hub of 60 neighbours, 30 candidates: the seed, 20 facts, the first 9 neighbours by node id');
+-- The seed and its 20 facts fill 21 candidates: the arm reads no neighbours and no episodes
+-- then, and its rows are the first 21 of those above; at 22 the first neighbour follows (2)
+SELECT results_eq($$SELECT kind, id FROM memory.recall(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000b0b0',
+                                                       'who is in Harbour Hub', NULL, 30,
+                                                       '{"arms": ["graph"], "candidates": 21}')$$,
+                  $$SELECT 'entity', 'h'
+                    UNION ALL (SELECT 'fact', 'e' || pg_catalog.lpad(i::text, 2, '0') FROM pg_catalog.generate_series(0, 19) AS i)$$,
+                  '21 candidates, the seed and its 20 facts: no neighbour');
+SELECT results_eq($$SELECT kind, id FROM memory.recall(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000b0b0',
+                                                       'who is in Harbour Hub', NULL, 30,
+                                                       '{"arms": ["graph"], "candidates": 22}')$$,
+                  $$SELECT 'entity', 'h'
+                    UNION ALL (SELECT 'fact', 'e' || pg_catalog.lpad(i::text, 2, '0') FROM pg_catalog.generate_series(0, 19) AS i)
+                    UNION ALL SELECT 'entity', 'm00'$$,
+                  '22 candidates: the seed, its 20 facts and the first neighbour by node id');
 RESET SESSION AUTHORIZATION;
 
 -- The graph arm's neighbours at depth 1 are read in its own statement (not by calling
