@@ -45,6 +45,7 @@ def machine(dsn: str) -> dict:
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     with psycopg.connect(dsn) as conn:
         pg = conn.execute("SHOW server_version").fetchone()[0]
+        huge = conn.execute("SHOW huge_pages_status").fetchone()[0]
         vec = conn.execute(
             "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
         ).fetchone()[0]
@@ -63,6 +64,7 @@ def machine(dsn: str) -> dict:
         "postgresql": pg,
         "pgvector": vec,
         "settings": settings,
+        "huge_pages": huge,
     }
 
 
@@ -597,7 +599,9 @@ def run(
     rng = np.random.default_rng(42)
     results: dict = {"scale": scale, "started": datetime.now(UTC).isoformat(timespec="seconds")}
     log("bench: fresh server")
-    su = bserver.fresh(settings)
+    # the full run's server (6 GB of shared buffers) in huge pages where they can be had
+    # (bench/server.py reserve_huge_pages); a run with settings of its own as it is
+    su = bserver.fresh(settings, huge_pages=settings is None)
     app_dsn = as_role(su, APP)
     # what the server did besides the calls timed: its autovacuum workers, by phase
     sampler = background.Sampler(su).start()
@@ -913,7 +917,8 @@ def describe(results: dict) -> str:
     ld = results["load"]
     return (
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, {m['os']}; "
-        f"PostgreSQL {m['postgresql']}, pgvector {m['pgvector']}. "
+        f"PostgreSQL {m['postgresql']}, pgvector {m['pgvector']}, shared memory in huge "
+        f"pages: {m.get('huge_pages', 'unknown')}. "
         f"Data: {ld['episodes']:,} episodes, {ld['nodes']:,} nodes, {ld['edges']:,} edges "
         f"in {ld['simulations']} simulations over {ld['tenants']} tenants (scale "
         f"{results['scale']}); {results['ann_indexes']['built']} per-simulation HNSW "

@@ -4429,6 +4429,7 @@ CREATE FUNCTION memory._search_nodes_ann(p_tenant_id uuid, p_simulation_id uuid,
     AS $_$
 DECLARE
     v_breadth integer := GREATEST(COALESCE(p_breadth, memory._ann_breadth(p_index_rows)), p_top_k);
+    v_read    integer := LEAST(v_breadth, GREATEST(2 * p_top_k, 100));
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
@@ -4465,7 +4466,7 @@ BEGIN
          ORDER BY 5 DESC, 1
          LIMIT $8 $q$, p_sim_no)
     USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
-          p_type, p_by, v_breadth, p_top_k;
+          p_type, p_by, v_read, p_top_k;
 END
 $_$;
 
