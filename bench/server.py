@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import shutil
 import subprocess
@@ -60,40 +62,46 @@ def reserve_huge_pages() -> int:
     2 MiB pages instead of 4 KiB ones. Returns the pages the pool has free for it.
 
     Why: a search through an HNSW index reads a few thousand buffers scattered over the
-    buffer pool, each an address to translate, and 2 MiB pages cover the pool with 512 times
-    fewer entries of the processor's translation cache. Measured on a copy of this benchmark's loaded store (Intel Xeon, 2 cores), routed
-    recall at 200,000 episodes p50 21.3 ms with 4 KiB pages against 19.2 ms with huge pages,
-    each after a restart (bench/README.md).
+    buffer pool, each an address to translate, and 2 MiB pages cover the pool with 512
+    times fewer entries of the processor's translation cache. On a copy of this
+    benchmark's loaded store (Intel Xeon, 2 cores) routed recall at 200,000 episodes took
+    22.9 ms with 4 KiB pages and 20.8 ms with huge pages (bench/README.md).
 
-    Only as root on Linux (the pool is a system setting, /proc/sys/vm/nr_hugepages); raised
-    only by what is missing and restored by stop(). Elsewhere nothing changes and the server
-    uses what the machine offers (results' machine.huge_pages says which)."""
+    Only as root on Linux (the pool is a system setting, /proc/sys/vm/nr_hugepages), and
+    only where the kernel lets it be raised; raised by what is missing and given back by
+    stop() or at exit. Elsewhere nothing changes and the server uses what the machine
+    offers (the results' machine.huge_pages says which)."""
     global _huge_pages_before
     if os.geteuid() != 0 or not NR_HUGEPAGES.exists():
         return 0
-    need = int(
-        subprocess.run(
-            server._as_server_user(
-                [
-                    str(server.bin_dir() / "postgres"),
-                    "-D",
-                    str(DATADIR),
-                    "-C",
-                    "shared_memory_size_in_huge_pages",
-                ]
-            ),
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
-    )
-    free = _meminfo("HugePages_Free")
-    if need > 0 and free < need:
-        total = int(NR_HUGEPAGES.read_text())
-        if _huge_pages_before is None:
-            _huge_pages_before = total
-        NR_HUGEPAGES.write_text(str(total + need - free))
+    try:
+        need = int(
+            subprocess.run(
+                server._as_server_user(
+                    [
+                        str(server.bin_dir() / "postgres"),
+                        "-D",
+                        str(DATADIR),
+                        "-C",
+                        "shared_memory_size_in_huge_pages",
+                    ]
+                ),
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
+        )
         free = _meminfo("HugePages_Free")
+        if need > 0 and free < need:
+            total = int(NR_HUGEPAGES.read_text())
+            NR_HUGEPAGES.write_text(str(total + need - free))
+            if _huge_pages_before is None:
+                _huge_pages_before = total
+                atexit.register(_release_huge_pages)
+            free = _meminfo("HugePages_Free")
+    except (OSError, ValueError, subprocess.CalledProcessError):
+        # a read-only /proc/sys (a container), a server that cannot say: 4 KiB pages
+        return _meminfo("HugePages_Free")
     return free
 
 
@@ -107,7 +115,8 @@ def _meminfo(key: str) -> int:
 def _release_huge_pages() -> None:
     global _huge_pages_before
     if _huge_pages_before is not None:
-        NR_HUGEPAGES.write_text(str(_huge_pages_before))
+        with contextlib.suppress(OSError):
+            NR_HUGEPAGES.write_text(str(_huge_pages_before))
         _huge_pages_before = None
 
 
