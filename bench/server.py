@@ -55,11 +55,11 @@ def fresh(settings: dict[str, str] | None = None, huge_pages: bool = False) -> s
     return dsn
 
 
-def reserve_huge_pages() -> int:
+def reserve_huge_pages() -> None:
     """Reserve the kernel's huge pages the stopped server's shared memory needs (PostgreSQL
     counts them: shared_memory_size_in_huge_pages), as a database host with shared_buffers
     of 6 GB is set up; the server's huge_pages = try (its default) then maps its buffers in
-    2 MiB pages instead of 4 KiB ones. Returns the pages the pool has free for it.
+    2 MiB pages instead of 4 KiB ones.
 
     Why: a search through an HNSW index reads a few thousand buffers scattered over the
     buffer pool, each an address to translate, and 2 MiB pages cover the pool with 512
@@ -73,11 +73,11 @@ def reserve_huge_pages() -> int:
     offers (the results' machine.huge_pages says which)."""
     global _huge_pages_before
     if os.geteuid() != 0 or not NR_HUGEPAGES.exists():
-        return 0
+        return
     try:
         need = int(
             subprocess.run(
-                server._as_server_user(
+                server.as_server_user(
                     [
                         str(server.bin_dir() / "postgres"),
                         "-D",
@@ -98,11 +98,8 @@ def reserve_huge_pages() -> int:
             if _huge_pages_before is None:
                 _huge_pages_before = total
                 atexit.register(_release_huge_pages)
-            free = _meminfo("HugePages_Free")
     except (OSError, ValueError, subprocess.CalledProcessError):
-        # a read-only /proc/sys (a container), a server that cannot say: 4 KiB pages
-        return _meminfo("HugePages_Free")
-    return free
+        pass  # a read-only /proc/sys (a container), a server that cannot say: 4 KiB pages
 
 
 def _meminfo(key: str) -> int:

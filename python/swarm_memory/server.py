@@ -81,10 +81,10 @@ def start(datadir: str | os.PathLike[str] = DEFAULT_DATADIR) -> str:
 
 
 def _pg_ctl(path: Path, *args: str) -> list[str]:
-    return _as_server_user([str(bin_dir() / "pg_ctl"), "-D", str(path), *args])
+    return as_server_user([str(bin_dir() / "pg_ctl"), "-D", str(path), *args])
 
 
-def _as_server_user(cmd: list[str]) -> list[str]:
+def as_server_user(cmd: list[str]) -> list[str]:
     """A command of the server's own, run as the user that owns its data directory."""
     return ["runuser", "-u", "embedded_postgres", "--", *cmd] if os.geteuid() == 0 else cmd
 
