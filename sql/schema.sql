@@ -3251,6 +3251,47 @@ COMMENT ON FUNCTION memory._page_rows(p_limit integer, p_default integer) IS 'In
 REVOKE ALL ON FUNCTION memory._page_rows(p_limit integer, p_default integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._page_rows(p_limit integer, p_default integer) TO memory_reader;
 
+-- _prepared(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._prepared(p_types text, p_sql text) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_name    text := 'memory_' || pg_catalog.md5(p_types || ' ' || p_sql);
+    v_prepare text := pg_catalog.format('PREPARE %I(%s) AS %s', v_name, p_types, p_sql);
+    v_held    text;
+    v_old     text;
+    c_kept    constant integer := 64;
+BEGIN
+    SELECT s.statement INTO v_held FROM pg_catalog.pg_prepared_statements AS s WHERE s.name = v_name;
+    IF FOUND AND v_held = v_prepare THEN
+        RETURN v_name;
+    END IF;
+    IF FOUND THEN
+        EXECUTE pg_catalog.format('DEALLOCATE %I', v_name);
+    END IF;
+    FOR v_old IN
+        SELECT s.name FROM pg_catalog.pg_prepared_statements AS s
+         WHERE s.name OPERATOR(pg_catalog.~) '^memory_[0-9a-f]{32}$'
+         ORDER BY s.prepare_time DESC, s.name
+        OFFSET c_kept - 1
+    LOOP
+        EXECUTE pg_catalog.format('DEALLOCATE %I', v_old);
+    END LOOP;
+    EXECUTE v_prepare;
+    RETURN v_name;
+END
+$_$;
+
+ALTER FUNCTION memory._prepared(p_types text, p_sql text) OWNER TO memory_owner;
+
+-- FUNCTION _prepared(p_types text, p_sql text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._prepared(p_types text, p_sql text) IS 'Internal: the name of the session''s prepared statement of a query (prepared first when missing or held with another text; at most 64 kept)';
+
+-- FUNCTION _prepared(p_types text, p_sql text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._prepared(p_types text, p_sql text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._prepared(p_types text, p_sql text) TO memory_reader;
+
 -- _prune(text, uuid, uuid, uuid, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_platforms text[]) RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER
@@ -4160,18 +4201,22 @@ GRANT ALL ON FUNCTION memory._search_episodes(p_tenant_id uuid, p_simulation_id 
 
 -- _search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real, integer, integer, timestamp with time zone, timestamp with time zone, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) RETURNS SETOF memory.episode_hit
-    LANGUAGE plpgsql STABLE
+    LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET "hnsw.ef_search" TO '400'
     SET "hnsw.iterative_scan" TO 'relaxed_order'
     SET "hnsw.max_scan_tuples" TO '100000'
     SET enable_sort TO 'off'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $_$
 DECLARE
     v_breadth integer := memory._episodes_breadth(p_index_rows, p_top_k, p_pool);
+    v_pool    integer := GREATEST(COALESCE(p_pool, CASE WHEN v_breadth < 200 THEN v_breadth ELSE GREATEST(p_top_k * 20, 200) END),
+                                  p_top_k);
+    v_sql     text;
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
-    RETURN QUERY EXECUTE pg_catalog.format($q$
+    v_sql := pg_catalog.format($q$
         SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
                c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)
           FROM (SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round,
@@ -4185,11 +4230,19 @@ BEGIN
                  ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
                  LIMIT $3) AS c
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
-         LIMIT $5 $q$, p_sim_no)
-    USING p_query::public.vector(384), p_query::public.halfvec(384),
-          GREATEST(COALESCE(p_pool, CASE WHEN v_breadth < 200 THEN v_breadth ELSE GREATEST(p_top_k * 20, 200) END),
-                   p_top_k), p_agent_id, p_top_k,
-          p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
+         LIMIT $5 $q$, p_sim_no);
+    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
+        RETURN QUERY EXECUTE pg_catalog.format(
+            'EXECUTE %I(%L, %L, %L, %L, %L, %L, %L, %L, %L, %L, %L)',
+            memory._prepared('public.vector(384), public.halfvec(384), integer, integer, integer, uuid, uuid,'
+                             ' integer, integer, timestamptz, timestamptz', v_sql),
+            p_query, p_query, v_pool, p_agent_id, p_top_k, p_tenant_id, p_simulation_id,
+            p_round_from, p_round_to, p_from, p_to);
+    ELSE
+        RETURN QUERY EXECUTE v_sql
+        USING p_query::public.vector(384), p_query::public.halfvec(384), v_pool, p_agent_id, p_top_k,
+              p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
+    END IF;
 END
 $_$;
 
@@ -4311,18 +4364,21 @@ GRANT ALL ON FUNCTION memory._search_facts(p_tenant_id uuid, p_simulation_id uui
 
 -- _search_facts_ann(uuid, uuid, bigint, public.vector, integer, text, timestamp with time zone, real, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real, p_breadth integer DEFAULT NULL::integer) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_key uuid, target_id text, target_key uuid, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)
-    LANGUAGE plpgsql STABLE
+    LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET "hnsw.ef_search" TO '400'
     SET "hnsw.iterative_scan" TO 'relaxed_order'
     SET "hnsw.max_scan_tuples" TO '20000'
     SET enable_sort TO 'off'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $_$
 DECLARE
     v_breadth integer := GREATEST(COALESCE(p_breadth, memory._ann_breadth(p_index_rows)), p_top_k);
+    v_as_of   timestamptz := COALESCE(p_as_of, pg_catalog.now());
+    v_sql     text;
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
-    RETURN QUERY EXECUTE pg_catalog.format($q$
+    v_sql := pg_catalog.format($q$
         SELECT c.edge_id, c.type, c.fact, c.source_id, c.source_key, c.target_id, c.target_key,
                c.valid_at, c.invalid_at, c.state, 1 - (c.embedding OPERATOR(public.<=>) $1)
           FROM (SELECT r.*
@@ -4340,9 +4396,17 @@ BEGIN
                  WHERE $5 = 'all' OR r.state = $5 OR ($5 = 'historical' AND r.state IN ('ended', 'expired'))
                  LIMIT $7) AS c
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.edge_id
-         LIMIT $8 $q$, p_sim_no)
-    USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
-          p_state, COALESCE(p_as_of, pg_catalog.now()), v_breadth, p_top_k;
+         LIMIT $8 $q$, p_sim_no);
+    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
+        RETURN QUERY EXECUTE pg_catalog.format(
+            'EXECUTE %I(%L, %L, %L, %L, %L, %L, %L, %L)',
+            memory._prepared('public.vector(384), public.halfvec(384), uuid, uuid, text, timestamptz, integer, integer', v_sql),
+            p_query, p_query, p_tenant_id, p_simulation_id, p_state, v_as_of, v_breadth, p_top_k);
+    ELSE
+        RETURN QUERY EXECUTE v_sql
+        USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
+              p_state, v_as_of, v_breadth, p_top_k;
+    END IF;
 END
 $_$;
 
@@ -4420,19 +4484,21 @@ GRANT ALL ON FUNCTION memory._search_nodes(p_tenant_id uuid, p_simulation_id uui
 
 -- _search_nodes_ann(uuid, uuid, bigint, public.vector, integer, text, text, real, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._search_nodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_type text, p_by text, p_index_rows real, p_breadth integer DEFAULT NULL::integer) RETURNS TABLE(node_id text, name text, type text, summary text, similarity double precision)
-    LANGUAGE plpgsql STABLE
+    LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET "hnsw.ef_search" TO '200'
     SET "hnsw.iterative_scan" TO 'relaxed_order'
     SET "hnsw.max_scan_tuples" TO '20000'
     SET enable_sort TO 'off'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $_$
 DECLARE
     v_breadth integer := GREATEST(COALESCE(p_breadth, memory._ann_breadth(p_index_rows)), p_top_k);
     v_read    integer := LEAST(v_breadth, GREATEST(2 * p_top_k, 100));
+    v_sql     text;
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
-    RETURN QUERY EXECUTE pg_catalog.format($q$
+    v_sql := pg_catalog.format($q$
         SELECT DISTINCT c.node_id, c.name, c.type, c.summary,
                1 - CASE $6 WHEN 'name' THEN c.embedding OPERATOR(public.<=>) $1
                            WHEN 'summary' THEN c.summary_embedding OPERATOR(public.<=>) $1
@@ -4464,9 +4530,17 @@ BEGIN
                   ORDER BY n.summary_embedding::public.halfvec(384) OPERATOR(public.<=>) $2
                   LIMIT $7)) AS c
          ORDER BY 5 DESC, 1
-         LIMIT $8 $q$, p_sim_no)
-    USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
-          p_type, p_by, v_read, p_top_k;
+         LIMIT $8 $q$, p_sim_no);
+    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
+        RETURN QUERY EXECUTE pg_catalog.format(
+            'EXECUTE %I(%L, %L, %L, %L, %L, %L, %L, %L)',
+            memory._prepared('public.vector(384), public.halfvec(384), uuid, uuid, text, text, integer, integer', v_sql),
+            p_query, p_query, p_tenant_id, p_simulation_id, p_type, p_by, v_read, p_top_k);
+    ELSE
+        RETURN QUERY EXECUTE v_sql
+        USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
+              p_type, p_by, v_read, p_top_k;
+    END IF;
 END
 $_$;
 

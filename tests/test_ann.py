@@ -381,3 +381,94 @@ def test_no_tenant_or_simulation_id_in_the_catalog(world, connect, big_sim):
         for id_ in ids:
             assert id_ not in text, (view, id_)  # ... and names no id
             assert id_.replace("-", "") not in text.replace("-", ""), (view, id_)
+
+
+def prepared(conn) -> list[tuple]:
+    """The index searches' statements the session holds (memory._prepared's), oldest first."""
+    return conn.execute(
+        "SELECT name, statement, parameter_types::text[], generic_plans, custom_plans"
+        " FROM pg_prepared_statements WHERE name ~ '^memory_[0-9a-f]{32}$'"
+        " ORDER BY prepare_time, name"
+    ).fetchall()
+
+
+def test_the_index_search_is_prepared_once_a_session_and_its_plan_kept(world, connect, big_sim):
+    """The simulation's index search is a session prepared statement with one generic plan:
+    planned once, answering as a session that prepares it afresh does, and carrying the
+    simulation's number only (the tenant and simulation are its parameters). The plan
+    follows the index when it is rebuilt under the session."""
+    ann.build(world.dsn(), min_rows=2000, m=8, ef_construction=32)
+    reader = connect("reader_a")
+    queries = clustered(6, 4)
+    first = [search(reader, world, q) for q in queries]
+    held = prepared(reader)
+    assert len(held) == 1
+    name, statement, _types, generic, custom = held[0]
+    assert (generic, custom) == (6, 0)
+    (sim_no,) = (
+        connect()
+        .execute("SELECT sim_no FROM memory.simulations WHERE simulation_id = %s", (world.sim_a,))
+        .fetchone()
+    )
+    assert f"e.sim_no = {sim_no} " in statement
+    for id_ in (world.tenant_a, world.sim_a):
+        assert str(id_) not in statement
+    for q, rows in zip(queries, first, strict=True):
+        assert search(connect("reader_a"), world, q) == rows  # a session of its own
+
+    # Rebuilt in place (another index under the same name): the kept plan is made again.
+    assert [a.action for a in ann.build(world.dsn(), min_rows=2000)] == ["rebuilt"]
+    again = [search(reader, world, q) for q in queries]
+    assert again == [search(connect("reader_a"), world, q) for q in queries]
+    assert [(h[0], h[4]) for h in prepared(reader)] == [(name, 0)]
+
+
+def test_a_search_prepares_again_what_the_session_lost_or_holds_forged(world, connect, big_sim):
+    """DEALLOCATE ALL (a pool's reset) costs the next search a PREPARE; a statement of the
+    same name with another text (prepared by whoever shares the session) is never run: it
+    is replaced by the search's own."""
+    ann.build(world.dsn(), min_rows=2000)
+    reader = connect("reader_a")
+    q = clustered(1, 6)[0]
+    rows = search(reader, world, q)
+    assert len(rows) == 10
+    [(name, statement, types, _g, _c)] = prepared(reader)
+
+    reader.execute("DEALLOCATE ALL")
+    assert prepared(reader) == []
+    assert search(reader, world, q) == rows
+    assert [h[:2] for h in prepared(reader)] == [(name, statement)]
+
+    # The same name, the same parameters, the same columns, other rows.
+    reader.execute(f"DEALLOCATE {name}")
+    reader.execute(
+        f"PREPARE {name}({', '.join(types)}) AS SELECT 'forged'::text, 1, 'x'::text, 'x'::text,"
+        " 1, 'x'::text, 'forged'::text, now(), 1.0::double precision"
+    )
+    nulls = ", ".join(["NULL"] * len(types))
+    assert reader.execute(f"EXECUTE {name}({nulls})").fetchone()[0] == "forged"
+    assert search(reader, world, q) == rows
+    assert [h[:2] for h in prepared(reader)] == [(name, statement)]
+
+
+def test_a_session_keeps_at_most_64_prepared_searches(world, connect):
+    """memory._prepared deallocates its oldest statements beyond 64 (each holds a plan);
+    the session's other prepared statements are not its to touch."""
+    reader = connect("reader_a")
+    reader.execute("PREPARE mine AS SELECT 1")
+    names = [
+        reader.execute(
+            "SELECT memory._prepared('integer', %s)", (f"SELECT $1 OPERATOR(pg_catalog.+) {i}",)
+        ).fetchone()[0]
+        for i in range(70)
+    ]
+    assert len(set(names)) == 70
+    assert [h[0] for h in prepared(reader)] == names[6:]
+    assert reader.execute(f"EXECUTE {names[-1]}(1)").fetchone()[0] == 70
+    assert reader.execute("EXECUTE mine").fetchone()[0] == 1
+    # Asked again for one it holds: the same name, nothing prepared or deallocated.
+    again = reader.execute(
+        "SELECT memory._prepared('integer', %s)", ("SELECT $1 OPERATOR(pg_catalog.+) 69",)
+    ).fetchone()[0]
+    assert again == names[-1]
+    assert [h[0] for h in prepared(reader)] == names[6:]

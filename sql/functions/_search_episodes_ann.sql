@@ -12,7 +12,9 @@
 -- conditions carry the index predicate's constant, so the simulation's opaque number
 -- (p_sim_no, the predicate's sim_no) goes into the statement as a literal: a bigint written
 -- with format('%s'), which cannot carry anything but digits. Tenant and simulation, and
--- every other argument, are passed with USING.
+-- every other argument, are its parameters: the statement is prepared once a session and
+-- its generic plan kept (memory._prepared; VOLATILE for that), or, where the function plans
+-- each call (memory._use_custom_plans, on a Citus cluster), run with USING.
 -- p_index_rows: the index's row count as the catalog holds it (pg_class.reltuples), which
 -- the caller has just read to learn that the index exists. p_round_from .. p_round_to
 -- (inclusive) and [p_from, p_to): the range of memory.search_episodes (NULL: open), applied
@@ -32,7 +34,7 @@ CREATE OR REPLACE FUNCTION memory._search_episodes_ann(
     p_to timestamptz,
     p_pool integer)
 RETURNS SETOF memory.episode_hit
-LANGUAGE plpgsql STABLE SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 SET hnsw.ef_search = 400
 SET hnsw.iterative_scan = 'relaxed_order'
@@ -40,12 +42,16 @@ SET hnsw.max_scan_tuples = 100000
 -- The simulation's own index is the plan: without this the planner may prefer reading the
 -- simulation through its b-tree and sorting, which is exact but slower than the index.
 SET enable_sort = off
+SET plan_cache_mode = force_generic_plan
 AS $fn$
 DECLARE
     v_breadth integer := memory._episodes_breadth(p_index_rows, p_top_k, p_pool);
+    v_pool    integer := GREATEST(COALESCE(p_pool, CASE WHEN v_breadth < 200 THEN v_breadth ELSE GREATEST(p_top_k * 20, 200) END),
+                                  p_top_k);
+    v_sql     text;
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
-    RETURN QUERY EXECUTE pg_catalog.format($q$
+    v_sql := pg_catalog.format($q$
         SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
                c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)
           FROM (SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round,
@@ -59,11 +65,19 @@ BEGIN
                  ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
                  LIMIT $3) AS c
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
-         LIMIT $5 $q$, p_sim_no)
-    USING p_query::public.vector(384), p_query::public.halfvec(384),
-          GREATEST(COALESCE(p_pool, CASE WHEN v_breadth < 200 THEN v_breadth ELSE GREATEST(p_top_k * 20, 200) END),
-                   p_top_k), p_agent_id, p_top_k,
-          p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
+         LIMIT $5 $q$, p_sim_no);
+    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
+        RETURN QUERY EXECUTE pg_catalog.format(
+            'EXECUTE %I(%L, %L, %L, %L, %L, %L, %L, %L, %L, %L, %L)',
+            memory._prepared('public.vector(384), public.halfvec(384), integer, integer, integer, uuid, uuid,'
+                             ' integer, integer, timestamptz, timestamptz', v_sql),
+            p_query, p_query, v_pool, p_agent_id, p_top_k, p_tenant_id, p_simulation_id,
+            p_round_from, p_round_to, p_from, p_to);
+    ELSE
+        RETURN QUERY EXECUTE v_sql
+        USING p_query::public.vector(384), p_query::public.halfvec(384), v_pool, p_agent_id, p_top_k,
+              p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
+    END IF;
 END
 $fn$;
 

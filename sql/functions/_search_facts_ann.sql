@@ -10,7 +10,9 @@
 -- Dynamic SQL, deliberately, as memory._search_episodes_ann: the planner uses a partial
 -- index only when the query carries the predicate's constant, so the simulation's opaque
 -- number (p_sim_no) goes into the statement as a bigint written with format('%s'), which
--- cannot carry anything but digits. Every other argument is passed with USING.
+-- cannot carry anything but digits. Every other argument is a parameter of the statement,
+-- prepared once a session with its generic plan kept (memory._prepared, as
+-- memory._search_episodes_ann), or run with USING where the function plans each call.
 CREATE OR REPLACE FUNCTION memory._search_facts_ann(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -24,19 +26,22 @@ CREATE OR REPLACE FUNCTION memory._search_facts_ann(
 RETURNS TABLE (edge_id text, type text, fact text, source_id text, source_key uuid, target_id text,
                target_key uuid, valid_at timestamptz, invalid_at timestamptz, state text,
                similarity double precision)
-LANGUAGE plpgsql STABLE SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 SET hnsw.ef_search = 400
 SET hnsw.iterative_scan = 'relaxed_order'
 SET hnsw.max_scan_tuples = 20000
 -- the simulation's own index is the plan (see memory._search_episodes_ann)
 SET enable_sort = off
+SET plan_cache_mode = force_generic_plan
 AS $fn$
 DECLARE
     v_breadth integer := GREATEST(COALESCE(p_breadth, memory._ann_breadth(p_index_rows)), p_top_k);
+    v_as_of   timestamptz := COALESCE(p_as_of, pg_catalog.now());
+    v_sql     text;
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
-    RETURN QUERY EXECUTE pg_catalog.format($q$
+    v_sql := pg_catalog.format($q$
         SELECT c.edge_id, c.type, c.fact, c.source_id, c.source_key, c.target_id, c.target_key,
                c.valid_at, c.invalid_at, c.state, 1 - (c.embedding OPERATOR(public.<=>) $1)
           FROM (SELECT r.*
@@ -54,9 +59,17 @@ BEGIN
                  WHERE $5 = 'all' OR r.state = $5 OR ($5 = 'historical' AND r.state IN ('ended', 'expired'))
                  LIMIT $7) AS c
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.edge_id
-         LIMIT $8 $q$, p_sim_no)
-    USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
-          p_state, COALESCE(p_as_of, pg_catalog.now()), v_breadth, p_top_k;
+         LIMIT $8 $q$, p_sim_no);
+    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
+        RETURN QUERY EXECUTE pg_catalog.format(
+            'EXECUTE %I(%L, %L, %L, %L, %L, %L, %L, %L)',
+            memory._prepared('public.vector(384), public.halfvec(384), uuid, uuid, text, timestamptz, integer, integer', v_sql),
+            p_query, p_query, p_tenant_id, p_simulation_id, p_state, v_as_of, v_breadth, p_top_k);
+    ELSE
+        RETURN QUERY EXECUTE v_sql
+        USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
+              p_state, v_as_of, v_breadth, p_top_k;
+    END IF;
 END
 $fn$;
 

@@ -16,7 +16,9 @@
 -- Dynamic SQL, deliberately (as memory._search_facts_ann): the planner uses a partial index
 -- only when the query's conditions carry the predicate's constant, so the simulation's opaque
 -- number goes into the statement as a literal (a bigint through format('%s')); every other
--- argument is passed with USING.
+-- argument is a parameter of the statement, prepared once a session with its generic plan
+-- kept (memory._prepared, as memory._search_episodes_ann), or run with USING where the
+-- function plans each call.
 CREATE OR REPLACE FUNCTION memory._search_nodes_ann(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -28,7 +30,7 @@ CREATE OR REPLACE FUNCTION memory._search_nodes_ann(
     p_index_rows real,
     p_breadth integer DEFAULT NULL)
 RETURNS TABLE (node_id text, name text, type text, summary text, similarity double precision)
-LANGUAGE plpgsql STABLE SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 SET hnsw.ef_search = 200
 SET hnsw.iterative_scan = 'relaxed_order'
@@ -36,13 +38,15 @@ SET hnsw.max_scan_tuples = 20000
 -- the indexes are the plan: without this the planner may read the simulation's entities
 -- through a b-tree and sort them, exact but slower
 SET enable_sort = off
+SET plan_cache_mode = force_generic_plan
 AS $fn$
 DECLARE
     v_breadth integer := GREATEST(COALESCE(p_breadth, memory._ann_breadth(p_index_rows)), p_top_k);
     v_read    integer := LEAST(v_breadth, GREATEST(2 * p_top_k, 100));
+    v_sql     text;
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
-    RETURN QUERY EXECUTE pg_catalog.format($q$
+    v_sql := pg_catalog.format($q$
         SELECT DISTINCT c.node_id, c.name, c.type, c.summary,
                1 - CASE $6 WHEN 'name' THEN c.embedding OPERATOR(public.<=>) $1
                            WHEN 'summary' THEN c.summary_embedding OPERATOR(public.<=>) $1
@@ -74,9 +78,17 @@ BEGIN
                   ORDER BY n.summary_embedding::public.halfvec(384) OPERATOR(public.<=>) $2
                   LIMIT $7)) AS c
          ORDER BY 5 DESC, 1
-         LIMIT $8 $q$, p_sim_no)
-    USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
-          p_type, p_by, v_read, p_top_k;
+         LIMIT $8 $q$, p_sim_no);
+    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
+        RETURN QUERY EXECUTE pg_catalog.format(
+            'EXECUTE %I(%L, %L, %L, %L, %L, %L, %L, %L)',
+            memory._prepared('public.vector(384), public.halfvec(384), uuid, uuid, text, text, integer, integer', v_sql),
+            p_query, p_query, p_tenant_id, p_simulation_id, p_type, p_by, v_read, p_top_k);
+    ELSE
+        RETURN QUERY EXECUTE v_sql
+        USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
+              p_type, p_by, v_read, p_top_k;
+    END IF;
 END
 $fn$;
 
