@@ -1,7 +1,9 @@
 -- On a Citus cluster, make the functions that ask for generic plans (memory.neighbors,
--- memory.facts, memory._search_words, memory._recall_graph, memory._search_facts:
+-- memory.facts, memory._search_words, memory._recall_graph, memory._search_facts and the
+-- index searches memory._search_episodes_ann, _search_facts_ann, _search_nodes_ann:
 -- plan_cache_mode = force_generic_plan, which saves the planning of a small walk, a node's
--- facts, a words search or a facts search on one node) plan each call: a generic plan leaves
+-- facts, a words search, a facts search or an index search on one node; the index searches
+-- then run their statement with USING instead of preparing it) plan each call: a generic plan leaves
 -- the tenant a parameter, and Citus cannot route a statement over a distributed table whose
 -- distribution column is compared with a parameter it does not know ("could not create
 -- distributed plan"). Returns the functions
