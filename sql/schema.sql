@@ -984,11 +984,12 @@ GRANT ALL ON FUNCTION memory._clump_plan(p_min_rows integer, p_m integer, p_ef_c
 
 -- _clump_search(uuid, uuid, bigint, bigint, public.vector, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._clump_search(p_tenant_id uuid, p_simulation_id uuid, p_build_no bigint, p_points bigint, p_query public.vector, p_top_k integer) RETURNS TABLE(hit memory.episode_hit, hit_clump integer)
-    LANGUAGE plpgsql STABLE
+    LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET "hnsw.ef_search" TO '400'
     SET "hnsw.iterative_scan" TO 'off'
     SET enable_sort TO 'off'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $_$
 DECLARE
     v_half  public.halfvec := p_query::public.halfvec(384);
@@ -998,6 +999,7 @@ DECLARE
     v_clump integer[];
     v_kth   double precision;
     v_c     record;
+    v_sql   text;
     c_candidates   constant integer := 300;
     c_margin       constant double precision := 0.05;
     c_member_slack constant integer := 40;
@@ -1005,7 +1007,7 @@ DECLARE
     c_rerank_slack constant integer := 30;
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search', memory._clump_breadth(p_points, p_top_k)::text, true);
-    EXECUTE pg_catalog.format($q$
+    v_sql := pg_catalog.format($q$
         SELECT pg_catalog.array_agg(1 - c.d ORDER BY c.d, c.point_no, k.o),
                pg_catalog.array_agg(k.key ORDER BY c.d, c.point_no, k.o)
           FROM (SELECT p.point_no, p.keys, p.embedding OPERATOR(public.<=>) $1 AS d
@@ -1013,9 +1015,17 @@ BEGIN
                  WHERE p.build_no = %s AND p.tenant_id = $2 AND p.simulation_id = $3
                  ORDER BY p.embedding OPERATOR(public.<=>) $1
                  LIMIT $4) AS c
-         CROSS JOIN LATERAL pg_catalog.unnest(c.keys[1:$5]) WITH ORDINALITY AS k(key, o) $q$, p_build_no)
-      INTO v_sim, v_key
-      USING v_half, p_tenant_id, p_simulation_id, GREATEST(c_candidates, p_top_k), p_top_k;
+         CROSS JOIN LATERAL pg_catalog.unnest(c.keys[1:$5]) WITH ORDINALITY AS k(key, o) $q$, p_build_no);
+    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
+        EXECUTE pg_catalog.format('EXECUTE %I(%L, %L, %L, %L, %L)',
+                                  memory._prepared('public.halfvec, uuid, uuid, integer, integer', v_sql),
+                                  v_half, p_tenant_id, p_simulation_id, GREATEST(c_candidates, p_top_k), p_top_k)
+          INTO v_sim, v_key;
+    ELSE
+        EXECUTE v_sql
+          INTO v_sim, v_key
+          USING v_half, p_tenant_id, p_simulation_id, GREATEST(c_candidates, p_top_k), p_top_k;
+    END IF;
     v_sim := COALESCE(v_sim, '{}');
     v_key := COALESCE(v_key, '{}');
     v_clump := pg_catalog.array_fill(0, ARRAY[pg_catalog.cardinality(v_sim)]);

@@ -1,6 +1,7 @@
 -- On a Citus cluster, make the functions that ask for generic plans (memory.neighbors,
 -- memory.facts, memory._search_words, memory._recall_graph, memory._search_facts and the
--- index searches memory._search_episodes_ann, _search_facts_ann, _search_nodes_ann:
+-- index searches memory._search_episodes_ann, _search_facts_ann, _search_nodes_ann,
+-- _clump_search:
 -- plan_cache_mode = force_generic_plan, which saves the planning of a small walk, a node's
 -- facts, a words search, a facts search or an index search on one node; the index searches
 -- then run their statement with USING instead of preparing it) plan each call: a generic plan leaves

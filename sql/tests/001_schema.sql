@@ -442,8 +442,8 @@ SELECT set_eq($$
     SELECT p.proname::text FROM pg_catalog.pg_proc AS p
      WHERE p.pronamespace = 'memory'::regnamespace AND 'plan_cache_mode=force_generic_plan' = ANY (p.proconfig)
 $$, ARRAY['neighbors', 'facts', '_search_words', '_recall_graph', '_search_facts',
-         '_search_episodes_ann', '_search_facts_ann', '_search_nodes_ann'],
-   'neighbors, facts, the words arm, recall''s graph arm, the facts'' ranking and the three index searches (their statements prepared) ask for generic plans, and no other function');
+         '_search_episodes_ann', '_search_facts_ann', '_search_nodes_ann', '_clump_search'],
+   'neighbors, facts, the words arm, recall''s graph arm, the facts'' ranking, the three index searches and the clump search (their statements prepared) ask for generic plans, and no other function');
 
 -- Privileges of PUBLIC (3): nothing of schema memory is open to every role.
 SELECT is_empty($$
