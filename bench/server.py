@@ -91,12 +91,18 @@ def reserve_huge_pages() -> None:
                 text=True,
             ).stdout.strip()
         )
-        free = _meminfo("HugePages_Free")
-        if need > 0 and free < need:
-            total = int(NR_HUGEPAGES.read_text())
-            NR_HUGEPAGES.write_text(str(total + need - free))
+        # Free pages count those other servers have reserved; HugePages_Total counts the
+        # surplus pages a server took while the pool was larger, which raising the pool
+        # turns into its own pages first: the pool must cover what others hold and our need.
+        total = _meminfo("HugePages_Total")
+        available = _meminfo("HugePages_Free") - _meminfo("HugePages_Rsvd")
+        if need > 0 and available < need:
+            before = int(NR_HUGEPAGES.read_text())
+            with contextlib.suppress(OSError):  # room for 2 MiB pages in a fragmented memory
+                Path("/proc/sys/vm/compact_memory").write_text("1")
+            NR_HUGEPAGES.write_text(str(total - available + need))
             if _huge_pages_before is None:
-                _huge_pages_before = total
+                _huge_pages_before = before
                 atexit.register(_release_huge_pages)
     except (OSError, ValueError, subprocess.CalledProcessError):
         pass  # a read-only /proc/sys (a container), a server that cannot say: 4 KiB pages
