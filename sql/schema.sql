@@ -4218,6 +4218,7 @@ CREATE FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uu
     SET "hnsw.max_scan_tuples" TO '100000'
     SET enable_sort TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
+    SET "DateStyle" TO 'ISO, YMD'
     AS $_$
 DECLARE
     v_breadth integer := memory._episodes_breadth(p_index_rows, p_top_k, p_pool);
@@ -4381,6 +4382,7 @@ CREATE FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid,
     SET "hnsw.max_scan_tuples" TO '20000'
     SET enable_sort TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
+    SET "DateStyle" TO 'ISO, YMD'
     AS $_$
 DECLARE
     v_breadth integer := GREATEST(COALESCE(p_breadth, memory._ann_breadth(p_index_rows)), p_top_k);

@@ -472,3 +472,15 @@ def test_a_session_keeps_at_most_64_prepared_searches(world, connect):
     ).fetchone()[0]
     assert again == names[-1]
     assert [h[0] for h in prepared(reader)] == names[6:]
+
+
+def test_a_read_only_transaction_searches_through_its_prepared_statement(world, connect, big_sim):
+    """A replica's or a read-only session's search prepares and runs its statement too
+    (PREPARE and EXECUTE change no data)."""
+    ann.build(world.dsn(), min_rows=2000)
+    q = clustered(1, 8)[0]
+    rows = search(connect("reader_a"), world, q)
+    reader = connect("reader_a")
+    reader.execute("SET default_transaction_read_only = on")
+    assert search(reader, world, q) == rows
+    assert [h[3] for h in prepared(reader)] == [1]

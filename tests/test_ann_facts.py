@@ -222,3 +222,27 @@ def test_an_invalid_facts_index_is_no_path(world, connect, big_graph):
         before = index_scans(tx, action.index_name)
         assert len(search(tx, world, queries[0])) == 10
         assert index_scans(tx, action.index_name) > before
+
+
+def test_a_time_reaches_the_index_search_whatever_the_sessions_date_style(
+    world, connect, big_graph
+):
+    """The index search gets p_as_of as a literal of its prepared statement: a session in
+    Asia/Kolkata writing times the SQL way ("01/06/2025 04:30:00 IST") gets the same facts as
+    one in UTC. An hour before the ended facts' end (2025-06-01 00:00 UTC) they are current;
+    IST read as Israel's +02 (timezone_abbreviations, PostgreSQL 16 and 17) would end them;
+    PostgreSQL 18 reads the session zone's own abbreviation right, so there this holds with
+    or without the search's DateStyle."""
+    ann.build_facts(world.dsn(), min_rows=2000)
+    q = clustered(1, 12)[0]
+    sql = (
+        "SELECT edge_id, state FROM memory.search_facts(%s, %s, %s::vector, 50, 'current',"
+        " '2025-05-31 23:00:00+00')"
+    )
+    args = (world.tenant_a, world.sim_a, literal(q))
+    utc = connect("reader_a").execute(sql, args).fetchall()
+    assert len(utc) == 50 and any(int(e[1:]) % 5 == 0 for e, _ in utc)
+    kolkata = connect("reader_a")
+    kolkata.execute("SET TimeZone = 'Asia/Kolkata'")
+    kolkata.execute("SET DateStyle = 'SQL, DMY'")
+    assert kolkata.execute(sql, args).fetchall() == utc

@@ -43,6 +43,11 @@ SET hnsw.max_scan_tuples = 100000
 -- simulation through its b-tree and sorting, which is exact but slower than the index.
 SET enable_sort = off
 SET plan_cache_mode = force_generic_plan
+-- its times go to the prepared statement as literals: written and read back in ISO 8601 with
+-- a numeric offset whatever the session's DateStyle (under 'SQL' or 'Postgres' a zone
+-- abbreviation is written, which PostgreSQL 16 and 17 read by timezone_abbreviations:
+-- Asia/Kolkata's IST read back as Israel's, 3.5 hours off)
+SET DateStyle = 'ISO, YMD'
 AS $fn$
 DECLARE
     v_breadth integer := memory._episodes_breadth(p_index_rows, p_top_k, p_pool);

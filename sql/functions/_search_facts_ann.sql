@@ -34,6 +34,11 @@ SET hnsw.max_scan_tuples = 20000
 -- the simulation's own index is the plan (see memory._search_episodes_ann)
 SET enable_sort = off
 SET plan_cache_mode = force_generic_plan
+-- its times go to the prepared statement as literals: written and read back in ISO 8601 with
+-- a numeric offset whatever the session's DateStyle (under 'SQL' or 'Postgres' a zone
+-- abbreviation is written, which PostgreSQL 16 and 17 read by timezone_abbreviations:
+-- Asia/Kolkata's IST read back as Israel's, 3.5 hours off)
+SET DateStyle = 'ISO, YMD'
 AS $fn$
 DECLARE
     v_breadth integer := GREATEST(COALESCE(p_breadth, memory._ann_breadth(p_index_rows)), p_top_k);
