@@ -4243,11 +4243,12 @@ BEGIN
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
          LIMIT $5 $q$, p_sim_no);
     IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
+        -- (the query vector written once, read as $1 and as $2)
         RETURN QUERY EXECUTE pg_catalog.format(
-            'EXECUTE %I(%L, %L, %L, %L, %L, %L, %L, %L, %L, %L, %L)',
+            'EXECUTE %I(%s, %2$s, %L, %L, %L, %L, %L, %L, %L, %L, %L)',
             memory._prepared('public.vector(384), public.halfvec(384), integer, integer, integer, uuid, uuid,'
                              ' integer, integer, timestamptz, timestamptz', v_sql),
-            p_query, p_query, v_pool, p_agent_id, p_top_k, p_tenant_id, p_simulation_id,
+            pg_catalog.quote_literal(p_query::text), v_pool, p_agent_id, p_top_k, p_tenant_id, p_simulation_id,
             p_round_from, p_round_to, p_from, p_to);
     ELSE
         RETURN QUERY EXECUTE v_sql
@@ -4410,10 +4411,11 @@ BEGIN
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.edge_id
          LIMIT $8 $q$, p_sim_no);
     IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
+        -- (the query vector written once, read as $1 and as $2)
         RETURN QUERY EXECUTE pg_catalog.format(
-            'EXECUTE %I(%L, %L, %L, %L, %L, %L, %L, %L)',
+            'EXECUTE %I(%s, %2$s, %L, %L, %L, %L, %L, %L)',
             memory._prepared('public.vector(384), public.halfvec(384), uuid, uuid, text, timestamptz, integer, integer', v_sql),
-            p_query, p_query, p_tenant_id, p_simulation_id, p_state, v_as_of, v_breadth, p_top_k);
+            pg_catalog.quote_literal(p_query::text), p_tenant_id, p_simulation_id, p_state, v_as_of, v_breadth, p_top_k);
     ELSE
         RETURN QUERY EXECUTE v_sql
         USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
@@ -4544,10 +4546,11 @@ BEGIN
          ORDER BY 5 DESC, 1
          LIMIT $8 $q$, p_sim_no);
     IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
+        -- (the query vector written once, read as $1 and as $2)
         RETURN QUERY EXECUTE pg_catalog.format(
-            'EXECUTE %I(%L, %L, %L, %L, %L, %L, %L, %L)',
+            'EXECUTE %I(%s, %2$s, %L, %L, %L, %L, %L, %L)',
             memory._prepared('public.vector(384), public.halfvec(384), uuid, uuid, text, text, integer, integer', v_sql),
-            p_query, p_query, p_tenant_id, p_simulation_id, p_type, p_by, v_read, p_top_k);
+            pg_catalog.quote_literal(p_query::text), p_tenant_id, p_simulation_id, p_type, p_by, v_read, p_top_k);
     ELSE
         RETURN QUERY EXECUTE v_sql
         USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,

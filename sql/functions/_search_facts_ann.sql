@@ -66,10 +66,11 @@ BEGIN
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.edge_id
          LIMIT $8 $q$, p_sim_no);
     IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
+        -- (the query vector written once, read as $1 and as $2)
         RETURN QUERY EXECUTE pg_catalog.format(
-            'EXECUTE %I(%L, %L, %L, %L, %L, %L, %L, %L)',
+            'EXECUTE %I(%s, %2$s, %L, %L, %L, %L, %L, %L)',
             memory._prepared('public.vector(384), public.halfvec(384), uuid, uuid, text, timestamptz, integer, integer', v_sql),
-            p_query, p_query, p_tenant_id, p_simulation_id, p_state, v_as_of, v_breadth, p_top_k);
+            pg_catalog.quote_literal(p_query::text), p_tenant_id, p_simulation_id, p_state, v_as_of, v_breadth, p_top_k);
     ELSE
         RETURN QUERY EXECUTE v_sql
         USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
