@@ -27,10 +27,8 @@
 -- -> 1.0 (1.0), 6.00 -> 4.79 ms. Narrower fails first where the index is larger: 250 at
 -- 69,756 points answered two questions at 0.5 (bench/README.md). Dynamic SQL for the
 -- index: the planner uses a partial index only for a query carrying its predicate's
--- constant, the build's opaque number, written as a bigint with format('%s'). The statement
--- is prepared once a session and its generic plan kept (memory._prepared, as
--- memory._search_episodes_ann; VOLATILE for that), or run with USING where the function
--- plans each call (memory._use_custom_plans, on a Citus cluster).
+-- constant, the build's opaque number, written as a bigint with format('%s'); every other
+-- argument is passed with USING.
 -- Episodes changed since the build are not here: the caller searches a build only while no
 -- change of the simulation's episodes follows it in the feed.
 CREATE OR REPLACE FUNCTION memory._clump_search(
@@ -41,14 +39,13 @@ CREATE OR REPLACE FUNCTION memory._clump_search(
     p_query public.vector,
     p_top_k integer)
 RETURNS TABLE (hit memory.episode_hit, hit_clump integer)
-LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 SET hnsw.ef_search = 400
 SET hnsw.iterative_scan = 'off'
 -- The build's own index is the plan (without this the planner may read the build's rows
 -- through the primary key and sort them: exact, and slower).
 SET enable_sort = off
-SET plan_cache_mode = force_generic_plan
 AS $fn$
 DECLARE
     v_half  public.halfvec := p_query::public.halfvec(384);
@@ -75,16 +72,9 @@ BEGIN
                  ORDER BY p.embedding OPERATOR(public.<=>) $1
                  LIMIT $4) AS c
          CROSS JOIN LATERAL pg_catalog.unnest(c.keys[1:$5]) WITH ORDINALITY AS k(key, o) $q$, p_build_no);
-    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
-        EXECUTE pg_catalog.format('EXECUTE %I(%L, %L, %L, %L, %L)',
-                                  memory._prepared('public.halfvec, uuid, uuid, integer, integer', v_sql),
-                                  v_half, p_tenant_id, p_simulation_id, GREATEST(c_candidates, p_top_k), p_top_k)
-          INTO v_sim, v_key;
-    ELSE
-        EXECUTE v_sql
-          INTO v_sim, v_key
-          USING v_half, p_tenant_id, p_simulation_id, GREATEST(c_candidates, p_top_k), p_top_k;
-    END IF;
+    EXECUTE v_sql
+      INTO v_sim, v_key
+      USING v_half, p_tenant_id, p_simulation_id, GREATEST(c_candidates, p_top_k), p_top_k;
     v_sim := COALESCE(v_sim, '{}');
     v_key := COALESCE(v_key, '{}');
     v_clump := pg_catalog.array_fill(0, ARRAY[pg_catalog.cardinality(v_sim)]);

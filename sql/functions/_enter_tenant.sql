@@ -1,8 +1,7 @@
 -- Every API function calls this first: it refuses a NULL tenant (22004) and a tenant the
 -- caller holds no grant for (42501, the same whether the tenant exists or not), and makes
--- p_tenant_id the tenant of the current transaction for the RLS policies. The caller is the
--- current role, or the session user inside memory_owner's SECURITY DEFINER functions
--- (memory._holds_grant). The tenant is set before the check because memory_owner's policy on
+-- p_tenant_id the tenant of the current transaction for the RLS policies. The caller is
+-- memory._acting_role() (memory._holds_grant). The tenant is set before the check because memory_owner's policy on
 -- memory.tenant_grants shows it the grants of the call's tenant only; a refusal rolls the
 -- setting back with the statement, and no tenant data is read before it.
 -- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
@@ -17,7 +16,7 @@ BEGIN
     PERFORM memory._set_tenant(p_tenant_id);
     IF NOT memory._holds_grant(p_tenant_id) THEN
         RAISE EXCEPTION 'role % holds no grant for tenant %',
-                        CASE WHEN CURRENT_USER = 'memory_owner' THEN SESSION_USER ELSE CURRENT_USER END, p_tenant_id
+                        memory._acting_role(), p_tenant_id
             USING ERRCODE = 'insufficient_privilege',
                   HINT = 'an administrator grants it with memory.grant_tenant(role, tenant); the grant counts for roles with the granted role''s privileges (INHERIT)';
     END IF;

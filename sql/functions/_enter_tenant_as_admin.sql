@@ -1,5 +1,5 @@
 -- The administrators' SECURITY DEFINER functions (memory.delete_tenant, memory._delete_grant,
--- memory._ann_counts) call this first: it refuses a session user without memory_admin's
+-- memory._ann_counts) call this first: it refuses a caller without memory_admin's
 -- privileges (42501, memory._require_admin) and a NULL tenant (22004), then makes p_tenant_id
 -- the tenant of the transaction, so that memory_owner's policies admit that tenant's rows and
 -- no other's.
@@ -18,5 +18,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._enter_tenant_as_admin(uuid) IS 'Internal: check the session user is an administrator (42501) and make a tenant the tenant of the transaction';
+COMMENT ON FUNCTION memory._enter_tenant_as_admin(uuid) IS 'Internal: check the caller (memory._acting_role()) is an administrator (42501) and make a tenant the tenant of the transaction';
 GRANT EXECUTE ON FUNCTION memory._enter_tenant_as_admin(uuid) TO memory_admin;

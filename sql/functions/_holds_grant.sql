@@ -1,8 +1,8 @@
 -- Whether the caller acts for a tenant: some grant of the tenant names a role (by OID) whose
 -- privileges the caller has, own or inherited (pg_has_role USAGE; mere membership without
--- INHERIT, or SET alone, gives nothing). The caller is the current role, except inside the
--- SECURITY DEFINER functions owned by memory_owner, where current_user is memory_owner and the
--- caller is the session user, which SET ROLE cannot change. The grant's role is role_oid on
+-- INHERIT, or SET alone, gives nothing). The caller is memory._acting_role(): the current
+-- role, or inside memory_owner's SECURITY DEFINER functions the role SET ROLE chose (else the
+-- session user), so a narrowed session is narrowed everywhere. The grant's role is role_oid on
 -- one node, and on a Citus cluster its OID on the node this runs on (node_role_oids, V0024:
 -- OIDs differ per node; a node missing from the map gives no role, failing closed). A grant
 -- whose role was dropped names an OID no role has, and authorises nobody but a superuser
@@ -22,11 +22,11 @@ AS $fn$
         SELECT 1
           FROM memory.tenant_grants AS g
          WHERE g.tenant_id = p_tenant_id
-           AND pg_catalog.pg_has_role(CASE WHEN CURRENT_USER = 'memory_owner' THEN SESSION_USER ELSE CURRENT_USER END,
+           AND pg_catalog.pg_has_role(memory._acting_role(),
                                       CASE WHEN g.node_role_oids IS NULL THEN g.role_oid
                                            ELSE (g.node_role_oids ->> memory._node_group()::text)::oid END,
                                       'USAGE'))
 $fn$;
 
-COMMENT ON FUNCTION memory._holds_grant(uuid) IS 'Internal: whether the caller (the session user inside memory_owner''s definer functions, else the current role) has the privileges of a role granted the tenant';
+COMMENT ON FUNCTION memory._holds_grant(uuid) IS 'Internal: whether the caller (memory._acting_role()) has the privileges of a role granted the tenant';
 GRANT EXECUTE ON FUNCTION memory._holds_grant(uuid) TO memory_reader, memory_writer, memory_admin;

@@ -12,9 +12,9 @@
 -- conditions carry the index predicate's constant, so the simulation's opaque number
 -- (p_sim_no, the predicate's sim_no) goes into the statement as a literal: a bigint written
 -- with format('%s'), which cannot carry anything but digits. Tenant and simulation, and
--- every other argument, are its parameters: the statement is prepared once a session and
--- its generic plan kept (memory._prepared; VOLATILE for that), or, where the function plans
--- each call (memory._use_custom_plans, on a Citus cluster), run with USING.
+-- every other argument, are passed with USING: no value of the caller becomes SQL text, and
+-- the statement is planned in this function's own settings (no session prepared statement:
+-- a caller could have planted one, README Trust model).
 -- p_index_rows: the index's row count as the catalog holds it (pg_class.reltuples), which
 -- the caller has just read to learn that the index exists. p_round_from .. p_round_to
 -- (inclusive) and [p_from, p_to): the range of memory.search_episodes (NULL: open), applied
@@ -34,7 +34,7 @@ CREATE OR REPLACE FUNCTION memory._search_episodes_ann(
     p_to timestamptz,
     p_pool integer)
 RETURNS SETOF memory.episode_hit
-LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 SET hnsw.ef_search = 400
 SET hnsw.iterative_scan = 'relaxed_order'
@@ -42,12 +42,6 @@ SET hnsw.max_scan_tuples = 100000
 -- The simulation's own index is the plan: without this the planner may prefer reading the
 -- simulation through its b-tree and sorting, which is exact but slower than the index.
 SET enable_sort = off
-SET plan_cache_mode = force_generic_plan
--- its times go to the prepared statement as literals: written and read back in ISO 8601 with
--- a numeric offset whatever the session's DateStyle (under 'SQL' or 'Postgres' a zone
--- abbreviation is written, which PostgreSQL 16 and 17 read by timezone_abbreviations:
--- Asia/Kolkata's IST read back as Israel's, 3.5 hours off)
-SET DateStyle = 'ISO, YMD'
 AS $fn$
 DECLARE
     v_breadth integer := memory._episodes_breadth(p_index_rows, p_top_k, p_pool);
@@ -71,19 +65,9 @@ BEGIN
                  LIMIT $3) AS c
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
          LIMIT $5 $q$, p_sim_no);
-    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
-        -- (the query vector written once, read as $1 and as $2)
-        RETURN QUERY EXECUTE pg_catalog.format(
-            'EXECUTE %I(%s, %2$s, %L, %L, %L, %L, %L, %L, %L, %L, %L)',
-            memory._prepared('public.vector(384), public.halfvec(384), integer, integer, integer, uuid, uuid,'
-                             ' integer, integer, timestamptz, timestamptz', v_sql),
-            pg_catalog.quote_literal(p_query::text), v_pool, p_agent_id, p_top_k, p_tenant_id, p_simulation_id,
-            p_round_from, p_round_to, p_from, p_to);
-    ELSE
-        RETURN QUERY EXECUTE v_sql
-        USING p_query::public.vector(384), p_query::public.halfvec(384), v_pool, p_agent_id, p_top_k,
-              p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
-    END IF;
+    RETURN QUERY EXECUTE v_sql
+    USING p_query::public.vector(384), p_query::public.halfvec(384), v_pool, p_agent_id, p_top_k,
+          p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
 END
 $fn$;
 

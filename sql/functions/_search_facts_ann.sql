@@ -10,9 +10,7 @@
 -- Dynamic SQL, deliberately, as memory._search_episodes_ann: the planner uses a partial
 -- index only when the query carries the predicate's constant, so the simulation's opaque
 -- number (p_sim_no) goes into the statement as a bigint written with format('%s'), which
--- cannot carry anything but digits. Every other argument is a parameter of the statement,
--- prepared once a session with its generic plan kept (memory._prepared, as
--- memory._search_episodes_ann), or run with USING where the function plans each call.
+-- cannot carry anything but digits. Every other argument is passed with USING.
 CREATE OR REPLACE FUNCTION memory._search_facts_ann(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -26,19 +24,13 @@ CREATE OR REPLACE FUNCTION memory._search_facts_ann(
 RETURNS TABLE (edge_id text, type text, fact text, source_id text, source_key uuid, target_id text,
                target_key uuid, valid_at timestamptz, invalid_at timestamptz, state text,
                similarity double precision)
-LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 SET hnsw.ef_search = 400
 SET hnsw.iterative_scan = 'relaxed_order'
 SET hnsw.max_scan_tuples = 20000
 -- the simulation's own index is the plan (see memory._search_episodes_ann)
 SET enable_sort = off
-SET plan_cache_mode = force_generic_plan
--- its times go to the prepared statement as literals: written and read back in ISO 8601 with
--- a numeric offset whatever the session's DateStyle (under 'SQL' or 'Postgres' a zone
--- abbreviation is written, which PostgreSQL 16 and 17 read by timezone_abbreviations:
--- Asia/Kolkata's IST read back as Israel's, 3.5 hours off)
-SET DateStyle = 'ISO, YMD'
 AS $fn$
 DECLARE
     v_breadth integer := GREATEST(COALESCE(p_breadth, memory._ann_breadth(p_index_rows)), p_top_k);
@@ -65,17 +57,9 @@ BEGIN
                  LIMIT $7) AS c
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.edge_id
          LIMIT $8 $q$, p_sim_no);
-    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
-        -- (the query vector written once, read as $1 and as $2)
-        RETURN QUERY EXECUTE pg_catalog.format(
-            'EXECUTE %I(%s, %2$s, %L, %L, %L, %L, %L, %L)',
-            memory._prepared('public.vector(384), public.halfvec(384), uuid, uuid, text, timestamptz, integer, integer', v_sql),
-            pg_catalog.quote_literal(p_query::text), p_tenant_id, p_simulation_id, p_state, v_as_of, v_breadth, p_top_k);
-    ELSE
-        RETURN QUERY EXECUTE v_sql
-        USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
-              p_state, v_as_of, v_breadth, p_top_k;
-    END IF;
+    RETURN QUERY EXECUTE v_sql
+    USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
+          p_state, v_as_of, v_breadth, p_top_k;
 END
 $fn$;
 

@@ -16,9 +16,7 @@
 -- Dynamic SQL, deliberately (as memory._search_facts_ann): the planner uses a partial index
 -- only when the query's conditions carry the predicate's constant, so the simulation's opaque
 -- number goes into the statement as a literal (a bigint through format('%s')); every other
--- argument is a parameter of the statement, prepared once a session with its generic plan
--- kept (memory._prepared, as memory._search_episodes_ann), or run with USING where the
--- function plans each call.
+-- argument is passed with USING.
 CREATE OR REPLACE FUNCTION memory._search_nodes_ann(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -30,7 +28,7 @@ CREATE OR REPLACE FUNCTION memory._search_nodes_ann(
     p_index_rows real,
     p_breadth integer DEFAULT NULL)
 RETURNS TABLE (node_id text, name text, type text, summary text, similarity double precision)
-LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 SET hnsw.ef_search = 200
 SET hnsw.iterative_scan = 'relaxed_order'
@@ -38,7 +36,6 @@ SET hnsw.max_scan_tuples = 20000
 -- the indexes are the plan: without this the planner may read the simulation's entities
 -- through a b-tree and sort them, exact but slower
 SET enable_sort = off
-SET plan_cache_mode = force_generic_plan
 AS $fn$
 DECLARE
     v_breadth integer := GREATEST(COALESCE(p_breadth, memory._ann_breadth(p_index_rows)), p_top_k);
@@ -79,17 +76,9 @@ BEGIN
                   LIMIT $7)) AS c
          ORDER BY 5 DESC, 1
          LIMIT $8 $q$, p_sim_no);
-    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
-        -- (the query vector written once, read as $1 and as $2)
-        RETURN QUERY EXECUTE pg_catalog.format(
-            'EXECUTE %I(%s, %2$s, %L, %L, %L, %L, %L, %L)',
-            memory._prepared('public.vector(384), public.halfvec(384), uuid, uuid, text, text, integer, integer', v_sql),
-            pg_catalog.quote_literal(p_query::text), p_tenant_id, p_simulation_id, p_type, p_by, v_read, p_top_k);
-    ELSE
-        RETURN QUERY EXECUTE v_sql
-        USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
-              p_type, p_by, v_read, p_top_k;
-    END IF;
+    RETURN QUERY EXECUTE v_sql
+    USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
+          p_type, p_by, v_read, p_top_k;
 END
 $fn$;
 

@@ -5,7 +5,7 @@
 -- delete the duplicates (else they stay, marked). Both NULL removes the policy. Unknown
 -- tenant P0002 (told by the foreign key: memory_owner reads no tenant row). memory_admin only.
 -- SECURITY DEFINER: administrators hold no write privilege on memory.retention_rules; the
--- caller is checked as the session user (memory._enter_tenant_as_admin).
+-- caller is checked as memory._acting_role() (memory._enter_tenant_as_admin).
 -- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
 -- owner's rights, so no schema or temporary object of the caller may stand in for a name
 -- it uses; every name outside pg_catalog is written schema-qualified.
@@ -36,7 +36,7 @@ BEGIN
         -- are not immutable in the DO UPDATE SET of a distributed table)
         INSERT INTO memory.retention_rules AS r (tenant_id, keep_days, compact_similarity, compact_drop,
                                                  updated_at, updated_by)
-        VALUES (p_tenant_id, p_keep_days, p_compact_similarity, p_compact_drop, pg_catalog.now(), SESSION_USER)
+        VALUES (p_tenant_id, p_keep_days, p_compact_similarity, p_compact_drop, pg_catalog.now(), memory._acting_role())
         ON CONFLICT (tenant_id) DO UPDATE
            SET keep_days = excluded.keep_days, compact_similarity = excluded.compact_similarity,
                compact_drop = excluded.compact_drop, updated_at = excluded.updated_at,

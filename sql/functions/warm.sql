@@ -17,12 +17,8 @@ SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 -- leaves little of the table behind
 SET enable_seqscan = off
 AS $fn$
-DECLARE
-    v_sim_no bigint;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
-     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
     -- each count reads every row whole (no index holds it), so every row's page is read
     RETURN QUERY
         SELECT x.part, x.amount, 'rows'::text
@@ -40,7 +36,7 @@ BEGIN
          ORDER BY x.n;
     RETURN QUERY
         SELECT w.part, w.pages, CASE WHEN w.pages IS NULL THEN 'not loaded: pg_prewarm is not installed' ELSE 'pages' END
-          FROM memory._warm_indexes(v_sim_no) AS w;
+          FROM memory._warm_indexes(p_tenant_id, p_simulation_id) AS w;
 END
 $fn$;
 

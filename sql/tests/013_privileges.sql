@@ -2,13 +2,12 @@
 -- (issue 9, points 1 and 8). Table privileges of each group role exactly as designed (no
 -- table-level UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER or MAINTAIN; writers update only
 -- the columns the API updates); deletes only through the SECURITY DEFINER functions, owned by
--- memory_owner, granted as designed, which identify the caller by the session user (SET ROLE
--- does not change it); delete_tenant's counts and errors. The locks themselves, held across
+-- memory_owner, granted as designed, which identify the caller as memory._acting_role();
+-- delete_tenant's counts and errors. The locks themselves, held across
 -- sessions, are tested in tests/test_hostile_locks.py.
 --
--- The definer functions check the session user, so tenant roles are taken here with
--- SET LOCAL SESSION AUTHORIZATION, not SET ROLE (the session user of this file is the
--- superuser, who has every role's privileges).
+-- Tenant roles are taken here with SET LOCAL SESSION AUTHORIZATION (the session user of this
+-- file is the superuser); SET ROLE narrowing is tested in tests/test_owner_rights.py.
 BEGIN;
 SELECT plan(284);  -- V0026: 4 tables and 2 definers (28); 111 + 11 report and prediction tables x 5 + row_history and _record_history (V0015) 9 + edge_evidence and _link_evidence (V0016) 9 + embedding_models and tenant_models (V0022) 6 + word_postings, _index_words (V0020) and V0021's 4 tables and 6 definers
 \ir _fixtures.psql
@@ -205,17 +204,16 @@ SELECT throws_ok($$SELECT memory._skip_dangling(fx.tenant_a(), fx.unknown())$$, 
                  'B''s writer may not drop A''s staged edges');
 RESET SESSION AUTHORIZATION;
 
--- SET ROLE gives a definer function no more than the session user holds (2): a login role
--- allowed to SET ROLE app_a, without app_a's privileges, reaches A's invoker reads as app_a
--- but not its deletes.
-CREATE ROLE fx_setter LOGIN;
-GRANT app_a TO fx_setter WITH INHERIT FALSE, SET TRUE;
-SET LOCAL SESSION AUTHORIZATION fx_setter;
-SET LOCAL ROLE app_a;
+-- SET ROLE narrows the definers too (2): a login role holding both A's and B's writers,
+-- narrowed with SET ROLE app_b, deletes nothing of A's, through the API or directly.
+CREATE ROLE fx_both LOGIN;
+GRANT app_a, app_b TO fx_both;
+SET LOCAL SESSION AUTHORIZATION fx_both;
+SET LOCAL ROLE app_b;
 SELECT throws_ok($$SELECT * FROM memory.delete_simulation(fx.tenant_a(), fx.sim_a())$$, '42501', NULL,
-                 'SET ROLE app_a does not let another session user delete A''s simulation');
-SELECT throws_ok($$SELECT * FROM memory._delete_simulation(fx.tenant_a(), fx.sim_a())$$, '42501', NULL,
-                 'nor does calling the deleting function directly');
+                 'a session narrowed with SET ROLE app_b may not delete A''s simulation');
+SELECT throws_ok($$SELECT memory._prune('nodes', fx.tenant_a(), fx.sim_a(), fx.unknown(), NULL)$$, '42501', NULL,
+                 'nor prune A''s nodes through the internal definer');
 RESET ROLE;
 RESET SESSION AUTHORIZATION;
 
