@@ -34,6 +34,28 @@ CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
 -- EXTENSION vector; Type: COMMENT; Schema: -; Owner: 
 COMMENT ON EXTENSION vector IS 'vector data type and ivfflat and hnsw access methods';
 
+-- _acting_role(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._acting_role() RETURNS name
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT CASE WHEN CURRENT_USER OPERATOR(pg_catalog.<>) 'memory_owner' THEN CURRENT_USER
+                WHEN pg_catalog.current_setting('role') OPERATOR(pg_catalog.<>) 'none'
+                    THEN pg_catalog.current_setting('role')::name
+                ELSE SESSION_USER END
+$$;
+
+ALTER FUNCTION memory._acting_role() OWNER TO memory_owner;
+
+-- FUNCTION _acting_role(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._acting_role() IS 'Internal: the role a call acts as (the current role; inside memory_owner''s definers the SET ROLE role, else the session user)';
+
+-- FUNCTION _acting_role(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._acting_role() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._acting_role() TO memory_reader;
+GRANT ALL ON FUNCTION memory._acting_role() TO memory_writer;
+GRANT ALL ON FUNCTION memory._acting_role() TO memory_admin;
+
 -- _ann_breadth(real); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._ann_breadth(p_index_rows real) RETURNS integer
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -984,12 +1006,11 @@ GRANT ALL ON FUNCTION memory._clump_plan(p_min_rows integer, p_m integer, p_ef_c
 
 -- _clump_search(uuid, uuid, bigint, bigint, public.vector, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._clump_search(p_tenant_id uuid, p_simulation_id uuid, p_build_no bigint, p_points bigint, p_query public.vector, p_top_k integer) RETURNS TABLE(hit memory.episode_hit, hit_clump integer)
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET "hnsw.ef_search" TO '400'
     SET "hnsw.iterative_scan" TO 'off'
     SET enable_sort TO 'off'
-    SET plan_cache_mode TO 'force_generic_plan'
     AS $_$
 DECLARE
     v_half  public.halfvec := p_query::public.halfvec(384);
@@ -1016,16 +1037,9 @@ BEGIN
                  ORDER BY p.embedding OPERATOR(public.<=>) $1
                  LIMIT $4) AS c
          CROSS JOIN LATERAL pg_catalog.unnest(c.keys[1:$5]) WITH ORDINALITY AS k(key, o) $q$, p_build_no);
-    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
-        EXECUTE pg_catalog.format('EXECUTE %I(%L, %L, %L, %L, %L)',
-                                  memory._prepared('public.halfvec, uuid, uuid, integer, integer', v_sql),
-                                  v_half, p_tenant_id, p_simulation_id, GREATEST(c_candidates, p_top_k), p_top_k)
-          INTO v_sim, v_key;
-    ELSE
-        EXECUTE v_sql
-          INTO v_sim, v_key
-          USING v_half, p_tenant_id, p_simulation_id, GREATEST(c_candidates, p_top_k), p_top_k;
-    END IF;
+    EXECUTE v_sql
+      INTO v_sim, v_key
+      USING v_half, p_tenant_id, p_simulation_id, GREATEST(c_candidates, p_top_k), p_top_k;
     v_sim := COALESCE(v_sim, '{}');
     v_key := COALESCE(v_key, '{}');
     v_clump := pg_catalog.array_fill(0, ARRAY[pg_catalog.cardinality(v_sim)]);
@@ -1447,7 +1461,7 @@ BEGIN
     PERFORM memory._set_tenant(p_tenant_id);
     IF NOT memory._holds_grant(p_tenant_id) THEN
         RAISE EXCEPTION 'role % holds no grant for tenant %',
-                        CASE WHEN CURRENT_USER = 'memory_owner' THEN SESSION_USER ELSE CURRENT_USER END, p_tenant_id
+                        memory._acting_role(), p_tenant_id
             USING ERRCODE = 'insufficient_privilege',
                   HINT = 'an administrator grants it with memory.grant_tenant(role, tenant); the grant counts for roles with the granted role''s privileges (INHERIT)';
     END IF;
@@ -1480,7 +1494,7 @@ $$;
 ALTER FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) OWNER TO memory_owner;
 
 -- FUNCTION _enter_tenant_as_admin(p_tenant_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) IS 'Internal: check the session user is an administrator (42501) and make a tenant the tenant of the transaction';
+COMMENT ON FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) IS 'Internal: check the caller (memory._acting_role()) is an administrator (42501) and make a tenant the tenant of the transaction';
 
 -- FUNCTION _enter_tenant_as_admin(p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._enter_tenant_as_admin(p_tenant_id uuid) FROM PUBLIC;
@@ -1715,6 +1729,43 @@ COMMENT ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) IS 'Intern
 REVOKE ALL ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) TO memory_writer;
 
+-- _function_fingerprints(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._function_fingerprints() RETURNS TABLE(signature text, security text, owner text, config text, acl text, body_md5 text)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT p.oid::pg_catalog.regprocedure::text AS signature,
+           CASE WHEN p.prosecdef THEN 'definer' ELSE 'invoker' END AS security,
+           pg_catalog.pg_get_userbyid(p.proowner)::text AS owner,
+           pg_catalog.array_to_string(ARRAY(
+               SELECT c FROM pg_catalog.unnest(p.proconfig) AS c
+                WHERE c NOT LIKE 'plan\_cache\_mode=%' ORDER BY c), ', ') AS config,
+           CASE WHEN p.proacl IS NULL THEN 'PUBLIC=EXECUTE (default)'
+                ELSE pg_catalog.array_to_string(ARRAY(
+                    SELECT CASE WHEN a.grantee = 0 THEN 'PUBLIC'
+                                ELSE pg_catalog.pg_get_userbyid(a.grantee)::text END || '=' || a.privilege_type
+                      FROM pg_catalog.aclexplode(p.proacl) AS a
+                     WHERE a.grantee OPERATOR(pg_catalog.<>) p.proowner ORDER BY 1), ', ') END AS acl,
+           pg_catalog.md5(pg_catalog.concat_ws(E'\n', l.lanname, p.prokind, p.provolatile, p.proisstrict,
+                                               p.proleakproof, p.proparallel,
+                                               pg_catalog.pg_get_function_arguments(p.oid),
+                                               pg_catalog.pg_get_function_result(p.oid),
+                                               p.prosrc, p.prosqlbody::text)) AS body_md5
+      FROM pg_catalog.pg_proc AS p
+      JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
+      JOIN pg_catalog.pg_language AS l ON l.oid = p.prolang
+     WHERE n.nspname = 'memory'
+$$;
+
+ALTER FUNCTION memory._function_fingerprints() OWNER TO memory_owner;
+
+-- FUNCTION _function_fingerprints(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._function_fingerprints() IS 'Internal: every function of schema memory with its security, owner, configuration, privileges and the md5 of its definition';
+
+-- FUNCTION _function_fingerprints(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._function_fingerprints() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._function_fingerprints() TO memory_admin;
+
 -- _group_roles(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._group_roles() RETURNS name[]
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -1765,8 +1816,8 @@ DECLARE
 BEGIN
     PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass a tenant id');
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
-    IF NOT (memory._holds_grant(p_tenant_id) OR pg_catalog.pg_has_role(SESSION_USER, 'memory_admin', 'USAGE')) THEN
-        RAISE EXCEPTION 'role % holds no grant for tenant %', SESSION_USER, p_tenant_id
+    IF NOT (memory._holds_grant(p_tenant_id) OR pg_catalog.pg_has_role(memory._acting_role(), 'memory_admin', 'USAGE')) THEN
+        RAISE EXCEPTION 'role % holds no grant for tenant %', memory._acting_role(), p_tenant_id
             USING ERRCODE = 'insufficient_privilege', HINT = 'an administrator grants it with memory.grant_tenant(role, tenant)';
     END IF;
     tenant_id := p_tenant_id;
@@ -1936,7 +1987,7 @@ CREATE FUNCTION memory._holds_grant(p_tenant_id uuid) RETURNS boolean
         SELECT 1
           FROM memory.tenant_grants AS g
          WHERE g.tenant_id = p_tenant_id
-           AND pg_catalog.pg_has_role(CASE WHEN CURRENT_USER = 'memory_owner' THEN SESSION_USER ELSE CURRENT_USER END,
+           AND pg_catalog.pg_has_role(memory._acting_role(),
                                       CASE WHEN g.node_role_oids IS NULL THEN g.role_oid
                                            ELSE (g.node_role_oids ->> memory._node_group()::text)::oid END,
                                       'USAGE'))
@@ -1945,7 +1996,7 @@ $$;
 ALTER FUNCTION memory._holds_grant(p_tenant_id uuid) OWNER TO memory_owner;
 
 -- FUNCTION _holds_grant(p_tenant_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._holds_grant(p_tenant_id uuid) IS 'Internal: whether the caller (the session user inside memory_owner''s definer functions, else the current role) has the privileges of a role granted the tenant';
+COMMENT ON FUNCTION memory._holds_grant(p_tenant_id uuid) IS 'Internal: whether the caller (memory._acting_role()) has the privileges of a role granted the tenant';
 
 -- FUNCTION _holds_grant(p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._holds_grant(p_tenant_id uuid) FROM PUBLIC;
@@ -2074,6 +2125,228 @@ COMMENT ON FUNCTION memory._index_words() IS 'Internal: trigger keeping memory.w
 
 -- FUNCTION _index_words(); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._index_words() FROM PUBLIC;
+
+-- _installed_functions(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, security text, owner text, config text, acl text, body_md5 text, cluster_only boolean)
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    VALUES
+        ('memory._acting_role()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '76894cb1b31f58d76aafb31a8d9e9ba1', false),
+        ('memory._ann_breadth(real)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '2b7677a4f32f96682668b5ca1466c4c9', false),
+        ('memory._ann_counts(uuid,integer,text)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '9dec2ad02e0d100c76ec264552a5b35a', false),
+        ('memory._ann_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'ae302955974008b68b9a68ddb3bc0695', false),
+        ('memory._ann_ivf_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '0a0c021b4eb401e1110476626f59f835', false),
+        ('memory._ann_plan(text,integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '307fd6ad37f417f5c1eefba2fb50a394', false),
+        ('memory._ann_statement_list(text,text,text,text,name)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '5cf77c2ceb59a50357f48990fc24438f', false),
+        ('memory._ann_statements(bigint,text,integer,integer,boolean,regclass)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '15fea2f0cb7fdcd5ed7ce767e9a90826', false),
+        ('memory._ann_wanted(integer,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '8ddaa274a57135b273acc2bad2c586ed', false),
+        ('memory._attempt_alive(integer,integer,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'f7623d812a573974af7727c68393a4fa', false),
+        ('memory._attempt_lock_class()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '653af550d9405f36d55f39f343a4c102', false),
+        ('memory._attempt_lock_held(integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'efdad4f9bf69f21246203c0b314339f2', false),
+        ('memory._check_batch(text,jsonb,jsonb,text[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b3aa268a1e7c67cb1ee34dfd5790b1cc', false),
+        ('memory._check_fact_state(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'cf0b715a4d584676179d7c6758b693e3', false),
+        ('memory._check_items_model(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f1441e273a03dbe63c39b45a143e84d3', false),
+        ('memory._check_limit(text,text,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '4c90fc4387a1ca035cf57dbaacc33b3e', false),
+        ('memory._check_query_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '208f2925af525b412b1a82569c37faad', false),
+        ('memory._check_query_vector(public.vector)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '588652b1c525065ba9294371e32f9cd2', false),
+        ('memory._clump_breadth(bigint,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3ea0a1eb28a74e90c6a89d2bdbbe5d94', false),
+        ('memory._clump_build(uuid,bigint,text,integer,integer)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '223633657184d472adad191283f2d057', false),
+        ('memory._clump_builds(uuid)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '38a3c845921b382b04ed600071ba1b9c', false),
+        ('memory._clump_collapse(uuid,uuid,bigint,memory.episode_hit[],integer[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '287043c1bb8ec2d9d942f1003c8d4258', false),
+        ('memory._clump_index_name(bigint,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '8e30fda99fb455af113bd59e0e1a5646', false),
+        ('memory._clump_plan(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '028d0232a0bde8a06b8b567ea413cb7b', false),
+        ('memory._clump_search(uuid,uuid,bigint,bigint,public.vector,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b6a9112a5fef8f0510953d81251eecb4', false),
+        ('memory._clump_state(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '14338c2f0712d264f65960cd9adb0275', false),
+        ('memory._compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'fac32ca0f5c960d05a7ade268d107f5e', false),
+        ('memory._current_tenant_id()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '52a4bbf748c4a714e4265605f61617f2', false),
+        ('memory._default_model()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '689f180e75a292c43df11fa018682b25', false),
+        ('memory._delete_grant(uuid,oid)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4ed3acade97b3bd9a451f518c53afe99', false),
+        ('memory._delete_simulation(uuid,uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f1caddbd5b538ca982db140e708dcbe7', false),
+        ('memory._discard_staged(uuid,uuid[])', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a1e93a263892d2f433a7ae734314a84f', false),
+        ('memory._edge_detail(memory.edges)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '9c089003f9207c4a61d2d69c98cd8420', false),
+        ('memory._end_grant(uuid,oid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '474a722a700ca7dac7c061130b1c556f', false),
+        ('memory._enter_page(text,uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a0d6e17c20878dde1b38b449ce7cc9af', false),
+        ('memory._enter_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'dc75d66bb78acf8332cd1fb766b3b65c', false),
+        ('memory._enter_tenant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '8dfed459c0f84772b5da5c549d7663ea', false),
+        ('memory._enter_tenant_as_admin(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'a07c7478fa3f7a300c447615dddea79c', false),
+        ('memory._enter_vector_cache(uuid,text,bytea[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c1813e405d92ce60a26071fcfeb06edc', false),
+        ('memory._entities_ann_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'd923cc1fd1bb77f861061686f2b1c8f3', false),
+        ('memory._entity_names(text,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3cdfddcafcc2551ff3bfcbf0819bc96d', false),
+        ('memory._episodes_breadth(real,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3ab964e0cb073549874e5daf105cf1a5', false),
+        ('memory._fact_state(timestamp with time zone,timestamp with time zone,timestamp with time zone,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b70babaf1c15be4f11192f4f1191645a', false),
+        ('memory._facts_ann_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '50328be2703ac85844b58d614a9a7ecf', false),
+        ('memory._fail_dead_attempts(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6474b0aabd1e5351bb7a4cdf997577c5', false),
+        ('memory._field_problem(jsonb,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6cf8520e40a30f7693123cf4861233e5', false),
+        ('memory._function_fingerprints()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '9d5f770d99404344e0c73b64eb685914', false),
+        ('memory._group_roles()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26042769b5c2db52cfaae36609333624', false),
+        ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'd8df860b217aacf009602567e7a1b6f0', false),
+        ('memory._holds_grant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '45d144144274bbdfe9d053a5a40837ae', false),
+        ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'fd3cbd66ba6087cfe69ece14740f1028', false),
+        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4ee5903cd600c0430c0b1b72eced7a1a', false),
+        ('memory._kind(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ef54e58aef42b081b621fd1f0b93ad64', false),
+        ('memory._kind_columns(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '60be66f17c323b7bee73f792e06acc4c', false),
+        ('memory._kind_key(text,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e9102568bf7756c17c45d8230251a64e', false),
+        ('memory._kind_problems(text,memory.import_attempts)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a01ce51662d96aea5b0d353654dfb063', false),
+        ('memory._known(anyelement,uuid,uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dad8e004b708fa987f3cc0507ce3223d', false),
+        ('memory._label_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '1dbe62f77eb846a8b0b9361391a89734', false),
+        ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '39559412e72cb998f2ed9728ebdf0f80', false),
+        ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '0196c0418cfce024bbce771b0f1ad2ff', false),
+        ('memory._merge(text,uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b97a8a51efc1c800d7fde5ced491400e', false),
+        ('memory._merge_edges(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '889c8f28e01239165edee07d06131188', false),
+        ('memory._merge_episodes(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '640c3717b399d5059ee5b6f3be21f4b9', false),
+        ('memory._merge_nodes(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c95b874f2cad9677e3aab44ead5093b6', false),
+        ('memory._merge_predictions(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '025d0b2b16544491c11fd0be77394d40', false),
+        ('memory._merge_profiles(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8b3d970f643659af24a383e4a543fa1b', false),
+        ('memory._merge_report_chunks(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6062a753c71d5cbe7e6a2fbbfbaacf14', false),
+        ('memory._merge_report_log(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '24a543b4fb7e1e5c54e2d68bbeb8953e', false),
+        ('memory._merge_report_sections(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '2fab1da44189c013ab1551b6f27d1c5d', false),
+        ('memory._merge_reports(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a3fc254deaadd86773c6a6ce1a93287d', false),
+        ('memory._merge_sql(text,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '0106af8ca46eda8e07c0cf4d2f451c65', false),
+        ('memory._model(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '72c1f050981b57c4090f18c1b4a6cb37', false),
+        ('memory._name_candidates(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1c9df393a13bfffb1d86150c8b730069', false),
+        ('memory._name_match(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5bead449f9dc01da3e0fb21c336a5bf1', false),
+        ('memory._name_trigrams(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '92c95ac4ff67b59dd33674ee5e89de53', false),
+        ('memory._node_group()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '6066b68d257a3a73fd0a048513077082', false),
+        ('memory._node_role_oids(oid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4d23a1af71f36f0936982b560a485fe5', false),
+        ('memory._not_null(anyelement,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '81f7e3254c7aacf11730dca8ec5dad50', false),
+        ('memory._on_cluster()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '39cc2487346a4cc1412b851945767bb5', false),
+        ('memory._one_of(text,text,text[],text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '6b98484b28be065c5f4699a544e5bcae', false),
+        ('memory._outcomes()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '12c07968457faf0f28389f5e4bf5a9af', false),
+        ('memory._page_rows(integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '221def7f8cb176df6c6ce56e31a80dcf', false),
+        ('memory._prune(text,uuid,uuid,uuid,text[])', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f90074e42f28fdfee282416cfb02166a', false),
+        ('memory._quote(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '91691779d956f464c76f41de654264c0', false),
+        ('memory._recall_graph(uuid,uuid,text,integer,integer,timestamp with time zone,uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '40e9887120e2c7e71df3c2f59b2a3d19', false),
+        ('memory._recall_list(jsonb,text,text[],text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6603ecc82076d1f8cdbf82f9940cd8ed', false),
+        ('memory._recall_option(jsonb,text,double precision,double precision,double precision)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e94331ac67785390e11c607ca53bc087', false),
+        ('memory._record_change(uuid,uuid,text,text,text[],jsonb,uuid,jsonb)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_writer=EXECUTE', '60584c35b487f7e41c49b9abaa5c3f13', false),
+        ('memory._record_history()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', '8c86d2c866af9b29cee06f52baec1c14', false),
+        ('memory._record_import(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '4ec621d827565cc070322d3d5f2ad928', false),
+        ('memory._record_kinds()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'e4a393c67f59208382f83601bf07f725', false),
+        ('memory._record_upsert(text,uuid,uuid,jsonb,bigint,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '1e3d711b6f8b7966c11c414ff783455e', false),
+        ('memory._reembed_model(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '58392a22f62e34d7f3d29748aec6cdb1', false),
+        ('memory._reembed_sources(uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '21af368951c0a225a97d8e882541e00a', false),
+        ('memory._refuse_on_cluster(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '4ab6df52f16027dc0e270407525a8a47', false),
+        ('memory._release_attempt_lock(integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6e6e24b955792699db08513c3869fb48', false),
+        ('memory._require_admin()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '37fa153de6baaf3556da9a9e3d4d48c3', false),
+        ('memory._require_attempt(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7f902d6cdca12fde1b9285900f59e212', false),
+        ('memory._require_row(text,uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8233d2aae5b83cd4a4f8d894e304c48a', false),
+        ('memory._require_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '175101a744e50c8d2a7510ca1d8d1087', false),
+        ('memory._search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '28badbd9edb5d7e13e3d450d6b5b5f9f', false),
+        ('memory._search_episodes_ann(uuid,uuid,bigint,public.vector,integer,integer,real,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=100000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '016ae6dc7dda13d836e5e03ec40d97fc', false),
+        ('memory._search_episodes_ivf(uuid,uuid,bigint,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, ivfflat.iterative_scan=relaxed_order, ivfflat.max_probes=60, ivfflat.probes=40, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a2322598b0d88aed3e424019f4ea1473', false),
+        ('memory._search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '80bdf6f365d02e24041dc3befea4098f', false),
+        ('memory._search_facts_ann(uuid,uuid,bigint,public.vector,integer,text,timestamp with time zone,real,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=20000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee8b1faceb6cee93ba43fe0094471729', false),
+        ('memory._search_nodes(uuid,uuid,public.vector,integer,text,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b2c06b5d6d8f72389f05c16208f7bbae', false),
+        ('memory._search_nodes_ann(uuid,uuid,bigint,public.vector,integer,text,text,real,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=200, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=20000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '18b46759b885e413326a3e8ee1096448', false),
+        ('memory._search_words(uuid,uuid,text,integer,text[],uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b6754725e36331d0a947d3f9afc72a49', false),
+        ('memory._set_tenant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'ea1ab8b39f87e40016f8d2ea7f64cedc', false),
+        ('memory._simulation_model(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '244bf1b031758b6b0e252a7a9d0d5b44', false),
+        ('memory._skip_dangling(uuid,uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9e771fd1286256e0d3037bc7ced4baf4', false),
+        ('memory._stage_kind(text,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '0c681b91f383ac61a464bf6cf4fc394f', false),
+        ('memory._staging_duplicate(text,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f69bc8df76f9845b2165b54375f71089', false),
+        ('memory._staging_problem(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6745eb3f0ae50f2350e3882db8a585ed', false),
+        ('memory._stored_dimensions()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'a00063f5b5893f463d2d49b5deacb26d', false),
+        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'fb6118548eb286d3801ad8d3c7c8c8c1', false),
+        ('memory._text_hash(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9b18070791a3bbbec385f667a8a9fa95', false),
+        ('memory._top_k(integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8e0003e801d19da81e4883fe598ecde5', false),
+        ('memory._upsert(text,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '3e8e26a09a9beef5876331b11c51c64b', false),
+        ('memory._use_custom_plans()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'f3cd12b371442e628078e0465ff834b7', false),
+        ('memory._vector_problem(public.vector)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ff8263ccfa17fc7267e11fe79275935f', false),
+        ('memory._warm_indexes(uuid,uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'bf83d67627c736a1edf53ee74a59be76', false),
+        ('memory._words_doc(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '5207195ddd5717222ffb05dc912ae2ce', false),
+        ('memory._words_prepare(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '58e3e8351df9b445a38b2b897b612dfc', false),
+        ('memory._words_query(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '932e6de9ea1d84344b537c909d7b8dec', false),
+        ('memory._words_text(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '1d91a16a70b91362e4edac23d7624c76', false),
+        ('memory.abort_import(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '3d3a398f6fcd7556e4be9ac0efc22ba1', false),
+        ('memory.ann_index(bigint,text,integer,integer,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '85a617777fd398a4080e11ca95869f2a', false),
+        ('memory.ann_index_entities(bigint,text,integer,integer,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'a06d0c00a62561e0ff3b404c34b26259', false),
+        ('memory.ann_index_facts(bigint,text,integer,integer,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'e31a23299f62eeef31614fe8a13c0a16', false),
+        ('memory.ann_index_tenant(uuid,uuid,text,integer,integer)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '65cab886ce8e6ea14424525f89c6b724', false),
+        ('memory.ann_plan(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0c3201c72777dd5146402b57fd2a111a', false),
+        ('memory.ann_plan_entities(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'ab7f1636e2db2c7d4465d9db69ad4bf1', false),
+        ('memory.ann_plan_facts(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c274a19646882ce6ca9f9ddec1903c16', false),
+        ('memory.begin_import(uuid,uuid,jsonb,boolean,jsonb,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5062cfd522d0212ba3ed2435165c81e3', false),
+        ('memory.cache_vectors(uuid,text,bytea[],public.vector[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '83caf85c800fddb691e2244b04888b83', false),
+        ('memory.cached_vectors(uuid,text,bytea[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '822f0b288c75b0d8881a706151fa7d6c', false),
+        ('memory.changes_since(uuid,bigint,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5ec4163ae2f9e6c86dec8d7c808465b0', false),
+        ('memory.commit_import(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=60s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '23d0a283f945939be3adb47047b8c89e', false),
+        ('memory.committed_hashes(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '17352155513e7e5514a92d4e47466317', false),
+        ('memory.compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'af5b9c3e184af1c88443cd1657ed7158', false),
+        ('memory.create_tenant(text,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c320ad93d7b9aedf219178d07aa7f598', false),
+        ('memory.delete_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6f12e7e4e3e8a7ab22035dbaac9e206e', false),
+        ('memory.delete_tenant(uuid)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '61940c87af777350ba624d48957f4b77', false),
+        ('memory.entity_summary(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e68a124ac8dfce13336977afce640bae', false),
+        ('memory.episode_vector(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '97e2f074d5e8c17ffd352a033ac20402', false),
+        ('memory.episodes(uuid,uuid,integer,text,text,integer,integer,timestamp with time zone,timestamp with time zone,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b7f692ffeff11791471e6a1f8a5797e2', false),
+        ('memory.evidence(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '4bedf814129b1ca1ef84170f7ad83dd9', false),
+        ('memory.facts(uuid,uuid,text,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1ab0a08b9f049ed84ad9c0fe10d78d5d', false),
+        ('memory.get_edge(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd1a2d7907e6f79ea5b69b24dc7042b31', false),
+        ('memory.get_node(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd0eb08e93bacb330ffebb8eb821dc1c9', false),
+        ('memory.grant_tenant(name,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'a3a915f05d9e9886092dc2dfe38bffc2', false),
+        ('memory.graph_edges(uuid,uuid,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'c7cffc596563773e10c1a659f31dd093', false),
+        ('memory.graph_nodes(uuid,uuid,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b1f3a56e38b6478c396cf2846e303aa0', false),
+        ('memory.health(uuid,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'e1493d99b4e219a7d4ea3d4043b3eb9d', false),
+        ('memory.health_tenant(uuid,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '8ed8028892bcd1c321a4e96457c17f60', false),
+        ('memory.history(uuid,uuid,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '9c91b57f392f5446407810b8c591182c', false),
+        ('memory.import_attempts(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '079e39d3b9a86abd38eed54832f01d84', false),
+        ('memory.link_evidence(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'de3430184638309c6e9a9815320b1ab5', false),
+        ('memory.list_models()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'ce6864122161e44f4b0fe2fc7e9d7695', false),
+        ('memory.list_simulations(uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'bcf1da7011e6dd9454fba858ecd73eb1', false),
+        ('memory.list_tenants()', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b586af509d163621749d7a0cbfa5b159', false),
+        ('memory.match_entities(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dd69271db5b99f64b2708741dd2fac31', false),
+        ('memory.model_of(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee844fcf6e5dfd9fbbb9ed57bf56e254', false),
+        ('memory.neighbors(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e8ff610c89791e1daf0c4775c1d71d4e', false),
+        ('memory.nodes_by_type(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '05d0a18fd24eaa6187941d9112dc04b1', false),
+        ('memory.nodes_named(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5cfdce16af2b3fcc919257a98e0e640d', false),
+        ('memory.open_staging()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f0a29994bff664eb345907fcbc36f0cc', false),
+        ('memory.panorama(uuid,uuid,text,public.vector,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e0249704d1ec7f81905e7245147225e0', false),
+        ('memory.paths(uuid,uuid,text,text,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd6ac8158188f383dc9b64e8a38134a6f', false),
+        ('memory.predictions(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '879b97e8d26886192ec82641beb6e7a9', false),
+        ('memory.profiles(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3af2df50a726f3758fb10eeda29a269a', false),
+        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '4888290d5298bf369ce7c53dec98c70a', false),
+        ('memory.record_outcome(uuid,uuid,text,text,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9b7025482a1555180e15df3bb795ddd2', false),
+        ('memory.reembed_texts(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8b43a613d0249b323f1a174484d55a4e', false),
+        ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
+        ('memory.report_sections(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'eb961b56fb248001691fbbfd96e9cb9b', false),
+        ('memory.reports(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '99a5b9f145d3d599143c9c1d7e3ed947', false),
+        ('memory.revoke_tenant(name,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '02e664882edbb1f83fccb87b1275dcca', false),
+        ('memory.rls_audit()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '2cc1a7929c3cad7bb259fed9a10dfd36', false),
+        ('memory.rls_audit_shards()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26598eff99e7190d328fe11eb941aa1f', true),
+        ('memory.route(text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '04d30f89704fad3353ad9692e79d0cb3', false),
+        ('memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7e4e7cc1b680961d36d22a748c4ce7cf', false),
+        ('memory.search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '667140610de75173e1b01bd25b1ed894', false),
+        ('memory.search_nodes(uuid,uuid,public.vector,integer,text,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1c8a90269ec4c1540b2563a9cc3315f3', false),
+        ('memory.search_reports(uuid,uuid,public.vector,integer,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '0674b72f2988d16e979b5ab83b4229cf', false),
+        ('memory.search_words(uuid,uuid,text,integer,text[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3b5001ce3f96e447ce5f8c48690a7634', false),
+        ('memory.set_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '68dc87244496b1366bf0b9138606b1af', false),
+        ('memory.set_retention(uuid,integer,real,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'b4d13ee349c2c49fcea17f680018ab52', false),
+        ('memory.set_route_rule(text,text)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '8591276a8e436dcb9754573d25603c96', false),
+        ('memory.set_tenant_model(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f085cd5b476b5b7b06431b3cddaaa879', false),
+        ('memory.simulation_stats(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '76596a73ee167f2edebd8dfc35d5eb1d', false),
+        ('memory.stage_rows(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b50ccf4766fec70bf4ff6dc6b2707d5a', false),
+        ('memory.sweep(uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c0d58f5b8fbb0409962b7e6e70dd0ff7', false),
+        ('memory.sweep_tenant(uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'e4d79e900ba70ae1a4f547f3f86deb5a', false),
+        ('memory.switch_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '03a85a36edb2e0abbe7411597893649f', false),
+        ('memory.timeline(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1d0a79f852e4a672281312fc3c43d225', false),
+        ('memory.upsert_edges(uuid,uuid,jsonb,boolean)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '74ab99398e9e8ce7747059b15986616a', false),
+        ('memory.upsert_episodes(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '24280b240afbe755f2f9bf5e03696548', false),
+        ('memory.upsert_nodes(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '065afe867b27f4cbba0d58f949e41d16', false),
+        ('memory.upsert_predictions(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6e726640f198af841bedb7d1e3f8004e', false),
+        ('memory.upsert_profiles(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '2e64f114b89c93fa8a17c91ae3f2ea59', false),
+        ('memory.upsert_simulation(uuid,uuid,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c5771ebdb702d3e58bdbda8ea1f2d292', false),
+        ('memory.validate_import(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f3f4094686a9ff999b030159c273ea05', false),
+        ('memory.warm(uuid,uuid)', 'invoker', 'memory_owner', 'enable_seqscan=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8208aa3451ad53ca50e634a0ae012d07', false)
+$$;
+
+ALTER FUNCTION memory._installed_functions() OWNER TO memory_owner;
+
+-- FUNCTION _installed_functions(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._installed_functions() IS 'Internal: the fingerprints of the functions the release installed (generated by make schema)';
+
+-- FUNCTION _installed_functions(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._installed_functions() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._installed_functions() TO memory_admin;
 
 -- _installed_policies(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, policy_name name, permissive boolean, roles name[], command text, qual text, with_check text)
@@ -3261,47 +3534,6 @@ COMMENT ON FUNCTION memory._page_rows(p_limit integer, p_default integer) IS 'In
 REVOKE ALL ON FUNCTION memory._page_rows(p_limit integer, p_default integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._page_rows(p_limit integer, p_default integer) TO memory_reader;
 
--- _prepared(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._prepared(p_types text, p_sql text) RETURNS text
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $_$
-DECLARE
-    v_name    text := 'memory_' || pg_catalog.md5(p_types || ' ' || p_sql);
-    v_prepare text := pg_catalog.format('PREPARE %I(%s) AS %s', v_name, p_types, p_sql);
-    v_held    text;
-    v_old     text;
-    c_kept    constant integer := 64;
-BEGIN
-    SELECT s.statement INTO v_held FROM pg_catalog.pg_prepared_statements AS s WHERE s.name = v_name;
-    IF FOUND AND v_held = v_prepare THEN
-        RETURN v_name;
-    END IF;
-    IF FOUND THEN
-        EXECUTE pg_catalog.format('DEALLOCATE %I', v_name);
-    END IF;
-    FOR v_old IN
-        SELECT s.name FROM pg_catalog.pg_prepared_statements AS s
-         WHERE s.name OPERATOR(pg_catalog.~) '^memory_[0-9a-f]{32}$'
-         ORDER BY s.prepare_time DESC, s.name
-        OFFSET c_kept - 1
-    LOOP
-        EXECUTE pg_catalog.format('DEALLOCATE %I', v_old);
-    END LOOP;
-    EXECUTE v_prepare;
-    RETURN v_name;
-END
-$_$;
-
-ALTER FUNCTION memory._prepared(p_types text, p_sql text) OWNER TO memory_owner;
-
--- FUNCTION _prepared(p_types text, p_sql text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._prepared(p_types text, p_sql text) IS 'Internal: the name of the session''s prepared statement of a query (prepared first when missing or held with another text; at most 64 kept)';
-
--- FUNCTION _prepared(p_types text, p_sql text); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._prepared(p_types text, p_sql text) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._prepared(p_types text, p_sql text) TO memory_reader;
-
 -- _prune(text, uuid, uuid, uuid, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_platforms text[]) RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER
@@ -3921,8 +4153,8 @@ CREATE FUNCTION memory._require_admin() RETURNS void
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 BEGIN
-    IF NOT pg_catalog.pg_has_role(SESSION_USER, 'memory_admin', 'USAGE') THEN
-        RAISE EXCEPTION 'role % does not have the privileges of memory_admin', SESSION_USER
+    IF NOT pg_catalog.pg_has_role(memory._acting_role(), 'memory_admin', 'USAGE') THEN
+        RAISE EXCEPTION 'role % does not have the privileges of memory_admin', memory._acting_role()
             USING ERRCODE = 'insufficient_privilege',
                   HINT = 'log in as a role granted memory_admin (with INHERIT)';
     END IF;
@@ -3932,7 +4164,7 @@ $$;
 ALTER FUNCTION memory._require_admin() OWNER TO memory_owner;
 
 -- FUNCTION _require_admin(); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._require_admin() IS 'Internal: refuse (42501) a session user without the privileges of memory_admin';
+COMMENT ON FUNCTION memory._require_admin() IS 'Internal: refuse (42501) a caller (memory._acting_role()) without the privileges of memory_admin';
 
 -- FUNCTION _require_admin(); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._require_admin() FROM PUBLIC;
@@ -4211,14 +4443,12 @@ GRANT ALL ON FUNCTION memory._search_episodes(p_tenant_id uuid, p_simulation_id 
 
 -- _search_episodes_ann(uuid, uuid, bigint, public.vector, integer, integer, real, integer, integer, timestamp with time zone, timestamp with time zone, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._search_episodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_index_rows real, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) RETURNS SETOF memory.episode_hit
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET "hnsw.ef_search" TO '400'
     SET "hnsw.iterative_scan" TO 'relaxed_order'
     SET "hnsw.max_scan_tuples" TO '100000'
     SET enable_sort TO 'off'
-    SET plan_cache_mode TO 'force_generic_plan'
-    SET "DateStyle" TO 'ISO, YMD'
     AS $_$
 DECLARE
     v_breadth integer := memory._episodes_breadth(p_index_rows, p_top_k, p_pool);
@@ -4242,19 +4472,9 @@ BEGIN
                  LIMIT $3) AS c
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
          LIMIT $5 $q$, p_sim_no);
-    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
-        -- (the query vector written once, read as $1 and as $2)
-        RETURN QUERY EXECUTE pg_catalog.format(
-            'EXECUTE %I(%s, %2$s, %L, %L, %L, %L, %L, %L, %L, %L, %L)',
-            memory._prepared('public.vector(384), public.halfvec(384), integer, integer, integer, uuid, uuid,'
-                             ' integer, integer, timestamptz, timestamptz', v_sql),
-            pg_catalog.quote_literal(p_query::text), v_pool, p_agent_id, p_top_k, p_tenant_id, p_simulation_id,
-            p_round_from, p_round_to, p_from, p_to);
-    ELSE
-        RETURN QUERY EXECUTE v_sql
-        USING p_query::public.vector(384), p_query::public.halfvec(384), v_pool, p_agent_id, p_top_k,
-              p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
-    END IF;
+    RETURN QUERY EXECUTE v_sql
+    USING p_query::public.vector(384), p_query::public.halfvec(384), v_pool, p_agent_id, p_top_k,
+          p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
 END
 $_$;
 
@@ -4376,14 +4596,12 @@ GRANT ALL ON FUNCTION memory._search_facts(p_tenant_id uuid, p_simulation_id uui
 
 -- _search_facts_ann(uuid, uuid, bigint, public.vector, integer, text, timestamp with time zone, real, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real, p_breadth integer DEFAULT NULL::integer) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_key uuid, target_id text, target_key uuid, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET "hnsw.ef_search" TO '400'
     SET "hnsw.iterative_scan" TO 'relaxed_order'
     SET "hnsw.max_scan_tuples" TO '20000'
     SET enable_sort TO 'off'
-    SET plan_cache_mode TO 'force_generic_plan'
-    SET "DateStyle" TO 'ISO, YMD'
     AS $_$
 DECLARE
     v_breadth integer := GREATEST(COALESCE(p_breadth, memory._ann_breadth(p_index_rows)), p_top_k);
@@ -4410,17 +4628,9 @@ BEGIN
                  LIMIT $7) AS c
          ORDER BY c.embedding OPERATOR(public.<=>) $1, c.edge_id
          LIMIT $8 $q$, p_sim_no);
-    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
-        -- (the query vector written once, read as $1 and as $2)
-        RETURN QUERY EXECUTE pg_catalog.format(
-            'EXECUTE %I(%s, %2$s, %L, %L, %L, %L, %L, %L)',
-            memory._prepared('public.vector(384), public.halfvec(384), uuid, uuid, text, timestamptz, integer, integer', v_sql),
-            pg_catalog.quote_literal(p_query::text), p_tenant_id, p_simulation_id, p_state, v_as_of, v_breadth, p_top_k);
-    ELSE
-        RETURN QUERY EXECUTE v_sql
-        USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
-              p_state, v_as_of, v_breadth, p_top_k;
-    END IF;
+    RETURN QUERY EXECUTE v_sql
+    USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
+          p_state, v_as_of, v_breadth, p_top_k;
 END
 $_$;
 
@@ -4498,13 +4708,12 @@ GRANT ALL ON FUNCTION memory._search_nodes(p_tenant_id uuid, p_simulation_id uui
 
 -- _search_nodes_ann(uuid, uuid, bigint, public.vector, integer, text, text, real, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._search_nodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_type text, p_by text, p_index_rows real, p_breadth integer DEFAULT NULL::integer) RETURNS TABLE(node_id text, name text, type text, summary text, similarity double precision)
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET "hnsw.ef_search" TO '200'
     SET "hnsw.iterative_scan" TO 'relaxed_order'
     SET "hnsw.max_scan_tuples" TO '20000'
     SET enable_sort TO 'off'
-    SET plan_cache_mode TO 'force_generic_plan'
     AS $_$
 DECLARE
     v_breadth integer := GREATEST(COALESCE(p_breadth, memory._ann_breadth(p_index_rows)), p_top_k);
@@ -4545,17 +4754,9 @@ BEGIN
                   LIMIT $7)) AS c
          ORDER BY 5 DESC, 1
          LIMIT $8 $q$, p_sim_no);
-    IF pg_catalog.current_setting('plan_cache_mode') = 'force_generic_plan' THEN
-        -- (the query vector written once, read as $1 and as $2)
-        RETURN QUERY EXECUTE pg_catalog.format(
-            'EXECUTE %I(%s, %2$s, %L, %L, %L, %L, %L, %L)',
-            memory._prepared('public.vector(384), public.halfvec(384), uuid, uuid, text, text, integer, integer', v_sql),
-            pg_catalog.quote_literal(p_query::text), p_tenant_id, p_simulation_id, p_type, p_by, v_read, p_top_k);
-    ELSE
-        RETURN QUERY EXECUTE v_sql
-        USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
-              p_type, p_by, v_read, p_top_k;
-    END IF;
+    RETURN QUERY EXECUTE v_sql
+    USING p_query::public.vector(384), p_query::public.halfvec(384), p_tenant_id, p_simulation_id,
+          p_type, p_by, v_read, p_top_k;
 END
 $_$;
 
@@ -5149,25 +5350,29 @@ REVOKE ALL ON FUNCTION memory._vector_problem(p_vector public.vector) FROM PUBLI
 GRANT ALL ON FUNCTION memory._vector_problem(p_vector public.vector) TO memory_reader;
 GRANT ALL ON FUNCTION memory._vector_problem(p_vector public.vector) TO memory_writer;
 
--- _warm_indexes(bigint); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._warm_indexes(p_sim_no bigint) RETURNS TABLE(part text, pages bigint)
+-- _warm_indexes(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._warm_indexes(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(part text, pages bigint)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $_$
 DECLARE
+    v_sim_no  bigint;
     v_prewarm text;
     v_index   record;
 BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    SELECT s.sim_no INTO STRICT v_sim_no FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
     SELECT pg_catalog.format('%I.pg_prewarm', n.nspname) INTO v_prewarm
       FROM pg_catalog.pg_extension AS e JOIN pg_catalog.pg_namespace AS n ON n.oid = e.extnamespace
      WHERE e.extname = 'pg_prewarm';
     FOR v_index IN
         SELECT x.part, x.rel
-          FROM (VALUES (1, 'episodes index', pg_catalog.to_regclass('memory.' || memory._ann_index_name(p_sim_no))),
-                       (2, 'facts index', pg_catalog.to_regclass('memory.' || memory._facts_ann_index_name(p_sim_no))),
-                       (3, 'entities name index', pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(p_sim_no))),
+          FROM (VALUES (1, 'episodes index', pg_catalog.to_regclass('memory.' || memory._ann_index_name(v_sim_no))),
+                       (2, 'facts index', pg_catalog.to_regclass('memory.' || memory._facts_ann_index_name(v_sim_no))),
+                       (3, 'entities name index', pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(v_sim_no))),
                        (4, 'entities summary index',
-                        pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(p_sim_no) || '_summary')))
+                        pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(v_sim_no) || '_summary')))
                AS x (n, part, rel)
          WHERE x.rel IS NOT NULL
          ORDER BY x.n
@@ -5183,14 +5388,14 @@ BEGIN
 END
 $_$;
 
-ALTER FUNCTION memory._warm_indexes(p_sim_no bigint) OWNER TO memory_owner;
+ALTER FUNCTION memory._warm_indexes(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
 
--- FUNCTION _warm_indexes(p_sim_no bigint); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._warm_indexes(p_sim_no bigint) IS 'Internal: load a simulation''s own HNSW indexes into shared buffers with pg_prewarm when it is installed, for memory.warm (SECURITY DEFINER: an index''s one reader is its owner)';
+-- FUNCTION _warm_indexes(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._warm_indexes(p_tenant_id uuid, p_simulation_id uuid) IS 'Internal: load a simulation''s own HNSW indexes into shared buffers with pg_prewarm when it is installed, for memory.warm (SECURITY DEFINER: an index''s one reader is its owner)';
 
--- FUNCTION _warm_indexes(p_sim_no bigint); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._warm_indexes(p_sim_no bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._warm_indexes(p_sim_no bigint) TO memory_reader;
+-- FUNCTION _warm_indexes(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._warm_indexes(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._warm_indexes(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
 
 -- _words_doc(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._words_doc(p_text text, p_more text DEFAULT NULL::text) RETURNS tsvector
@@ -9107,7 +9312,7 @@ GRANT ALL ON FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) TO mem
 CREATE FUNCTION memory.rls_audit() RETURNS TABLE(table_name text, rls_enabled boolean, rls_forced boolean, policies text[], ok boolean, problem text)
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    AS $_$
     WITH t AS (
         SELECT c.oid, c.relname AS table_name, c.relrowsecurity, c.relforcerowsecurity, c.relowner, c.relacl
           FROM pg_catalog.pg_class AS c
@@ -9242,6 +9447,54 @@ CREATE FUNCTION memory.rls_audit() RETURNS TABLE(table_name text, rls_enabled bo
           FROM memory.tenant_grants AS g
           LEFT JOIN pg_catalog.pg_roles AS r ON r.oid = g.role_oid
          WHERE r.oid IS NULL OR r.rolname = ANY (memory._group_roles())
+        UNION ALL
+        -- The grant's map of node role OIDs (V0024), which decides who acts for the tenant
+        -- wherever it is set: on one node it has no business at all; on a cluster this node's
+        -- entry must name a role that exists and is not a shared group role.
+        SELECT pg_catalog.format('grant of tenant %s to %s', g.tenant_id, g.role_name),
+               CASE WHEN NOT memory._on_cluster()
+                    THEN pg_catalog.format('the grant of tenant %s to %s carries node role OIDs %s on a single node, where the grant''s own role is the one that counts: they would let those roles act for the tenant; SELECT memory.revoke_tenant(%L, %L) and grant it again',
+                                           g.tenant_id, g.role_name, g.node_role_oids::text, g.role_name, g.tenant_id)
+                    WHEN nr.oid IS NULL
+                    THEN pg_catalog.format('the grant of tenant %s to %s names, for node %s, OID %s, which is no role here: SELECT memory.revoke_tenant(%L, %L) and grant it again',
+                                           g.tenant_id, g.role_name, m.node, m.role_oid, g.role_name, g.tenant_id)
+                    ELSE pg_catalog.format('the grant of tenant %s to %s names, for node %s, the shared group role %s, so every member of it acts for the tenant: SELECT memory.revoke_tenant(%L, %L) and grant it again',
+                                           g.tenant_id, g.role_name, m.node, nr.rolname, g.role_name, g.tenant_id) END
+          FROM memory.tenant_grants AS g
+          CROSS JOIN LATERAL (SELECT e.key AS node, e.value AS role_oid
+                                FROM pg_catalog.jsonb_each_text(
+                                         CASE WHEN pg_catalog.jsonb_typeof(g.node_role_oids) = 'object'
+                                              THEN g.node_role_oids ELSE '{"?": null}'::jsonb END) AS e) AS m
+          LEFT JOIN pg_catalog.pg_roles AS nr
+            ON nr.oid = CASE WHEN m.role_oid ~ '^[0-9]{1,10}$' AND m.role_oid::pg_catalog.int8 < 4294967296
+                             THEN m.role_oid::pg_catalog.int8::pg_catalog.oid END
+         WHERE g.node_role_oids IS NOT NULL
+           AND (NOT memory._on_cluster()
+                OR (m.node = memory._node_group()::text
+                    AND (nr.oid IS NULL OR nr.rolname = ANY (memory._group_roles()))))
+        UNION ALL
+        -- Code: every function of the schema against what the release installed
+        -- (memory._installed_functions, written by make schema from a fresh migrate).
+        SELECT 'function ' || COALESCE(f.signature, i.signature),
+               CASE WHEN i.signature IS NULL
+                    THEN pg_catalog.format('function %s is not one the release installs: it runs with its owner''s rights; DROP FUNCTION %s',
+                                           f.signature, f.signature)
+                    WHEN f.signature IS NULL
+                    THEN pg_catalog.format('installed function %s is missing: run migrate, which re-creates it', i.signature)
+                    ELSE pg_catalog.format('function %s differs from what the release installed (%s): run migrate, which re-creates it, and find out who changed it',
+                                           f.signature, pg_catalog.concat_ws('; ',
+                         CASE WHEN f.body_md5 <> i.body_md5 THEN 'its definition' END,
+                         CASE WHEN f.security <> i.security THEN pg_catalog.format('security %s, installed %s', f.security, i.security) END,
+                         CASE WHEN f.owner <> i.owner THEN pg_catalog.format('owner %s, installed %s', f.owner, i.owner) END,
+                         CASE WHEN f.config <> i.config THEN pg_catalog.format('configuration %s, installed %s', NULLIF(f.config, ''), NULLIF(i.config, '')) END,
+                         CASE WHEN f.acl <> i.acl THEN pg_catalog.format('privileges %s, installed %s', NULLIF(f.acl, ''), NULLIF(i.acl, '')) END)) END
+          FROM memory._function_fingerprints() AS f
+          FULL JOIN memory._installed_functions() AS i ON i.signature = f.signature
+         WHERE COALESCE(f.signature, '') <> 'memory._installed_functions()'
+           AND CASE WHEN i.signature IS NULL THEN true
+                    WHEN f.signature IS NULL THEN NOT i.cluster_only
+                    ELSE (f.security, f.owner, f.config, f.acl, f.body_md5)
+                         IS DISTINCT FROM (i.security, i.owner, i.config, i.acl, i.body_md5) END
     )
     SELECT s.table_name, s.rls_enabled, s.rls_forced, s.policies, s.ok, s.problem
       FROM (SELECT 0 AS section, r.table_name, r.rls_enabled, r.rls_forced, r.policies,
@@ -9252,7 +9505,7 @@ CREATE FUNCTION memory.rls_audit() RETURNS TABLE(table_name text, rls_enabled bo
             SELECT 1, o.subject, NULL, NULL, '{}', false, o.problem
               FROM other_rows AS o) AS s
      ORDER BY s.section, s.table_name
-$$;
+$_$;
 
 ALTER FUNCTION memory.rls_audit() OWNER TO memory_owner;
 
@@ -9831,7 +10084,7 @@ BEGIN
         -- are not immutable in the DO UPDATE SET of a distributed table)
         INSERT INTO memory.retention_rules AS r (tenant_id, keep_days, compact_similarity, compact_drop,
                                                  updated_at, updated_by)
-        VALUES (p_tenant_id, p_keep_days, p_compact_similarity, p_compact_drop, pg_catalog.now(), SESSION_USER)
+        VALUES (p_tenant_id, p_keep_days, p_compact_similarity, p_compact_drop, pg_catalog.now(), memory._acting_role())
         ON CONFLICT (tenant_id) DO UPDATE
            SET keep_days = excluded.keep_days, compact_similarity = excluded.compact_similarity,
                compact_drop = excluded.compact_drop, updated_at = excluded.updated_at,
@@ -11276,12 +11529,8 @@ CREATE FUNCTION memory.warm(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABL
     SET lock_timeout TO '5s'
     SET enable_seqscan TO 'off'
     AS $$
-DECLARE
-    v_sim_no bigint;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    SELECT s.sim_no INTO v_sim_no FROM memory.simulations AS s
-     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
     -- each count reads every row whole (no index holds it), so every row's page is read
     RETURN QUERY
         SELECT x.part, x.amount, 'rows'::text
@@ -11299,7 +11548,7 @@ BEGIN
          ORDER BY x.n;
     RETURN QUERY
         SELECT w.part, w.pages, CASE WHEN w.pages IS NULL THEN 'not loaded: pg_prewarm is not installed' ELSE 'pages' END
-          FROM memory._warm_indexes(v_sim_no) AS w;
+          FROM memory._warm_indexes(p_tenant_id, p_simulation_id) AS w;
 END
 $$;
 

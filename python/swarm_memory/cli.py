@@ -724,8 +724,21 @@ def cmd_reembed(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    import psycopg
+
+    from swarm_memory import audit
+    from swarm_memory.client import AuditRow
+
     with _memory(args) as mem:
         rows = mem.rls_audit()
+    # the functions compared here with the manifest this package ships, not the database's
+    with psycopg.connect(resolve_dsn(args), autocommit=True) as conn:
+        reported = {r.table_name for r in rows}
+        rows += [
+            AuditRow(subject, None, None, [], False, problem)
+            for subject, problem in audit.code_problems(conn)
+            if subject not in reported
+        ]
     print(audit_table(rows))
     return 0 if all(r.ok for r in rows) else 1
 

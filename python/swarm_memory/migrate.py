@@ -477,10 +477,15 @@ def drop_database(server_dsn: str, name: str) -> None:
 
 
 def write_schema_snapshot(server_dsn: str) -> Path:
-    """Migrate a fresh database on the server and write its snapshot to sql/schema.sql."""
+    """Migrate a fresh database on the server and write its snapshot to sql/schema.sql, and
+    the manifest of its functions to sql/finalize/installed_functions.sql (swarm_memory.audit)."""
+    from swarm_memory import audit
+
     name, dsn = fresh_database(server_dsn)
     try:
         migrate(dsn)
+        # the manifest of installed functions first: the snapshot holds it
+        audit.write_manifest(dsn)
         text = schema_snapshot(dsn)
     finally:
         drop_database(server_dsn, name)

@@ -54,8 +54,8 @@ DECLARE
 BEGIN
     PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass a tenant id');
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
-    IF NOT (memory._holds_grant(p_tenant_id) OR pg_catalog.pg_has_role(SESSION_USER, 'memory_admin', 'USAGE')) THEN
-        RAISE EXCEPTION 'role % holds no grant for tenant %', SESSION_USER, p_tenant_id
+    IF NOT (memory._holds_grant(p_tenant_id) OR pg_catalog.pg_has_role(memory._acting_role(), 'memory_admin', 'USAGE')) THEN
+        RAISE EXCEPTION 'role % holds no grant for tenant %', memory._acting_role(), p_tenant_id
             USING ERRCODE = 'insufficient_privilege', HINT = 'an administrator grants it with memory.grant_tenant(role, tenant)';
     END IF;
     tenant_id := p_tenant_id;

@@ -8,8 +8,13 @@
 --   one row per view or materialized view, anywhere in the database, that reads a memory
 --     table ('view public.x'): it reads outside the API's grant check;
 --   one row per role that has memory_owner's privileges or may SET ROLE to it ('role x');
---   one row per grant of a tenant to a shared group role, or to a role that was dropped
---     ('grant of tenant ...').
+--   one row per grant of a tenant to a shared group role, or to a role that was dropped,
+--     and per grant whose map of node role OIDs is set on one node, or on a cluster names for
+--     this node a dropped role or a group role ('grant of tenant ...');
+--   one row per function of schema memory whose definition, security, owner, configuration
+--     or privileges differ from what the release installed, or that the release does not
+--     install, or that is missing ('function memory.x(...)'; swarm-memory audit also checks
+--     against the manifest the package ships, which no one in the database can rewrite).
 -- Reads the catalogs and memory.tenant_grants only.
 CREATE OR REPLACE FUNCTION memory.rls_audit()
 RETURNS TABLE (table_name text, rls_enabled boolean, rls_forced boolean, policies text[], ok boolean, problem text)
@@ -150,6 +155,54 @@ AS $fn$
           FROM memory.tenant_grants AS g
           LEFT JOIN pg_catalog.pg_roles AS r ON r.oid = g.role_oid
          WHERE r.oid IS NULL OR r.rolname = ANY (memory._group_roles())
+        UNION ALL
+        -- The grant's map of node role OIDs (V0024), which decides who acts for the tenant
+        -- wherever it is set: on one node it has no business at all; on a cluster this node's
+        -- entry must name a role that exists and is not a shared group role.
+        SELECT pg_catalog.format('grant of tenant %s to %s', g.tenant_id, g.role_name),
+               CASE WHEN NOT memory._on_cluster()
+                    THEN pg_catalog.format('the grant of tenant %s to %s carries node role OIDs %s on a single node, where the grant''s own role is the one that counts: they would let those roles act for the tenant; SELECT memory.revoke_tenant(%L, %L) and grant it again',
+                                           g.tenant_id, g.role_name, g.node_role_oids::text, g.role_name, g.tenant_id)
+                    WHEN nr.oid IS NULL
+                    THEN pg_catalog.format('the grant of tenant %s to %s names, for node %s, OID %s, which is no role here: SELECT memory.revoke_tenant(%L, %L) and grant it again',
+                                           g.tenant_id, g.role_name, m.node, m.role_oid, g.role_name, g.tenant_id)
+                    ELSE pg_catalog.format('the grant of tenant %s to %s names, for node %s, the shared group role %s, so every member of it acts for the tenant: SELECT memory.revoke_tenant(%L, %L) and grant it again',
+                                           g.tenant_id, g.role_name, m.node, nr.rolname, g.role_name, g.tenant_id) END
+          FROM memory.tenant_grants AS g
+          CROSS JOIN LATERAL (SELECT e.key AS node, e.value AS role_oid
+                                FROM pg_catalog.jsonb_each_text(
+                                         CASE WHEN pg_catalog.jsonb_typeof(g.node_role_oids) = 'object'
+                                              THEN g.node_role_oids ELSE '{"?": null}'::jsonb END) AS e) AS m
+          LEFT JOIN pg_catalog.pg_roles AS nr
+            ON nr.oid = CASE WHEN m.role_oid ~ '^[0-9]{1,10}$' AND m.role_oid::pg_catalog.int8 < 4294967296
+                             THEN m.role_oid::pg_catalog.int8::pg_catalog.oid END
+         WHERE g.node_role_oids IS NOT NULL
+           AND (NOT memory._on_cluster()
+                OR (m.node = memory._node_group()::text
+                    AND (nr.oid IS NULL OR nr.rolname = ANY (memory._group_roles()))))
+        UNION ALL
+        -- Code: every function of the schema against what the release installed
+        -- (memory._installed_functions, written by make schema from a fresh migrate).
+        SELECT 'function ' || COALESCE(f.signature, i.signature),
+               CASE WHEN i.signature IS NULL
+                    THEN pg_catalog.format('function %s is not one the release installs: it runs with its owner''s rights; DROP FUNCTION %s',
+                                           f.signature, f.signature)
+                    WHEN f.signature IS NULL
+                    THEN pg_catalog.format('installed function %s is missing: run migrate, which re-creates it', i.signature)
+                    ELSE pg_catalog.format('function %s differs from what the release installed (%s): run migrate, which re-creates it, and find out who changed it',
+                                           f.signature, pg_catalog.concat_ws('; ',
+                         CASE WHEN f.body_md5 <> i.body_md5 THEN 'its definition' END,
+                         CASE WHEN f.security <> i.security THEN pg_catalog.format('security %s, installed %s', f.security, i.security) END,
+                         CASE WHEN f.owner <> i.owner THEN pg_catalog.format('owner %s, installed %s', f.owner, i.owner) END,
+                         CASE WHEN f.config <> i.config THEN pg_catalog.format('configuration %s, installed %s', NULLIF(f.config, ''), NULLIF(i.config, '')) END,
+                         CASE WHEN f.acl <> i.acl THEN pg_catalog.format('privileges %s, installed %s', NULLIF(f.acl, ''), NULLIF(i.acl, '')) END)) END
+          FROM memory._function_fingerprints() AS f
+          FULL JOIN memory._installed_functions() AS i ON i.signature = f.signature
+         WHERE COALESCE(f.signature, '') <> 'memory._installed_functions()'
+           AND CASE WHEN i.signature IS NULL THEN true
+                    WHEN f.signature IS NULL THEN NOT i.cluster_only
+                    ELSE (f.security, f.owner, f.config, f.acl, f.body_md5)
+                         IS DISTINCT FROM (i.security, i.owner, i.config, i.acl, i.body_md5) END
     )
     SELECT s.table_name, s.rls_enabled, s.rls_forced, s.policies, s.ok, s.problem
       FROM (SELECT 0 AS section, r.table_name, r.rls_enabled, r.rls_forced, r.policies,
