@@ -545,3 +545,15 @@ def test_a_node_role_map_on_one_node_is_flagged(world, connect):
         (world.tenant_a,),
     )
     assert audit_problems(admin) == {}
+
+
+def test_every_definer_says_what_session_state_it_reads(world, connect):
+    """sql/README.md's rule: a SECURITY DEFINER function's file says, in a 'Session state:'
+    comment, what of the caller's session it reads."""
+    root = connect()
+    missing = []
+    for name, *_ in definers(root):
+        path = audit.PROJECT_ROOT / "sql" / "functions" / f"{name}.sql"
+        if not re.search(r"^-- Session state: \S", path.read_text(encoding="utf-8"), re.M):
+            missing.append(name)
+    assert missing == []

@@ -17,6 +17,9 @@
 -- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
 -- owner's rights, so no schema or temporary object of the caller may stand in for a name
 -- it uses; every name outside pg_catalog is written schema-qualified.
+-- Session state: the call's tenant setting, made by its callers (memory.compact_episodes,
+-- memory._sweep_tenant) after their grant check; no tenant role may call it; its SET
+-- clauses pin the rest, and every value passes as a parameter.
 CREATE OR REPLACE FUNCTION memory._compact_episodes(p_tenant_id uuid, p_simulation_id uuid,
                                                     p_similarity real, p_drop boolean)
 RETURNS TABLE (clumps integer, episodes integer, dropped integer)

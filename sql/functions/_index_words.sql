@@ -31,6 +31,9 @@
 -- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
 -- owner's rights, so no schema or temporary object of the caller may stand in for a name
 -- it uses; every name outside pg_catalog is written schema-qualified.
+-- Session state: the call's tenant setting, which it sets to each tenant of the changed
+-- rows in turn and gives back; the rows are those the firing statement wrote under its own
+-- policies; its SET clauses pin the rest, and every value passes as a parameter.
 CREATE OR REPLACE FUNCTION memory._index_words() RETURNS trigger
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp

@@ -24,6 +24,9 @@
 -- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
 -- owner's rights, so no schema or temporary object of the caller may stand in for a name
 -- it uses; every name outside pg_catalog is written schema-qualified.
+-- Session state: memory.attempt_id, believed only for a live attempt this backend began
+-- (memory._attempt_alive); the rows are those the firing statement changed under its own
+-- policies; its SET clauses pin the rest, and every value passes as a parameter.
 CREATE OR REPLACE FUNCTION memory._record_history() RETURNS trigger
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp

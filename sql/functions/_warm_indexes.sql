@@ -12,6 +12,10 @@
 -- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
 -- owner's rights, so no schema or temporary object of the caller may stand in for a name
 -- it uses; every name outside pg_catalog is written schema-qualified.
+-- Session state: the grant of memory._acting_role() (the SET ROLE role, else the session
+-- user) and the call's tenant setting, which memory._enter_tenant makes in this call
+-- (through memory._require_simulation); its SET clauses pin the rest, and every value
+-- passes as a parameter.
 CREATE OR REPLACE FUNCTION memory._warm_indexes(p_tenant_id uuid, p_simulation_id uuid)
 RETURNS TABLE (part text, pages bigint)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER

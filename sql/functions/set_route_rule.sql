@@ -5,6 +5,8 @@
 -- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
 -- owner's rights, so no schema or temporary object of the caller may stand in for a name
 -- it uses; every name outside pg_catalog is written schema-qualified.
+-- Session state: memory._acting_role()'s memory_admin privileges; no tenant; its SET
+-- clauses pin the rest, and every value passes as a parameter.
 CREATE OR REPLACE FUNCTION memory.set_route_rule(p_phrase text, p_target text) RETURNS boolean
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
