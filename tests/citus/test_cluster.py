@@ -331,11 +331,9 @@ def test_search_answers_as_on_one_node(citus: Cluster) -> None:
 
 
 def test_no_function_asks_for_a_generic_plan_on_the_cluster(citus: Cluster) -> None:
-    """On one node the walk, facts, the words' and graph's arms, the facts' ranking and the
-    index searches, of a simulation and of a clump build (their statements prepared), cache
+    """On one node the walk, facts, the words' and graph's arms and the facts' ranking cache
     a generic plan; a generic plan leaves the tenant a parameter Citus cannot route by, so on
-    every node of the cluster memory._use_custom_plans has reset them (and the index
-    searches run with USING)."""
+    every node of the cluster memory._use_custom_plans has reset them."""
     sql = """
         SELECT p.proname FROM pg_proc p
          WHERE p.pronamespace = 'memory'::regnamespace
@@ -347,10 +345,6 @@ def test_no_function_asks_for_a_generic_plan_on_the_cluster(citus: Cluster) -> N
         "_search_words",
         "_recall_graph",
         "_search_facts",
-        "_search_episodes_ann",
-        "_search_facts_ann",
-        "_search_nodes_ann",
-        "_clump_search",
     }
     assert _rows(citus.dsn(), sql) == []
     for worker in citus.workers:
