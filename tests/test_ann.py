@@ -6,6 +6,8 @@ path and its fallback against a brute-force ranking, not the model's quality.
 
 from __future__ import annotations
 
+import uuid
+
 import numpy as np
 import psycopg
 import pytest
@@ -275,25 +277,72 @@ def test_index_command_needs_memory_admin(world, capsys):
     assert "42501" in capsys.readouterr().err
 
 
-def test_an_administrator_builds_through_the_owner_function(world, connect, big_sim):
-    """No superuser: memory.ann_index builds as memory_owner (a plain CREATE INDEX)."""
-    assert main(["--dsn", world.dsn("admin"), "index", "--quiet"]) == 0
+@pytest.fixture
+def index_admin(world):
+    """A login of its own (roles are cluster-wide: the shared admin stays as it is) holding
+    memory_admin and nothing of memory_owner; dropped at the end."""
+    name = f"idx_{uuid.uuid4().hex[:10]}"
+    with world.connect() as su:
+        su.execute(f'CREATE ROLE "{name}" LOGIN')
+        su.execute(f'GRANT memory_admin TO "{name}"')
+    yield name
+    with world.connect() as su:
+        su.execute(f'DROP OWNED BY "{name}"')
+        su.execute(f'DROP ROLE "{name}"')
+
+
+def owner_grant(world, role: str) -> tuple:
+    """(SET, ADMIN OPTION) of role's grant of memory_owner, (None, None) without one."""
+    with world.connect() as su:
+        return su.execute(
+            "SELECT m.set_option, m.admin_option FROM pg_auth_members AS m"
+            " WHERE m.roleid = 'memory_owner'::regrole AND m.member = %s::regrole",
+            (role,),
+        ).fetchone() or (None, None)
+
+
+def test_an_administrator_builds_concurrently_as_the_owner(
+    world, connect, big_sim, index_admin, capsys
+):
+    """No superuser: `swarm-memory index` runs the CONCURRENTLY statements as memory_owner.
+    An administrator that may not become memory_owner is refused (42501) with the GRANT a
+    superuser must run, and nothing is built; one holding ADMIN OPTION on memory_owner (the
+    CREATEROLE administrator who made it) takes SET for the run and gives it back; one that
+    may SET ROLE memory_owner uses that."""
     su = connect()
     (name,) = su.execute(
         "SELECT memory._ann_index_name(sim_no) FROM memory.simulations"
         " WHERE tenant_id = %s AND simulation_id = %s",
         (world.tenant_a, world.sim_a),
     ).fetchone()
-    owner, valid = su.execute(
-        "SELECT c.relowner::regrole::text, i.indisvalid FROM pg_class c"
-        " JOIN pg_index i ON i.indexrelid = c.oid WHERE c.oid = to_regclass(%s)",
-        (f"memory.{name}",),
-    ).fetchone()
-    assert (owner, valid) == ("memory_owner", True)
+
+    def index() -> tuple | None:
+        return su.execute(
+            "SELECT c.relowner::regrole::text, i.indisvalid FROM pg_class c"
+            " JOIN pg_index i ON i.indexrelid = c.oid WHERE c.oid = to_regclass(%s)",
+            (f"memory.{name}",),
+        ).fetchone()
+
+    assert main(["--dsn", world.dsn(index_admin), "index", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "42501" in err and f"GRANT memory_owner TO {index_admin} WITH INHERIT FALSE" in err
+    assert index() is None
+
+    su.execute(f'GRANT memory_owner TO "{index_admin}" WITH ADMIN TRUE, INHERIT FALSE, SET FALSE')
+    assert main(["--dsn", world.dsn(index_admin), "index", "--quiet"]) == 0
+    assert index() == ("memory_owner", True)
+    assert owner_grant(world, index_admin) == (False, True)  # the SET it took, given back
     q = clustered(1, 4)[0]
     got = search(connect("reader_a"), world, q)
     truth = {f"e{i}" for i in np.argsort(-(big_sim @ q))[:10]}
     assert len(got) == 10 and len(truth & {g[0] for g in got}) >= 8
+
+    su.execute(f'REVOKE memory_owner FROM "{index_admin}"')
+    su.execute(f'GRANT memory_owner TO "{index_admin}" WITH INHERIT FALSE, SET TRUE')
+    assert [a.action for a in ann.build(world.dsn(index_admin), min_rows=2000, m=8)] == ["rebuilt"]
+    assert index() == ("memory_owner", True)
+    assert owner_grant(world, index_admin) == (True, False)
+
     # A tenant's writer is not an administrator, whatever it asks for.
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         connect("app_a").execute("SELECT memory.ann_index(1, 'drop')")
@@ -301,10 +350,12 @@ def test_an_administrator_builds_through_the_owner_function(world, connect, big_
         connect("admin").execute("SELECT memory.ann_index(1, 'truncate')")
 
 
-def test_an_index_by_tenant_and_simulation(world, connect, big_sim):
-    """memory.ann_index_tenant (the form a Citus cluster runs on the tenant's worker) builds
-    on one node the index memory.ann_index builds, which the search then uses; a writer is
-    refused, an unknown simulation is P0002 and an unknown action 22023."""
+def test_an_index_action_in_one_transaction_is_refused_on_one_node(world, connect, big_sim):
+    """A plain CREATE or DROP INDEX would hold the table against every tenant's writes: on
+    one node memory.ann_index_tenant, and memory.ann_index / ann_index_facts /
+    ann_index_entities with p_run, refuse any action with a statement to run (55000, the
+    hint naming `swarm-memory index`); the concurrent statements are still planned. A writer
+    is refused, an unknown simulation is P0002 and an unknown action 22023."""
     from swarm_memory import Memory
 
     su = connect()
@@ -312,43 +363,100 @@ def test_an_index_by_tenant_and_simulation(world, connect, big_sim):
         "SELECT sim_no FROM memory.simulations WHERE tenant_id = %s AND simulation_id = %s",
         (world.tenant_a, world.sim_a),
     ).fetchone()
-    with Memory(world.dsn("admin")) as admin:
-        built = admin.ann_index_tenant(world.tenant_a, world.sim_a)
-        planned = admin.ann_index(sim_no, "build", run=False)
-    # the same statements, but for the bridge, which only a concurrent build (each statement
-    # committed on its own) builds
-    bridge = f"episodes_ivf_{sim_no}"
-    assert built == [f"DROP INDEX IF EXISTS memory.{bridge}"] + [
-        s.replace("CONCURRENTLY ", "") for s in planned if bridge not in s
-    ]
-    table, owner, valid = su.execute(
-        "SELECT i.indrelid::regclass::text, c.relowner::regrole::text, i.indisvalid"
-        " FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE c.oid = to_regclass(%s)",
-        (f"memory.episodes_ann_{sim_no}",),
-    ).fetchone()
-    assert (table, owner, valid) == ("memory.episodes", "memory_owner", True)
-    q = clustered(1, 4)[0]
-    got = search(connect("reader_a"), world, q)
-    truth = {f"e{i}" for i in np.argsort(-(big_sim @ q))[:10]}
-    assert len(got) == 10 and len(truth & {g[0] for g in got}) >= 8
+    admin = connect("admin")
+    for action in ("build", "rebuild", "drop"):
+        for call, args in (
+            ("memory.ann_index_tenant(%s, %s, %s)", (world.tenant_a, world.sim_a, action)),
+            ("memory.ann_index(%s, %s)", (sim_no, action)),
+            ("memory.ann_index_facts(%s, %s)", (sim_no, action)),
+            ("memory.ann_index_entities(%s, %s)", (sim_no, action)),
+        ):
+            with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState) as exc:
+                admin.execute(f"SELECT * FROM {call}", args)
+            assert "swarm-memory index" in exc.value.diag.message_hint, (call, action)
+    # 'keep' with nothing to do is nothing
+    assert (
+        admin.execute(
+            "SELECT * FROM memory.ann_index_tenant(%s, %s, 'keep')", (world.tenant_a, world.sim_a)
+        ).fetchall()
+        == []
+    )
+    with Memory(world.dsn("admin")) as mem:
+        planned = mem.ann_index(sim_no, "build", run=False)
+    assert planned and all("CONCURRENTLY" in s for s in planned if "RENAME" not in s)
+    assert (
+        su.execute(
+            "SELECT count(*) FROM pg_class WHERE relname ~ %s", (f"^episodes_(ann|ivf)_{sim_no}",)
+        ).fetchone()[0]
+        == 0
+    )
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         connect("app_a").execute(
             "SELECT memory.ann_index_tenant(%s, %s, 'drop')", (world.tenant_a, world.sim_a)
         )
     with pytest.raises(psycopg.errors.NoDataFound):
-        connect("admin").execute(
-            "SELECT memory.ann_index_tenant(%s, %s)", (world.tenant_a, world.sim_b)
-        )
+        admin.execute("SELECT memory.ann_index_tenant(%s, %s)", (world.tenant_a, world.sim_b))
     with pytest.raises(psycopg.errors.InvalidParameterValue):
-        connect("admin").execute(
+        admin.execute(
             "SELECT memory.ann_index_tenant(%s, %s, 'truncate')", (world.tenant_a, world.sim_a)
         )
-    assert connect("admin").execute(
-        "SELECT * FROM memory.ann_index_tenant(%s, %s, 'drop')", (world.tenant_a, world.sim_a)
-    ).fetchall() == [
-        (f"DROP INDEX IF EXISTS memory.episodes_ivf_{sim_no}",),
-        (f"DROP INDEX IF EXISTS memory.episodes_ann_{sim_no}",),
+
+
+def test_deleting_a_tenant_drops_its_indexes(world, connect, big_sim, capsys):
+    """`swarm-memory tenant delete` deletes the tenant and drops every search index of its
+    simulations (episodes' with a bridge left beside it, facts', the entities' pair, clump
+    builds'), CONCURRENTLY; another tenant's index stays."""
+    su = connect()
+    (sim_no,) = su.execute(
+        "SELECT sim_no FROM memory.simulations WHERE simulation_id = %s", (world.sim_a,)
+    ).fetchone()
+    # tenant B's simulation, indexed too
+    vectors = clustered(N, 9)
+    items = [
+        {"id": f"b{i}", "action_type": "CREATE_POST", "embedding": v.tolist()}
+        for i, v in enumerate(vectors)
     ]
+    connect("app_b").execute(
+        "SELECT memory.upsert_episodes(%s, %s, %s::jsonb)",
+        (world.tenant_b, world.sim_b, __import__("json").dumps(items)),
+    )
+    assert [a.action for a in ann.build(world.dsn(), min_rows=2000)] == ["built", "built"]
+    (b_no,) = su.execute(
+        "SELECT sim_no FROM memory.simulations WHERE simulation_id = %s", (world.sim_b,)
+    ).fetchone()
+    # the other kinds' indexes of A's simulation, as their builds name them, and a bridge
+    # and a clump build's index an interrupted run left
+    for stmt in (
+        f"CREATE INDEX memory.facts_ann_{sim_no} ON memory.edges (sim_no) WHERE sim_no = {sim_no}",
+        f"CREATE INDEX entities_ann_{sim_no} ON memory.nodes (sim_no) WHERE sim_no = {sim_no}",
+        f"CREATE INDEX entities_ann_{sim_no}_summary ON memory.nodes (sim_no) WHERE sim_no = {sim_no}",
+        f"CREATE INDEX episodes_ivf_{sim_no} ON memory.episodes (sim_no) WHERE sim_no = {sim_no}",
+        f"CREATE INDEX search_points_ann_{sim_no}_999 ON memory.search_points (build_no)"
+        " WHERE build_no = 999",
+    ):
+        su.execute(stmt.replace("INDEX memory.", "INDEX "))
+
+    def indexes(n: int) -> list[str]:
+        return [
+            r[0]
+            for r in su.execute(
+                "SELECT relname FROM pg_class WHERE relnamespace = 'memory'::regnamespace"
+                " AND relkind = 'i' AND relname ~ %s ORDER BY 1",
+                (f"_{n}(_[0-9]+|_summary)?$",),
+            )
+        ]
+
+    assert len(indexes(sim_no)) == 6
+    assert main(["--dsn", world.dsn("admin"), "tenant", "delete", str(world.tenant_a)]) == 2
+    assert "42501" in capsys.readouterr().err  # admin may not act as memory_owner: nothing deleted
+    assert su.execute(
+        "SELECT count(*) FROM memory.tenants WHERE tenant_id = %s", (world.tenant_a,)
+    ).fetchone() == (1,)
+    assert main(["--dsn", world.dsn(), "tenant", "delete", str(world.tenant_a)]) == 0
+    out = capsys.readouterr().out
+    assert f"deleted tenant {world.tenant_a}: 1 simulations" in out and "6 search indexes" in out
+    assert indexes(sim_no) == []
+    assert indexes(b_no) == [f"episodes_ann_{b_no}"]
 
 
 def test_no_tenant_or_simulation_id_in_the_catalog(world, connect, big_sim):

@@ -8,14 +8,18 @@ never wait for an index; run `swarm-memory index` after large imports.
 
 The plan and the statements come from the database (memory.ann_plan, memory.ann_index),
 which name a simulation by its opaque number only (memory.simulations.sim_no): no index
-name or predicate carries a tenant or simulation id. Any role with memory_admin's
-privileges runs it:
-- as a superuser, each statement runs here with CREATE INDEX CONCURRENTLY, so other tenants
-  keep reading and writing during a build;
-- otherwise (managed PostgreSQL) memory.ann_index runs them as memory_owner, a plain CREATE
-  INDEX: every tenant's writes to episodes wait while a simulation's index builds.
+name or predicate carries a tenant or simulation id. Every statement runs here, on its own
+outside a transaction, CONCURRENTLY, as the table's owner: a build, rebuild or drop never
+holds a table against another tenant's reads or writes (the database refuses the same
+statements in one transaction, 55000). The owner's rights come from the connecting role:
+- a superuser runs them as itself;
+- a role that may SET ROLE memory_owner does so around them;
+- a role holding memory_owner WITH ADMIN OPTION (the CREATEROLE administrator of a managed
+  PostgreSQL who created it) grants itself SET on memory_owner for the run and revokes it
+  after, as `swarm-memory migrate` does;
+- any other administrator is refused (42501) with the GRANT a superuser must run.
 
-The bridge (issue 13, from files to searchable): as a superuser, a simulation's first HNSW
+The bridge (issue 13, from files to searchable): a simulation's first HNSW
 index is preceded by an IVFFlat index over the same vectors (memory._ann_ivf_index_name, 100
 lists), built in a second or two for 50,000 episodes where the HNSW index takes 30 s and more,
 and dropped once the HNSW index is built; for simulations of at least BRIDGE_MIN_ROWS
@@ -38,16 +42,26 @@ Then the clumps (issue 13): memory._clump_plan lists the simulations whose clump
 missing or stale (their episodes changed since), and memory._clump_build finds each one's
 clumps of near-copies and, where it has clumps or copies, indexes its representatives (each
 distinct vector outside the clumps once) in memory.search_points; search_episodes uses that
-build while it is fresh. A clump build only reads the episodes: tenant writes go on.
+build while it is fresh. A clump build only reads the episodes: tenant writes go on. The
+indexes of the builds it replaces are dropped CONCURRENTLY after it.
+
+`delete_tenant` (`swarm-memory tenant delete`) calls memory.delete_tenant and then drops the
+tenant's per-simulation indexes CONCURRENTLY (the function cannot: a DROP INDEX in its
+transaction would hold the shared tables against every tenant until the commit).
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import psycopg
+from psycopg import sql
+
+from swarm_memory.errors import TenantAccessDenied
 
 DEFAULT_MIN_ROWS = 2000
 # The smallest simulation whose HNSW build is preceded by a bridge. A concurrent build reads
@@ -109,6 +123,84 @@ def clump_plan(
     ).fetchall()
 
 
+OWNER = "memory_owner"
+
+
+def _owner_mode(conn: psycopg.Connection) -> str:
+    """How this connection acts as memory_owner: 'superuser', 'member' (may SET ROLE),
+    'admin' (holds ADMIN OPTION: grants itself SET for the run); else TenantAccessDenied
+    naming the GRANT a superuser must run."""
+    superuser, member, admin = conn.execute(
+        "SELECT r.rolsuper, pg_has_role(current_user, %s, 'SET'),"
+        " pg_has_role(current_user, %s, 'MEMBER WITH ADMIN OPTION')"
+        " FROM pg_roles AS r WHERE r.rolname = current_user",
+        (OWNER, OWNER),
+    ).fetchone()
+    if superuser:
+        return "superuser"
+    if member:
+        return "member"
+    if admin:
+        return "admin"
+    (user,) = conn.execute("SELECT quote_ident(current_user)").fetchone()
+    raise TenantAccessDenied(
+        f"role {user} may not act as {OWNER}: `swarm-memory index` builds and drops"
+        " the search indexes CONCURRENTLY, outside a transaction, as the tables' owner",
+        "42501",
+        hint=f"a superuser runs: GRANT {OWNER} TO {user} WITH INHERIT FALSE, SET TRUE"
+        " (or run it as a superuser)",
+    )
+
+
+@contextlib.contextmanager
+def _as_owner(conn: psycopg.Connection) -> Iterator[None]:
+    """The statements of the block run as memory_owner (autocommit connection; how, by
+    _owner_mode). An 'admin' grants itself SET on the role for the block and revokes it
+    after, whether the block worked or not."""
+    mode = _owner_mode(conn)
+    if mode == "superuser":
+        yield
+        return
+    me = sql.Identifier(conn.info.user)
+    if mode == "admin":
+        conn.execute(
+            sql.SQL("GRANT {} TO {} WITH INHERIT FALSE, SET TRUE").format(sql.Identifier(OWNER), me)
+        )
+    try:
+        conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(OWNER)))
+        try:
+            yield
+        finally:
+            conn.execute("RESET ROLE")
+    finally:
+        if mode == "admin":
+            conn.execute(sql.SQL("REVOKE {} FROM {}").format(sql.Identifier(OWNER), me))
+
+
+def _drop_stale_clump_indexes(conn: psycopg.Connection, sim_no: int, keep: int | None) -> list[str]:
+    """Drop, CONCURRENTLY, the indexes of a simulation's clump builds but build `keep`'s
+    (memory._clump_build leaves a replaced build's index, emptied, for this)."""
+    names = [
+        name
+        for (name,) in conn.execute(
+            "SELECT c.relname FROM pg_class AS c"
+            " WHERE c.relnamespace = 'memory'::regnamespace AND c.relkind = 'i'"
+            " AND c.relname ~ %s ORDER BY c.relname",
+            (f"^search_points_ann_{int(sim_no)}_[0-9]+$",),
+        ).fetchall()
+        if keep is None or name != f"search_points_ann_{int(sim_no)}_{int(keep)}"
+    ]
+    if names:
+        with _as_owner(conn):
+            for name in names:
+                conn.execute(
+                    sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS memory.{}").format(
+                        sql.Identifier(name)
+                    )
+                )
+    return names
+
+
 def build_clumps(
     conn: psycopg.Connection,
     min_rows: int = DEFAULT_MIN_ROWS,
@@ -117,7 +209,8 @@ def build_clumps(
     ef_construction: int = 128,
     log: Callable[[str], None] = lambda _m: None,
 ) -> dict[int, ClumpBuild]:
-    """Carry out memory._clump_plan: each build in a transaction of its own (autocommit)."""
+    """Carry out memory._clump_plan: each build in a transaction of its own (autocommit),
+    then the indexes of the builds it replaced dropped CONCURRENTLY as memory_owner."""
     done: dict[int, ClumpBuild] = {}
     for tenant_id, sim_no, rows, action in clump_plan(conn, min_rows, m, ef_construction):
         start = time.perf_counter()
@@ -129,6 +222,7 @@ def build_clumps(
             " FROM memory._clump_build(%s, %s, %s, %s, %s)",
             (tenant_id, sim_no, action, m, ef_construction),
         ).fetchone()
+        _drop_stale_clump_indexes(conn, sim_no, None if row is None else row[0])
         seconds = time.perf_counter() - start
         if row is None:
             done[sim_no] = ClumpBuild("dropped", seconds)
@@ -146,7 +240,6 @@ def build_clumps(
 
 def _carry_out(
     conn: psycopg.Connection,
-    superuser: bool,
     planned: list[tuple[int, str, int, str]],
     index_fn: str,
     what: str,
@@ -157,30 +250,31 @@ def _carry_out(
     bridge_min_rows: int = BRIDGE_MIN_ROWS,
 ) -> list[IndexAction]:
     """Each action of a plan (memory.ann_plan, memory.ann_plan_facts or
-    memory.ann_plan_entities) by `index_fn` (memory.ann_index, memory.ann_index_facts or
-    memory.ann_index_entities), one transaction a simulation (a superuser: one a statement,
-    CONCURRENTLY). A build of the episodes' index of a simulation of at least
-    `bridge_min_rows` then starts with its bridge (memory._ann_statements; a smaller one's
-    is left out), after which `on_bridged(sim_no)` is called, before the HNSW index is
-    built."""
+    memory.ann_plan_entities): its statements from `index_fn` (memory.ann_index,
+    memory.ann_index_facts or memory.ann_index_entities, NOT p_run), each run on its own,
+    CONCURRENTLY, as memory_owner (_as_owner). A build of the episodes' index
+    of a simulation of at least `bridge_min_rows` then starts with its bridge
+    (memory._ann_statements; a smaller one's is left out), after which `on_bridged(sim_no)`
+    is called, before the HNSW index is built."""
     actions: list[IndexAction] = []
     for sim_no, name, rows, action in planned:
         start = time.perf_counter()
         bridged = None
         hook = 0.0  # the seconds on_bridged took, not counted as the build's
-        # One transaction per simulation: a build's lock ends with it. 'keep' too: it drops a
-        # bridge an interrupted run left beside the index, and is nothing otherwise.
+        # 'keep' too: it drops a bridge an interrupted run left beside the index, and is
+        # nothing otherwise.
         statements = conn.execute(
-            f"SELECT s FROM memory.{index_fn}(%s, %s, %s, %s, %s) AS s",
-            (sim_no, action, m, ef_construction, not superuser),
+            f"SELECT s FROM memory.{index_fn}(%s, %s, %s, %s, false) AS s",
+            (sim_no, action, m, ef_construction),
         ).fetchall()
-        if superuser and statements:
+        if statements:
             (bridge,) = conn.execute("SELECT memory._ann_ivf_index_name(%s)", (sim_no,)).fetchone()
             for (statement,) in statements:
                 builds_bridge = statement.startswith("CREATE INDEX") and f" {bridge} " in statement
                 if builds_bridge and rows < bridge_min_rows:
                     continue
-                conn.execute(statement)  # CONCURRENTLY: outside a transaction
+                with _as_owner(conn):
+                    conn.execute(statement)  # CONCURRENTLY: outside a transaction
                 if builds_bridge:
                     bridged = time.perf_counter() - start
                     log(f"bridged {name} ({rows} {what}) in {bridged:.1f} s")
@@ -198,10 +292,6 @@ def _carry_out(
     return actions
 
 
-def _is_superuser(conn: psycopg.Connection) -> bool:
-    return conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0]
-
-
 def build(
     dsn: str,
     min_rows: int = DEFAULT_MIN_ROWS,
@@ -212,14 +302,13 @@ def build(
     on_bridged: Callable[[int], None] | None = None,
     bridge_min_rows: int = BRIDGE_MIN_ROWS,
 ) -> list[IndexAction]:
-    """memory.ann_plan carried out (the episodes' indexes), then the clump builds. As a
-    superuser each new index of a simulation of at least `bridge_min_rows` episodes is
-    preceded by its bridge, searched while the index builds; `on_bridged(sim_no)` is called
-    once each bridge is built."""
+    """memory.ann_plan carried out (the episodes' indexes), then the clump builds. Each new
+    index of a simulation of at least `bridge_min_rows` episodes is preceded by its bridge,
+    searched while the index builds; `on_bridged(sim_no)` is called once each bridge is
+    built."""
     with psycopg.connect(dsn, autocommit=True) as conn:
         actions = _carry_out(
             conn,
-            _is_superuser(conn),
             plan(conn, min_rows, m, ef_construction),
             "ann_index",
             "episodes",
@@ -249,7 +338,6 @@ def _build_kind(
         ).fetchall()
         return _carry_out(
             conn,
-            _is_superuser(conn),
             planned,
             f"ann_index_{kind}",
             kind,
@@ -282,3 +370,59 @@ def build_entities(
     """memory.ann_plan_entities carried out: each simulation's pair of indexes over its
     entities (the IndexAction names the name vectors' index; the summaries' is its pair)."""
     return _build_kind(dsn, "entities", min_rows, m, ef_construction, log)
+
+
+# The tables of the per-simulation indexes, for memory._ann_statements' 'drop': each
+# simulation's episodes' index (with its bridge and its clump builds' indexes), facts' index
+# and entities' pair.
+_INDEXED_TABLES = {
+    "episodes": "memory.episodes",
+    "facts": "memory.edges",
+    "entities": "memory.nodes",
+}
+
+
+def delete_tenant(
+    dsn: str, tenant_id: uuid.UUID, *, log: Callable[[str], None] = lambda _m: None
+) -> tuple[tuple, list[str]]:
+    """memory.delete_tenant, then the tenant's per-simulation indexes dropped CONCURRENTLY as
+    memory_owner: (the function's row of counts, the indexes dropped). The simulations come
+    from memory._ann_counts before the delete: every simulation with an embedded row of any
+    kind (a simulation with none has no index worth the name; `swarm-memory index` drops
+    what such a one left). The owner's rights are checked first, so that a role without
+    them deletes nothing."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        _owner_mode(conn)
+        sim_nos = sorted(
+            {
+                sim_no
+                for kind in _INDEXED_TABLES
+                for (sim_no,) in conn.execute(
+                    "SELECT sim_no FROM memory._ann_counts(%s, 0, %s)", (tenant_id, kind)
+                ).fetchall()
+            }
+        )
+        counts = conn.execute("SELECT * FROM memory.delete_tenant(%s)", (tenant_id,)).fetchone()
+        existing = {
+            name
+            for (name,) in conn.execute(
+                "SELECT c.relname FROM pg_class AS c"
+                " WHERE c.relnamespace = 'memory'::regnamespace AND c.relkind = 'i'"
+            ).fetchall()
+        }
+        dropped: list[str] = []
+        for sim_no in sim_nos:
+            for table in _INDEXED_TABLES.values():
+                (statements,) = conn.execute(
+                    "SELECT memory._ann_statements(%s, 'drop', NULL, NULL, true, %s::regclass)",
+                    (sim_no, table),
+                ).fetchone()
+                for statement in statements:
+                    name = statement.rsplit("memory.", 1)[1].strip('"')
+                    if name not in existing:
+                        continue
+                    with _as_owner(conn):
+                        conn.execute(statement)
+                    dropped.append(name)
+                    log(f"dropped {name}")
+    return counts, dropped

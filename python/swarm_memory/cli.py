@@ -144,6 +144,28 @@ def cmd_tenant(args: argparse.Namespace) -> int:
             mem.grant_tenant(args.role, resolve_tenant(mem, args.tenant))
         elif args.action == "revoke":
             mem.revoke_tenant(args.role, resolve_tenant(mem, args.tenant))
+        elif args.action == "delete":
+            return _tenant_delete(args, resolve_tenant(mem, args.tenant))
+    return 0
+
+
+def _tenant_delete(args: argparse.Namespace, tenant: uuid.UUID) -> int:
+    """memory.delete_tenant, then the tenant's indexes dropped CONCURRENTLY (ann.delete_tenant)."""
+    import psycopg
+
+    from swarm_memory import ann
+    from swarm_memory.errors import translate
+
+    try:
+        counts, dropped = ann.delete_tenant(resolve_dsn(args), tenant)
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
+    names = "simulations nodes edges episodes profiles grants reports predictions".split()
+    print(
+        f"deleted tenant {tenant}: "
+        + ", ".join(f"{n} {name}" for n, name in zip(counts, names, strict=True))
+        + f"; {len(dropped)} search indexes dropped"
+    )
     return 0
 
 
@@ -868,6 +890,11 @@ def build_parser() -> argparse.ArgumentParser:
         t = tsub.add_parser(action)
         t.add_argument("role")
         t.add_argument("tenant", help="UUID or name")
+    t = tsub.add_parser(
+        "delete",
+        help="delete a tenant with all its rows, then drop its search indexes CONCURRENTLY",
+    )
+    t.add_argument("tenant", help="UUID or name")
     s.set_defaults(func=cmd_tenant)
 
     s = sub.add_parser("tenants", help="the tenants this role may act for")

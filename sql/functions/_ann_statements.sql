@@ -11,8 +11,13 @@
 -- over memory.edges by memory._facts_ann_index_name() (memory.search_facts), or over
 -- memory.nodes by memory._entities_ann_index_name() and that name with _summary
 -- (memory.search_nodes).
--- p_concurrently: CREATE / DROP INDEX CONCURRENTLY. NULL number or action 22004, unknown
--- action 22023. Only numbers and quoted names go into the statements.
+-- p_concurrently: CREATE / DROP INDEX CONCURRENTLY, each statement to run on its own
+-- outside a transaction (`swarm-memory index`, swarm_memory.ann). The plain form is for a
+-- Citus worker's shard (memory.ann_index_tenant) only: on one node a plain CREATE or DROP
+-- INDEX holds the table every tenant writes (SHARE for a build, ACCESS EXCLUSIVE for a drop)
+-- until the transaction ends, so there any action with a statement to run is refused (55000,
+-- naming `swarm-memory index`). NULL number or action 22004, unknown action 22023. Only
+-- numbers and quoted names go into the statements.
 -- The bridge (memory.episodes only, CONCURRENTLY only, where each statement commits on its
 -- own): a 'build' first creates the simulation's IVFFlat index (memory._ann_ivf_index_name:
 -- 100 lists, built in a second or two for 50,000 episodes) and ends by dropping it, so that
@@ -21,8 +26,8 @@
 -- simulation exactly. Every other action on memory.episodes starts by dropping a bridge an
 -- interrupted run left ('keep' too, when there is one; memory._ann_plan plans a 'drop' for
 -- a bridge whose simulation has no index to keep). In one transaction (p_concurrently
--- false: memory.ann_index's own run, memory.ann_index_tenant) no other session could see a
--- bridge, so none is built there. A Citus shard's table has none.
+-- false: memory.ann_index_tenant on a Citus worker) no other session could see a bridge, so
+-- none is built there. A Citus shard's table has none.
 CREATE OR REPLACE FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer,
                                                   p_ef_construction integer, p_concurrently boolean,
                                                   p_table regclass)
@@ -91,9 +96,15 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'one of build, rebuild, drop, keep (the action column of memory.ann_plan())';
     END IF;
+    IF NOT p_concurrently AND pg_catalog.cardinality(v_stmts) > 0 AND NOT memory._on_cluster() THEN
+        RAISE EXCEPTION 'index action % of simulation % in one transaction would hold % against every tenant''s writes until it ends',
+                        p_action, p_sim_no, p_table
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'run `swarm-memory index` (it builds and drops CONCURRENTLY, outside a transaction, as memory_owner)';
+    END IF;
     RETURN v_stmts;
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._ann_statements(bigint, text, integer, integer, boolean, regclass) IS 'Internal: the statements of an index action of memory.ann_plan(), ann_plan_facts() or ann_plan_entities() on a simulation''s HNSW index over memory.episodes (or a shard of it; with the IVFFlat bridge built before a concurrent build and dropped after it), memory.edges or memory.nodes (a pair)';
+COMMENT ON FUNCTION memory._ann_statements(bigint, text, integer, integer, boolean, regclass) IS 'Internal: the statements of an index action of memory.ann_plan(), ann_plan_facts() or ann_plan_entities() on a simulation''s HNSW index over memory.episodes (or a shard of it; with the IVFFlat bridge built before a concurrent build and dropped after it), memory.edges or memory.nodes (a pair); the plain (one-transaction) form only on a Citus cluster';
 GRANT EXECUTE ON FUNCTION memory._ann_statements(bigint, text, integer, integer, boolean, regclass) TO memory_admin;

@@ -27,7 +27,8 @@
 -- 3 s, the writes 10 s, the index of 137,000 representatives the rest (about two minutes).
 -- Locks: the episodes are only read (tenant writes go on); the CREATE INDEX holds
 -- memory.search_points in SHARE mode until the call ends, which stops only other builds;
--- dropping the old build's index takes the table's lock for the moment before the commit.
+-- the old builds' indexes are left to `swarm-memory index`, which drops them CONCURRENTLY
+-- (swarm_memory.ann.build_clumps): no tenant's search waits on this call.
 -- SECURITY DEFINER: only memory_owner writes these tables and indexes memory.search_points;
 -- memory._enter_tenant_as_admin checks the caller as the session user and enters the
 -- tenant, whose rows alone the owner's policies then show. The dynamic statements take
@@ -59,7 +60,6 @@ DECLARE
     v_episodes bigint;
     v_distinct bigint;
     v_indexed  boolean;
-    v_old_no   bigint;
     -- a clump: the episodes within this cosine of its leader
     c_cosine      constant double precision := 0.99;
     c_sample      constant integer := 2000;
@@ -184,12 +184,11 @@ BEGIN
         END IF;
     END IF;
 
-    -- The old builds go (their rows by the foreign keys), then their indexes.
+    -- The old builds go (their rows by the foreign keys). Their indexes stay, empty, for
+    -- `swarm-memory index` to drop CONCURRENTLY after the call: a DROP INDEX here would hold
+    -- memory.search_points, which every tenant's clump search reads, until the commit.
     DELETE FROM memory.search_builds AS b
      WHERE b.tenant_id = p_tenant_id AND b.simulation_id = v_sim AND b.build_no = ANY (v_old);
-    FOREACH v_old_no IN ARRAY v_old LOOP
-        EXECUTE pg_catalog.format('DROP INDEX IF EXISTS memory.%I', memory._clump_index_name(p_sim_no, v_old_no));
-    END LOOP;
     RETURN QUERY
     SELECT b.build_no, b.episodes, b.points, b.clumps, b.clumped, b.indexed
       FROM memory.search_builds AS b

@@ -1,21 +1,19 @@
 -- Carry out one action of memory.ann_plan() for the simulation numbered p_sim_no (the
 -- statements of memory._ann_statements: 'build', 'rebuild', 'drop', 'keep'; the index HNSW
 -- over half-precision vectors, WHERE sim_no = p_sim_no). Returns the statements, in order.
--- Without p_run a 'build' also builds the simulation's IVFFlat bridge first, searched until
+-- A concurrent 'build' also builds the simulation's IVFFlat bridge first, searched until
 -- the HNSW index is built, and drops it after (memory._ann_statements); every action drops a
 -- bridge an interrupted run left.
 -- On a Citus cluster a simulation's index is built on its tenant's shard by
 -- memory.ann_index_tenant instead.
 --
--- p_run (default): the statements run here, as memory_owner, so that an administrator of a
--- managed PostgreSQL (no superuser, no membership in memory_owner) can build the indexes.
--- CREATE INDEX CONCURRENTLY cannot run inside a function, so the build is a plain CREATE
--- INDEX: it holds memory.episodes in SHARE mode until the call ends, and every tenant's
--- writes to episodes wait that long (reads go on); a build takes about a second per 2,000
--- episodes here. Run it when imports are quiet.
--- NOT p_run: the statements are only returned, with CONCURRENTLY, for a caller that may act
--- as the table's owner (a superuser) to run one by one outside a transaction; nothing waits
--- then. `swarm-memory index` takes this way when it connects as a superuser.
+-- NOT p_run: the statements are only returned, with CONCURRENTLY, for a caller acting as
+-- the table's owner (a superuser, or memory_owner by SET ROLE) to run one by one outside a
+-- transaction: other tenants' reads and writes go on. `swarm-memory index` runs them so.
+-- p_run (default): the statements would run here, in the caller's transaction, a plain
+-- CREATE (or DROP) INDEX holding memory.episodes against every tenant's writes until it
+-- ends: refused (55000, memory._ann_statements) whenever there is a statement to run; a
+-- 'keep' with nothing to do returns nothing.
 -- SECURITY DEFINER: only the owner of memory.episodes may index it. The caller is checked
 -- as the session user (memory._require_admin); the one dynamic statement takes only
 -- numbers and the name memory._ann_index_name() makes from a number.

@@ -2,11 +2,11 @@
 -- the statements of memory._ann_statements over memory.nodes ('build', 'rebuild', 'drop',
 -- 'keep'; two HNSW indexes over the entities' half-precision name and summary vectors, WHERE
 -- sim_no = p_sim_no, named memory.entities_ann_<sim_no> and memory.entities_ann_<sim_no>_summary).
--- Returns the statements, in order. As memory.ann_index_facts: p_run (default) runs them here
--- as memory_owner, a plain CREATE INDEX that holds memory.nodes in SHARE mode until the call
--- ends (every tenant's writes of entities wait, reads go on); NOT p_run only returns them,
--- with CONCURRENTLY, for a superuser to run one by one outside a transaction
--- (`swarm-memory index` as a superuser: nothing waits).
+-- Returns the statements, in order. As memory.ann_index:
+-- NOT p_run returns them with CONCURRENTLY, for `swarm-memory index` to run one by one
+-- outside a transaction as the table's owner; p_run (default), which would run them in the
+-- caller's transaction and hold memory.nodes against every tenant's writes of entities, is refused
+-- (55000) whenever there is a statement to run.
 -- SECURITY DEFINER: only the owner of memory.nodes may index it. The caller is checked as
 -- the session user (memory._require_admin); the dynamic statements take only numbers and
 -- the names memory._entities_ann_index_name() makes from a number.

@@ -2,10 +2,10 @@
 -- statements of memory._ann_statements over memory.edges ('build', 'rebuild', 'drop',
 -- 'keep'; the index HNSW over the facts' half-precision vectors, WHERE sim_no = p_sim_no,
 -- named memory.facts_ann_<sim_no>). Returns the statements, in order. As memory.ann_index:
--- p_run (default) runs them here as memory_owner, a plain CREATE INDEX that holds
--- memory.edges in SHARE mode until the call ends (every tenant's writes of facts wait, reads
--- go on); NOT p_run only returns them, with CONCURRENTLY, for a superuser to run one by one
--- outside a transaction (`swarm-memory index` as a superuser: nothing waits).
+-- NOT p_run returns them with CONCURRENTLY, for `swarm-memory index` to run one by one
+-- outside a transaction as the table's owner; p_run (default), which would run them in the
+-- caller's transaction and hold memory.edges against every tenant's writes of facts, is refused
+-- (55000) whenever there is a statement to run.
 -- SECURITY DEFINER: only the owner of memory.edges may index it. The caller is checked as
 -- the session user (memory._require_admin); the one dynamic statement takes only numbers
 -- and the name memory._facts_ann_index_name() makes from a number.

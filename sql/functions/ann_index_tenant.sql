@@ -1,14 +1,16 @@
 -- Build, rebuild or drop a simulation's HNSW index by its tenant and id (the actions of
--- memory.ann_index, m and ef_construction as there; a plain CREATE INDEX, which holds the
--- table it indexes in SHARE mode for the length of the call: on one node every tenant's
--- episode writes wait that long, on a cluster those of the tenants sharing the shard; run
--- it when imports are quiet, as memory.ann_index). On one node the index is on
--- memory.episodes, as memory.ann_index builds it. On a Citus cluster the call is delegated
--- to the tenant's worker and the index goes on the tenant's shard of memory.episodes alone
--- (an index on the distributed table would be built, empty, on every shard of every
--- tenant), under the same name, where memory.search_episodes, run on that worker, finds
--- and uses it. A shard moved to another worker arrives there without the index: the search
--- answers exactly until the index is built again (memory.health_tenant says 'missing').
+-- memory.ann_index, m and ef_construction as there), in the caller's transaction: the form
+-- a Citus cluster runs. There the call is delegated to the tenant's worker and the index
+-- goes on the tenant's shard of memory.episodes alone (an index on the distributed table
+-- would be built, empty, on every shard of every tenant), under the same name, where
+-- memory.search_episodes, run on that worker, finds and uses it; a plain CREATE INDEX, which
+-- holds the shard in SHARE mode for the call (the writes of the tenants sharing it wait).
+-- A shard moved to another worker arrives there without the index: the search answers
+-- exactly until the index is built again (memory.health_tenant says 'missing').
+-- On one node a plain CREATE or DROP INDEX would hold memory.episodes against every
+-- tenant's writes, and CREATE INDEX CONCURRENTLY cannot run inside a function: any action
+-- with a statement to run is refused there (55000, memory._ann_statements, naming
+-- `swarm-memory index`, which builds CONCURRENTLY outside a transaction).
 -- Unknown simulation P0002; memory_admin only. Returns the statements, in order.
 -- SECURITY DEFINER: only the owner of memory.episodes (and of its shards) may index it. The
 -- caller is checked as the session user (memory._enter_tenant_as_admin); the statements

@@ -4,6 +4,13 @@
 -- as well). An unknown tenant is P0002. The only way a tenant's rows leave
 -- memory.tenants: no role holds DELETE on it, so a foreign-key cascade cannot reach past
 -- row-level security.
+-- The tenant's per-simulation search indexes (partial, named by simulation number) are not
+-- dropped here: a DROP INDEX in this transaction would hold memory.episodes, memory.edges,
+-- memory.nodes or memory.search_points in ACCESS EXCLUSIVE mode, stopping every tenant's
+-- reads and writes while it waits and until the commit, and DROP INDEX CONCURRENTLY cannot
+-- run in a function. `swarm-memory tenant delete` drops them CONCURRENTLY right after this
+-- call (swarm_memory.ann.delete_tenant); after a bare call, emptied, they go with the next
+-- `swarm-memory index`.
 -- SECURITY DEFINER: administrators hold no DELETE (with it they could LOCK the tables in
 -- modes that stop every tenant). memory._enter_tenant_as_admin checks the caller as the
 -- session user (SET ROLE does not change it) and sets the call's tenant for the owner's
