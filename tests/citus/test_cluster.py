@@ -97,6 +97,20 @@ def test_the_shard_audit_finds_every_placement_as_its_table(citus: Cluster) -> N
     }
 
 
+def test_the_code_audit_finds_the_cluster_as_the_release_installed_it(citus: Cluster) -> None:
+    """Distribution resets plans and adds the shard audit: neither is a change rls_audit()
+    reports, on the coordinator or on a worker, and the client's comparison with the shipped
+    manifest agrees."""
+    from swarm_memory import audit
+
+    sql = "SELECT table_name, problem FROM memory.rls_audit() WHERE table_name LIKE 'function %'"
+    assert _rows(citus.dsn(), sql) == []
+    for worker in citus.workers:
+        assert _rows(worker.dsn(citus.dbname), sql) == [], worker.name
+    with psycopg.connect(citus.dsn(), autocommit=True) as conn:
+        assert audit.code_problems(conn) == []
+
+
 def test_the_shard_audit_sees_a_shard_whose_rls_is_not_forced(citus: Cluster) -> None:
     shard, node, port = _rows(
         citus.dsn(),
