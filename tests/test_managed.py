@@ -166,3 +166,39 @@ def test_a_createrole_dba_migrates_administers_imports_indexes_and_audits(manage
 
     # And the next deploy still works, with the data in place.
     assert migrate.migrate(dba).applied_versions == []
+
+
+def test_a_second_dba_is_told_the_one_grant_it_needs(managed, capsys):
+    """The group roles are the cluster's: a second CREATEROLE administrator deploying a
+    database of its own, after the first made them, holds no ADMIN OPTION on them. Its
+    migrate stops with 42501 and names the GRANT a superuser runs; after that GRANT it
+    migrates, twice."""
+    with psycopg.connect(managed, autocommit=True) as su:
+        su.execute("CREATE DATABASE first")
+        su.execute("GRANT CREATE ON DATABASE first TO dba")
+        su.execute("CREATE DATABASE second")
+        su.execute("CREATE ROLE dba2 LOGIN CREATEROLE NOSUPERUSER NOBYPASSRLS")
+        su.execute("GRANT CREATE ON DATABASE second TO dba2")
+    for name in ("first", "second"):
+        with psycopg.connect(_dbname(managed, name), autocommit=True) as su:
+            su.execute("CREATE EXTENSION vector WITH SCHEMA public")
+    migrate.migrate(server.as_role(_dbname(managed, "first"), "dba"))  # the roles exist now
+    dba2 = server.as_role(_dbname(managed, "second"), "dba2")
+
+    assert main(["--dsn", dba2, "migrate"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    grant = (
+        "GRANT memory_owner, memory_reader, memory_writer, memory_admin TO dba2"
+        " WITH ADMIN TRUE, INHERIT FALSE, SET FALSE"
+    )
+    assert line.startswith("error [42501]: ") and grant in line, line
+
+    with psycopg.connect(managed, autocommit=True) as su:
+        su.execute(grant)
+    assert migrate.migrate(dba2).applied_versions == list(range(1, migrate.latest_version() + 1))
+    assert migrate.migrate(dba2).applied_versions == []
+    with psycopg.connect(_dbname(managed, "second")) as su:
+        assert su.execute(
+            "SELECT DISTINCT c.relowner::regrole::text FROM pg_class c"
+            " WHERE c.relnamespace = 'memory'::regnamespace AND c.relkind = 'r'"
+        ).fetchall() == [("memory_owner",)]

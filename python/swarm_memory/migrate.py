@@ -20,6 +20,9 @@ memory_owner's privileges for the deploy (`GRANT memory_owner TO current_user WI
 TRUE, SET TRUE`, which its ADMIN OPTION allows) and gives them back at the end, since only
 the owner's privileges alter the owner's tables and functions. sql/finalize/ownership.sql
 takes and gives back the same grant on a first deploy, when memory_owner appears mid-way.
+The group roles are the cluster's: a second administrator deploying another database where
+the first one created them holds no ADMIN OPTION on them, and the deploy stops with 42501;
+`migrate()` then names the one GRANT a superuser must run (`_missing_admin_option`).
 
 `migrate(dsn, target=N)` stops at version N (the upgrade test walks the releases one by one
 this way). The re-applied files are written for the latest schema, so a migrate that stops
@@ -271,8 +274,45 @@ def migrate(dsn: str, target: int | None = None) -> MigrateResult:
     """
     if target is not None and target >= latest_version():
         target = None
-    with _owner_privileges(dsn):
-        return _migrate(dsn, target)
+    try:
+        with _owner_privileges(dsn):
+            return _migrate(dsn, target)
+    except (psycopg.errors.InsufficientPrivilege, RuntimeError) as exc:  # pgmigrate's errors
+        missing = _missing_admin_option(dsn)
+        if not missing:
+            raise
+        from swarm_memory.errors import TenantAccessDenied
+
+        role, roles = missing
+        raise TenantAccessDenied(
+            f"role {role} may not grant the group roles {roles}, which another role created"
+            " in this cluster: a deploy grants them (to each other, and memory_owner to the"
+            " deploying role for the deploy)",
+            "42501",
+            hint=f"a superuser runs once: GRANT {roles} TO {role}"
+            " WITH ADMIN TRUE, INHERIT FALSE, SET FALSE",
+        ) from exc
+
+
+# The group roles of V0001 (memory._group_roles() once migrated): created by the first
+# deploy in the cluster; any later deploying role must hold each WITH ADMIN OPTION.
+GROUP_ROLES = ("memory_owner", "memory_reader", "memory_writer", "memory_admin")
+
+
+def _missing_admin_option(dsn: str) -> tuple[str, str] | None:
+    """(the current role, the group roles it lacks ADMIN OPTION on, comma-separated) when
+    it is no superuser and some group role exists without it: the managed PostgreSQL case
+    of a second administrator deploying into a cluster where the first made the roles."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        role, missing = conn.execute(
+            "SELECT quote_ident(current_user), string_agg(quote_ident(g), ', ' ORDER BY o)"
+            "  FROM unnest(%s::text[]) WITH ORDINALITY AS r(g, o)"
+            " WHERE to_regrole(g) IS NOT NULL"
+            "   AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)"
+            "   AND NOT pg_has_role(current_user, g, 'MEMBER WITH ADMIN OPTION')",
+            (list(GROUP_ROLES),),
+        ).fetchone()
+    return (role, missing) if missing else None
 
 
 def _migrate(dsn: str, target: int | None) -> MigrateResult:
