@@ -84,7 +84,11 @@ def test_health_sizes_index_and_recall(world, connect):
     (sim_no,) = su.execute(
         "SELECT sim_no FROM memory.simulations WHERE simulation_id = %s", (world.sim_a,)
     ).fetchone()
-    admin.execute("SELECT memory.ann_index(%s, 'build')", (sim_no,))
+    # as `swarm-memory index` builds it: its statements, CONCURRENTLY, as the superuser
+    for (statement,) in admin.execute(
+        "SELECT s FROM memory.ann_index(%s, 'build', 32, 128, false) AS s", (sim_no,)
+    ).fetchall():
+        su.execute(statement)
     with Memory(world.dsn("admin")) as mem:
         report = mem.health(None, 20)
     assert {h.tenant_id for h in report if h.tenant_id} == {world.tenant_a, world.tenant_b}

@@ -174,9 +174,19 @@ SELECT memory.upsert_episodes(fx.tenant_a(), fx.sim_ann(),
                                          'embedding', fx.rvec(i)::real[]))
        FROM generate_series(1, 2000) AS i));
 RESET SESSION AUTHORIZATION;
-SET LOCAL SESSION AUTHORIZATION admin;
-SELECT memory.ann_index(fx.ann_sim_no(), 'build');
-RESET SESSION AUTHORIZATION;
+-- The simulation's HNSW index, built in this transaction by the superuser: memory.ann_index
+-- refuses a build in one transaction, and CONCURRENTLY cannot run in one.
+DO $build$
+DECLARE
+    v_stmt text;
+BEGIN
+    FOREACH v_stmt IN ARRAY memory._ann_statements(fx.ann_sim_no(), 'build', 32, 128, true, 'memory.episodes') LOOP
+        IF v_stmt LIKE 'CREATE INDEX CONCURRENTLY episodes_ann_%' THEN
+            EXECUTE pg_catalog.replace(v_stmt, 'CONCURRENTLY ', '');
+        END IF;
+    END LOOP;
+END
+$build$;
 ANALYZE memory.episodes;
 SET LOCAL SESSION AUTHORIZATION app_a;
 CREATE TEMP TABLE fx_scans (step text PRIMARY KEY, n bigint) ON COMMIT DROP;
