@@ -384,9 +384,9 @@ _INDEXED_TABLES = {
 
 def delete_tenant(
     dsn: str, tenant_id: uuid.UUID, *, log: Callable[[str], None] = lambda _m: None
-) -> tuple[tuple, list[str]]:
+) -> tuple[dict[str, int], list[str]]:
     """memory.delete_tenant, then the tenant's per-simulation indexes dropped CONCURRENTLY as
-    memory_owner: (the function's row of counts, the indexes dropped). The simulations come
+    memory_owner: (the function's counts by column, the indexes dropped). The simulations come
     from memory._ann_counts before the delete: every simulation with an embedded row of any
     kind (a simulation with none has no index worth the name; `swarm-memory index` drops
     what such a one left). The owner's rights are checked first, so that a role without
@@ -402,7 +402,10 @@ def delete_tenant(
                 ).fetchall()
             }
         )
-        counts = conn.execute("SELECT * FROM memory.delete_tenant(%s)", (tenant_id,)).fetchone()
+        cur = conn.execute("SELECT * FROM memory.delete_tenant(%s)", (tenant_id,))
+        counts = dict(
+            zip([c.name for c in cur.description or []], cur.fetchone() or (), strict=True)
+        )
         existing = {
             name
             for (name,) in conn.execute(

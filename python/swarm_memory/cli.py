@@ -160,10 +160,9 @@ def _tenant_delete(args: argparse.Namespace, tenant: uuid.UUID) -> int:
         counts, dropped = ann.delete_tenant(resolve_dsn(args), tenant)
     except psycopg.Error as exc:
         raise translate(exc) from exc
-    names = "simulations nodes edges episodes profiles grants reports predictions".split()
     print(
         f"deleted tenant {tenant}: "
-        + ", ".join(f"{n} {name}" for n, name in zip(counts, names, strict=True))
+        + ", ".join(f"{n} {name}" for name, n in counts.items())
         + f"; {len(dropped)} search indexes dropped"
     )
     return 0
