@@ -103,7 +103,7 @@ def test_the_code_audit_finds_the_cluster_as_the_release_installed_it(citus: Clu
     manifest agrees."""
     from swarm_memory import audit
 
-    sql = "SELECT table_name, problem FROM memory.rls_audit() WHERE table_name LIKE 'function %'"
+    sql = "SELECT table_name, problem FROM memory.rls_audit() WHERE starts_with(table_name, 'function ')"
     assert _rows(citus.dsn(), sql) == []
     for worker in citus.workers:
         assert _rows(worker.dsn(citus.dbname), sql) == [], worker.name
