@@ -34,7 +34,9 @@ AS $fn$
                                        -- V0021: the change feed, retention and compaction
                                        'changes', 'change_heads', 'retention_rules', 'episode_clumps',
                                        -- V0026: the clumps and representatives of indexed simulations
-                                       'search_builds', 'search_points', 'search_clumps', 'search_clump_chunks']) AS t
+                                       'search_builds', 'search_points', 'search_clumps', 'search_clump_chunks',
+                                       -- V0038: the tenants' quotas
+                                       'tenant_quotas']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -63,8 +65,8 @@ AS $fn$
        -- V0026: the same; memory._clump_build writes them.
        AND (t.table_name NOT IN ('search_builds', 'search_points', 'search_clumps', 'search_clump_chunks')
             OR p.command = 'SELECT')
-       -- V0021: the same; memory_owner's definer functions write them (below).
-       AND (t.table_name NOT IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps')
+       -- V0021, V0038: the same; memory_owner's definer functions write them (below).
+       AND (t.table_name NOT IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps', 'tenant_quotas')
             OR p.command = 'SELECT')
     UNION ALL
     SELECT 'row_history'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
@@ -87,14 +89,15 @@ AS $fn$
            ARRAY['memory_owner']::name[], 'UPDATE', e.call_tenant, e.call_tenant
       FROM e
     -- V0021: memory_owner adds to the feed (no UPDATE: a change is never rewritten), advances
-    -- a head, replaces rules and clumps.
+    -- a head, replaces rules and clumps; V0038: sets and locks a tenant's caps.
     UNION ALL
     SELECT w.table_name::name, p.policy_name::name, true, ARRAY['memory_owner']::name[], p.command, p.qual, p.with_check
       FROM e CROSS JOIN LATERAL (VALUES
           ('owner_adds_rows_to_the_entered_call_tenant', 'INSERT', NULL, e.call_tenant),
           ('owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', e.call_tenant, e.call_tenant)
       ) AS p (policy_name, command, qual, with_check)
-      CROSS JOIN LATERAL (VALUES ('changes'), ('change_heads'), ('retention_rules'), ('episode_clumps')) AS w (table_name)
+      CROSS JOIN LATERAL (VALUES ('changes'), ('change_heads'), ('retention_rules'), ('episode_clumps'),
+                                 ('tenant_quotas')) AS w (table_name)
      WHERE p.command = 'INSERT' OR w.table_name <> 'changes'
     UNION ALL
     SELECT p.table_name::name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check

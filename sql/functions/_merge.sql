@@ -3,7 +3,8 @@
 -- validated jsonb batch, p_items) go through. The work is the kind's generated function
 -- memory._merge_<kind> (sql/finalize/kind_merges.sql), whose statement memory._merge_sql
 -- builds from the catalog: a column added to a kind's tables is merged without another
--- change here.
+-- change here. A merge that inserted rows is refused whole (53400) when it leaves the tenant
+-- above its quota of the kind (memory._check_quota, V0038).
 CREATE OR REPLACE FUNCTION memory._merge(
     p_kind text,
     p_tenant_id uuid,
@@ -14,9 +15,18 @@ RETURNS TABLE (inserted bigint, updated bigint, unchanged bigint)
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    v_inserted  bigint;
+    v_updated   bigint;
+    v_unchanged bigint;
 BEGIN
-    RETURN QUERY EXECUTE pg_catalog.format('SELECT * FROM memory.%I($1, $2, $3, $4)', '_merge_' || (memory._kind(p_kind)).kind)
-    USING p_tenant_id, p_simulation_id, p_attempt_id, p_items;
+    EXECUTE pg_catalog.format('SELECT * FROM memory.%I($1, $2, $3, $4)', '_merge_' || (memory._kind(p_kind)).kind)
+       INTO v_inserted, v_updated, v_unchanged
+      USING p_tenant_id, p_simulation_id, p_attempt_id, p_items;
+    IF v_inserted > 0 THEN
+        PERFORM memory._check_quota(p_tenant_id, p_kind);
+    END IF;
+    RETURN QUERY SELECT v_inserted, v_updated, v_unchanged;
 END
 $fn$;
 

@@ -76,6 +76,9 @@ BEGIN
     INSERT INTO memory.simulations (tenant_id, simulation_id, name, published)
     VALUES (p_tenant_id, p_simulation_id, p_name, false)
     ON CONFLICT (tenant_id, simulation_id) DO NOTHING;
+    IF FOUND THEN  -- a new simulation: within the tenant's quota (53400; V0038)
+        PERFORM memory._check_quota(p_tenant_id, 'simulations');
+    END IF;
     PERFORM memory._fail_dead_attempts(p_tenant_id, p_simulation_id);
     -- On Citus a promote or an abort runs on the tenant's worker, which cannot release the
     -- lock this session took of the attempt: the locks it still holds of the tenant's

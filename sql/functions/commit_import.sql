@@ -8,7 +8,8 @@
 -- Refuses (nothing promoted, the attempt stays open): counts other than declared (21000),
 -- an edge to a node not in the import unless the attempt skips dangling edges (23503),
 -- a row without vector and no committed one to keep (22004), or 40001 when another import
--- of the simulation committed meanwhile and is why (run the import again).
+-- of the simulation committed meanwhile and is why (run the import again), or 53400 when
+-- the promote would leave the tenant above its quota of a kind (memory._merge, V0038).
 -- On Citus the call runs on the tenant's worker (distribute.sql), one local transaction
 -- there; the attempt's lock, held by the coordinator session that began it, is released by
 -- that session's next begin_import (or its end).

@@ -4,7 +4,8 @@
 -- a staged import that has not committed yet becomes an ordinary, published one.
 -- p_name and p_metadata are capped by memory._limit() (string_bytes, object_bytes: 54000).
 -- updated_at takes the proposed row's (its default, now()): Citus refuses now() itself in
--- the SET of an ON CONFLICT DO UPDATE on a distributed table.
+-- the SET of an ON CONFLICT DO UPDATE on a distributed table. A new simulation beyond the
+-- tenant's quota of simulations is refused (53400, memory._check_quota; V0038).
 CREATE OR REPLACE FUNCTION memory.upsert_simulation(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -14,6 +15,9 @@ RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '30s'
 AS $fn$
+DECLARE
+    v_new     boolean;
+    v_changed boolean;
 BEGIN
     PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_limit('string_bytes', 'p_name', pg_catalog.octet_length(p_name));
@@ -23,6 +27,8 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a JSON object such as {"rounds": 8}';
     END IF;
 
+    v_new := NOT EXISTS (SELECT 1 FROM memory.simulations AS s
+                          WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id);
     INSERT INTO memory.simulations AS s (tenant_id, simulation_id, name, metadata)
     VALUES (p_tenant_id, p_simulation_id, p_name, COALESCE(p_metadata, '{}'::jsonb))
     ON CONFLICT (tenant_id, simulation_id) DO UPDATE
@@ -32,7 +38,11 @@ BEGIN
            updated_at = excluded.updated_at
      WHERE (s.name, s.metadata, s.published) IS DISTINCT FROM
            (COALESCE(excluded.name, s.name), s.metadata || excluded.metadata, true);
-    PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'upsert') WHERE FOUND;  -- the change feed (V0021)
+    v_changed := FOUND;
+    IF v_changed AND v_new THEN
+        PERFORM memory._check_quota(p_tenant_id, 'simulations');
+    END IF;
+    PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'upsert') WHERE v_changed;  -- the change feed (V0021)
 END
 $fn$;
 

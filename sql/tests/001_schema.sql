@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(849);  -- V0037: _prepared (3) gone, _acting_role, _function_fingerprints, _installed_functions (9); warm, _warm_indexes (6), _warm_indexes a definer; _recall_list (3); _clump_breadth (3); generic plans (1); _episodes_breadth (3); the bridge: + _ann_ivf_index_name, _search_episodes_ivf (6); V0035: + _entities_ann_index_name, ann_plan_entities, ann_index_entities, _search_nodes_ann, _search_nodes, _ann_statement_list (18), ann_index_entities a definer; V0033: + _search_facts (3), _search_facts_ann's new signature; V0032: + _facts_ann_index_name, _ann_plan, ann_plan_facts, _search_facts_ann, ann_index_facts (15), _ann_counts' and _ann_wanted's new signatures, ann_index_facts a definer; V0031: + _search_episodes (3), _search_episodes_ann's new signature; _ann_breadth (3); V0030: + _search_words (3), _recall_graph's new signature; V0028: + 8 functions (24); V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model, _ann_wanted (18)
+SELECT plan(866);  -- V0038: tenant_quotas (5), set_quota, quotas, _check_quota, _quota_used (12); V0037: _prepared (3) gone, _acting_role, _function_fingerprints, _installed_functions (9); warm, _warm_indexes (6), _warm_indexes a definer; _recall_list (3); _clump_breadth (3); generic plans (1); _episodes_breadth (3); the bridge: + _ann_ivf_index_name, _search_episodes_ivf (6); V0035: + _entities_ann_index_name, ann_plan_entities, ann_index_entities, _search_nodes_ann, _search_nodes, _ann_statement_list (18), ann_index_entities a definer; V0033: + _search_facts (3), _search_facts_ann's new signature; V0032: + _facts_ann_index_name, _ann_plan, ann_plan_facts, _search_facts_ann, ann_index_facts (15), _ann_counts' and _ann_wanted's new signatures, ann_index_facts a definer; V0031: + _search_episodes (3), _search_episodes_ann's new signature; _ann_breadth (3); V0030: + _search_words (3), _recall_graph's new signature; V0028: + 8 functions (24); V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model, _ann_wanted (18)
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -24,6 +24,8 @@ INSERT INTO fx_tables VALUES ('word_postings');
 INSERT INTO fx_tables VALUES ('changes'), ('change_heads'), ('retention_rules'), ('episode_clumps');
 -- V0026: the clump builds of indexed simulations
 INSERT INTO fx_tables VALUES ('search_builds'), ('search_points'), ('search_clumps'), ('search_clump_chunks');
+-- V0038: the tenants' quotas
+INSERT INTO fx_tables VALUES ('tenant_quotas');
 
 CREATE TEMP TABLE fx_functions (fn name, args name[], PRIMARY KEY (fn, args)) ON COMMIT DROP;
 INSERT INTO fx_functions VALUES
@@ -255,6 +257,13 @@ INSERT INTO fx_functions VALUES
     ('_ann_ivf_index_name', '{bigint}'),
     ('_search_episodes_ivf', '{uuid,uuid,bigint,vector,integer,integer,integer,integer,"timestamp with time zone","timestamp with time zone",integer}');
 
+-- V0038: per-tenant quotas
+INSERT INTO fx_functions VALUES
+    ('set_quota',           '{uuid,text,bigint}'),
+    ('quotas',              '{uuid}'),
+    ('_check_quota',        '{uuid,text}'),
+    ('_quota_used',         '{uuid,text}');
+
 -- SECURITY DEFINER only where tenant roles must not hold the privilege used: DELETE (with it a
 -- role could LOCK the shared tables in modes that stop every tenant).
 CREATE TEMP TABLE fx_definers (fn name PRIMARY KEY) ON COMMIT DROP;
@@ -280,6 +289,9 @@ INSERT INTO fx_definers VALUES ('_warm_indexes');
 -- and health counts every tenant's rows for an administrator.
 INSERT INTO fx_definers VALUES ('_record_change'), ('_compact_episodes'), ('compact_episodes'),
     ('set_retention'), ('_sweep_tenant'), ('_health_tenant');
+-- SECURITY DEFINER (V0038): quotas are written and locked only by memory_owner, and an
+-- administrator counts a tenant's rows.
+INSERT INTO fx_definers VALUES ('set_quota'), ('quotas'), ('_check_quota');
 
 -- Schema, extension, roles (9)
 SELECT has_schema('memory', 'schema memory exists');

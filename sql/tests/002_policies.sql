@@ -2,7 +2,7 @@
 -- Data tables (everything but tenants and tenant_grants: the simulation data, import attempts
 -- and staging) admit a row only for the granted tenant of the current call.
 BEGIN;
-SELECT plan(430);  -- V0026: 4 tables (38); 159 + 11 report and prediction tables x 13 + row_history (V0015) 9 + edge_evidence (V0016) 9 + embedding_models (V0022) 3 + tenant_models (V0022) 13 + changes, change_heads, retention_rules, episode_clumps (V0021) 4 + 2 x 19
+SELECT plan(441);  -- V0038: tenant_quotas (1 + 2 x 5); V0026: 4 tables (38); 159 + 11 report and prediction tables x 13 + row_history (V0015) 9 + edge_evidence (V0016) 9 + embedding_models (V0022) 3 + tenant_models (V0022) 13 + changes, change_heads, retention_rules, episode_clumps (V0021) 4 + 2 x 19
 
 CREATE TEMP TABLE fx_policies (table_name name, policy name, cmd text, roles name[]) ON COMMIT DROP;
 INSERT INTO fx_policies VALUES
@@ -38,7 +38,9 @@ INSERT INTO fx_policies VALUES
 -- memory_owner's definer functions write them (below).
 INSERT INTO fx_policies
 SELECT t.table_name, 'readers_see_rows_of_the_granted_call_tenant', 'SELECT', '{memory_reader}'
-  FROM (VALUES ('changes'), ('change_heads'), ('retention_rules'), ('episode_clumps')) AS t(table_name);
+  FROM (VALUES ('changes'), ('change_heads'), ('retention_rules'), ('episode_clumps'),
+               -- V0038: the tenants' quotas
+               ('tenant_quotas')) AS t(table_name);
 -- V0026: the clump builds of indexed simulations: readers see; memory._clump_build writes
 -- them (below).
 INSERT INTO fx_policies
@@ -74,7 +76,10 @@ INSERT INTO fx_policies VALUES
     ('retention_rules', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}'),
     ('retention_rules', 'owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', '{memory_owner}'),
     ('episode_clumps', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}'),
-    ('episode_clumps', 'owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', '{memory_owner}');
+    ('episode_clumps', 'owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', '{memory_owner}'),
+    -- V0038: memory.set_quota sets caps, memory._check_quota locks the one it checks
+    ('tenant_quotas', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}'),
+    ('tenant_quotas', 'owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', '{memory_owner}');
 INSERT INTO fx_policies VALUES
     ('edge_evidence', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}'),
     ('word_postings', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}');
