@@ -82,7 +82,13 @@ from swarm_memory.client import (  # reports and predictions (V0014)
     TimelineEvent,
     WordHit,
 )
-from swarm_memory.errors import ConcurrentImport, LimitExceeded, NotSupported, error_class
+from swarm_memory.errors import (
+    ConcurrentImport,
+    LimitExceeded,
+    NotSupported,
+    QuotaExceeded,
+    error_class,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -100,6 +106,7 @@ EXPECTED = {
     "40001": ConcurrentImport,  # serialization_failure: another import committed meanwhile
     "21000": CountMismatch,  # cardinality_violation: staged counts are not the declared
     "54000": LimitExceeded,  # program_limit_exceeded: over a cap of memory._limit()
+    "53400": QuotaExceeded,  # configuration_limit_exceeded: over a tenant's quota (V0038)
     "55000": StateError,  # object_not_in_prerequisite_state
     "55P03": Timeout,  # lock_not_available
     "57014": Timeout,  # query_canceled
@@ -350,6 +357,8 @@ READS = {
     "model_of": ModelOf,
     "reembed_texts": ReembedText,
     "switch_model": SwitchedRows,
+    # Per-tenant quotas (V0038)
+    "quotas": swarm_memory.client.QuotaRow,
 }
 
 

@@ -326,6 +326,7 @@ def args_for(world, name: str, arg_names: list[str], tenant: uuid.UUID | None = 
         "p_compact_drop": False,
         "p_phrase": "who spoke for",
         "p_target": "graph",
+        "p_max": None,  # memory.set_quota: clears a cap the tenant does not have
     }
     missing = [a for a in arg_names if a not in values]
     assert not missing, f"memory.{name}: add a value for {missing} to args_for"

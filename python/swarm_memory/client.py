@@ -491,6 +491,18 @@ class SweepRow:
 
 
 @dataclass(frozen=True)
+class QuotaRow:
+    """A row of quotas: a kind ('simulations' or a record kind), the tenant's cap on it (None:
+    no cap), what the tenant holds now, and who set the cap when."""
+
+    kind: str
+    max_rows: int | None
+    used: int
+    updated_at: datetime | None
+    updated_by: str | None
+
+
+@dataclass(frozen=True)
 class CompactCounts:
     """What compact_episodes did."""
 
@@ -1847,6 +1859,23 @@ class Memory:
                 "SELECT memory.set_retention(%s, %s, %s::real, %s)",
                 (tenant_id, keep_days, compact_similarity, compact_drop),
             )
+
+    def set_quota(
+        self,
+        tenant_id: UUIDLike,
+        kind: str,
+        max_rows: int | None,
+        *,
+        conn: Connection | None = None,
+    ) -> None:
+        """Set a tenant's cap on its simulations or its rows of a record kind (memory_admin);
+        None removes the cap. Writes beyond it raise QuotaExceeded (53400)."""
+        self._rows("SELECT memory.set_quota(%s, %s, %s::bigint)", (tenant_id, kind, max_rows), conn)
+
+    def quotas(self, tenant_id: UUIDLike, *, conn: Connection | None = None) -> list[QuotaRow]:
+        """A tenant's caps by kind beside what it holds now (memory_admin, or a role granted
+        the tenant)."""
+        return self._records(QuotaRow, "SELECT * FROM memory.quotas(%s)", (tenant_id,), conn)
 
     def sweep(
         self, tenant_id: UUIDLike | None = None, *, conn: Connection | None = None

@@ -9,6 +9,8 @@
     |   +-- UnknownReference 23503 foreign_key_violation (an edge to a node not there)
     |   +-- LimitExceeded    54000 program_limit_exceeded (a batch, list, object or string
     |                        over a cap of memory._limit(); the message names the limit)
+    +-- QuotaExceeded        53400 configuration_limit_exceeded (a write that would take
+    |                        the tenant beyond a cap of memory.set_quota; nothing was written)
     +-- Conflict             23505 unique_violation (a tenant name or id already taken)
     |   +-- ConcurrentImport 40001 serialization_failure (another import of the simulation
     |                        committed while this one loaded; run it again)
@@ -78,6 +80,11 @@ class LimitExceeded(InvalidInput):
     Split the batch or shorten the value."""
 
 
+class QuotaExceeded(SwarmMemoryError):
+    """53400: the write would take the tenant beyond its quota of simulations or of a record
+    kind (memory.set_quota); nothing of it was written. An administrator raises the cap."""
+
+
 class Conflict(SwarmMemoryError):
     """23505: a tenant name or id already taken."""
 
@@ -142,6 +149,7 @@ _BY_STATE: dict[str, type[SwarmMemoryError]] = {
     "55000": StateError,
     "21000": CountMismatch,
     "54000": LimitExceeded,
+    "53400": QuotaExceeded,
     "55P03": Timeout,
     "57014": Timeout,
     "0A000": NotSupported,

@@ -41,7 +41,7 @@ BEGIN
         RAISE EXCEPTION 'tenant % would hold % %, over its quota of %', p_tenant_id, v_used, p_kind, v_max
             USING ERRCODE = 'configuration_limit_exceeded',
                   HINT = pg_catalog.format('nothing of the call was written; an administrator raises or clears '
-                                           'the cap with memory.set_quota(tenant, %L, n)', p_kind);
+                                           'the tenant''s cap of %s with memory.set_quota()', p_kind);
     END IF;
 END
 $fn$;

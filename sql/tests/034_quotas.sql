@@ -54,7 +54,7 @@ SELECT is((SELECT message FROM fx.error($$SELECT * FROM memory.upsert_nodes(fx.t
           'tenant aaaaaaaa-0000-4000-8000-000000000000 would hold 5 nodes, over its quota of 3',
           'the message names the tenant, the count it would reach, the kind and the cap');
 SELECT matches((SELECT hint FROM fx.error($$SELECT * FROM memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), '[{"id": "n4", "name": "four"}]')$$)),
-               'memory\.set_quota\(tenant, ''nodes'', n\)', 'the hint names memory.set_quota');
+               'cap of nodes with memory\.set_quota\(\)', 'the hint names the kind and memory.set_quota');
 SELECT is((SELECT inserted + updated FROM memory.upsert_nodes(fx.tenant_a(), fx.sim_a(),
                                             '[{"id": "n1", "name": "one, renamed"}]')), 1::bigint,
           'at the cap, an update in place passes');
