@@ -4,10 +4,11 @@
 -- its simulations). No row is no cap: an installation upgraded to this version limits
 -- nothing until an administrator sets one. A write that adds rows and would leave the
 -- tenant above a cap is refused whole with 53400 (configuration_limit_exceeded,
--- memory._check_quota). Like memory.retention_rules, the table is written only by
--- memory_owner's SECURITY DEFINER functions: tenant roles read their own tenant's caps and
--- hold no write privilege, so none can raise its own cap or lock the table against another
--- tenant; memory._check_quota locks the one row of the caller's tenant and kind it checks.
+-- memory._check_quota over memory._enforce_quota). Like memory.retention_rules, the table
+-- is written only by memory_owner's SECURITY DEFINER functions: tenant roles read their own
+-- tenant's caps and hold no write privilege, so none can raise its own cap or lock the
+-- table against another tenant; memory._enforce_quota locks the one row of the caller's
+-- tenant and kind it checks.
 CREATE TABLE memory.tenant_quotas (
     tenant_id  uuid        NOT NULL,
     kind       text        NOT NULL,

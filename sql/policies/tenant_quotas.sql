@@ -1,5 +1,5 @@
 -- memory.tenant_quotas (V0038): a tenant's caps. Readers see their tenant's; memory.set_quota
--- (SECURITY DEFINER, memory_admin) writes them and memory._check_quota locks the row it
+-- (SECURITY DEFINER, memory_admin) writes them and memory._enforce_quota locks the row it
 -- checks, both as memory_owner for the tenant the call entered.
 DROP POLICY IF EXISTS readers_see_rows_of_the_granted_call_tenant ON memory.tenant_quotas;
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.tenant_quotas

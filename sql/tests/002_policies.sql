@@ -77,7 +77,7 @@ INSERT INTO fx_policies VALUES
     ('retention_rules', 'owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', '{memory_owner}'),
     ('episode_clumps', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}'),
     ('episode_clumps', 'owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', '{memory_owner}'),
-    -- V0038: memory.set_quota sets caps, memory._check_quota locks the one it checks
+    -- V0038: memory.set_quota sets caps, memory._enforce_quota locks the one it checks
     ('tenant_quotas', 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{memory_owner}'),
     ('tenant_quotas', 'owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', '{memory_owner}');
 INSERT INTO fx_policies VALUES

@@ -19,8 +19,8 @@ SELECT throws_ok($$SELECT memory.set_quota(fx.tenant_a(), 'nodes', 1000000)$$, '
                  'a writer may not set its own tenant''s quota');
 SELECT throws_ok($$INSERT INTO memory.tenant_quotas (tenant_id, kind, max_rows) VALUES (fx.tenant_a(), 'edges', 1)$$,
                  '42501', NULL, 'nor write memory.tenant_quotas itself');
-SELECT throws_ok($$SELECT memory._check_quota(fx.tenant_b(), 'nodes')$$, '42501', NULL,
-                 'a writer may not lock another tenant''s quota through memory._check_quota');
+SELECT throws_ok($$SELECT memory._enforce_quota(fx.tenant_b(), 'nodes')$$, '42501', NULL,
+                 'a writer may not lock another tenant''s quota through memory._enforce_quota');
 RESET SESSION AUTHORIZATION;
 SET LOCAL SESSION AUTHORIZATION reader_a;
 SELECT throws_ok($$SELECT memory.set_quota(fx.tenant_a(), 'nodes', 1000000)$$, '42501', NULL,
