@@ -208,3 +208,115 @@ def test_import_commit_is_one_change_per_kind(world, connect, embedder):
         ).fetchone()[0]
         == 0
     )  # an unchanged replay is no change
+
+
+def test_a_session_s_temporary_functions_record_nothing(world, connect):
+    """A writer's own PL/pgSQL in pg_temp, named like the memory's write paths or carrying a
+    forged frame line, calling memory._record_change as a plain expression or by PERFORM:
+    each is refused with 42501 and the feed stays as it was."""
+    admin = connect()
+    before = all_changes(admin, world.tenant_a)
+    app = connect("app_a")
+    names = [
+        "plain",
+        "memory._record_upsert",
+        "x\nPL/pgSQL function memory.delete_tenant(uuid) line 36",
+    ]
+    for i, name in enumerate(names):
+        body = (
+            "BEGIN RETURN memory._record_change(p_tenant_id, NULL, 'nodes', 'upsert'); END"
+            if i % 2 == 0
+            else "BEGIN PERFORM memory._record_change(p_tenant_id, NULL, 'nodes', 'upsert'); RETURN 0; END"
+        )
+        app.execute(
+            psycopg.sql.SQL(
+                "CREATE FUNCTION pg_temp.{}(p_tenant_id uuid) RETURNS bigint LANGUAGE plpgsql AS {}"
+            ).format(psycopg.sql.Identifier(name), psycopg.sql.Literal(body))
+        )
+        for path in ("pg_temp, pg_catalog", "pg_catalog"):
+            app.execute(f"SET search_path = {path}")
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                app.execute(
+                    psycopg.sql.SQL("SELECT pg_temp.{}(%s)").format(psycopg.sql.Identifier(name)),
+                    (world.tenant_a,),
+                )
+            app.execute("DISCARD PLANS")
+    assert all_changes(admin, world.tenant_a) == before
+    # the write paths themselves still record
+    upsert(app, "upsert_nodes", world.tenant_a, world.sim_a, [{"id": "t1", "name": "t1"}])
+    assert len(all_changes(admin, world.tenant_a)) == len(before) + 1
+
+
+def test_upgrade_keeps_each_tenant_above_its_largest_change_id(postgresql_noproc):
+    """V0039 on a database whose feed was numbered by one sequence for every tenant: each
+    tenant's next change is above the largest id it had (a consumer's saved cursor misses
+    nothing), its seq goes on without a gap, the sequence is gone, and a tenant created
+    afterwards counts from 1."""
+    from psycopg.conninfo import make_conninfo
+    from swarm_memory import migrate
+
+    p = postgresql_noproc
+    server_dsn = make_conninfo(host=p.host, port=int(p.port), user=p.user, dbname="postgres")
+    name, dsn = migrate.fresh_database(server_dsn)
+    try:
+        before = max(v for v in map(migrate.version_of, migrate._versioned_files()) if v < 39)
+        migrate.migrate(dsn, target=before)
+        a, b, c, sim = uuid.uuid4(), uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(
+                "INSERT INTO memory.tenants (tenant_id, name) VALUES (%s, 'v39-a'), (%s, 'v39-b')",
+                (a, b),
+            )
+            # the global sequence interleaves them: A 1, 3, 5 and B 2, 4
+            for tenant, seq in [(a, 1), (b, 1), (a, 2), (b, 2), (a, 3)]:
+                conn.execute(
+                    "INSERT INTO memory.changes (tenant_id, seq, kind, op) VALUES (%s, %s, 'nodes', 'upsert')",
+                    (tenant, seq),
+                )
+            conn.execute(
+                "INSERT INTO memory.change_heads (tenant_id, changes, last_change_at)"
+                " VALUES (%s, 3, now()), (%s, 2, now())",
+                (a, b),
+            )
+            old = conn.execute(
+                "SELECT tenant_id, max(change_id) FROM memory.changes GROUP BY tenant_id"
+            ).fetchall()
+            assert dict(old) == {a: 5, b: 4}
+        migrate.migrate(dsn)
+
+        def as_role(role: str) -> psycopg.Connection:
+            return psycopg.connect(
+                make_conninfo(host=p.host, port=int(p.port), user=role, dbname=name),
+                autocommit=True,
+            )
+
+        with as_role("admin") as conn:
+            conn.execute("SELECT memory.create_tenant('v39-c', %s)", (c,))
+            for tenant in (a, b, c):
+                conn.execute("SELECT memory.grant_tenant('app_a', %s)", (tenant,))
+        with as_role("app_a") as conn:
+            for i, tenant in enumerate((a, b, c, a)):
+                conn.execute(
+                    "SELECT memory.upsert_simulation(%s, %s, %s)", (tenant, sim, f"sim {i}")
+                )
+            feed = {
+                t: conn.execute(
+                    "SELECT change_id, seq FROM memory.changes_since(%s, NULL)", (t,)
+                ).fetchall()
+                for t in (a, b, c)
+            }
+            after_cursor = conn.execute(
+                "SELECT change_id FROM memory.changes_since(%s, 5)", (a,)
+            ).fetchall()
+        assert feed[a] == [(1, 1), (3, 2), (5, 3), (6, 4), (7, 5)]
+        assert feed[b] == [(2, 1), (4, 2), (5, 3)]
+        assert feed[c] == [(1, 1)]
+        assert after_cursor == [(6,), (7,)]  # a cursor saved before the upgrade misses nothing
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            identity = conn.execute(
+                "SELECT attidentity FROM pg_attribute"
+                " WHERE attrelid = 'memory.changes'::regclass AND attname = 'change_id'"
+            ).fetchone()[0]
+            assert identity == ""
+    finally:
+        migrate.drop_database(server_dsn, name)

@@ -37,6 +37,7 @@ DECLARE
     v_all      text[] := '{}';
     v_key      text;
     v_written  bigint;
+    v_change   bigint;
 BEGIN
     IF NOT (p_similarity > 0.9 AND p_similarity < 1) THEN
         RAISE EXCEPTION 'compaction similarity must be above 0.9 and below 1, not %', p_similarity
@@ -96,11 +97,12 @@ BEGIN
         GET DIAGNOSTICS v_dropped = ROW_COUNT;
     END IF;
     IF v_clumps > 0 THEN
-        PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'episodes', 'compact',
-                                      ARRAY(SELECT i FROM pg_catalog.unnest(v_all) AS i ORDER BY i),
-                                      pg_catalog.jsonb_build_object('clumps', v_clumps, 'episodes', v_episodes, 'deleted', v_dropped),
-                                      NULL,
-                                      pg_catalog.jsonb_build_object('similarity', p_similarity, 'dropped', p_drop));
+        -- the members' ids sorted first: memory._record_change is called as a plain expression
+        v_all := ARRAY(SELECT i FROM pg_catalog.unnest(v_all) AS i ORDER BY i);
+        v_change := memory._record_change(p_tenant_id, p_simulation_id, 'episodes', 'compact', v_all,
+                                          pg_catalog.jsonb_build_object('clumps', v_clumps, 'episodes', v_episodes, 'deleted', v_dropped),
+                                          NULL,
+                                          pg_catalog.jsonb_build_object('similarity', p_similarity, 'dropped', p_drop));
     END IF;
     RETURN QUERY SELECT v_clumps, v_episodes, v_dropped;
 END

@@ -22,6 +22,7 @@ DECLARE
     v_kind   memory.record_kind;
     v_count  bigint;
     v_counts jsonb := '{}'::jsonb;
+    v_change bigint;
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
     -- Each kind counted, then the simulation deleted: its rows of every kind go by the
@@ -35,7 +36,7 @@ BEGIN
         v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
     END LOOP;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
-    PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'delete', NULL, v_counts);  -- the change feed (V0021)
+    v_change := memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'delete', NULL, v_counts);  -- the change feed (V0021)
     RETURN QUERY SELECT (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
                         (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint,
                         (v_counts ->> 'reports')::bigint, (v_counts ->> 'predictions')::bigint;

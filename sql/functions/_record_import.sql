@@ -12,8 +12,10 @@ LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    v_kind  text;
-    v_n     integer := 0;
+    v_kind   text;
+    v_n      integer := 0;
+    v_counts jsonb;
+    v_change bigint;
 BEGIN
     FOR v_kind IN
         SELECT k.kind FROM memory._record_kinds() AS k
@@ -22,11 +24,12 @@ BEGIN
                + COALESCE((p_result #>> ARRAY[k.kind, 'deleted'])::bigint, 0) > 0
          ORDER BY k.ord
     LOOP
-        PERFORM memory._record_change(
-            p_tenant_id, p_simulation_id, v_kind, 'import', NULL,
-            (SELECT pg_catalog.jsonb_object_agg(c.key, c.value)
-               FROM pg_catalog.jsonb_each(p_result -> v_kind) AS c
-              WHERE c.key IN ('inserted', 'updated', 'unchanged', 'deleted', 'skipped')),
+        -- the counts first: memory._record_change is called as a plain expression
+        v_counts := (SELECT pg_catalog.jsonb_object_agg(c.key, c.value)
+                       FROM pg_catalog.jsonb_each(p_result -> v_kind) AS c
+                      WHERE c.key IN ('inserted', 'updated', 'unchanged', 'deleted', 'skipped'));
+        v_change := memory._record_change(
+            p_tenant_id, p_simulation_id, v_kind, 'import', NULL, v_counts,
             p_attempt_id,
             pg_catalog.jsonb_build_object('replaced', COALESCE(p_result #> ARRAY[v_kind, 'replaced'], 'true'::jsonb)));
         v_n := v_n + 1;

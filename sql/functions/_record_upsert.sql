@@ -11,18 +11,19 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     v_key text[];
+    v_ids text[];
 BEGIN
     IF COALESCE(p_inserted, 0) + COALESCE(p_updated, 0) = 0 THEN
         RETURN NULL;
     END IF;
     v_key := (memory._kind(p_kind)).batch_key;
-    RETURN memory._record_change(
-        p_tenant_id, p_simulation_id, p_kind, 'upsert',
-        ARRAY(SELECT (SELECT pg_catalog.string_agg(t.item ->> f.field, ':' ORDER BY f.ord)
-                        FROM pg_catalog.unnest(v_key) WITH ORDINALITY AS f(field, ord))
-                FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
-               ORDER BY t.ord),
-        pg_catalog.jsonb_build_object('inserted', p_inserted, 'updated', p_updated));
+    -- the ids first: memory._record_change is called as a plain expression
+    v_ids := ARRAY(SELECT (SELECT pg_catalog.string_agg(t.item ->> f.field, ':' ORDER BY f.ord)
+                             FROM pg_catalog.unnest(v_key) WITH ORDINALITY AS f(field, ord))
+                     FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
+                    ORDER BY t.ord);
+    RETURN memory._record_change(p_tenant_id, p_simulation_id, p_kind, 'upsert', v_ids,
+                                 pg_catalog.jsonb_build_object('inserted', p_inserted, 'updated', p_updated));
 END
 $fn$;
 

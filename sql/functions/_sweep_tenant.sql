@@ -24,6 +24,7 @@ DECLARE
     v_count  bigint;
     v_counts jsonb;
     v_done   record;
+    v_change bigint;
 BEGIN
     PERFORM memory._enter_tenant_as_admin(p_tenant_id);
     SELECT * INTO v_rule FROM memory.retention_rules AS r WHERE r.tenant_id = p_tenant_id;
@@ -62,8 +63,8 @@ BEGIN
              WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim.simulation_id
                AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days);
             CONTINUE WHEN NOT FOUND;
-            PERFORM memory._record_change(p_tenant_id, v_sim.simulation_id, 'simulation', 'retention', NULL, v_counts, NULL,
-                                          pg_catalog.jsonb_build_object('keep_days', v_rule.keep_days, 'updated_at', v_sim.updated_at));
+            v_change := memory._record_change(p_tenant_id, v_sim.simulation_id, 'simulation', 'retention', NULL, v_counts, NULL,
+                                              pg_catalog.jsonb_build_object('keep_days', v_rule.keep_days, 'updated_at', v_sim.updated_at));
             simulation_id := v_sim.simulation_id;
             action := 'deleted';
             detail := v_counts || pg_catalog.jsonb_build_object('updated_at', v_sim.updated_at);

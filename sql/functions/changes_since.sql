@@ -4,9 +4,9 @@
 -- 10,000; below 1 22023). A consumer that stores the last change_id it handled, with its
 -- own state, and restarts from it sees every change exactly once: change_id order is
 -- commit order within a tenant (memory._record_change), so no change with a smaller id can
--- commit after a larger one was read. A cursor that is no change of this tenant (another
--- tenant's, or none at all) answers nothing, the same in both cases. Row-level security
--- keeps the read to the caller's tenant.
+-- commit after a larger one was read. change_id is the tenant's own number (V0039), so the
+-- ids say nothing of other tenants' writes. A cursor that is no change_id of this tenant
+-- answers nothing. Row-level security keeps the read to the caller's tenant.
 CREATE OR REPLACE FUNCTION memory.changes_since(p_tenant_id uuid, p_cursor bigint DEFAULT NULL,
                                                 p_limit integer DEFAULT 1000)
 RETURNS TABLE (change_id bigint, seq bigint, simulation_id uuid, kind text, op text, attempt_id uuid,
@@ -35,5 +35,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.changes_since(uuid, bigint, integer) IS 'The tenant''s change feed after a cursor (a change_id; NULL: from the start), in commit order; an unknown or foreign cursor answers nothing';
+COMMENT ON FUNCTION memory.changes_since(uuid, bigint, integer) IS 'The tenant''s change feed after a cursor (a change_id, the tenant''s own number; NULL: from the start), in commit order; an unknown cursor answers nothing';
 GRANT EXECUTE ON FUNCTION memory.changes_since(uuid, bigint, integer) TO memory_reader;

@@ -30,6 +30,7 @@ DECLARE
     v_counts      jsonb := '{}'::jsonb;
     v_simulations bigint;
     v_grants      bigint;
+    v_change      bigint;
 BEGIN
     PERFORM memory._enter_tenant_as_admin(p_tenant_id);
     PERFORM 1 FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
@@ -53,7 +54,7 @@ BEGIN
     DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id;
     GET DIAGNOSTICS v_grants = ROW_COUNT;
     -- The change feed goes with the tenant (the row below with it); its NOTIFY wakes consumers (V0021).
-    PERFORM memory._record_change(p_tenant_id, NULL, 'tenant', 'delete', NULL, v_counts);
+    v_change := memory._record_change(p_tenant_id, NULL, 'tenant', 'delete', NULL, v_counts);
     -- Last: a row added meanwhile (its foreign key holds this row) goes by the cascade.
     DELETE FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
 

@@ -15,6 +15,8 @@ RETURNS TABLE (prediction_id text, outcome text, note text, observed_at timestam
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
+DECLARE
+    v_change bigint;
 BEGIN
     PERFORM memory._require_row('predictions', p_tenant_id, p_simulation_id, p_prediction_id);
     PERFORM memory._not_null(p_outcome, 'p_outcome', 'one of confirmed, refuted, partial, void (memory._outcomes())');
@@ -34,7 +36,9 @@ BEGIN
        SET outcome = excluded.outcome, note = excluded.note, observed_at = excluded.observed_at,
            recorded_at = excluded.recorded_at, recorded_by = excluded.recorded_by
      WHERE (o.outcome, o.note, o.observed_at) IS DISTINCT FROM (excluded.outcome, excluded.note, excluded.observed_at);
-    PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'prediction_outcomes', 'outcome', ARRAY[p_prediction_id], '{}', NULL, pg_catalog.jsonb_build_object('outcome', p_outcome)) WHERE FOUND;  -- the change feed (V0021)
+    IF FOUND THEN  -- the change feed (V0021), called as a plain expression (memory._record_change)
+        v_change := memory._record_change(p_tenant_id, p_simulation_id, 'prediction_outcomes', 'outcome', ARRAY[p_prediction_id], '{}', NULL, pg_catalog.jsonb_build_object('outcome', p_outcome));
+    END IF;
     RETURN QUERY
     SELECT o.prediction_id, o.outcome, o.note, o.observed_at, o.recorded_at, o.recorded_by
       FROM memory.prediction_outcomes AS o

@@ -24,6 +24,7 @@ DECLARE
     v_rows    bigint;
     v_kind    text;
     v_text    text;
+    v_change  bigint;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._reembed_model(p_model);
@@ -105,8 +106,8 @@ BEGIN
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
        AND s.embedding_model IS DISTINCT FROM p_model;
     IF v_from IS DISTINCT FROM p_model OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_each(v_counts) AS c WHERE c.value::bigint > 0) THEN
-        PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'embeddings', 'reembed', NULL, v_counts, NULL,
-                                      pg_catalog.jsonb_build_object('from_model', v_from, 'to_model', p_model));
+        v_change := memory._record_change(p_tenant_id, p_simulation_id, 'embeddings', 'reembed', NULL, v_counts, NULL,
+                                          pg_catalog.jsonb_build_object('from_model', v_from, 'to_model', p_model));
     END IF;
     RETURN QUERY SELECT c.key, c.value::bigint FROM pg_catalog.jsonb_each(v_counts) AS c ORDER BY c.key;
 END

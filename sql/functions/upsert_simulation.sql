@@ -18,6 +18,7 @@ AS $fn$
 DECLARE
     v_new     boolean;
     v_changed boolean;
+    v_change  bigint;
 BEGIN
     PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_limit('string_bytes', 'p_name', pg_catalog.octet_length(p_name));
@@ -42,7 +43,9 @@ BEGIN
     IF v_changed AND v_new THEN
         PERFORM memory._check_quota(p_tenant_id, 'simulations');
     END IF;
-    PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'upsert') WHERE v_changed;  -- the change feed (V0021)
+    IF v_changed THEN  -- the change feed (V0021), called as a plain expression (memory._record_change)
+        v_change := memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'upsert');
+    END IF;
 END
 $fn$;
 
