@@ -11,6 +11,12 @@
 --   word_candidates rows memory.search_words ranks (each is looked up for every word of the
 --                  question: about 2 us a lookup), and the number of rows holding a word
 --                  or names holding a trigram beyond which it counts as common
+--   question_bytes bytes of a question's text: memory.recall, search_words and
+--                  match_entities read every word and name in it: 4 KB
+--   name_comparisons names one call compares with a text (memory._name_candidates: each
+--                  comparison reads a run of the text; the most likely names go first)
+--   health_sample  queries of memory.health's sampled recall check, a simulation (each
+--                  an exact scan of the simulation's episodes)
 -- A batch over its limits is split by the caller; the importer's batches stay far below.
 CREATE OR REPLACE FUNCTION memory._limit(p_name text) RETURNS bigint
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SECURITY INVOKER
@@ -25,11 +31,14 @@ DECLARE
         WHEN 'list_elements' THEN 1000
         WHEN 'quoted_chars' THEN 200
         WHEN 'cache_hashes' THEN 100000
-        WHEN 'word_candidates' THEN 300 END;
+        WHEN 'word_candidates' THEN 300
+        WHEN 'question_bytes' THEN 4096
+        WHEN 'name_comparisons' THEN 300
+        WHEN 'health_sample' THEN 100 END;
 BEGIN
-    RETURN COALESCE(v_limit, memory._one_of('limit', p_name, '{batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes, word_candidates}')::bigint);
+    RETURN COALESCE(v_limit, memory._one_of('limit', p_name, '{batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes, word_candidates, question_bytes, name_comparisons, health_sample}')::bigint);
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._limit(text) IS 'Internal: the cap of a named limit (batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes, word_candidates)';
+COMMENT ON FUNCTION memory._limit(text) IS 'Internal: the cap of a named limit (batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes, word_candidates, question_bytes, name_comparisons, health_sample)';
 GRANT EXECUTE ON FUNCTION memory._limit(text) TO memory_reader, memory_writer, memory_admin;

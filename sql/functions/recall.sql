@@ -25,7 +25,8 @@
 --               the fused rows of other kinds are left out before the top p_top_k are taken
 --               (quick search over facts: {"kinds": ["fact"]})
 -- A NULL vector runs the arms that need none (words, graph), so any SQL client recalls by
--- text; a NULL (or blank) text runs the arms of meaning alone; both NULL: 22023. Each row:
+-- text; a NULL (or blank) text runs the arms of meaning alone; both NULL: 22023; a text over
+-- memory._limit('question_bytes') (4 KB) 54000, before any arm runs. Each row:
 -- kind (episode, fact, entity), id, text, fused score, each arm's rank and raw score
 -- (ranks), and why: the arms that found it, the entities that led the graph there, and the
 -- route taken.
@@ -63,6 +64,9 @@ DECLARE
     v_why_route text;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    -- the question's size first, whatever the arms: the route and the words and graph arms
+    -- read every word and name in it (memory._limit('question_bytes'), 54000)
+    PERFORM memory._check_limit('question_bytes', 'p_query_text', pg_catalog.octet_length(p_query_text));
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
         RAISE EXCEPTION 'p_options must be a JSON object, not %', pg_catalog.jsonb_typeof(v_options)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, model, kinds';
