@@ -21,9 +21,10 @@ ALTER TABLE memory.change_heads
 COMMENT ON COLUMN memory.change_heads.last_change_id IS
     'the tenant''s last change_id: the next change takes the one after it (memory._record_change)';
 
--- Each head starts at its tenant's largest change_id (row-level security lifted for these
--- statements, as V0009 did, so that a deploy by a role with the owner's privileges reaches
--- every tenant's rows). A tenant with changes and no head (none is written so) gets one.
+-- Each head starts at its tenant's largest change_id (row-level security lifted until the
+-- end of this file, as V0009 did, so that a deploy by a role with the owner's privileges
+-- reaches every tenant's rows). A tenant with changes and no head (none is written so) gets
+-- one.
 ALTER TABLE memory.change_heads NO FORCE ROW LEVEL SECURITY;
 ALTER TABLE memory.changes NO FORCE ROW LEVEL SECURITY;
 INSERT INTO memory.change_heads AS h (tenant_id, changes, last_change_id, last_change_at)
@@ -31,9 +32,32 @@ SELECT c.tenant_id, pg_catalog.max(c.seq), pg_catalog.max(c.change_id), pg_catal
   FROM memory.changes AS c
  GROUP BY c.tenant_id
     ON CONFLICT (tenant_id) DO UPDATE SET last_change_id = excluded.last_change_id;
+
+-- The identity goes. Citus refuses ALTER COLUMN ... DROP IDENTITY on a distributed table
+-- (a database distributed before this version): there the column is made anew, its values
+-- kept, and its key and index with it.
+DO $do$
+DECLARE
+    v_distributed boolean := false;
+BEGIN
+    IF pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN  -- read only where Citus is
+        v_distributed := EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition AS d
+                                  WHERE d.logicalrelid = 'memory.changes'::regclass);
+    END IF;
+    IF v_distributed THEN
+        ALTER TABLE memory.changes ADD COLUMN change_no bigint;
+        UPDATE memory.changes SET change_no = change_id;
+        ALTER TABLE memory.changes DROP COLUMN change_id;
+        ALTER TABLE memory.changes RENAME COLUMN change_no TO change_id;
+        ALTER TABLE memory.changes ALTER COLUMN change_id SET NOT NULL;
+        ALTER TABLE memory.changes ADD CONSTRAINT changes_pkey PRIMARY KEY (tenant_id, change_id);
+        CREATE INDEX changes_simulation_idx ON memory.changes (tenant_id, simulation_id, change_id);
+    ELSE
+        ALTER TABLE memory.changes ALTER COLUMN change_id DROP IDENTITY IF EXISTS;
+    END IF;
+END
+$do$;
 ALTER TABLE memory.changes FORCE ROW LEVEL SECURITY;
 ALTER TABLE memory.change_heads FORCE ROW LEVEL SECURITY;
-
-ALTER TABLE memory.changes ALTER COLUMN change_id DROP IDENTITY IF EXISTS;
 COMMENT ON COLUMN memory.changes.change_id IS
     'cursor of memory.changes_since(): the tenant''s own number (memory.change_heads.last_change_id), in commit order within the tenant';
