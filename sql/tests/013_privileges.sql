@@ -9,7 +9,7 @@
 -- Tenant roles are taken here with SET LOCAL SESSION AUTHORIZATION (the session user of this
 -- file is the superuser); SET ROLE narrowing is tested in tests/test_owner_rights.py.
 BEGIN;
-SELECT plan(284);  -- V0026: 4 tables and 2 definers (28); 111 + 11 report and prediction tables x 5 + row_history and _record_history (V0015) 9 + edge_evidence and _link_evidence (V0016) 9 + embedding_models and tenant_models (V0022) 6 + word_postings, _index_words (V0020) and V0021's 4 tables and 6 definers
+SELECT plan(285);  -- V0026: 4 tables and 2 definers (28); 111 + 11 report and prediction tables x 5 + row_history and _record_history (V0015) 9 + edge_evidence and _link_evidence (V0016) 9 + embedding_models and tenant_models (V0022) 6 + word_postings, _index_words (V0020) and V0021's 4 tables and 6 definers
 \ir _fixtures.psql
 
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY, data boolean NOT NULL) ON COMMIT DROP;
@@ -239,9 +239,11 @@ RESET SESSION AUTHORIZATION;
 CREATE ROLE fx_half_admin LOGIN;
 GRANT memory_admin TO fx_half_admin WITH INHERIT FALSE, SET TRUE;
 SET LOCAL SESSION AUTHORIZATION fx_half_admin;
-SET LOCAL ROLE memory_admin;
 SELECT throws_ok($$SELECT * FROM memory.delete_tenant(fx.tenant_a())$$, '42501', NULL,
-                 'SET ROLE memory_admin without its privileges (NOINHERIT) may not delete a tenant');
+                 'a member of memory_admin without its privileges (NOINHERIT) may not delete a tenant as itself');
+SET LOCAL ROLE memory_admin;
+SELECT throws_ok($$SELECT * FROM memory.delete_tenant(fx.unknown())$$, 'P0002', NULL,
+                 'after SET ROLE memory_admin it acts as memory_admin in the definer too (P0002: unknown tenant, not 42501)');
 RESET ROLE;
 RESET SESSION AUTHORIZATION;
 SET LOCAL SESSION AUTHORIZATION admin;
