@@ -12,7 +12,8 @@
 -- recall@10 of the approximate search over episodes against the exact one on p_sample
 -- queries (each the sum of two random episodes' vectors, the two drawn independently and
 -- paired by their draw order; 'sampled' says how many ran) for every simulation whose
--- episodes' index is valid, ok at 0.95 or more (the seeds' alert below); the change feed's
+-- episodes' index is valid, ok at 0.95 or more (the seeds' alert below; p_sample over
+-- memory._limit('health_sample') 54000: each query is an exact scan); the change feed's
 -- head. One row per metric.
 -- SECURITY DEFINER: an administrator holds no tenant grant, yet sizes every tenant; the
 -- caller is checked as the session user (a grant for the tenant, or memory_admin) and the
@@ -53,6 +54,7 @@ DECLARE
     v_cluster boolean := memory._on_cluster();
 BEGIN
     PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass a tenant id');
+    PERFORM memory._check_limit('health_sample', 'p_sample', p_sample);
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
     IF NOT (memory._holds_grant(p_tenant_id) OR pg_catalog.pg_has_role(memory._acting_role(), 'memory_admin', 'USAGE')) THEN
         RAISE EXCEPTION 'role % holds no grant for tenant %', memory._acting_role(), p_tenant_id

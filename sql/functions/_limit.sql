@@ -33,7 +33,7 @@ DECLARE
         WHEN 'cache_hashes' THEN 100000
         WHEN 'word_candidates' THEN 300
         WHEN 'question_bytes' THEN 4096
-        WHEN 'name_comparisons' THEN 300
+        WHEN 'name_comparisons' THEN 1000
         WHEN 'health_sample' THEN 100 END;
 BEGIN
     RETURN COALESCE(v_limit, memory._one_of('limit', p_name, '{batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes, word_candidates, question_bytes, name_comparisons, health_sample}')::bigint);

@@ -23,17 +23,17 @@
 -- same rows for all 60; the names of people, places and organisations 5.0-5.4 ms against
 -- 5.0-5.4 (a common trigram there is missing from one of the first 16), the same rows for
 -- all 150 (bench/names.py).
--- A text longer than c_window (512) characters is read as overlapping runs of words (each
--- c_window long, one starting every c_window / 2 characters, a word over 255 characters
--- cut): a name is compared with a run holding its trigrams, never with the
--- whole text, and each run bounds the names it holds alone, so the work grows with the
--- text as its runs do, where a name compared with the whole text cost time in the text's
--- length and a long text of many names held most names' trigrams somewhere (seconds at 4
--- KB, minutes beyond). A name is found where it lies within one run (any name of up to
--- c_window / 2 characters does); the common trigrams of a run are counted as held by each
--- of its candidates, unread (an upper bound still). A text of up to c_window characters is
--- one run, the whole text, read as before. At most memory._limit('name_comparisons') names
--- are compared a call, the most likely first: past it, the names found so far are the answer.
+-- A text longer than c_whole (512) characters is read as overlapping runs of its words
+-- (each c_run (256) characters long, one starting every c_run / 2, a word over 128
+-- characters cut): a name is bounded by the trigrams it shares with one run and compared
+-- with that run, never with the whole text, so the work grows with the text as its runs do
+-- (a name compared with the whole text cost time in the text's length, and a long text of
+-- many names held most names' trigrams somewhere: seconds at 4 KB, minutes beyond). A name
+-- is found where it lies within one run (a name of up to c_run / 2 characters always
+-- does); the common trigrams of a run are counted as held by each of its candidates,
+-- unread (an upper bound still). A text of up to c_whole characters is one run, the whole
+-- text, read as before. At most memory._limit('name_comparisons') names are compared a
+-- call, the closest bounds first: past it, the names found so far are the answer.
 -- Its plan is generic, made once a session (as memory._search_words', which calls it): every
 -- step is a keyed lookup or a join of what they read, whatever the text; the planner chose a
 -- custom plan for every call otherwise, planning the statement each time.
@@ -45,7 +45,8 @@ SET search_path = pg_catalog, pg_temp
 SET plan_cache_mode = force_generic_plan
 AS $fn$
 DECLARE
-    c_window   constant integer := 512;
+    c_whole    constant integer := 512;
+    c_run      constant integer := 256;
     v_prepared text := pg_catalog.lower(memory._words_text(p_text));
     v_runs     text[];
     v_keys     uuid[] := '{}';
@@ -57,20 +58,19 @@ DECLARE
     v_cap      integer := memory._limit('word_candidates');
     v_compares integer := memory._limit('name_comparisons');
 BEGIN
-    IF pg_catalog.char_length(v_prepared) <= c_window THEN
+    IF pg_catalog.char_length(v_prepared) <= c_whole THEN
         v_runs := ARRAY[v_prepared];
     ELSE
-        -- the runs: the words (white space apart, a word cut every 255 characters: a regular
-        -- expression's most)
+        -- the runs: the words (white space apart, a word cut every 128 characters)
         -- by where they start, each in the run starting at or before it and in the one before
         v_runs := ARRAY(
             SELECT pg_catalog.string_agg(t.word, ' ' ORDER BY t.n)
               FROM (SELECT m.word[1] AS word, m.n,
                            pg_catalog.sum(pg_catalog.char_length(m.word[1]) + 1) OVER (ORDER BY m.n)
                                - pg_catalog.char_length(m.word[1]) - 1 AS at
-                      FROM pg_catalog.regexp_matches(v_prepared, '[^[:space:]]{1,255}', 'g')
+                      FROM pg_catalog.regexp_matches(v_prepared, '[^[:space:]]{1,128}', 'g')
                            WITH ORDINALITY AS m (word, n)) AS t
-             CROSS JOIN LATERAL (VALUES (t.at / (c_window / 2)), (t.at / (c_window / 2) - 1)) AS r (run)
+             CROSS JOIN LATERAL (VALUES (t.at / (c_run / 2)), (t.at / (c_run / 2) - 1)) AS r (run)
              WHERE r.run >= 0
              GROUP BY r.run
              ORDER BY r.run);

@@ -5,7 +5,8 @@
 -- halves exist and are valid): 'indexed', 'exact' below 2,000 embedded rows of the kind,
 -- 'missing' or 'invalid': not ok; 'recall' the sampled recall@10 of the approximate search
 -- over episodes against the exact one for simulations whose episodes are indexed
--- (p_recall_sample queries; not ok below 0.95); 'feed' the change feed's head; 'latency'
+-- (p_recall_sample queries a simulation, 0 to memory._limit('health_sample') (100): more is
+-- refused with 54000, each being an exact scan; not ok below 0.95); 'feed' the change feed's head; 'latency'
 -- per memory function called, from pg_stat_statements where it is installed and loaded, as
 -- the caller may read it (calls, mean, stddev, max; p95 / p99 estimated as mean + 1.645 /
 -- 2.326 stddev, capped at max: pg_stat_statements keeps no percentiles), else one row
@@ -24,10 +25,11 @@ DECLARE
     v_tenant uuid;
     v_schema name;
 BEGIN
-    IF p_recall_sample < 0 OR p_recall_sample > 1000 THEN
-        RAISE EXCEPTION 'p_recall_sample must be from 0 to 1000, not %', p_recall_sample
+    IF p_recall_sample < 0 THEN
+        RAISE EXCEPTION 'p_recall_sample must be 0 or more, not %', p_recall_sample
             USING ERRCODE = 'invalid_parameter_value', HINT = '0 skips the recall check; 10 is the default';
     END IF;
+    PERFORM memory._check_limit('health_sample', 'p_recall_sample', p_recall_sample);
     PERFORM memory._refuse_on_cluster('health', 'memory.health_tenant(tenant_id) for each tenant');
     IF p_tenant_id IS NOT NULL THEN
         RETURN QUERY SELECT * FROM memory.health_tenant(p_tenant_id, p_recall_sample);

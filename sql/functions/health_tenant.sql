@@ -2,7 +2,8 @@
 -- 'feed' (no 'latency': that is the node's, memory.health). The form a Citus cluster runs,
 -- where the call goes whole to the tenant's worker (memory.health, whose tenant may be NULL,
 -- stays on the coordinator and refuses there). A caller that is not an administrator must
--- hold a grant for the tenant (42501). NULL tenant 22004; p_recall_sample 0..1000 (22023).
+-- hold a grant for the tenant (42501). NULL tenant 22004; p_recall_sample below 0 22023, over
+-- memory._limit('health_sample') (100) 54000.
 CREATE OR REPLACE FUNCTION memory.health_tenant(p_tenant_id uuid, p_recall_sample integer DEFAULT 10)
 RETURNS TABLE (section text, tenant_id uuid, simulation_id uuid, agent_id integer, metric text,
                value double precision, ok boolean, detail jsonb)
@@ -11,10 +12,11 @@ SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 BEGIN
     PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the id of the tenant, or call memory.health() for every tenant');
-    IF p_recall_sample < 0 OR p_recall_sample > 1000 THEN
-        RAISE EXCEPTION 'p_recall_sample must be from 0 to 1000, not %', p_recall_sample
+    IF p_recall_sample < 0 THEN
+        RAISE EXCEPTION 'p_recall_sample must be 0 or more, not %', p_recall_sample
             USING ERRCODE = 'invalid_parameter_value', HINT = '0 skips the recall check; 10 is the default';
     END IF;
+    PERFORM memory._check_limit('health_sample', 'p_recall_sample', p_recall_sample);
     IF NOT pg_catalog.pg_has_role(CURRENT_USER, 'memory_admin', 'USAGE') THEN
         PERFORM memory._enter_tenant(p_tenant_id);
     END IF;

@@ -5,7 +5,7 @@
 -- syntax in the text read as words; bad input; tenants isolated.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(53);
+SELECT plan(56);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(),
@@ -217,7 +217,7 @@ SELECT results_eq(format($$SELECT node_id, similarity FROM memory.match_entities
   FROM (VALUES ('what did Entity 123 post?'), ('what did Identity 612 post?'), ('Entity 7 and Identity 707'), ('Entty 23 said')) AS t (text);
 RESET SESSION AUTHORIZATION;
 
--- Bad input (7)
+-- Bad input, and the question cap (10)
 SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), '')$$, '22023', NULL, 'empty text: 22023');
 SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), E' \t\n ')$$, '22023', NULL, 'white space only: 22023');
 SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), NULL)$$, '22004', NULL, 'NULL text: 22004');
@@ -226,6 +226,20 @@ SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 
 SELECT throws_ok($$SELECT * FROM memory.match_entities(fx.tenant_a(), fx.sim_a(), ' ')$$, '22023', NULL, 'match_entities, blank text: 22023');
 SELECT throws_ok($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), repeat('x ', 600000))$$, '54000', NULL,
                  'a text over the string limit: 54000');
+-- a question over memory._limit('question_bytes'), of real words and names: 54000 (3)
+SELECT throws_ok(pg_catalog.format($$SELECT * FROM memory.search_words(fx.tenant_a(), fx.sim_a(), %L)$$,
+                                   left(repeat('Sofia Lindqvist covers River Road for the Quayside Cafe, 李华说. ', 100),
+                                        memory._limit('question_bytes')::integer - 60) || ' ' || repeat('x', 100)),
+                 '54000', NULL, 'search_words: a question over question_bytes is 54000');
+SELECT throws_ok(pg_catalog.format($$SELECT * FROM memory.match_entities(fx.tenant_a(), fx.sim_a(), %L)$$,
+                                   repeat('Sofia Lindqvist covers River Road. ', 120)),
+                 '54000', NULL, 'match_entities: a question over question_bytes is 54000');
+SELECT results_eq(pg_catalog.format($$SELECT node_id FROM memory.match_entities(fx.tenant_a(), fx.sim_a(), %L, 10)$$,
+                                    repeat('the council met again on monday about the strike. ', 30)
+                                    || 'Sofia Lindqvist covers River Street (renamed above); 李华反对 '
+                                    || repeat('the council met again on monday about the strike. ', 40)),
+                  ARRAY['li', 'road', 'sofia'],
+                  'a question of 3.6 KB (runs of its words) still finds the names in its middle, each at 1 (ties by node id)');
 RESET SESSION AUTHORIZATION;
 
 -- Tenants (6)

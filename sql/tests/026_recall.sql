@@ -7,7 +7,7 @@
 -- tests/test_recall.py measures with the real model.
 BEGIN;
 \ir _fixtures.psql
-SELECT plan(73);
+SELECT plan(75);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
@@ -133,9 +133,15 @@ SELECT results_eq($$SELECT r.id FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'C
                   $$VALUES ('e2'::text)$$,
                   'and as of a moment in the past, the facts current then (memory.facts'' rule)');
 
--- Options and bad input (6)
+-- Options and bad input (8)
 SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), '', NULL)$$, '22023', NULL,
                  'an empty question without a vector: 22023');
+SELECT throws_ok(pg_catalog.format($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), %L, NULL, 10, '{"arms": ["graph"]}')$$,
+                                   repeat('Who at the Chamber of Commerce opposed the plan? ', 90)),
+                 '54000', NULL, 'a question over memory._limit(''question_bytes''): 54000, the graph arm never run');
+SELECT throws_ok(pg_catalog.format($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), %L, fx.vec(2), 10, '{"arms": ["episodes"]}')$$,
+                                   repeat('Who at the Chamber of Commerce opposed the plan? ', 90)),
+                 '54000', NULL, 'and with the arms of meaning alone, whose route would read it too');
 SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"arm": ["words"]}')$$,
                  '22023', 'unknown option ''arm''', 'an unknown option is named');
 SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', NULL, 10, '{"arms": ["words", "magic"]}')$$,
