@@ -11,13 +11,40 @@ import random
 
 import psycopg
 import pytest
-from bench.names import names
 from psycopg.types.json import Jsonb
 
-WORDS = (
-    "the mayor said union members would strike again on monday unless the council agreed "
-    "to a new contract for drivers and nurses at the hospital near the river"
-).split()
+from bench.names import names
+
+WORDS = [
+    "the",
+    "mayor",
+    "said",
+    "union",
+    "members",
+    "would",
+    "strike",
+    "again",
+    "on",
+    "monday",
+    "unless",
+    "the",
+    "council",
+    "agreed",
+    "to",
+    "a",
+    "new",
+    "contract",
+    "for",
+    "drivers",
+    "and",
+    "nurses",
+    "at",
+    "the",
+    "hospital",
+    "near",
+    "the",
+    "river",
+]
 ZH = ["对这件事怎么看", "说市议会应该让步", "在市场见面"]
 
 
