@@ -313,6 +313,12 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'one of build, rebuild, drop, keep (the action column of memory.ann_plan())';
     END IF;
+    IF NOT p_concurrently AND pg_catalog.cardinality(v_stmts) > 0 AND NOT memory._on_cluster() THEN
+        RAISE EXCEPTION 'index action % of simulation % in one transaction would hold % against every tenant''s writes until it ends',
+                        p_action, p_sim_no, p_table
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'run `swarm-memory index` (it builds and drops CONCURRENTLY, outside a transaction, as memory_owner)';
+    END IF;
     RETURN v_stmts;
 END
 $_$;
@@ -320,7 +326,7 @@ $_$;
 ALTER FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) OWNER TO memory_owner;
 
 -- FUNCTION _ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) IS 'Internal: the statements of an index action of memory.ann_plan(), ann_plan_facts() or ann_plan_entities() on a simulation''s HNSW index over memory.episodes (or a shard of it; with the IVFFlat bridge built before a concurrent build and dropped after it), memory.edges or memory.nodes (a pair)';
+COMMENT ON FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) IS 'Internal: the statements of an index action of memory.ann_plan(), ann_plan_facts() or ann_plan_entities() on a simulation''s HNSW index over memory.episodes (or a shard of it; with the IVFFlat bridge built before a concurrent build and dropped after it), memory.edges or memory.nodes (a pair); the plain (one-transaction) form only on a Citus cluster';
 
 -- FUNCTION _ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._ann_statements(p_sim_no bigint, p_action text, p_m integer, p_ef_construction integer, p_concurrently boolean, p_table regclass) FROM PUBLIC;
@@ -575,8 +581,15 @@ BEGIN
     IF p_value > v_max THEN
         RAISE EXCEPTION '% exceeds the limit %: % > %', memory._quote(p_what), p_limit, p_value, v_max
             USING ERRCODE = 'program_limit_exceeded',
-                  HINT = pg_catalog.format('nothing was written; split the work or shorten the value '
-                                           '(memory._limit(%L) = %s)', p_limit, v_max);
+                  HINT = CASE p_limit
+                      WHEN 'question_bytes' THEN
+                          pg_catalog.format('shorten the question to at most %s bytes: its key words and names '
+                                            '(memory._limit(%L))', v_max, p_limit)
+                      WHEN 'health_sample' THEN
+                          pg_catalog.format('ask for at most %s sampled queries (memory._limit(%L)); 0 skips the check',
+                                            v_max, p_limit)
+                      ELSE pg_catalog.format('nothing was written; split the work or shorten the value '
+                                             '(memory._limit(%L) = %s)', p_limit, v_max) END;
     END IF;
 END
 $$;
@@ -650,6 +663,27 @@ COMMENT ON FUNCTION memory._check_query_vector(p_query public.vector) IS 'Intern
 REVOKE ALL ON FUNCTION memory._check_query_vector(p_query public.vector) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._check_query_vector(p_query public.vector) TO memory_reader;
 
+-- _check_quota(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._check_quota(p_tenant_id uuid, p_kind text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM memory.tenant_quotas AS q WHERE q.tenant_id = p_tenant_id AND q.kind = p_kind) THEN
+        PERFORM memory._enforce_quota(p_tenant_id, p_kind);
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory._check_quota(p_tenant_id uuid, p_kind text) OWNER TO memory_owner;
+
+-- FUNCTION _check_quota(p_tenant_id uuid, p_kind text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._check_quota(p_tenant_id uuid, p_kind text) IS 'Internal: after a write that inserted rows of a kind, hold the tenant to its cap of the kind when it has one (memory._enforce_quota, 53400)';
+
+-- FUNCTION _check_quota(p_tenant_id uuid, p_kind text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._check_quota(p_tenant_id uuid, p_kind text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._check_quota(p_tenant_id uuid, p_kind text) TO memory_writer;
+
 -- _clump_breadth(bigint, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._clump_breadth(p_points bigint, p_top_k integer) RETURNS integer
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -689,7 +723,6 @@ DECLARE
     v_episodes bigint;
     v_distinct bigint;
     v_indexed  boolean;
-    v_old_no   bigint;
     -- a clump: the episodes within this cosine of its leader
     c_cosine      constant double precision := 0.99;
     c_sample      constant integer := 2000;
@@ -814,12 +847,11 @@ BEGIN
         END IF;
     END IF;
 
-    -- The old builds go (their rows by the foreign keys), then their indexes.
+    -- The old builds go (their rows by the foreign keys). Their indexes stay, empty, for
+    -- `swarm-memory index` to drop CONCURRENTLY after the call: a DROP INDEX here would hold
+    -- memory.search_points, which every tenant's clump search reads, until the commit.
     DELETE FROM memory.search_builds AS b
      WHERE b.tenant_id = p_tenant_id AND b.simulation_id = v_sim AND b.build_no = ANY (v_old);
-    FOREACH v_old_no IN ARRAY v_old LOOP
-        EXECUTE pg_catalog.format('DROP INDEX IF EXISTS memory.%I', memory._clump_index_name(p_sim_no, v_old_no));
-    END LOOP;
     RETURN QUERY
     SELECT b.build_no, b.episodes, b.points, b.clumps, b.clumped, b.indexed
       FROM memory.search_builds AS b
@@ -1143,6 +1175,7 @@ DECLARE
     v_all      text[] := '{}';
     v_key      text;
     v_written  bigint;
+    v_change   bigint;
 BEGIN
     IF NOT (p_similarity > 0.9 AND p_similarity < 1) THEN
         RAISE EXCEPTION 'compaction similarity must be above 0.9 and below 1, not %', p_similarity
@@ -1202,11 +1235,12 @@ BEGIN
         GET DIAGNOSTICS v_dropped = ROW_COUNT;
     END IF;
     IF v_clumps > 0 THEN
-        PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'episodes', 'compact',
-                                      ARRAY(SELECT i FROM pg_catalog.unnest(v_all) AS i ORDER BY i),
-                                      pg_catalog.jsonb_build_object('clumps', v_clumps, 'episodes', v_episodes, 'deleted', v_dropped),
-                                      NULL,
-                                      pg_catalog.jsonb_build_object('similarity', p_similarity, 'dropped', p_drop));
+        -- the members' ids sorted first: memory._record_change is called as a plain expression
+        v_all := ARRAY(SELECT i FROM pg_catalog.unnest(v_all) AS i ORDER BY i);
+        v_change := memory._record_change(p_tenant_id, p_simulation_id, 'episodes', 'compact', v_all,
+                                          pg_catalog.jsonb_build_object('clumps', v_clumps, 'episodes', v_episodes, 'deleted', v_dropped),
+                                          NULL,
+                                          pg_catalog.jsonb_build_object('similarity', p_similarity, 'dropped', p_drop));
     END IF;
     RETURN QUERY SELECT v_clumps, v_episodes, v_dropped;
 END
@@ -1298,6 +1332,7 @@ DECLARE
     v_kind   memory.record_kind;
     v_count  bigint;
     v_counts jsonb := '{}'::jsonb;
+    v_change bigint;
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
     -- Each kind counted, then the simulation deleted: its rows of every kind go by the
@@ -1311,7 +1346,7 @@ BEGIN
         v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
     END LOOP;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
-    PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'delete', NULL, v_counts);  -- the change feed (V0021)
+    v_change := memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'delete', NULL, v_counts);  -- the change feed (V0021)
     RETURN QUERY SELECT (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
                         (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint,
                         (v_counts ->> 'reports')::bigint, (v_counts ->> 'predictions')::bigint;
@@ -1411,6 +1446,41 @@ COMMENT ON FUNCTION memory._end_grant(p_tenant_id uuid, p_role_oid oid) IS 'Inte
 -- FUNCTION _end_grant(p_tenant_id uuid, p_role_oid oid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._end_grant(p_tenant_id uuid, p_role_oid oid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._end_grant(p_tenant_id uuid, p_role_oid oid) TO memory_admin;
+
+-- _enforce_quota(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._enforce_quota(p_tenant_id uuid, p_kind text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_max  bigint;
+    v_used bigint;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    SELECT q.max_rows INTO v_max FROM memory.tenant_quotas AS q
+     WHERE q.tenant_id = p_tenant_id AND q.kind = p_kind
+       FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    v_used := memory._quota_used(p_tenant_id, p_kind);
+    IF v_used > v_max THEN
+        RAISE EXCEPTION 'tenant % would hold % %, over its quota of %', p_tenant_id, v_used, p_kind, v_max
+            USING ERRCODE = 'configuration_limit_exceeded',
+                  HINT = pg_catalog.format('nothing of the call was written; an administrator raises or clears '
+                                           'the tenant''s cap of %s with memory.set_quota()', p_kind);
+    END IF;
+END
+$$;
+
+ALTER FUNCTION memory._enforce_quota(p_tenant_id uuid, p_kind text) OWNER TO memory_owner;
+
+-- FUNCTION _enforce_quota(p_tenant_id uuid, p_kind text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._enforce_quota(p_tenant_id uuid, p_kind text) IS 'Internal: refuse (53400) a write that leaves the tenant above its quota of a kind; locks the cap''s row first (SECURITY DEFINER: tenant roles may not lock memory.tenant_quotas)';
+
+-- FUNCTION _enforce_quota(p_tenant_id uuid, p_kind text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._enforce_quota(p_tenant_id uuid, p_kind text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._enforce_quota(p_tenant_id uuid, p_kind text) TO memory_writer;
 
 -- _enter_page(text, uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._enter_page(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_after text) RETURNS void
@@ -1815,6 +1885,7 @@ DECLARE
     v_cluster boolean := memory._on_cluster();
 BEGIN
     PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass a tenant id');
+    PERFORM memory._check_limit('health_sample', 'p_sample', p_sample);
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
     IF NOT (memory._holds_grant(p_tenant_id) OR pg_catalog.pg_has_role(memory._acting_role(), 'memory_admin', 'USAGE')) THEN
         RAISE EXCEPTION 'role % holds no grant for tenant %', memory._acting_role(), p_tenant_id
@@ -2139,7 +2210,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._ann_ivf_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '0a0c021b4eb401e1110476626f59f835', false),
         ('memory._ann_plan(text,integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '307fd6ad37f417f5c1eefba2fb50a394', false),
         ('memory._ann_statement_list(text,text,text,text,name)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '5cf77c2ceb59a50357f48990fc24438f', false),
-        ('memory._ann_statements(bigint,text,integer,integer,boolean,regclass)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '15fea2f0cb7fdcd5ed7ce767e9a90826', false),
+        ('memory._ann_statements(bigint,text,integer,integer,boolean,regclass)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'a9ddada3472c318a0d01afbd0b208735', false),
         ('memory._ann_wanted(integer,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '8ddaa274a57135b273acc2bad2c586ed', false),
         ('memory._attempt_alive(integer,integer,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'f7623d812a573974af7727c68393a4fa', false),
         ('memory._attempt_lock_class()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '653af550d9405f36d55f39f343a4c102', false),
@@ -2147,25 +2218,27 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._check_batch(text,jsonb,jsonb,text[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b3aa268a1e7c67cb1ee34dfd5790b1cc', false),
         ('memory._check_fact_state(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'cf0b715a4d584676179d7c6758b693e3', false),
         ('memory._check_items_model(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f1441e273a03dbe63c39b45a143e84d3', false),
-        ('memory._check_limit(text,text,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '4c90fc4387a1ca035cf57dbaacc33b3e', false),
+        ('memory._check_limit(text,text,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '5914f03e0e008194b9a894b78b34ceaf', false),
         ('memory._check_query_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '208f2925af525b412b1a82569c37faad', false),
         ('memory._check_query_vector(public.vector)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '588652b1c525065ba9294371e32f9cd2', false),
+        ('memory._check_quota(uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '58765201bdc9155b13804633b20ebb82', false),
         ('memory._clump_breadth(bigint,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3ea0a1eb28a74e90c6a89d2bdbbe5d94', false),
-        ('memory._clump_build(uuid,bigint,text,integer,integer)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '223633657184d472adad191283f2d057', false),
+        ('memory._clump_build(uuid,bigint,text,integer,integer)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'd5a28a8876b03be90c53bb14fdb7f4e3', false),
         ('memory._clump_builds(uuid)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '38a3c845921b382b04ed600071ba1b9c', false),
         ('memory._clump_collapse(uuid,uuid,bigint,memory.episode_hit[],integer[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '287043c1bb8ec2d9d942f1003c8d4258', false),
         ('memory._clump_index_name(bigint,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '8e30fda99fb455af113bd59e0e1a5646', false),
         ('memory._clump_plan(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '028d0232a0bde8a06b8b567ea413cb7b', false),
         ('memory._clump_search(uuid,uuid,bigint,bigint,public.vector,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b6a9112a5fef8f0510953d81251eecb4', false),
         ('memory._clump_state(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '14338c2f0712d264f65960cd9adb0275', false),
-        ('memory._compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'fac32ca0f5c960d05a7ade268d107f5e', false),
+        ('memory._compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'cb23de3d19bf288d65492a0f20928999', false),
         ('memory._current_tenant_id()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '52a4bbf748c4a714e4265605f61617f2', false),
         ('memory._default_model()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '689f180e75a292c43df11fa018682b25', false),
         ('memory._delete_grant(uuid,oid)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4ed3acade97b3bd9a451f518c53afe99', false),
-        ('memory._delete_simulation(uuid,uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f1caddbd5b538ca982db140e708dcbe7', false),
+        ('memory._delete_simulation(uuid,uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '3123005155f24863d1a4e62d7b0ceed0', false),
         ('memory._discard_staged(uuid,uuid[])', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a1e93a263892d2f433a7ae734314a84f', false),
         ('memory._edge_detail(memory.edges)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '9c089003f9207c4a61d2d69c98cd8420', false),
         ('memory._end_grant(uuid,oid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '474a722a700ca7dac7c061130b1c556f', false),
+        ('memory._enforce_quota(uuid,text)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e4fb8d100ff5437fe4fe340d8dc5cdb5', false),
         ('memory._enter_page(text,uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a0d6e17c20878dde1b38b449ce7cc9af', false),
         ('memory._enter_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'dc75d66bb78acf8332cd1fb766b3b65c', false),
         ('memory._enter_tenant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '8dfed459c0f84772b5da5c549d7663ea', false),
@@ -2180,19 +2253,19 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._field_problem(jsonb,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6cf8520e40a30f7693123cf4861233e5', false),
         ('memory._function_fingerprints()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '9d5f770d99404344e0c73b64eb685914', false),
         ('memory._group_roles()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26042769b5c2db52cfaae36609333624', false),
-        ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'd8df860b217aacf009602567e7a1b6f0', false),
+        ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '42234416067f73c7f81d211985cf6500', false),
         ('memory._holds_grant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '45d144144274bbdfe9d053a5a40837ae', false),
         ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'fd3cbd66ba6087cfe69ece14740f1028', false),
-        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4ee5903cd600c0430c0b1b72eced7a1a', false),
+        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '2b79cc91f6a0ccb142a3efa312476f99', false),
         ('memory._kind(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ef54e58aef42b081b621fd1f0b93ad64', false),
         ('memory._kind_columns(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '60be66f17c323b7bee73f792e06acc4c', false),
         ('memory._kind_key(text,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e9102568bf7756c17c45d8230251a64e', false),
         ('memory._kind_problems(text,memory.import_attempts)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a01ce51662d96aea5b0d353654dfb063', false),
         ('memory._known(anyelement,uuid,uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dad8e004b708fa987f3cc0507ce3223d', false),
         ('memory._label_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '1dbe62f77eb846a8b0b9361391a89734', false),
-        ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '39559412e72cb998f2ed9728ebdf0f80', false),
+        ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '510c14cf40c7ef2bcb27a4babfb3b887', false),
         ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '0196c0418cfce024bbce771b0f1ad2ff', false),
-        ('memory._merge(text,uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b97a8a51efc1c800d7fde5ced491400e', false),
+        ('memory._merge(text,uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5e9603c4d3c9a67c67811b1c63f1ae24', false),
         ('memory._merge_edges(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '889c8f28e01239165edee07d06131188', false),
         ('memory._merge_episodes(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '640c3717b399d5059ee5b6f3be21f4b9', false),
         ('memory._merge_nodes(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c95b874f2cad9677e3aab44ead5093b6', false),
@@ -2204,7 +2277,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._merge_reports(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a3fc254deaadd86773c6a6ce1a93287d', false),
         ('memory._merge_sql(text,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '0106af8ca46eda8e07c0cf4d2f451c65', false),
         ('memory._model(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '72c1f050981b57c4090f18c1b4a6cb37', false),
-        ('memory._name_candidates(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1c9df393a13bfffb1d86150c8b730069', false),
+        ('memory._name_candidates(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e4d4acd87e8e5392f5d0d4fa284c0b17', false),
         ('memory._name_match(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5bead449f9dc01da3e0fb21c336a5bf1', false),
         ('memory._name_trigrams(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '92c95ac4ff67b59dd33674ee5e89de53', false),
         ('memory._node_group()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '6066b68d257a3a73fd0a048513077082', false),
@@ -2215,15 +2288,16 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._outcomes()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '12c07968457faf0f28389f5e4bf5a9af', false),
         ('memory._page_rows(integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '221def7f8cb176df6c6ce56e31a80dcf', false),
         ('memory._prune(text,uuid,uuid,uuid,text[])', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f90074e42f28fdfee282416cfb02166a', false),
+        ('memory._quota_used(uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', '7945160f4bd7740dedcb2ff5f9d566bf', false),
         ('memory._quote(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '91691779d956f464c76f41de654264c0', false),
         ('memory._recall_graph(uuid,uuid,text,integer,integer,timestamp with time zone,uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '40e9887120e2c7e71df3c2f59b2a3d19', false),
         ('memory._recall_list(jsonb,text,text[],text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6603ecc82076d1f8cdbf82f9940cd8ed', false),
         ('memory._recall_option(jsonb,text,double precision,double precision,double precision)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e94331ac67785390e11c607ca53bc087', false),
-        ('memory._record_change(uuid,uuid,text,text,text[],jsonb,uuid,jsonb)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_writer=EXECUTE', '60584c35b487f7e41c49b9abaa5c3f13', false),
+        ('memory._record_change(uuid,uuid,text,text,text[],jsonb,uuid,jsonb)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_writer=EXECUTE', 'e6ce97b2143c66eca421418c034a1def', false),
         ('memory._record_history()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', '8c86d2c866af9b29cee06f52baec1c14', false),
-        ('memory._record_import(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '4ec621d827565cc070322d3d5f2ad928', false),
+        ('memory._record_import(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '2bb91836ee9a1670253d73dc5f14778f', false),
         ('memory._record_kinds()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'e4a393c67f59208382f83601bf07f725', false),
-        ('memory._record_upsert(text,uuid,uuid,jsonb,bigint,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '1e3d711b6f8b7966c11c414ff783455e', false),
+        ('memory._record_upsert(text,uuid,uuid,jsonb,bigint,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e22029ecba5e2b9b607955406ae100e6', false),
         ('memory._reembed_model(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '58392a22f62e34d7f3d29748aec6cdb1', false),
         ('memory._reembed_sources(uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '21af368951c0a225a97d8e882541e00a', false),
         ('memory._refuse_on_cluster(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '4ab6df52f16027dc0e270407525a8a47', false),
@@ -2247,7 +2321,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._staging_duplicate(text,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f69bc8df76f9845b2165b54375f71089', false),
         ('memory._staging_problem(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6745eb3f0ae50f2350e3882db8a585ed', false),
         ('memory._stored_dimensions()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'a00063f5b5893f463d2d49b5deacb26d', false),
-        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'fb6118548eb286d3801ad8d3c7c8c8c1', false),
+        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'cc29b711b43aa2f92ca56dc02002456c', false),
         ('memory._text_hash(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9b18070791a3bbbec385f667a8a9fa95', false),
         ('memory._top_k(integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8e0003e801d19da81e4883fe598ecde5', false),
         ('memory._upsert(text,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '3e8e26a09a9beef5876331b11c51c64b', false),
@@ -2255,7 +2329,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._vector_problem(public.vector)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ff8263ccfa17fc7267e11fe79275935f', false),
         ('memory._warm_indexes(uuid,uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'bf83d67627c736a1edf53ee74a59be76', false),
         ('memory._words_doc(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '5207195ddd5717222ffb05dc912ae2ce', false),
-        ('memory._words_prepare(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '58e3e8351df9b445a38b2b897b612dfc', false),
+        ('memory._words_prepare(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '198f2743e46a19fcb3b1173db997810f', false),
         ('memory._words_query(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '932e6de9ea1d84344b537c909d7b8dec', false),
         ('memory._words_text(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '1d91a16a70b91362e4edac23d7624c76', false),
         ('memory.abort_import(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '3d3a398f6fcd7556e4be9ac0efc22ba1', false),
@@ -2266,7 +2340,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.ann_plan(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0c3201c72777dd5146402b57fd2a111a', false),
         ('memory.ann_plan_entities(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'ab7f1636e2db2c7d4465d9db69ad4bf1', false),
         ('memory.ann_plan_facts(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c274a19646882ce6ca9f9ddec1903c16', false),
-        ('memory.begin_import(uuid,uuid,jsonb,boolean,jsonb,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5062cfd522d0212ba3ed2435165c81e3', false),
+        ('memory.begin_import(uuid,uuid,jsonb,boolean,jsonb,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '59fc07a4c27b20a392f3584db3f2a671', false),
         ('memory.cache_vectors(uuid,text,bytea[],public.vector[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '83caf85c800fddb691e2244b04888b83', false),
         ('memory.cached_vectors(uuid,text,bytea[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '822f0b288c75b0d8881a706151fa7d6c', false),
         ('memory.changes_since(uuid,bigint,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5ec4163ae2f9e6c86dec8d7c808465b0', false),
@@ -2275,7 +2349,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'af5b9c3e184af1c88443cd1657ed7158', false),
         ('memory.create_tenant(text,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c320ad93d7b9aedf219178d07aa7f598', false),
         ('memory.delete_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6f12e7e4e3e8a7ab22035dbaac9e206e', false),
-        ('memory.delete_tenant(uuid)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '61940c87af777350ba624d48957f4b77', false),
+        ('memory.delete_tenant(uuid)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '71bcc7ea631a3cd1b54e02fa3b82e5fc', false),
         ('memory.entity_summary(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e68a124ac8dfce13336977afce640bae', false),
         ('memory.episode_vector(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '97e2f074d5e8c17ffd352a033ac20402', false),
         ('memory.episodes(uuid,uuid,integer,text,text,integer,integer,timestamp with time zone,timestamp with time zone,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b7f692ffeff11791471e6a1f8a5797e2', false),
@@ -2286,8 +2360,8 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.grant_tenant(name,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'a3a915f05d9e9886092dc2dfe38bffc2', false),
         ('memory.graph_edges(uuid,uuid,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'c7cffc596563773e10c1a659f31dd093', false),
         ('memory.graph_nodes(uuid,uuid,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b1f3a56e38b6478c396cf2846e303aa0', false),
-        ('memory.health(uuid,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'e1493d99b4e219a7d4ea3d4043b3eb9d', false),
-        ('memory.health_tenant(uuid,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '8ed8028892bcd1c321a4e96457c17f60', false),
+        ('memory.health(uuid,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b8c95d11629da6b8ed22a5a49cdc1b00', false),
+        ('memory.health_tenant(uuid,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '7827380782f1267bbe4ffb33e9622d71', false),
         ('memory.history(uuid,uuid,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '9c91b57f392f5446407810b8c591182c', false),
         ('memory.import_attempts(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '079e39d3b9a86abd38eed54832f01d84', false),
         ('memory.link_evidence(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'de3430184638309c6e9a9815320b1ab5', false),
@@ -2304,8 +2378,9 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.paths(uuid,uuid,text,text,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd6ac8158188f383dc9b64e8a38134a6f', false),
         ('memory.predictions(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '879b97e8d26886192ec82641beb6e7a9', false),
         ('memory.profiles(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3af2df50a726f3758fb10eeda29a269a', false),
-        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '4888290d5298bf369ce7c53dec98c70a', false),
-        ('memory.record_outcome(uuid,uuid,text,text,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9b7025482a1555180e15df3bb795ddd2', false),
+        ('memory.quotas(uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '5f3f9faf0fa9e795eeb04e8fae2d6b67', false),
+        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '0d01e99b6e572e4ae733581b61f0799b', false),
+        ('memory.record_outcome(uuid,uuid,text,text,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'ef701a349777fdc8da9fb51c8f3bbb6c', false),
         ('memory.reembed_texts(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8b43a613d0249b323f1a174484d55a4e', false),
         ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
         ('memory.report_sections(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'eb961b56fb248001691fbbfd96e9cb9b', false),
@@ -2313,13 +2388,14 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.revoke_tenant(name,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '02e664882edbb1f83fccb87b1275dcca', false),
         ('memory.rls_audit()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '2cc1a7929c3cad7bb259fed9a10dfd36', false),
         ('memory.rls_audit_shards()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26598eff99e7190d328fe11eb941aa1f', true),
-        ('memory.route(text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '04d30f89704fad3353ad9692e79d0cb3', false),
+        ('memory.route(text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '26a06e7f1d7e91cf4edff1b9db84a4ab', false),
         ('memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7e4e7cc1b680961d36d22a748c4ce7cf', false),
         ('memory.search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '667140610de75173e1b01bd25b1ed894', false),
         ('memory.search_nodes(uuid,uuid,public.vector,integer,text,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1c8a90269ec4c1540b2563a9cc3315f3', false),
         ('memory.search_reports(uuid,uuid,public.vector,integer,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '0674b72f2988d16e979b5ab83b4229cf', false),
         ('memory.search_words(uuid,uuid,text,integer,text[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3b5001ce3f96e447ce5f8c48690a7634', false),
         ('memory.set_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '68dc87244496b1366bf0b9138606b1af', false),
+        ('memory.set_quota(uuid,text,bigint)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '6d216f6b8067fd7c366646652025c535', false),
         ('memory.set_retention(uuid,integer,real,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'b4d13ee349c2c49fcea17f680018ab52', false),
         ('memory.set_route_rule(text,text)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '8591276a8e436dcb9754573d25603c96', false),
         ('memory.set_tenant_model(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f085cd5b476b5b7b06431b3cddaaa879', false),
@@ -2327,14 +2403,14 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.stage_rows(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b50ccf4766fec70bf4ff6dc6b2707d5a', false),
         ('memory.sweep(uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c0d58f5b8fbb0409962b7e6e70dd0ff7', false),
         ('memory.sweep_tenant(uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'e4d79e900ba70ae1a4f547f3f86deb5a', false),
-        ('memory.switch_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '03a85a36edb2e0abbe7411597893649f', false),
+        ('memory.switch_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'cae74a8cf91b77a8d84a99249f91a3a6', false),
         ('memory.timeline(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1d0a79f852e4a672281312fc3c43d225', false),
         ('memory.upsert_edges(uuid,uuid,jsonb,boolean)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '74ab99398e9e8ce7747059b15986616a', false),
         ('memory.upsert_episodes(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '24280b240afbe755f2f9bf5e03696548', false),
         ('memory.upsert_nodes(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '065afe867b27f4cbba0d58f949e41d16', false),
         ('memory.upsert_predictions(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6e726640f198af841bedb7d1e3f8004e', false),
         ('memory.upsert_profiles(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '2e64f114b89c93fa8a17c91ae3f2ea59', false),
-        ('memory.upsert_simulation(uuid,uuid,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c5771ebdb702d3e58bdbda8ea1f2d292', false),
+        ('memory.upsert_simulation(uuid,uuid,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '4d50e1bced9b3ccadf57e50f6a5ff9d3', false),
         ('memory.validate_import(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f3f4094686a9ff999b030159c273ea05', false),
         ('memory.warm(uuid,uuid)', 'invoker', 'memory_owner', 'enable_seqscan=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8208aa3451ad53ca50e634a0ae012d07', false)
 $$;
@@ -2379,7 +2455,9 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
                                        -- V0021: the change feed, retention and compaction
                                        'changes', 'change_heads', 'retention_rules', 'episode_clumps',
                                        -- V0026: the clumps and representatives of indexed simulations
-                                       'search_builds', 'search_points', 'search_clumps', 'search_clump_chunks']) AS t
+                                       'search_builds', 'search_points', 'search_clumps', 'search_clump_chunks',
+                                       -- V0038: the tenants' quotas
+                                       'tenant_quotas']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -2408,8 +2486,8 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
        -- V0026: the same; memory._clump_build writes them.
        AND (t.table_name NOT IN ('search_builds', 'search_points', 'search_clumps', 'search_clump_chunks')
             OR p.command = 'SELECT')
-       -- V0021: the same; memory_owner's definer functions write them (below).
-       AND (t.table_name NOT IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps')
+       -- V0021, V0038: the same; memory_owner's definer functions write them (below).
+       AND (t.table_name NOT IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps', 'tenant_quotas')
             OR p.command = 'SELECT')
     UNION ALL
     SELECT 'row_history'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
@@ -2432,14 +2510,15 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
            ARRAY['memory_owner']::name[], 'UPDATE', e.call_tenant, e.call_tenant
       FROM e
     -- V0021: memory_owner adds to the feed (no UPDATE: a change is never rewritten), advances
-    -- a head, replaces rules and clumps.
+    -- a head, replaces rules and clumps; V0038: sets and locks a tenant's caps.
     UNION ALL
     SELECT w.table_name::name, p.policy_name::name, true, ARRAY['memory_owner']::name[], p.command, p.qual, p.with_check
       FROM e CROSS JOIN LATERAL (VALUES
           ('owner_adds_rows_to_the_entered_call_tenant', 'INSERT', NULL, e.call_tenant),
           ('owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', e.call_tenant, e.call_tenant)
       ) AS p (policy_name, command, qual, with_check)
-      CROSS JOIN LATERAL (VALUES ('changes'), ('change_heads'), ('retention_rules'), ('episode_clumps')) AS w (table_name)
+      CROSS JOIN LATERAL (VALUES ('changes'), ('change_heads'), ('retention_rules'), ('episode_clumps'),
+                                 ('tenant_quotas')) AS w (table_name)
      WHERE p.command = 'INSERT' OR w.table_name <> 'changes'
     UNION ALL
     SELECT p.table_name::name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
@@ -2679,16 +2758,19 @@ DECLARE
         WHEN 'list_elements' THEN 1000
         WHEN 'quoted_chars' THEN 200
         WHEN 'cache_hashes' THEN 100000
-        WHEN 'word_candidates' THEN 300 END;
+        WHEN 'word_candidates' THEN 300
+        WHEN 'question_bytes' THEN 4096
+        WHEN 'name_comparisons' THEN 1000
+        WHEN 'health_sample' THEN 100 END;
 BEGIN
-    RETURN COALESCE(v_limit, memory._one_of('limit', p_name, '{batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes, word_candidates}')::bigint);
+    RETURN COALESCE(v_limit, memory._one_of('limit', p_name, '{batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes, word_candidates, question_bytes, name_comparisons, health_sample}')::bigint);
 END
 $$;
 
 ALTER FUNCTION memory._limit(p_name text) OWNER TO memory_owner;
 
 -- FUNCTION _limit(p_name text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._limit(p_name text) IS 'Internal: the cap of a named limit (batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes, word_candidates)';
+COMMENT ON FUNCTION memory._limit(p_name text) IS 'Internal: the cap of a named limit (batch_rows, batch_bytes, object_bytes, string_bytes, list_elements, quoted_chars, cache_hashes, word_candidates, question_bytes, name_comparisons, health_sample)';
 
 -- FUNCTION _limit(p_name text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._limit(p_name text) FROM PUBLIC;
@@ -2829,9 +2911,18 @@ CREATE FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uui
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $_$
+DECLARE
+    v_inserted  bigint;
+    v_updated   bigint;
+    v_unchanged bigint;
 BEGIN
-    RETURN QUERY EXECUTE pg_catalog.format('SELECT * FROM memory.%I($1, $2, $3, $4)', '_merge_' || (memory._kind(p_kind)).kind)
-    USING p_tenant_id, p_simulation_id, p_attempt_id, p_items;
+    EXECUTE pg_catalog.format('SELECT * FROM memory.%I($1, $2, $3, $4)', '_merge_' || (memory._kind(p_kind)).kind)
+       INTO v_inserted, v_updated, v_unchanged
+      USING p_tenant_id, p_simulation_id, p_attempt_id, p_items;
+    IF v_inserted > 0 THEN
+        PERFORM memory._check_quota(p_tenant_id, p_kind);
+    END IF;
+    RETURN QUERY SELECT v_inserted, v_updated, v_unchanged;
 END
 $_$;
 
@@ -3181,22 +3272,48 @@ GRANT ALL ON FUNCTION memory._model(p_model text) TO memory_admin;
 CREATE FUNCTION memory._name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) RETURNS TABLE(node_key uuid, similarity real)
     LANGUAGE plpgsql STABLE ROWS 10
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
-    v_grams    text[] := memory._name_trigrams(p_text);
+    c_whole    constant integer := 512;
+    c_run      constant integer := 256;
     v_prepared text := pg_catalog.lower(memory._words_text(p_text));
+    v_runs     text[];
     v_keys     uuid[] := '{}';
     v_sims     real[] := '{}';
     v_kth      real := 0.5;
     v_sim      real;
+    v_at       integer;
     v_cand     record;
     v_cap      integer := memory._limit('word_candidates');
+    v_compares integer := memory._limit('name_comparisons');
 BEGIN
-    IF COALESCE(pg_catalog.cardinality(v_grams), 0) = 0 THEN
-        RETURN;
+    IF pg_catalog.char_length(v_prepared) <= c_whole THEN
+        v_runs := ARRAY[v_prepared];
+    ELSE
+        -- the runs: the words (white space apart, a word cut every 128 characters)
+        -- by where they start, each in the run starting at or before it and in the one before
+        v_runs := ARRAY(
+            SELECT pg_catalog.string_agg(t.word, ' ' ORDER BY t.n)
+              FROM (SELECT m.word[1] AS word, m.n,
+                           pg_catalog.sum(pg_catalog.char_length(m.word[1]) + 1) OVER (ORDER BY m.n)
+                               - pg_catalog.char_length(m.word[1]) - 1 AS at
+                      FROM pg_catalog.regexp_matches(v_prepared, '[^[:space:]]{1,128}', 'g')
+                           WITH ORDINALITY AS m (word, n)) AS t
+             CROSS JOIN LATERAL (VALUES (t.at / (c_run / 2)), (t.at / (c_run / 2) - 1)) AS r (run)
+             WHERE r.run >= 0
+             GROUP BY r.run
+             ORDER BY r.run);
     END IF;
     FOR v_cand IN
-        WITH q AS MATERIALIZED (
+        WITH runs AS MATERIALIZED (
+            -- each run's trigrams as memory._name_match compares them (the whole text's: the
+            -- t postings' side, memory._name_trigrams)
+            SELECT x.run::integer AS run, public.show_trgm(x.body) AS grams
+              FROM pg_catalog.unnest(v_runs) WITH ORDINALITY AS x (body, run)
+        ), run AS MATERIALIZED (
+            SELECT r.run, g.trigram FROM runs AS r CROSS JOIN LATERAL pg_catalog.unnest(r.grams) AS g (trigram)
+        ), q AS MATERIALIZED (
             -- the text's trigrams, each with the number of names holding it (up to the cap)
             SELECT g.trigram,
                    (SELECT pg_catalog.count(*) FROM (
@@ -3204,29 +3321,38 @@ BEGIN
                          WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
                            AND p.word = g.trigram AND p.kind = 't'
                          LIMIT v_cap + 1) AS c) AS df
-              FROM pg_catalog.unnest(v_grams) AS g (trigram)
-        ), rare AS MATERIALIZED (
-            -- the names holding one of the text's rarer trigrams, with those it shares
-            SELECT p.row_key, pg_catalog.count(*) AS shared, pg_catalog.min(p.doc_len) AS grams
+              FROM (SELECT DISTINCT r.trigram FROM run AS r) AS g
+        ), posted AS MATERIALIZED (
+            -- the names holding each of the rarer trigrams, read once whatever the runs
+            SELECT q.trigram, p.row_key, p.doc_len
               FROM q JOIN memory.word_postings AS p
                 ON p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
                AND p.word = q.trigram AND p.kind = 't'
              WHERE q.df <= v_cap
-             GROUP BY p.row_key
+        ), rare AS MATERIALIZED (
+            -- the names holding one of a run's rarer trigrams, with those it shares
+            SELECT r.run, p.row_key, pg_catalog.count(*) AS shared, pg_catalog.min(p.doc_len) AS grams
+              FROM run AS r JOIN posted AS p ON p.trigram = r.trigram
+             GROUP BY r.run, p.row_key
         ), held AS MATERIALIZED (
             -- a common trigram held by each of the first 16 candidates (by the rarer
             -- trigrams they share, then key) is counted as shared by every candidate without
             -- reading who holds it: 'ent' in the bench's 10,000 "Entity 4321" names. Counting
             -- a trigram as shared keeps the bound an upper one, so the answer is the same;
-            -- a name that does not hold it is only compared sooner than it need be
-            SELECT q.trigram, pg_catalog.bool_and(EXISTS (
+            -- a name that does not hold it is only compared sooner than it need be. A text
+            -- of several runs counts every common trigram of a run so, unread.
+            SELECT r.run, q.trigram, true AS everywhere
+              FROM run AS r JOIN q ON q.trigram = r.trigram AND q.df > v_cap
+             WHERE pg_catalog.cardinality(v_runs) > 1
+            UNION ALL
+            SELECT 1, q.trigram, pg_catalog.bool_and(EXISTS (
                        SELECT 1 FROM memory.word_postings AS p
                         WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
-                          AND p.word = q.trigram AND p.kind = 't' AND p.row_key = r.row_key)) AS everywhere
+                          AND p.word = q.trigram AND p.kind = 't' AND p.row_key = r.row_key))
               FROM q CROSS JOIN (SELECT r.row_key FROM rare AS r ORDER BY r.shared DESC, r.row_key LIMIT 16) AS r
-             WHERE q.df > v_cap
+             WHERE q.df > v_cap AND pg_catalog.cardinality(v_runs) = 1
              GROUP BY q.trigram
-            -- (the common trigrams, each once: the CTE common probes those not everywhere)
+            -- (the common trigrams, each once a run: the CTE common probes those not everywhere)
         ), how AS MATERIALIZED (
             -- the common trigrams each candidate holds, read by one probe a candidate and
             -- trigram (about 2.5 us each), or, when the simulation has fewer than 32 names
@@ -3238,7 +3364,7 @@ BEGIN
             -- candidate, took a call 4.8 ms instead of 4.4 ms at 10,000 names (the bench's,
             -- 229 candidates, 100 questions). The count only chooses how the shared trigrams
             -- are read, never which names are found.
-            SELECT COALESCE(
+            SELECT pg_catalog.cardinality(v_runs) = 1 AND COALESCE(
                        (SELECT c.reltuples::bigint
                           FROM memory.simulations AS s
                           JOIN pg_catalog.pg_class AS c
@@ -3251,50 +3377,61 @@ BEGIN
                              LIMIT 32 * (SELECT pg_catalog.count(*) FROM rare) + 1) AS c))
                    <= 32 * (SELECT pg_catalog.count(*) FROM rare) AS whole
         ), common AS MATERIALIZED (
-            SELECT h.row_key, pg_catalog.count(*) AS shared
-              FROM (SELECT r.row_key
-                      FROM q CROSS JOIN rare AS r
+            SELECT h.run, h.row_key, pg_catalog.count(*) AS shared
+              FROM (SELECT r.run, r.row_key
+                      FROM held AS e JOIN rare AS r ON r.run = e.run
                      CROSS JOIN LATERAL (
                          -- by the whole key (OFFSET 0: the trigram a parameter, never a
                          -- filter over a skip scan of the simulation's postings)
                          SELECT 1 FROM memory.word_postings AS p
                           WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
-                            AND p.word = q.trigram AND p.kind = 't' AND p.row_key = r.row_key
+                            AND p.word = e.trigram AND p.kind = 't' AND p.row_key = r.row_key
                          OFFSET 0) AS p
-                     WHERE NOT (SELECT h.whole FROM how AS h)
-                       AND q.trigram IN (SELECT e.trigram FROM held AS e WHERE NOT e.everywhere)
+                     WHERE NOT (SELECT h.whole FROM how AS h) AND NOT e.everywhere
                     UNION ALL
-                    SELECT p.row_key
-                      FROM q JOIN memory.word_postings AS p
+                    SELECT e.run, p.row_key
+                      FROM held AS e JOIN memory.word_postings AS p
                         ON p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
-                       AND p.word = q.trigram AND p.kind = 't'
-                     WHERE (SELECT h.whole FROM how AS h)
-                       AND q.trigram IN (SELECT e.trigram FROM held AS e WHERE NOT e.everywhere)) AS h
-             GROUP BY h.row_key
+                       AND p.word = e.trigram AND p.kind = 't'
+                     WHERE (SELECT h.whole FROM how AS h) AND NOT e.everywhere) AS h
+             GROUP BY h.run, h.row_key
         ), counted AS MATERIALIZED (
-            SELECT r.row_key, r.grams,
-                   r.shared + COALESCE(c.shared, 0) + (SELECT pg_catalog.count(*) FROM held AS e WHERE e.everywhere) AS shared
-              FROM rare AS r LEFT JOIN common AS c ON c.row_key = r.row_key
+            SELECT r.run, r.row_key, r.grams, r.shared AS rare,
+                   r.shared + COALESCE(c.shared, 0) + COALESCE(e.shared, 0) AS shared,
+                   pg_catalog.cardinality(x.grams) AS run_grams
+              FROM rare AS r
+              JOIN runs AS x ON x.run = r.run
+              LEFT JOIN common AS c ON c.run = r.run AND c.row_key = r.row_key
+              LEFT JOIN (SELECT e.run, pg_catalog.count(*) AS shared FROM held AS e WHERE e.everywhere GROUP BY e.run) AS e
+                ON e.run = r.run
         )
-        SELECT s.row_key, GREATEST(s.shared::real / s.grams, s.shared::real / pg_catalog.cardinality(v_grams)) AS bound
+        SELECT s.run, s.row_key, GREATEST(s.shared::real / s.grams, s.shared::real / s.run_grams) AS bound
           FROM counted AS s
-         WHERE 2 * s.shared >= LEAST(s.grams, pg_catalog.cardinality(v_grams))
-         ORDER BY 2 DESC
+         WHERE 2 * s.shared >= LEAST(s.grams, s.run_grams)
+         ORDER BY 3 DESC, s.rare DESC, s.row_key, s.run
     LOOP
         -- the bound is a double precision ratio and the similarities pg_trgm's real ones: 8/10
         -- as a double is below 0.8 as a real, so an exact comparison stopped at the first tie
         -- of the p_limit-th similarity and returned an arbitrary part of the tied names (the
         -- graph arm's seeds changed from one call to the next); the margin keeps every tie
-        EXIT WHEN v_cand.bound < v_kth - 1e-6;
-        SELECT memory._name_match(n.name, v_prepared) INTO v_sim
+        EXIT WHEN v_cand.bound < v_kth - 1e-6 OR v_compares = 0;
+        -- a name already found as close as this run could make it is not compared again
+        v_at := pg_catalog.array_position(v_keys, v_cand.row_key);
+        CONTINUE WHEN v_at IS NOT NULL AND v_sims[v_at] >= v_cand.bound - 1e-6;
+        v_compares := v_compares - 1;
+        SELECT memory._name_match(n.name, v_runs[v_cand.run::integer]) INTO v_sim
           FROM memory.nodes AS n
          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = v_cand.row_key;
-        IF v_sim IS NOT NULL THEN
+        IF v_sim IS NOT NULL AND v_at IS NULL THEN
             v_keys := v_keys OPERATOR(pg_catalog.||) v_cand.row_key;
             v_sims := v_sims OPERATOR(pg_catalog.||) v_sim;
-            IF pg_catalog.cardinality(v_sims) >= p_limit THEN
-                v_kth := (SELECT x.s FROM pg_catalog.unnest(v_sims) AS x (s) ORDER BY x.s DESC OFFSET p_limit - 1 LIMIT 1);
-            END IF;
+        ELSIF v_sim > v_sims[v_at] THEN
+            v_sims[v_at] := v_sim;
+        ELSE
+            CONTINUE;
+        END IF;
+        IF pg_catalog.cardinality(v_sims) >= p_limit THEN
+            v_kth := (SELECT x.s FROM pg_catalog.unnest(v_sims) AS x (s) ORDER BY x.s DESC OFFSET p_limit - 1 LIMIT 1);
         END IF;
     END LOOP;
     RETURN QUERY SELECT u.k, u.s FROM ROWS FROM (pg_catalog.unnest(v_keys), pg_catalog.unnest(v_sims)) AS u (k, s) WHERE u.s >= v_kth;
@@ -3304,7 +3441,7 @@ $$;
 ALTER FUNCTION memory._name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) OWNER TO memory_owner;
 
 -- FUNCTION _name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) IS 'Internal: the entities whose names a text names or nearly names most closely (trigram word similarity >= 0.5), found through the trigram postings';
+COMMENT ON FUNCTION memory._name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) IS 'Internal: the entities whose names a text names or nearly names most closely (trigram word similarity >= 0.5), found through the trigram postings, a long text by runs of its words, at most memory._limit(''name_comparisons'') compared';
 
 -- FUNCTION _name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._name_candidates(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) FROM PUBLIC;
@@ -3570,6 +3707,33 @@ COMMENT ON FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id
 REVOKE ALL ON FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_platforms text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._prune(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_platforms text[]) TO memory_writer;
 
+-- _quota_used(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._quota_used(p_tenant_id uuid, p_kind text) RETURNS bigint
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_used bigint;
+BEGIN
+    IF p_kind = 'simulations' THEN
+        SELECT pg_catalog.count(*) INTO v_used FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id;
+    ELSE
+        EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s AS l WHERE l.tenant_id = $1',
+                                  (memory._kind(p_kind)).live)
+           INTO v_used USING p_tenant_id;
+    END IF;
+    RETURN v_used;
+END
+$_$;
+
+ALTER FUNCTION memory._quota_used(p_tenant_id uuid, p_kind text) OWNER TO memory_owner;
+
+-- FUNCTION _quota_used(p_tenant_id uuid, p_kind text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._quota_used(p_tenant_id uuid, p_kind text) IS 'Internal: the tenant''s simulations, or its rows of a record kind, as the caller sees them (what a quota counts)';
+
+-- FUNCTION _quota_used(p_tenant_id uuid, p_kind text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._quota_used(p_tenant_id uuid, p_kind text) FROM PUBLIC;
+
 -- _quote(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._quote(p_value text) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -3808,15 +3972,40 @@ CREATE FUNCTION memory._record_change(p_tenant_id uuid, p_simulation_id uuid, p_
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $_$
 DECLARE
-    v_seq bigint;
-    v_id  bigint;
+    c_object_bytes CONSTANT bigint := 64 * 1024;  -- p_counts and p_detail, as JSON text
+    v_stack  text;
+    v_own    text;
+    v_frame  text;
+    v_caller text;
+    v_seq    bigint;
+    v_id     bigint;
 BEGIN
+    GET DIAGNOSTICS v_stack = PG_CONTEXT;
+    v_own := pg_catalog.split_part(v_stack, E'\n', 1);
+    v_frame := pg_catalog.left(v_own, pg_catalog.strpos(v_own, 'memory._record_change(') - 1);
+    IF pg_catalog.strpos(v_own, 'memory._record_change(') > 1
+       AND pg_catalog.starts_with(pg_catalog.substr(v_stack, pg_catalog.length(v_own) + 2), v_frame || 'memory.') THEN
+        -- [(] rather than a backslash: a literal's backslashes read as the session's
+        -- standard_conforming_strings says
+        v_caller := pg_catalog.substring(pg_catalog.substr(v_stack, pg_catalog.length(v_own) + pg_catalog.length(v_frame) + 9),
+                                         '^([a-z_][a-z0-9_]*)[(]');
+    END IF;
+    IF v_caller IS NULL OR NOT EXISTS (
+           SELECT 1 FROM pg_catalog.pg_proc AS p
+             JOIN pg_catalog.pg_language AS l ON l.oid = p.prolang
+            WHERE p.pronamespace = 'memory'::regnamespace AND p.proname = v_caller
+              AND l.lanname = 'plpgsql' AND p.proowner = 'memory_owner'::regrole) THEN
+        RAISE EXCEPTION 'memory._record_change is called only by the memory''s own write paths, not by %',
+                        COALESCE(memory._quote(NULLIF(pg_catalog.split_part(v_stack, E'\n', 2), '')), 'a query')
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'the feed records what the public functions (upsert_nodes, delete_simulation ...) write';
+    END IF;
     PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the id of the tenant the change belongs to');
     PERFORM memory._not_null(p_kind, 'p_kind', 'name the kind that changed');
     PERFORM memory._not_null(p_op, 'p_op', 'one of import, upsert, delete, outcome, compact, retention, reembed');
     PERFORM pg_catalog.set_config('memory.tenant_id', p_tenant_id::text, true);
-    IF NOT (memory._holds_grant(p_tenant_id) OR pg_catalog.pg_has_role(SESSION_USER, 'memory_admin', 'USAGE')) THEN
-        RAISE EXCEPTION 'role % holds no grant for tenant %', SESSION_USER, p_tenant_id
+    IF NOT (memory._holds_grant(p_tenant_id) OR pg_catalog.pg_has_role(memory._acting_role(), 'memory_admin', 'USAGE')) THEN
+        RAISE EXCEPTION 'role % holds no grant for tenant %', memory._acting_role(), p_tenant_id
             USING ERRCODE = 'insufficient_privilege',
                   HINT = 'an administrator grants it with memory.grant_tenant(role, tenant)';
     END IF;
@@ -3829,14 +4018,20 @@ BEGIN
         RAISE EXCEPTION 'bad change kind %', memory._quote(p_kind)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'a kind is lower-case letters and _, such as episodes';
     END IF;
-    INSERT INTO memory.change_heads AS h (tenant_id, changes, last_change_at)
-    VALUES (p_tenant_id, 1, pg_catalog.now())
-    ON CONFLICT (tenant_id) DO UPDATE SET changes = h.changes + 1, last_change_at = excluded.last_change_at
-    RETURNING h.changes INTO v_seq;
-    INSERT INTO memory.changes (tenant_id, seq, simulation_id, kind, op, attempt_id, ids, counts, detail)
-    VALUES (p_tenant_id, v_seq, p_simulation_id, p_kind, p_op, p_attempt_id, p_ids,
-            COALESCE(p_counts, '{}'::jsonb), COALESCE(p_detail, '{}'::jsonb))
-    RETURNING change_id INTO v_id;
+    IF pg_catalog.octet_length(p_counts::text) > c_object_bytes OR pg_catalog.octet_length(p_detail::text) > c_object_bytes THEN
+        RAISE EXCEPTION 'a change''s counts or detail exceed % bytes: % and %', c_object_bytes,
+                        pg_catalog.octet_length(p_counts::text), pg_catalog.octet_length(p_detail::text)
+            USING ERRCODE = 'program_limit_exceeded', HINT = 'a change carries a few numbers and names; the rows hold the rest';
+    END IF;
+    PERFORM memory._check_limit('batch_bytes', 'p_ids', pg_catalog.pg_column_size(p_ids));
+    INSERT INTO memory.change_heads AS h (tenant_id, changes, last_change_id, last_change_at)
+    VALUES (p_tenant_id, 1, 1, pg_catalog.now())
+    ON CONFLICT (tenant_id) DO UPDATE SET changes = h.changes + 1, last_change_id = h.last_change_id + 1,
+                                          last_change_at = excluded.last_change_at
+    RETURNING h.changes, h.last_change_id INTO v_seq, v_id;
+    INSERT INTO memory.changes (tenant_id, change_id, seq, simulation_id, kind, op, attempt_id, ids, counts, detail)
+    VALUES (p_tenant_id, v_id, v_seq, p_simulation_id, p_kind, p_op, p_attempt_id, p_ids,
+            COALESCE(p_counts, '{}'::jsonb), COALESCE(p_detail, '{}'::jsonb));
     PERFORM pg_catalog.pg_notify('memory_changes', '');
     RETURN v_id;
 END
@@ -3845,7 +4040,7 @@ $_$;
 ALTER FUNCTION memory._record_change(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_op text, p_ids text[], p_counts jsonb, p_attempt_id uuid, p_detail jsonb) OWNER TO memory_owner;
 
 -- FUNCTION _record_change(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_op text, p_ids text[], p_counts jsonb, p_attempt_id uuid, p_detail jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._record_change(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_op text, p_ids text[], p_counts jsonb, p_attempt_id uuid, p_detail jsonb) IS 'Internal: append a change to the tenant''s feed in the caller''s transaction, in commit order (SECURITY DEFINER: no tenant role writes the feed)';
+COMMENT ON FUNCTION memory._record_change(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_op text, p_ids text[], p_counts jsonb, p_attempt_id uuid, p_detail jsonb) IS 'Internal: append a change to the tenant''s feed in the caller''s transaction, in commit order, numbered per tenant; callable only from a PL/pgSQL function of schema memory through a plain expression (SECURITY DEFINER: no tenant role writes the feed)';
 
 -- FUNCTION _record_change(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_op text, p_ids text[], p_counts jsonb, p_attempt_id uuid, p_detail jsonb); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._record_change(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_op text, p_ids text[], p_counts jsonb, p_attempt_id uuid, p_detail jsonb) FROM PUBLIC;
@@ -3918,8 +4113,10 @@ CREATE FUNCTION memory._record_import(p_tenant_id uuid, p_simulation_id uuid, p_
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 DECLARE
-    v_kind  text;
-    v_n     integer := 0;
+    v_kind   text;
+    v_n      integer := 0;
+    v_counts jsonb;
+    v_change bigint;
 BEGIN
     FOR v_kind IN
         SELECT k.kind FROM memory._record_kinds() AS k
@@ -3928,11 +4125,12 @@ BEGIN
                + COALESCE((p_result #>> ARRAY[k.kind, 'deleted'])::bigint, 0) > 0
          ORDER BY k.ord
     LOOP
-        PERFORM memory._record_change(
-            p_tenant_id, p_simulation_id, v_kind, 'import', NULL,
-            (SELECT pg_catalog.jsonb_object_agg(c.key, c.value)
-               FROM pg_catalog.jsonb_each(p_result -> v_kind) AS c
-              WHERE c.key IN ('inserted', 'updated', 'unchanged', 'deleted', 'skipped')),
+        -- the counts first: memory._record_change is called as a plain expression
+        v_counts := (SELECT pg_catalog.jsonb_object_agg(c.key, c.value)
+                       FROM pg_catalog.jsonb_each(p_result -> v_kind) AS c
+                      WHERE c.key IN ('inserted', 'updated', 'unchanged', 'deleted', 'skipped'));
+        v_change := memory._record_change(
+            p_tenant_id, p_simulation_id, v_kind, 'import', NULL, v_counts,
             p_attempt_id,
             pg_catalog.jsonb_build_object('replaced', COALESCE(p_result #> ARRAY[v_kind, 'replaced'], 'true'::jsonb)));
         v_n := v_n + 1;
@@ -4010,18 +4208,19 @@ CREATE FUNCTION memory._record_upsert(p_kind text, p_tenant_id uuid, p_simulatio
     AS $$
 DECLARE
     v_key text[];
+    v_ids text[];
 BEGIN
     IF COALESCE(p_inserted, 0) + COALESCE(p_updated, 0) = 0 THEN
         RETURN NULL;
     END IF;
     v_key := (memory._kind(p_kind)).batch_key;
-    RETURN memory._record_change(
-        p_tenant_id, p_simulation_id, p_kind, 'upsert',
-        ARRAY(SELECT (SELECT pg_catalog.string_agg(t.item ->> f.field, ':' ORDER BY f.ord)
-                        FROM pg_catalog.unnest(v_key) WITH ORDINALITY AS f(field, ord))
-                FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
-               ORDER BY t.ord),
-        pg_catalog.jsonb_build_object('inserted', p_inserted, 'updated', p_updated));
+    -- the ids first: memory._record_change is called as a plain expression
+    v_ids := ARRAY(SELECT (SELECT pg_catalog.string_agg(t.item ->> f.field, ':' ORDER BY f.ord)
+                             FROM pg_catalog.unnest(v_key) WITH ORDINALITY AS f(field, ord))
+                     FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
+                    ORDER BY t.ord);
+    RETURN memory._record_change(p_tenant_id, p_simulation_id, p_kind, 'upsert', v_ids,
+                                 pg_catalog.jsonb_build_object('inserted', p_inserted, 'updated', p_updated));
 END
 $$;
 
@@ -5164,6 +5363,7 @@ DECLARE
     v_count  bigint;
     v_counts jsonb;
     v_done   record;
+    v_change bigint;
 BEGIN
     PERFORM memory._enter_tenant_as_admin(p_tenant_id);
     SELECT * INTO v_rule FROM memory.retention_rules AS r WHERE r.tenant_id = p_tenant_id;
@@ -5202,8 +5402,8 @@ BEGIN
              WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim.simulation_id
                AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days);
             CONTINUE WHEN NOT FOUND;
-            PERFORM memory._record_change(p_tenant_id, v_sim.simulation_id, 'simulation', 'retention', NULL, v_counts, NULL,
-                                          pg_catalog.jsonb_build_object('keep_days', v_rule.keep_days, 'updated_at', v_sim.updated_at));
+            v_change := memory._record_change(p_tenant_id, v_sim.simulation_id, 'simulation', 'retention', NULL, v_counts, NULL,
+                                              pg_catalog.jsonb_build_object('keep_days', v_rule.keep_days, 'updated_at', v_sim.updated_at));
             simulation_id := v_sim.simulation_id;
             action := 'deleted';
             detail := v_counts || pg_catalog.jsonb_build_object('updated_at', v_sim.updated_at);
@@ -5428,7 +5628,7 @@ CREATE FUNCTION memory._words_prepare(p_text text, p_arg text) RETURNS text
     AS $$
 BEGIN
     PERFORM memory._not_null(p_text, p_arg, 'pass the words to look for');
-    PERFORM memory._check_limit('string_bytes', p_arg, pg_catalog.octet_length(p_text));
+    PERFORM memory._check_limit('question_bytes', p_arg, pg_catalog.octet_length(p_text));
     IF p_text OPERATOR(pg_catalog.!~) '[^[:space:]]' THEN
         RAISE EXCEPTION '% has no words: %', p_arg, memory._quote(pg_catalog.quote_literal(p_text))
             USING ERRCODE = 'invalid_parameter_value',
@@ -5783,6 +5983,9 @@ BEGIN
     INSERT INTO memory.simulations (tenant_id, simulation_id, name, published)
     VALUES (p_tenant_id, p_simulation_id, p_name, false)
     ON CONFLICT (tenant_id, simulation_id) DO NOTHING;
+    IF FOUND THEN  -- a new simulation: within the tenant's quota (53400; V0038)
+        PERFORM memory._check_quota(p_tenant_id, 'simulations');
+    END IF;
     PERFORM memory._fail_dead_attempts(p_tenant_id, p_simulation_id);
     -- On Citus a promote or an abort runs on the tenant's worker, which cannot release the
     -- lock this session took of the attempt: the locks it still holds of the tenant's
@@ -5916,7 +6119,9 @@ ALTER TABLE memory.change_heads ENABLE ROW LEVEL SECURITY;
 CREATE TABLE memory.change_heads (
     tenant_id uuid NOT NULL,
     changes bigint DEFAULT 0 NOT NULL,
-    last_change_at timestamp with time zone
+    last_change_at timestamp with time zone,
+    last_change_id bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT change_heads_last_change_id_check CHECK ((last_change_id >= 0))
 );
 
 ALTER TABLE ONLY memory.change_heads FORCE ROW LEVEL SECURITY;
@@ -5951,6 +6156,9 @@ CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.change_heads 
 
 -- change_heads readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.change_heads FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN change_heads.last_change_id; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.change_heads.last_change_id IS 'the tenant''s last change_id: the next change takes the one after it (memory._record_change)';
 
 -- changes; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.changes ENABLE ROW LEVEL SECURITY;
@@ -6011,23 +6219,13 @@ CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.changes FOR S
 CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.changes FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- COLUMN changes.change_id; Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON COLUMN memory.changes.change_id IS 'cursor of memory.changes_since(); commit order within the tenant';
+COMMENT ON COLUMN memory.changes.change_id IS 'cursor of memory.changes_since(): the tenant''s own number (memory.change_heads.last_change_id), in commit order within the tenant';
 
 -- COLUMN changes.ids; Type: COMMENT; Schema: memory; Owner: memory_owner
 COMMENT ON COLUMN memory.changes.ids IS 'the ids the change names (an upsert''s batch, a compaction''s clumped episodes); NULL: the counts over the kind of the simulation (an import''s scope)';
 
 -- COLUMN changes.seq; Type: COMMENT; Schema: memory; Owner: memory_owner
 COMMENT ON COLUMN memory.changes.seq IS 'the tenant''s n-th change, gapless';
-
--- changes_change_id_seq; Type: SEQUENCE; Schema: memory; Owner: memory_owner
-ALTER TABLE memory.changes ALTER COLUMN change_id ADD GENERATED ALWAYS AS IDENTITY (
-    SEQUENCE NAME memory.changes_change_id_seq
-    START WITH 1
-    INCREMENT BY 1
-    NO MINVALUE
-    NO MAXVALUE
-    CACHE 1
-);
 
 -- changes_simulation_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX changes_simulation_idx ON memory.changes USING btree (tenant_id, simulation_id, change_id);
@@ -6062,7 +6260,7 @@ $$;
 ALTER FUNCTION memory.changes_since(p_tenant_id uuid, p_cursor bigint, p_limit integer) OWNER TO memory_owner;
 
 -- FUNCTION changes_since(p_tenant_id uuid, p_cursor bigint, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.changes_since(p_tenant_id uuid, p_cursor bigint, p_limit integer) IS 'The tenant''s change feed after a cursor (a change_id; NULL: from the start), in commit order; an unknown or foreign cursor answers nothing';
+COMMENT ON FUNCTION memory.changes_since(p_tenant_id uuid, p_cursor bigint, p_limit integer) IS 'The tenant''s change feed after a cursor (a change_id, the tenant''s own number; NULL: from the start), in commit order; an unknown cursor answers nothing';
 
 -- FUNCTION changes_since(p_tenant_id uuid, p_cursor bigint, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.changes_since(p_tenant_id uuid, p_cursor bigint, p_limit integer) FROM PUBLIC;
@@ -6360,6 +6558,7 @@ DECLARE
     v_counts      jsonb := '{}'::jsonb;
     v_simulations bigint;
     v_grants      bigint;
+    v_change      bigint;
 BEGIN
     PERFORM memory._enter_tenant_as_admin(p_tenant_id);
     PERFORM 1 FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
@@ -6383,7 +6582,7 @@ BEGIN
     DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id;
     GET DIAGNOSTICS v_grants = ROW_COUNT;
     -- The change feed goes with the tenant (the row below with it); its NOTIFY wakes consumers (V0021).
-    PERFORM memory._record_change(p_tenant_id, NULL, 'tenant', 'delete', NULL, v_counts);
+    v_change := memory._record_change(p_tenant_id, NULL, 'tenant', 'delete', NULL, v_counts);
     -- Last: a row added meanwhile (its foreign key holds this row) goes by the cascade.
     DELETE FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
 
@@ -7267,10 +7466,11 @@ DECLARE
     v_tenant uuid;
     v_schema name;
 BEGIN
-    IF p_recall_sample < 0 OR p_recall_sample > 1000 THEN
-        RAISE EXCEPTION 'p_recall_sample must be from 0 to 1000, not %', p_recall_sample
+    IF p_recall_sample < 0 THEN
+        RAISE EXCEPTION 'p_recall_sample must be 0 or more, not %', p_recall_sample
             USING ERRCODE = 'invalid_parameter_value', HINT = '0 skips the recall check; 10 is the default';
     END IF;
+    PERFORM memory._check_limit('health_sample', 'p_recall_sample', p_recall_sample);
     PERFORM memory._refuse_on_cluster('health', 'memory.health_tenant(tenant_id) for each tenant');
     IF p_tenant_id IS NOT NULL THEN
         RETURN QUERY SELECT * FROM memory.health_tenant(p_tenant_id, p_recall_sample);
@@ -7335,10 +7535,11 @@ CREATE FUNCTION memory.health_tenant(p_tenant_id uuid, p_recall_sample integer D
     AS $$
 BEGIN
     PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the id of the tenant, or call memory.health() for every tenant');
-    IF p_recall_sample < 0 OR p_recall_sample > 1000 THEN
-        RAISE EXCEPTION 'p_recall_sample must be from 0 to 1000, not %', p_recall_sample
+    IF p_recall_sample < 0 THEN
+        RAISE EXCEPTION 'p_recall_sample must be 0 or more, not %', p_recall_sample
             USING ERRCODE = 'invalid_parameter_value', HINT = '0 skips the recall check; 10 is the default';
     END IF;
+    PERFORM memory._check_limit('health_sample', 'p_recall_sample', p_recall_sample);
     IF NOT pg_catalog.pg_has_role(CURRENT_USER, 'memory_admin', 'USAGE') THEN
         PERFORM memory._enter_tenant(p_tenant_id);
     END IF;
@@ -8495,6 +8696,42 @@ CREATE STATISTICS memory.profiles_simulation_stats (dependencies) ON tenant_id, 
 
 ALTER STATISTICS memory.profiles_simulation_stats OWNER TO memory_owner;
 
+-- quotas(uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.quotas(p_tenant_id uuid) RETURNS TABLE(kind text, max_rows bigint, used bigint, updated_at timestamp with time zone, updated_by name)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    IF pg_catalog.pg_has_role(memory._acting_role(), 'memory_admin', 'USAGE') THEN
+        PERFORM memory._enter_tenant_as_admin(p_tenant_id);
+    ELSE
+        PERFORM memory._enter_tenant(p_tenant_id);
+    END IF;
+    PERFORM 1 FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown tenant %', p_tenant_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the tenants with memory.list_tenants()';
+    END IF;
+    RETURN QUERY
+    SELECT k.kind, q.max_rows, memory._quota_used(p_tenant_id, k.kind), q.updated_at, q.updated_by
+      FROM (SELECT 'simulations'::text AS kind, 0 AS ord
+            UNION ALL
+            SELECT r.kind, r.ord FROM memory._record_kinds() AS r) AS k
+      LEFT JOIN memory.tenant_quotas AS q ON q.tenant_id = p_tenant_id AND q.kind = k.kind
+     ORDER BY k.ord;
+END
+$$;
+
+ALTER FUNCTION memory.quotas(p_tenant_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION quotas(p_tenant_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.quotas(p_tenant_id uuid) IS 'A tenant''s caps by kind (NULL: none) beside what it holds now; memory_admin or a role granted the tenant (SECURITY DEFINER)';
+
+-- FUNCTION quotas(p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.quotas(p_tenant_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.quotas(p_tenant_id uuid) TO memory_reader;
+GRANT ALL ON FUNCTION memory.quotas(p_tenant_id uuid) TO memory_admin;
+
 -- recall(uuid, uuid, text, public.vector, integer, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer DEFAULT 10, p_options jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(kind text, id text, text text, score double precision, ranks jsonb, why text)
     LANGUAGE plpgsql STABLE
@@ -8524,6 +8761,9 @@ DECLARE
     v_why_route text;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    -- the question's size first, whatever the arms: the route and the words and graph arms
+    -- read every word and name in it (memory._limit('question_bytes'), 54000)
+    PERFORM memory._check_limit('question_bytes', 'p_query_text', pg_catalog.octet_length(p_query_text));
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
         RAISE EXCEPTION 'p_options must be a JSON object, not %', pg_catalog.jsonb_typeof(v_options)
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, model, kinds';
@@ -8747,6 +8987,8 @@ CREATE FUNCTION memory.record_outcome(p_tenant_id uuid, p_simulation_id uuid, p_
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
+DECLARE
+    v_change bigint;
 BEGIN
     PERFORM memory._require_row('predictions', p_tenant_id, p_simulation_id, p_prediction_id);
     PERFORM memory._not_null(p_outcome, 'p_outcome', 'one of confirmed, refuted, partial, void (memory._outcomes())');
@@ -8766,7 +9008,9 @@ BEGIN
        SET outcome = excluded.outcome, note = excluded.note, observed_at = excluded.observed_at,
            recorded_at = excluded.recorded_at, recorded_by = excluded.recorded_by
      WHERE (o.outcome, o.note, o.observed_at) IS DISTINCT FROM (excluded.outcome, excluded.note, excluded.observed_at);
-    PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'prediction_outcomes', 'outcome', ARRAY[p_prediction_id], '{}', NULL, pg_catalog.jsonb_build_object('outcome', p_outcome)) WHERE FOUND;  -- the change feed (V0021)
+    IF FOUND THEN  -- the change feed (V0021), called as a plain expression (memory._record_change)
+        v_change := memory._record_change(p_tenant_id, p_simulation_id, 'prediction_outcomes', 'outcome', ARRAY[p_prediction_id], '{}', NULL, pg_catalog.jsonb_build_object('outcome', p_outcome));
+    END IF;
     RETURN QUERY
     SELECT o.prediction_id, o.outcome, o.note, o.observed_at, o.recorded_at, o.recorded_by
       FROM memory.prediction_outcomes AS o
@@ -9530,7 +9774,7 @@ BEGIN
         RAISE EXCEPTION 'p_query_text is empty'
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass the question as text';
     END IF;
-    PERFORM memory._check_limit('string_bytes', 'p_query_text', pg_catalog.octet_length(p_query_text));
+    PERFORM memory._check_limit('question_bytes', 'p_query_text', pg_catalog.octet_length(p_query_text));
     RETURN QUERY
     SELECT CASE WHEN pg_catalog.bool_or(m.target = 'graph') AND NOT pg_catalog.bool_or(m.target = 'vector') THEN 'graph'
                 WHEN pg_catalog.bool_or(m.target = 'vector') AND NOT pg_catalog.bool_or(m.target = 'graph') THEN 'vector'
@@ -10057,6 +10301,53 @@ COMMENT ON FUNCTION memory.set_model(p_tenant_id uuid, p_simulation_id uuid, p_m
 -- FUNCTION set_model(p_tenant_id uuid, p_simulation_id uuid, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.set_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.set_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) TO memory_writer;
+
+-- set_quota(uuid, text, bigint); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.set_quota(p_tenant_id uuid, p_kind text, p_max bigint) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._enter_tenant_as_admin(p_tenant_id);
+    PERFORM memory._not_null(p_kind, 'p_kind', 'simulations, or a record kind such as nodes');
+    IF p_kind <> 'simulations' AND NOT EXISTS (SELECT 1 FROM memory._record_kinds() AS k WHERE k.kind = p_kind) THEN
+        RAISE EXCEPTION 'unknown quota kind %', memory._quote(p_kind)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'one of simulations, ' || (SELECT pg_catalog.string_agg(k.kind, ', ' ORDER BY k.ord)
+                                                      FROM memory._record_kinds() AS k);
+    END IF;
+    IF p_max < 0 THEN
+        RAISE EXCEPTION 'p_max must be 0 or more, not %', p_max
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass the most the tenant may hold, or NULL for no cap';
+    END IF;
+    PERFORM 1 FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown tenant %', p_tenant_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the tenants with memory.list_tenants()';
+    END IF;
+    IF p_max IS NULL THEN
+        DELETE FROM memory.tenant_quotas AS q WHERE q.tenant_id = p_tenant_id AND q.kind = p_kind;
+        RETURN;
+    END IF;
+    -- the time and the user come from the proposed row (Citus refuses functions that are
+    -- not immutable in the DO UPDATE SET of a distributed table)
+    INSERT INTO memory.tenant_quotas AS q (tenant_id, kind, max_rows, updated_at, updated_by)
+    VALUES (p_tenant_id, p_kind, p_max, pg_catalog.now(), memory._acting_role())
+    ON CONFLICT (tenant_id, kind) DO UPDATE
+       SET max_rows = excluded.max_rows, updated_at = excluded.updated_at, updated_by = excluded.updated_by
+     WHERE q.max_rows IS DISTINCT FROM excluded.max_rows;
+END
+$$;
+
+ALTER FUNCTION memory.set_quota(p_tenant_id uuid, p_kind text, p_max bigint) OWNER TO memory_owner;
+
+-- FUNCTION set_quota(p_tenant_id uuid, p_kind text, p_max bigint); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.set_quota(p_tenant_id uuid, p_kind text, p_max bigint) IS 'Set (or, with NULL, remove) a tenant''s cap on its simulations or its rows of a record kind; memory_admin only (SECURITY DEFINER)';
+
+-- FUNCTION set_quota(p_tenant_id uuid, p_kind text, p_max bigint); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.set_quota(p_tenant_id uuid, p_kind text, p_max bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.set_quota(p_tenant_id uuid, p_kind text, p_max bigint) TO memory_admin;
 
 -- set_retention(uuid, integer, real, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.set_retention(p_tenant_id uuid, p_keep_days integer, p_compact_similarity real DEFAULT NULL::real, p_compact_drop boolean DEFAULT false) RETURNS void
@@ -10939,6 +11230,7 @@ DECLARE
     v_rows    bigint;
     v_kind    text;
     v_text    text;
+    v_change  bigint;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._reembed_model(p_model);
@@ -11020,8 +11312,8 @@ BEGIN
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
        AND s.embedding_model IS DISTINCT FROM p_model;
     IF v_from IS DISTINCT FROM p_model OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_each(v_counts) AS c WHERE c.value::bigint > 0) THEN
-        PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'embeddings', 'reembed', NULL, v_counts, NULL,
-                                      pg_catalog.jsonb_build_object('from_model', v_from, 'to_model', p_model));
+        v_change := memory._record_change(p_tenant_id, p_simulation_id, 'embeddings', 'reembed', NULL, v_counts, NULL,
+                                          pg_catalog.jsonb_build_object('from_model', v_from, 'to_model', p_model));
     END IF;
     RETURN QUERY SELECT c.key, c.value::bigint FROM pg_catalog.jsonb_each(v_counts) AS c ORDER BY c.key;
 END
@@ -11153,6 +11445,53 @@ GRANT UPDATE(embedding_model) ON TABLE memory.tenant_models TO memory_writer;
 
 -- COLUMN tenant_models.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT UPDATE(updated_at) ON TABLE memory.tenant_models TO memory_writer;
+
+-- tenant_quotas; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.tenant_quotas ENABLE ROW LEVEL SECURITY;
+
+-- tenant_quotas; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.tenant_quotas (
+    tenant_id uuid NOT NULL,
+    kind text NOT NULL,
+    max_rows bigint NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_by name DEFAULT SESSION_USER NOT NULL,
+    CONSTRAINT tenant_quotas_kind_check CHECK ((kind ~ '^[a-z_]{1,40}$'::text)),
+    CONSTRAINT tenant_quotas_max_rows_check CHECK ((max_rows >= 0))
+);
+
+ALTER TABLE ONLY memory.tenant_quotas FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.tenant_quotas OWNER TO memory_owner;
+
+-- TABLE tenant_quotas; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.tenant_quotas IS 'Per-tenant caps on simulations and on rows of each record kind (no row: no cap); set by memory.set_quota, enforced by memory._check_quota';
+
+-- TABLE tenant_quotas; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.tenant_quotas TO memory_reader;
+
+-- tenant_quotas owner_adds_rows_to_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_adds_rows_to_the_entered_call_tenant ON memory.tenant_quotas FOR INSERT TO memory_owner WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- tenant_quotas owner_changes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_changes_rows_of_the_entered_call_tenant ON memory.tenant_quotas FOR UPDATE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- tenant_quotas owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.tenant_quotas FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- tenant_quotas owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.tenant_quotas FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- tenant_quotas readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.tenant_quotas FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- tenant_quotas tenant_quotas_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.tenant_quotas
+    ADD CONSTRAINT tenant_quotas_pkey PRIMARY KEY (tenant_id, kind);
+
+-- tenant_quotas tenant_quotas_tenant_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.tenant_quotas
+    ADD CONSTRAINT tenant_quotas_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES memory.tenants(tenant_id) ON DELETE CASCADE;
 
 -- tenants; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.tenants ENABLE ROW LEVEL SECURITY;
@@ -11423,6 +11762,10 @@ CREATE FUNCTION memory.upsert_simulation(p_tenant_id uuid, p_simulation_id uuid,
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '30s'
     AS $$
+DECLARE
+    v_new     boolean;
+    v_changed boolean;
+    v_change  bigint;
 BEGIN
     PERFORM memory._enter_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_limit('string_bytes', 'p_name', pg_catalog.octet_length(p_name));
@@ -11432,6 +11775,8 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a JSON object such as {"rounds": 8}';
     END IF;
 
+    v_new := NOT EXISTS (SELECT 1 FROM memory.simulations AS s
+                          WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id);
     INSERT INTO memory.simulations AS s (tenant_id, simulation_id, name, metadata)
     VALUES (p_tenant_id, p_simulation_id, p_name, COALESCE(p_metadata, '{}'::jsonb))
     ON CONFLICT (tenant_id, simulation_id) DO UPDATE
@@ -11441,7 +11786,13 @@ BEGIN
            updated_at = excluded.updated_at
      WHERE (s.name, s.metadata, s.published) IS DISTINCT FROM
            (COALESCE(excluded.name, s.name), s.metadata || excluded.metadata, true);
-    PERFORM memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'upsert') WHERE FOUND;  -- the change feed (V0021)
+    v_changed := FOUND;
+    IF v_changed AND v_new THEN
+        PERFORM memory._check_quota(p_tenant_id, 'simulations');
+    END IF;
+    IF v_changed THEN  -- the change feed (V0021), called as a plain expression (memory._record_change)
+        v_change := memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'upsert');
+    END IF;
 END
 $$;
 

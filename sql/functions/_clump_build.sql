@@ -36,6 +36,9 @@
 -- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
 -- owner's rights, so no schema or temporary object of the caller may stand in for a name
 -- it uses; every name outside pg_catalog is written schema-qualified.
+-- Session state: memory._acting_role()'s memory_admin privileges and the call's tenant
+-- setting, which memory._enter_tenant_as_admin makes in this call (the caller's own setting
+-- is put back after); its SET clauses pin the rest, and every value passes as a parameter.
 CREATE OR REPLACE FUNCTION memory._clump_build(
     p_tenant_id uuid,
     p_sim_no bigint,

@@ -21,6 +21,9 @@
 -- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
 -- owner's rights, so no schema or temporary object of the caller may stand in for a name
 -- it uses; every name outside pg_catalog is written schema-qualified.
+-- Session state: the grant of memory._acting_role() (or its memory_admin privileges) and
+-- the call's tenant setting, which it makes itself; its SET clauses pin the rest, and every
+-- value passes as a parameter.
 CREATE OR REPLACE FUNCTION memory._health_tenant(p_tenant_id uuid, p_sample integer)
 RETURNS TABLE (section text, tenant_id uuid, simulation_id uuid, agent_id integer, metric text,
                value double precision, ok boolean, detail jsonb)

@@ -12,6 +12,8 @@
 -- search_path is pinned to pg_catalog, pg_temp (pg_temp last): this body runs with its
 -- owner's rights, so no schema or temporary object of the caller may stand in for a name
 -- it uses; every name outside pg_catalog is written schema-qualified.
+-- Session state: memory._acting_role()'s memory_admin privileges; no tenant; its SET
+-- clauses pin the rest, and every value passes as a parameter.
 CREATE OR REPLACE FUNCTION memory.ann_index_facts(
     p_sim_no bigint,
     p_action text,

@@ -19,7 +19,7 @@ BEGIN
         RAISE EXCEPTION 'p_query_text is empty'
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass the question as text';
     END IF;
-    PERFORM memory._check_limit('string_bytes', 'p_query_text', pg_catalog.octet_length(p_query_text));
+    PERFORM memory._check_limit('question_bytes', 'p_query_text', pg_catalog.octet_length(p_query_text));
     RETURN QUERY
     SELECT CASE WHEN pg_catalog.bool_or(m.target = 'graph') AND NOT pg_catalog.bool_or(m.target = 'vector') THEN 'graph'
                 WHEN pg_catalog.bool_or(m.target = 'vector') AND NOT pg_catalog.bool_or(m.target = 'graph') THEN 'vector'

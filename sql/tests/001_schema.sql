@@ -458,8 +458,8 @@ SELECT ok(COALESCE((SELECT 'search_path=pg_catalog, pg_temp' = ANY (p.proconfig)
 SELECT set_eq($$
     SELECT p.proname::text FROM pg_catalog.pg_proc AS p
      WHERE p.pronamespace = 'memory'::regnamespace AND 'plan_cache_mode=force_generic_plan' = ANY (p.proconfig)
-$$, ARRAY['neighbors', 'facts', '_search_words', '_recall_graph', '_search_facts'],
-   'neighbors, facts, the words arm, recall''s graph arm and the facts'' ranking ask for generic plans, and no other function');
+$$, ARRAY['neighbors', 'facts', '_search_words', '_recall_graph', '_search_facts', '_name_candidates'],
+   'neighbors, facts, the words arm, recall''s graph arm, the facts'' ranking and name matching ask for generic plans, and no other function');
 
 -- Privileges of PUBLIC (3): nothing of schema memory is open to every role.
 SELECT is_empty($$

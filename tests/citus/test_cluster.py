@@ -359,6 +359,7 @@ def test_no_function_asks_for_a_generic_plan_on_the_cluster(citus: Cluster) -> N
         "_search_words",
         "_recall_graph",
         "_search_facts",
+        "_name_candidates",
     }
     assert _rows(citus.dsn(), sql) == []
     for worker in citus.workers:
