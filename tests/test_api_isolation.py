@@ -53,10 +53,10 @@ def login_roles(world):
             conn.execute(f'DROP ROLE IF EXISTS "{role}"')
 
 
-def test_set_role_to_a_granted_role_does_not_open_definer_functions(world, connect, login_roles):
-    """A login session that may SET ROLE to app_a (but does not inherit it) reads A as app_a
-    through the invoker functions; the SECURITY DEFINER ones check the session user, which
-    SET ROLE does not change, and refuse it."""
+def test_set_role_to_a_granted_role_acts_as_that_role_everywhere(world, connect, login_roles):
+    """A login session that may SET ROLE to app_a (but does not inherit it) is refused A as
+    itself, and after SET ROLE app_a acts as app_a in every function, the SECURITY DEFINER
+    ones included (memory._acting_role), until RESET ROLE."""
     seed_simulation(connect("app_a"), world.tenant_a, world.sim_a, "A", "only-in-a")
     role = login_roles("GRANT app_a TO {role} WITH INHERIT FALSE, SET TRUE")
     conn = connect(role)
@@ -64,18 +64,20 @@ def test_set_role_to_a_granted_role_does_not_open_definer_functions(world, conne
         conn.execute(
             "SELECT * FROM memory.get_node(%s, %s, 'shared-1')", (world.tenant_a, world.sim_a)
         )
-    conn.execute("SET ROLE app_a")
-    assert conn.execute(
-        "SELECT name FROM memory.get_node(%s, %s, 'shared-1')", (world.tenant_a, world.sim_a)
-    ).fetchone() == ("A one",)
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         conn.execute(
             "SELECT * FROM memory.delete_simulation(%s, %s)", (world.tenant_a, world.sim_a)
         )
-    # app_a's own session deletes it: the refusal came from the session user, not the call.
-    assert connect("app_a").execute(
+    conn.execute("SET ROLE app_a")
+    assert conn.execute(
+        "SELECT name FROM memory.get_node(%s, %s, 'shared-1')", (world.tenant_a, world.sim_a)
+    ).fetchone() == ("A one",)
+    assert conn.execute(
         "SELECT nodes FROM memory.delete_simulation(%s, %s)", (world.tenant_a, world.sim_a)
     ).fetchone() == (3,)
+    conn.execute("RESET ROLE")
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute("SELECT * FROM memory.simulation_stats(%s, %s)", (world.tenant_a, world.sim_a))
 
 
 def test_a_grant_dies_with_its_role_across_sessions(world, connect, login_roles):
