@@ -107,3 +107,6 @@ $fn$;
 COMMENT ON FUNCTION memory.rls_audit_shards() IS 'Row-level security of every shard placement of a Citus cluster: RLS on and forced, owner and policies as the table''s, the table''s policies the installed ones (memory_admin)';
 REVOKE ALL ON FUNCTION memory.rls_audit_shards() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION memory.rls_audit_shards() TO memory_admin;
+
+-- Every object of schema memory belongs to memory_owner (the code audit holds it so).
+ALTER FUNCTION memory.rls_audit_shards() OWNER TO memory_owner;

@@ -250,6 +250,18 @@ BEGIN
         PERFORM pg_catalog.create_distributed_function(v_fn.fn);
         INSERT INTO distribute_log VALUES ('function on every node', v_fn.fn::text);
     END LOOP;
+    -- 4b, then: no routine of the schema is PUBLIC's on a worker either: a copy Citus makes there
+    --    (4b) is created with PUBLIC's default EXECUTE, which the deploy's one REVOKE on the
+    --    coordinator (sql/finalize/ownership.sql) did not reach (rls_audit() on a worker
+    --    reports it). Idempotent, so not logged.
+    FOR v_fn IN
+        SELECT p.oid::regprocedure AS fn FROM pg_catalog.pg_proc AS p
+         WHERE p.pronamespace = 'memory'::regnamespace
+         ORDER BY p.proname, p.oid
+    LOOP
+        -- on the coordinator, which Citus carries to every worker for a distributed function
+        EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', v_fn.fn);
+    END LOOP;
     -- 4c. custom plans only: a generic plan cannot be routed (memory._use_custom_plans, which
     --    every later deploy of the cluster runs too: sql/finalize/cluster_plans.sql).
     INSERT INTO distribute_log SELECT 'custom plans', f::text FROM memory._use_custom_plans() AS f;

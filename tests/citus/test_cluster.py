@@ -106,7 +106,8 @@ def test_the_code_audit_finds_the_cluster_as_the_release_installed_it(citus: Clu
     sql = "SELECT table_name, problem FROM memory.rls_audit() WHERE starts_with(table_name, 'function ')"
     assert _rows(citus.dsn(), sql) == []
     for worker in citus.workers:
-        assert _rows(worker.dsn(citus.dbname), sql) == [], worker.name
+        rows = _rows(worker.dsn(citus.dbname), sql)
+        assert rows == [], f"{worker.name}: " + "; ".join(p for _, p in rows)
     with psycopg.connect(citus.dsn(), autocommit=True) as conn:
         assert audit.code_problems(conn) == []
 
