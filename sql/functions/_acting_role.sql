@@ -1,5 +1,5 @@
 -- The role a call acts as: the one whose grants decide what it may do. Outside memory_owner's
--- SECURITY DEFINER functions it is the current role. Inside them CURRENT_USER is
+-- definer functions it is the current role. Inside them CURRENT_USER is
 -- memory_owner, and the role the session acts as is the one SET ROLE chose (the setting
 -- `role`, which a definer's own switch of identity does not change), else the session user:
 -- a session narrowed with SET ROLE is narrowed for every function, internal ones too.

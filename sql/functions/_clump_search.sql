@@ -18,14 +18,8 @@
 --    full vectors, ties by episode_id, as the exact search ranks them.
 -- The breadth of the index search follows the number of representatives (hnsw.ef_search =
 -- points / 140, from 200 to pgvector's maximum of 1,000, or narrower for a top 10 from a small
--- build: memory._clump_breadth; at 200,000 clumpy episodes (161,931
--- points) 1,000 gave 0.993 against 0.991 with 800). Points / 100 until 2026-12-02; measured
--- then on two clumpy data sets (seeds 1313 and 2727, 120 questions each, worst question in
--- brackets), points / 140 kept the recall and took a sixth off the time: 34,704 and 34,576
--- points, breadth 347 and 345 -> 250: 0.9992 (0.9) -> 0.9983 (0.9) and 0.9992 (0.9) ->
--- 0.9992 (0.9), p50 3.79 -> 3.06 and 3.48 -> 2.96 ms; 69,756 points, 697 -> 500: 1.0 (1.0)
--- -> 1.0 (1.0), 6.00 -> 4.79 ms. Narrower fails first where the index is larger: 250 at
--- 69,756 points answered two questions at 0.5 (bench/README.md). Dynamic SQL for the
+-- build: memory._clump_breadth): points / 140 kept the recall of points / 100 and took a
+-- sixth off the time; narrower fails first where the index is larger (bench/README.md). Dynamic SQL for the
 -- index: the planner uses a partial index only for a query carrying its predicate's
 -- constant, the build's opaque number, written as a bigint with format('%s'); every other
 -- argument is passed with USING.

@@ -83,7 +83,7 @@ SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.open_staging();
 INSERT INTO fx_attempt SELECT memory.begin_import(fx.tenant_a(), fx.sim_a(), p_scope => '{"episodes": null}');
 INSERT INTO pg_temp.stage_episodes (episode_id, position, platform, action_type, content)
-VALUES ('tw1', 0, 'twitter', 'CREATE_POST', '河滨路应该禁止汽车'), ('tw2', 1, 'twitter', 'CREATE_POST', 'The shops will suffer');
+VALUES ('tw1', 0, 'twitter', 'CREATE_POST', U&'\6CB3\6EE8\8DEF\5E94\8BE5\7981\6B62\6C7D\8F66'), ('tw2', 1, 'twitter', 'CREATE_POST', 'The shops will suffer');
 SELECT memory.stage_rows(fx.tenant_a(), (SELECT attempt_id FROM fx_attempt));
 SELECT throws_ok($$SELECT * FROM memory.commit_import(fx.tenant_a(), (SELECT attempt_id FROM fx_attempt))$$,
                  '53400', NULL, 'a promote beyond the cap of episodes: 53400');
