@@ -2,7 +2,7 @@
 
 The vectors are synthetic unit vectors (numpy, fixed seeds), not model output: they exercise
 storage and the driver, never the quality of embeddings. The SQL contract itself is tested in
-pgTAP (sql/tests/); pytest keeps the driver, concurrency, crash drills, real embeddings and
+pgTAP (sql/tests/ and each wing's tests/ under sql/functions/wings/); pytest keeps the driver, concurrency, crash drills, real embeddings and
 checks against an oracle written in Python.
 """
 
@@ -10,12 +10,29 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
+from pathlib import Path
 
 import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 
 DIM = 384
+SQL_FUNCTIONS = Path(__file__).resolve().parents[1] / "sql" / "functions"
+
+
+def function_file(name: str, root: Path = SQL_FUNCTIONS) -> Path:
+    """The file of memory.<name> under sql/functions (one function a file, in its family's
+    folder)."""
+    (path,) = root.rglob(f"{name}.sql")
+    return path
+
+
+def pgtap_files(root: Path = SQL_FUNCTIONS.parent) -> list[Path]:
+    """Every pgTAP file: the core's in sql/tests, each wing's in its tests folder."""
+    return sorted(
+        [*(root / "tests").glob("*.sql"), *(root / "functions").glob("wings/*/tests/*.sql")],
+        key=lambda p: p.name,
+    )
 
 
 def vec(seed: int = 0, dim: int = DIM) -> list[float]:

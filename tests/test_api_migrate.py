@@ -11,6 +11,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from helpers import function_file
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 from swarm_memory import migrate
@@ -100,7 +101,7 @@ def comment_of_get_node(conn) -> str:
 
 
 def edit_get_node_comment(project: Path, new: str) -> None:
-    path = project / "sql" / "functions" / "get_node.sql"
+    path = function_file("get_node", project / "sql" / "functions")
     src = path.read_text()
     edited, n = re.subn(
         r"(COMMENT ON FUNCTION memory\.get_node\(uuid, uuid, text\) IS\s*)'[^']*'",

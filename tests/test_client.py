@@ -124,7 +124,7 @@ def raised_codes(conn: psycopg.Connection) -> set[str]:
     """Every ERRCODE the API's functions raise, as the SQLSTATE plpgsql gives it (a condition
     name can be ambiguous: null_value_not_allowed is 22004 there, 39004 in psycopg)."""
     names = set()
-    for path in (ROOT / "sql" / "functions").glob("*.sql"):
+    for path in (ROOT / "sql" / "functions").rglob("*.sql"):
         names |= set(re.findall(r"ERRCODE\s*=\s*'(\w+)'", path.read_text(encoding="utf-8")))
     codes = set()
     for name in names:

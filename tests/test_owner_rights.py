@@ -23,7 +23,7 @@ import uuid
 import numpy as np
 import psycopg
 import pytest
-from helpers import seed_simulation
+from helpers import function_file, seed_simulation
 from psycopg.types.json import Jsonb
 from swarm_memory import ann, audit
 
@@ -649,7 +649,7 @@ def test_every_definer_says_what_session_state_it_reads(world, connect):
     root = connect()
     missing = []
     for name, *_ in definers(root):
-        path = audit.PROJECT_ROOT / "sql" / "functions" / f"{name}.sql"
+        path = function_file(name)
         if not re.search(r"^-- Session state: \S", path.read_text(encoding="utf-8"), re.M):
             missing.append(name)
     assert missing == []

@@ -1,4 +1,4 @@
-"""Run every pgTAP file of sql/tests/ with psql against a fresh migrated database.
+"""Run every pgTAP file (sql/tests/, and each wing's sql/functions/wings/*/tests/) with psql against a fresh migrated database.
 
 Each file is one test: psql must exit 0, the TAP output must carry a plan `1..N`, exactly N
 `ok` lines and no `not ok` line. On failure the assertion message holds psql's whole output.
@@ -13,10 +13,11 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from helpers import pgtap_files
 from swarm_memory import server
 
 ROOT = Path(__file__).resolve().parents[1]
-PGTAP_FILES = sorted((ROOT / "sql" / "tests").glob("*.sql"))
+PGTAP_FILES = pgtap_files()
 
 PLAN = re.compile(r"^1\.\.(\d+)$")
 OK = re.compile(r"^ok \d+")

@@ -2,9 +2,9 @@
 
 pgmigrate reads `migrations.yml` from a base directory that holds `migrations/`. The project
 keeps its configuration in `pgmigrate.yml` and its versioned files in `sql/`, so each run
-builds a throw-away base directory of symbolic links: `migrations.yml` -> `pgmigrate.yml`,
-`migrations/V*.sql` -> `sql/V*.sql`, `sql` -> `sql`. pgmigrate.yml stays the one source of
-truth.
+builds a throw-away base directory: `migrations.yml` written from `pgmigrate.yml` (its afterAll
+folders spelled out file by file), `migrations/V*.sql` -> `sql/V*.sql`, `sql` -> `sql`.
+pgmigrate.yml stays the one source of truth.
 
 Repeatable objects (functions, policies, ownership) are pgmigrate afterAll callbacks. pgmigrate
 runs those only when a versioned migration is pending; when none is, `migrate()` applies the
@@ -86,18 +86,34 @@ def latest_version() -> int:
 
 
 def _callback_files(config: dict) -> list[Path]:
+    """The afterAll files in deploy order. A folder gives its .sql files, those of its
+    subfolders included, by path (sql/functions: core/ before wings/, each family's files
+    by name); its READMEs and its pgTAP files (a `tests` folder) are not deployed."""
     files: list[Path] = []
     for entry in (config.get("callbacks") or {}).get("afterAll") or []:
         path = PROJECT_ROOT / entry
         if path.is_dir():
-            files.extend(sorted(p for p in path.iterdir() if p.is_file()))
+            files.extend(
+                sorted(
+                    (p for p in path.rglob("*.sql") if "tests" not in p.relative_to(path).parts),
+                    key=lambda p: p.relative_to(path).parts,
+                )
+            )
         else:
             files.append(path)
     return files
 
 
 def _bridge(base: Path) -> None:
-    (base / "migrations.yml").symlink_to(PROJECT_ROOT / "pgmigrate.yml")
+    # pgmigrate reads a callback folder's entries without descending into subfolders, and
+    # would run a README as SQL: it is given the same files migrate() applies itself, one by
+    # one, in a migrations.yml written from pgmigrate.yml
+    config = _config()
+    config["callbacks"] = {
+        **(config.get("callbacks") or {}),
+        "afterAll": [str(f.relative_to(PROJECT_ROOT)) for f in _callback_files(config)],
+    }
+    (base / "migrations.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     (base / "migrations").mkdir()
     for f in _versioned_files():
         (base / "migrations" / f.name).symlink_to(f)

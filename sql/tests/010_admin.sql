@@ -4,7 +4,7 @@
 -- grant that is not there. The administrator itself reads and writes no tenant's data.
 -- (The admin API's errors are in 005, its refusals for other roles in 003 and 004.)
 BEGIN;
-SELECT plan(30);
+SELECT plan(32);
 \ir _fixtures.psql
 
 CREATE FUNCTION fx.grants_of(p_tenant_id uuid) RETURNS TABLE (role_name text, granted_by text)
@@ -98,6 +98,14 @@ SELECT ok(NOT EXISTS (SELECT 1 FROM fx.calls AS c
 SELECT throws_ok(pg_catalog.format('SELECT * FROM memory.%I', t), '42501', NULL, 'the admin may not read memory.' || t)
   FROM unnest(ARRAY['simulations', 'nodes', 'edges', 'episodes', 'profiles', 'import_attempts', 'staged_nodes']) AS t;
 RESET ROLE;
+
+-- A superuser acts for every tenant, one it has just created and granted to nobody
+-- included (the embedded server's default login imports without a grant) (2); the admin,
+-- above, still may not.
+SELECT lives_ok($$SELECT memory.upsert_simulation(memory.create_tenant('su-only'), '5a5a5a5a-0000-4000-8000-000000000001', 'su-run')$$,
+                'a superuser writes into a tenant without a grant');
+SELECT is((SELECT s.name FROM memory.list_simulations((SELECT t.tenant_id FROM memory.tenants AS t WHERE t.name = 'su-only')) AS s),
+          'su-run', 'and reads it back through the API');
 
 SELECT * FROM finish();
 ROLLBACK;

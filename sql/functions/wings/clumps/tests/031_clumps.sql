@@ -8,7 +8,7 @@
 -- written or deleted after the build found or never returned.
 -- Index paths and real embeddings: tests/test_clumps.py.
 BEGIN;
-\ir _fixtures.psql
+\ir ../../../../tests/_fixtures.psql
 SELECT plan(36);
 
 -- fx.vec(1) with position p set to x: close to fx.vec(1) when x is small (0.04 at position

@@ -5,7 +5,7 @@
 -- does not carry them. An outcome is recorded by a caller and no import writes it. Every
 -- read and write is the granted tenant's only; errors carry their SQLSTATE.
 BEGIN;
-\ir _fixtures.psql
+\ir ../../../../tests/_fixtures.psql
 SELECT plan(46);
 
 -- One import of a report: meta, two sections (English and Chinese), three chunks, two log

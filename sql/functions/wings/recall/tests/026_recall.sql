@@ -6,7 +6,7 @@
 -- fixtures' fx.vec(k) (a 1 at position k): the arithmetic, not the model, is under test here;
 -- tests/test_recall.py measures with the real model.
 BEGIN;
-\ir _fixtures.psql
+\ir ../../../../tests/_fixtures.psql
 SELECT plan(75);
 
 SET LOCAL SESSION AUTHORIZATION app_a;

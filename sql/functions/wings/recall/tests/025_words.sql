@@ -4,7 +4,7 @@
 -- matching of entity names (misspellings, a Chinese name inside a Chinese sentence); query
 -- syntax in the text read as words; bad input; tenants isolated.
 BEGIN;
-\ir _fixtures.psql
+\ir ../../../../tests/_fixtures.psql
 SELECT plan(56);
 
 SET LOCAL SESSION AUTHORIZATION app_a;

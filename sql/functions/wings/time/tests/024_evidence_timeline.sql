@@ -6,7 +6,7 @@
 -- a one-letter name; evidence kept current when an action changes; tenants isolated; the
 -- per-simulation HNSW path with a window returns the exact top k within it.
 BEGIN;
-\ir _fixtures.psql
+\ir ../../../../tests/_fixtures.psql
 SELECT plan(43);
 
 -- 李华 (alias 小李) supported the plan until 2025-06-01 (e2) and opposes it from then (e1,

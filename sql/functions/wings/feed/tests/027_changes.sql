@@ -8,7 +8,7 @@
 -- say (memory._record_change reads its caller from the call stack). Imports, concurrency,
 -- restarts and the upgrade of existing feeds are tested in tests/test_changes.py.
 BEGIN;
-\ir _fixtures.psql
+\ir ../../../../tests/_fixtures.psql
 SELECT plan(39);
 
 CREATE FUNCTION fx.last_change(p_tenant_id uuid) RETURNS bigint LANGUAGE sql STABLE SECURITY DEFINER

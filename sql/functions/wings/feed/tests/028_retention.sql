@@ -4,7 +4,7 @@
 -- clumps an agent's near-duplicate episodes (never across agents), keeping or dropping the
 -- others by policy, and is one change in the feed. sweep_tenant is one tenant's sweep.
 BEGIN;
-\ir _fixtures.psql
+\ir ../../../../tests/_fixtures.psql
 SELECT plan(22);
 
 CREATE FUNCTION fx.near(p_k integer, p_eps real) RETURNS jsonb LANGUAGE sql IMMUTABLE

@@ -10,7 +10,7 @@
 -- The vectors here are fx.vec(k) stand-ins: what is tested is which vector goes where;
 -- tests/test_reembed.py runs the real models.
 BEGIN;
-\ir _fixtures.psql
+\ir ../../../../tests/_fixtures.psql
 SELECT plan(42);
 
 CREATE TEMP TABLE fx_m (minilm text, e5 text) ON COMMIT DROP;

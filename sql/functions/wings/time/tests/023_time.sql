@@ -7,7 +7,7 @@
 -- Record time (p_known_at) across transactions is tested in tests/test_time.py: within one
 -- transaction now() does not move.
 BEGIN;
-\ir _fixtures.psql
+\ir ../../../../tests/_fixtures.psql
 SELECT plan(36);
 
 -- The councillor 李华 supported the plan until June 2025 (e2, ended) and opposes it since

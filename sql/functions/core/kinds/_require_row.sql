@@ -10,13 +10,13 @@ AS $fn$
 DECLARE
     v_kind  memory.record_kind := memory._kind(p_kind);
     v_found boolean;
+    -- a kind's rows are listed by the function named after it (episodes, and the wings'
+    -- kinds alike); nodes and edges by the core's reads
     v_hint  text := CASE v_kind.kind
                         WHEN 'nodes' THEN 'list the simulation''s nodes with memory.nodes_by_type() (swarm-memory nodes)'
-                        WHEN 'edges' THEN 'memory.facts() lists the edges of a node (swarm-memory facts)'
-                        WHEN 'episodes' THEN 'list the simulation''s episodes with memory.episodes() (swarm-memory episodes)'
-                        WHEN 'reports' THEN 'list the simulation''s reports with memory.reports() (swarm-memory reports)'
-                        WHEN 'predictions' THEN 'list the simulation''s predictions with memory.predictions() (swarm-memory predictions)'
-                        ELSE 'ids are the upstream ids' END;
+                        WHEN 'edges' THEN 'memory.neighbors() walks the edges around a node (swarm-memory neighbors)'
+                        WHEN 'profiles' THEN 'ids are the upstream ids'
+                        ELSE pg_catalog.format('list the simulation''s %1$s with memory.%1$s() (swarm-memory %1$s)', v_kind.kind) END;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._not_null(p_id, 'p_' || v_kind.item || '_id', v_hint);
