@@ -638,14 +638,17 @@ GRANT ALL ON FUNCTION memory._check_query_model(p_tenant_id uuid, p_simulation_i
 
 -- _check_query_vector(public.vector); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._check_query_vector(p_query public.vector) RETURNS void
-    LANGUAGE plpgsql IMMUTABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
+DECLARE
+    v_dims integer := memory._stored_dimensions();
 BEGIN
-    PERFORM memory._not_null(p_query, 'p_query', 'pass a 384-dimensional embedding of the question');
-    IF public.vector_dims(p_query) <> 384 THEN
-        RAISE EXCEPTION 'p_query has % dimensions, expected 384', public.vector_dims(p_query)
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'embed the question with all-MiniLM-L6-v2 (384 dimensions)';
+    PERFORM memory._not_null(p_query, 'p_query', pg_catalog.format('pass a %s-dimensional embedding of the question', v_dims));
+    IF public.vector_dims(p_query) <> v_dims THEN
+        RAISE EXCEPTION 'p_query has % dimensions, expected %', public.vector_dims(p_query), v_dims
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = pg_catalog.format('embed the question with the simulation''s model (%s dimensions)', v_dims);
     END IF;
     IF memory._vector_problem(p_query) IS NOT NULL THEN
         RAISE EXCEPTION 'p_query %', memory._vector_problem(p_query)
@@ -724,7 +727,7 @@ DECLARE
     v_distinct bigint;
     v_indexed  boolean;
     -- a clump: the episodes within this cosine of its leader
-    c_cosine      constant double precision := 0.99;
+    c_cosine      constant double precision := memory._near_copy();
     c_sample      constant integer := 2000;
     c_dense       constant integer := 4;
     c_max_clumps  constant integer := 256;
@@ -914,7 +917,7 @@ DECLARE
     v_groups integer := 0;
     v_c      integer;
     v_p      integer := 1;
-    c_collapse_cosine constant double precision := 0.99;
+    c_collapse_cosine constant double precision := memory._near_copy();
 BEGIN
     v_keys := ARRAY(SELECT pg_catalog.md5(h.episode_id)::uuid FROM pg_catalog.unnest(p_hits) AS h);
     SELECT pg_catalog.array_agg(e.embedding ORDER BY pg_catalog.array_position(v_keys, e.episode_key))
@@ -2228,12 +2231,12 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._check_items_model(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f1441e273a03dbe63c39b45a143e84d3', false),
         ('memory._check_limit(text,text,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '5914f03e0e008194b9a894b78b34ceaf', false),
         ('memory._check_query_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '208f2925af525b412b1a82569c37faad', false),
-        ('memory._check_query_vector(public.vector)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '588652b1c525065ba9294371e32f9cd2', false),
+        ('memory._check_query_vector(public.vector)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8126751ce095ba7ddb25db4ec3dae5a7', false),
         ('memory._check_quota(uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '58765201bdc9155b13804633b20ebb82', false),
         ('memory._clump_breadth(bigint,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3ea0a1eb28a74e90c6a89d2bdbbe5d94', false),
-        ('memory._clump_build(uuid,bigint,text,integer,integer)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'd5a28a8876b03be90c53bb14fdb7f4e3', false),
+        ('memory._clump_build(uuid,bigint,text,integer,integer)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'd78b35aebea6b51877804683ae1e786f', false),
         ('memory._clump_builds(uuid)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '38a3c845921b382b04ed600071ba1b9c', false),
-        ('memory._clump_collapse(uuid,uuid,bigint,memory.episode_hit[],integer[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '287043c1bb8ec2d9d942f1003c8d4258', false),
+        ('memory._clump_collapse(uuid,uuid,bigint,memory.episode_hit[],integer[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '70c3c9eb9977f1695d7d25186a12c227', false),
         ('memory._clump_index_name(bigint,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '8e30fda99fb455af113bd59e0e1a5646', false),
         ('memory._clump_plan(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '028d0232a0bde8a06b8b567ea413cb7b', false),
         ('memory._clump_search(uuid,uuid,bigint,bigint,public.vector,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b6a9112a5fef8f0510953d81251eecb4', false),
@@ -2288,6 +2291,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._name_candidates(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e4d4acd87e8e5392f5d0d4fa284c0b17', false),
         ('memory._name_match(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5bead449f9dc01da3e0fb21c336a5bf1', false),
         ('memory._name_trigrams(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '92c95ac4ff67b59dd33674ee5e89de53', false),
+        ('memory._near_copy()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'c00395cdc49561d38b5033eaed6a3995', false),
         ('memory._node_group()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '6066b68d257a3a73fd0a048513077082', false),
         ('memory._node_role_oids(oid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4d23a1af71f36f0936982b560a485fe5', false),
         ('memory._not_null(anyelement,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '81f7e3254c7aacf11730dca8ec5dad50', false),
@@ -2328,7 +2332,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._stage_kind(text,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '0c681b91f383ac61a464bf6cf4fc394f', false),
         ('memory._staging_duplicate(text,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f69bc8df76f9845b2165b54375f71089', false),
         ('memory._staging_problem(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6745eb3f0ae50f2350e3882db8a585ed', false),
-        ('memory._stored_dimensions()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'a00063f5b5893f463d2d49b5deacb26d', false),
+        ('memory._stored_dimensions()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'a00063f5b5893f463d2d49b5deacb26d', false),
         ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'cc29b711b43aa2f92ca56dc02002456c', false),
         ('memory._text_hash(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9b18070791a3bbbec385f667a8a9fa95', false),
         ('memory._top_k(integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8e0003e801d19da81e4883fe598ecde5', false),
@@ -2349,7 +2353,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.ann_plan_entities(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'ab7f1636e2db2c7d4465d9db69ad4bf1', false),
         ('memory.ann_plan_facts(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c274a19646882ce6ca9f9ddec1903c16', false),
         ('memory.begin_import(uuid,uuid,jsonb,boolean,jsonb,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '59fc07a4c27b20a392f3584db3f2a671', false),
-        ('memory.cache_vectors(uuid,text,bytea[],public.vector[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '83caf85c800fddb691e2244b04888b83', false),
+        ('memory.cache_vectors(uuid,text,bytea[],public.vector[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '959c59060b1eba1a5f5302023f3c8cf4', false),
         ('memory.cached_vectors(uuid,text,bytea[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '822f0b288c75b0d8881a706151fa7d6c', false),
         ('memory.changes_since(uuid,bigint,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5ec4163ae2f9e6c86dec8d7c808465b0', false),
         ('memory.commit_import(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=60s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '23d0a283f945939be3adb47047b8c89e', false),
@@ -3494,6 +3498,25 @@ COMMENT ON FUNCTION memory._name_trigrams(p_name text) IS 'Internal: the trigram
 REVOKE ALL ON FUNCTION memory._name_trigrams(p_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._name_trigrams(p_name text) TO memory_reader;
 GRANT ALL ON FUNCTION memory._name_trigrams(p_name text) TO memory_writer;
+
+-- _near_copy(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._near_copy() RETURNS double precision
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT 0.99::double precision
+$$;
+
+ALTER FUNCTION memory._near_copy() OWNER TO memory_owner;
+
+-- FUNCTION _near_copy(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._near_copy() IS 'Internal: the cosine at and above which two vectors are copies of one text';
+
+-- FUNCTION _near_copy(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._near_copy() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._near_copy() TO memory_reader;
+GRANT ALL ON FUNCTION memory._near_copy() TO memory_writer;
+GRANT ALL ON FUNCTION memory._near_copy() TO memory_admin;
 
 -- _node_group(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._node_group() RETURNS integer
@@ -5357,6 +5380,7 @@ COMMENT ON FUNCTION memory._stored_dimensions() IS 'Internal: the dimension of t
 -- FUNCTION _stored_dimensions(); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._stored_dimensions() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._stored_dimensions() TO memory_reader;
+GRANT ALL ON FUNCTION memory._stored_dimensions() TO memory_writer;
 GRANT ALL ON FUNCTION memory._stored_dimensions() TO memory_admin;
 
 -- _sweep_tenant(uuid, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
@@ -6043,6 +6067,7 @@ CREATE FUNCTION memory.cache_vectors(p_tenant_id uuid, p_embedding_model text, p
     SET lock_timeout TO '5s'
     AS $$
 DECLARE
+    v_dims     integer := memory._stored_dimensions();
     v_bad      record;
     v_inserted bigint;
 BEGIN
@@ -6058,13 +6083,13 @@ BEGIN
                 WHEN u.v IS NULL THEN 'p_vectors[' || u.i || '] is NULL'
                 WHEN pg_catalog.octet_length(u.h) > 64 THEN
                     pg_catalog.format('p_hashes[%s] has %s bytes, at most 64', u.i, pg_catalog.octet_length(u.h))
-                WHEN public.vector_dims(u.v) <> 384 THEN
-                    pg_catalog.format('p_vectors[%s] has %s dimensions, expected 384', u.i, public.vector_dims(u.v))
+                WHEN public.vector_dims(u.v) <> v_dims THEN
+                    pg_catalog.format('p_vectors[%s] has %s dimensions, expected %s', u.i, public.vector_dims(u.v), v_dims)
                 ELSE 'p_vectors[' || u.i || '] ' || memory._vector_problem(u.v) END AS problem
       INTO v_bad
       FROM ROWS FROM (pg_catalog.unnest(p_hashes), pg_catalog.unnest(p_vectors)) WITH ORDINALITY AS u (h, v, i)
      WHERE u.h IS NULL OR u.v IS NULL OR pg_catalog.octet_length(u.h) NOT BETWEEN 1 AND 64
-        OR public.vector_dims(u.v) <> 384 OR memory._vector_problem(u.v) IS NOT NULL
+        OR public.vector_dims(u.v) <> v_dims OR memory._vector_problem(u.v) IS NOT NULL
      ORDER BY u.i
      LIMIT 1;
     IF FOUND THEN
@@ -6074,7 +6099,7 @@ BEGIN
         END IF;
         RAISE EXCEPTION '%', COALESCE(v_bad.problem, 'p_hashes[' || v_bad.i || '] is empty')
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'nothing was cached; pass 384-dimensional embeddings of non-empty texts and their content hashes (sha256)';
+                  HINT = pg_catalog.format('nothing was cached; pass %s-dimensional embeddings of non-empty texts and their content hashes (sha256)', v_dims);
     END IF;
 
     INSERT INTO memory.vector_cache AS c (tenant_id, embedding_model, content_hash, embedding)

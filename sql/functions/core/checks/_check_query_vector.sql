@@ -1,16 +1,20 @@
--- Refuse a query vector that cannot be compared: NULL (22004), a dimension other than 384,
+-- Refuse a query vector that cannot be compared: NULL (22004), a dimension other than the
+-- stored columns' (memory._stored_dimensions),
 -- or one that is zero or of no finite length as stored in 4-byte floats (22023,
 -- memory._vector_problem: 384 components of 1e-46 are the zero vector). pgvector itself
 -- refuses NaN and infinity on input.
 CREATE OR REPLACE FUNCTION memory._check_query_vector(p_query public.vector) RETURNS void
-LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    v_dims integer := memory._stored_dimensions();
 BEGIN
-    PERFORM memory._not_null(p_query, 'p_query', 'pass a 384-dimensional embedding of the question');
-    IF public.vector_dims(p_query) <> 384 THEN
-        RAISE EXCEPTION 'p_query has % dimensions, expected 384', public.vector_dims(p_query)
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'embed the question with all-MiniLM-L6-v2 (384 dimensions)';
+    PERFORM memory._not_null(p_query, 'p_query', pg_catalog.format('pass a %s-dimensional embedding of the question', v_dims));
+    IF public.vector_dims(p_query) <> v_dims THEN
+        RAISE EXCEPTION 'p_query has % dimensions, expected %', public.vector_dims(p_query), v_dims
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = pg_catalog.format('embed the question with the simulation''s model (%s dimensions)', v_dims);
     END IF;
     IF memory._vector_problem(p_query) IS NOT NULL THEN
         RAISE EXCEPTION 'p_query %', memory._vector_problem(p_query)

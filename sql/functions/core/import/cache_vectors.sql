@@ -14,6 +14,7 @@ LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 DECLARE
+    v_dims     integer := memory._stored_dimensions();
     v_bad      record;
     v_inserted bigint;
 BEGIN
@@ -29,13 +30,13 @@ BEGIN
                 WHEN u.v IS NULL THEN 'p_vectors[' || u.i || '] is NULL'
                 WHEN pg_catalog.octet_length(u.h) > 64 THEN
                     pg_catalog.format('p_hashes[%s] has %s bytes, at most 64', u.i, pg_catalog.octet_length(u.h))
-                WHEN public.vector_dims(u.v) <> 384 THEN
-                    pg_catalog.format('p_vectors[%s] has %s dimensions, expected 384', u.i, public.vector_dims(u.v))
+                WHEN public.vector_dims(u.v) <> v_dims THEN
+                    pg_catalog.format('p_vectors[%s] has %s dimensions, expected %s', u.i, public.vector_dims(u.v), v_dims)
                 ELSE 'p_vectors[' || u.i || '] ' || memory._vector_problem(u.v) END AS problem
       INTO v_bad
       FROM ROWS FROM (pg_catalog.unnest(p_hashes), pg_catalog.unnest(p_vectors)) WITH ORDINALITY AS u (h, v, i)
      WHERE u.h IS NULL OR u.v IS NULL OR pg_catalog.octet_length(u.h) NOT BETWEEN 1 AND 64
-        OR public.vector_dims(u.v) <> 384 OR memory._vector_problem(u.v) IS NOT NULL
+        OR public.vector_dims(u.v) <> v_dims OR memory._vector_problem(u.v) IS NOT NULL
      ORDER BY u.i
      LIMIT 1;
     IF FOUND THEN
@@ -45,7 +46,7 @@ BEGIN
         END IF;
         RAISE EXCEPTION '%', COALESCE(v_bad.problem, 'p_hashes[' || v_bad.i || '] is empty')
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'nothing was cached; pass 384-dimensional embeddings of non-empty texts and their content hashes (sha256)';
+                  HINT = pg_catalog.format('nothing was cached; pass %s-dimensional embeddings of non-empty texts and their content hashes (sha256)', v_dims);
     END IF;
 
     INSERT INTO memory.vector_cache AS c (tenant_id, embedding_model, content_hash, embedding)

@@ -36,7 +36,7 @@ DECLARE
     v_groups integer := 0;
     v_c      integer;
     v_p      integer := 1;
-    c_collapse_cosine constant double precision := 0.99;
+    c_collapse_cosine constant double precision := memory._near_copy();
 BEGIN
     v_keys := ARRAY(SELECT pg_catalog.md5(h.episode_id)::uuid FROM pg_catalog.unnest(p_hits) AS h);
     SELECT pg_catalog.array_agg(e.embedding ORDER BY pg_catalog.array_position(v_keys, e.episode_key))

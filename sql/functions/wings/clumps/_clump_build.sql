@@ -64,7 +64,7 @@ DECLARE
     v_distinct bigint;
     v_indexed  boolean;
     -- a clump: the episodes within this cosine of its leader
-    c_cosine      constant double precision := 0.99;
+    c_cosine      constant double precision := memory._near_copy();
     c_sample      constant integer := 2000;
     c_dense       constant integer := 4;
     c_max_clumps  constant integer := 256;
