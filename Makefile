@@ -1,12 +1,5 @@
-# swarm-memory: the front door.
-#   make demo   set up, start the embedded PostgreSQL, migrate, run the walkthrough
-#   make test   set up and run every test (pytest and the pgTAP files of sql/tests)
-#   make bench  the benchmarks (not part of make test)
-#   make db     start the embedded PostgreSQL and print its DSN
-#   make lint   ruff, and pgspot over the SQL a deploy runs
-#   make freeze list the hashes of newly released migrations in sql/frozen.txt
-#   make schema write sql/schema.sql, the normalised schema of a fresh migrate
-# Every target installs what it needs by itself, idempotently.
+# swarm-memory. `make help` lists the targets; every target installs what it needs by itself,
+# idempotently (venv, pip packages, pgTAP). A target's `##` comment is its line in `make help`.
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -16,10 +9,18 @@ STAMP := $(VENV)/.installed
 PGDATA ?= .cache/pgdata
 PGTAP_CACHE := .cache/pgtap
 PGTAP_STAMP := $(VENV)/.pgtap-installed
+# pgTAP: one version, fetched one way everywhere (Debian's package, checked by its hash)
+PGTAP_DEB := postgresql-15-pgtap_1.2.0-3_all.deb
+PGTAP_SHA256 := eb2e8de6d1a66c6d7c8d91f442033d2a4948538026e86ecfb63e641f88ff2e4d
 
-.PHONY: demo test bench db db-stop migrate lint freeze schema setup clean
+.DEFAULT_GOAL := help
+.PHONY: help demo test test-sql test-py bench db db-stop migrate lint freeze schema setup clean
 
-setup: $(STAMP) $(PGTAP_STAMP)
+help: ## list the targets
+	@echo "swarm-memory: make <target>"
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 16
+
+setup: $(STAMP) $(PGTAP_STAMP) ## the venv, its packages and pgTAP, nothing else
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,26 +37,34 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install -q --no-deps -e .
 	touch $@
 
-# pgTAP 1.2.0 as plain SQL from Debian's postgresql-15-pgtap, copied into the embedded
-# server's extension directory (it installs and runs on PostgreSQL 18).
+# pgTAP as plain SQL from Debian's postgresql-15-pgtap, copied into the embedded server's
+# extension directory (it installs and runs on PostgreSQL 18). The package is fetched by its
+# exact version and refused unless its hash is the pinned one.
 $(PGTAP_STAMP): $(STAMP)
 	mkdir -p $(PGTAP_CACHE)
-	ls $(PGTAP_CACHE)/postgresql-15-pgtap_*.deb >/dev/null 2>&1 || \
-	  (cd $(PGTAP_CACHE) && (apt-get download postgresql-15-pgtap 2>/dev/null || \
-	    (apt-get update -qq && apt-get download postgresql-15-pgtap)))
-	rm -rf $(PGTAP_CACHE)/root && dpkg-deb -x $(PGTAP_CACHE)/postgresql-15-pgtap_*.deb $(PGTAP_CACHE)/root
+	test -f $(PGTAP_CACHE)/$(PGTAP_DEB) || \
+	  (cd $(PGTAP_CACHE) && (apt-get download postgresql-15-pgtap=1.2.0-3 2>/dev/null || \
+	    (apt-get update -qq && apt-get download postgresql-15-pgtap=1.2.0-3)))
+	echo "$(PGTAP_SHA256)  $(PGTAP_CACHE)/$(PGTAP_DEB)" | sha256sum --check --quiet
+	rm -rf $(PGTAP_CACHE)/root && dpkg-deb -x $(PGTAP_CACHE)/$(PGTAP_DEB) $(PGTAP_CACHE)/root
 	ext=$$($(PY) -c 'from swarm_memory.server import extension_dir; print(extension_dir())') && \
 	  cp $(PGTAP_CACHE)/root/usr/share/postgresql/15/extension/pgtap.control \
 	     $(PGTAP_CACHE)/root/usr/share/postgresql/15/extension/pgtap--1.2.0.sql "$$ext"/
 	touch $@
 
-demo: $(STAMP)
+demo: $(STAMP) ## set up, start the embedded PostgreSQL, migrate, run the walkthrough
 	$(PY) -m swarm_memory.cli --datadir $(PGDATA) demo
 
-test: $(STAMP) $(PGTAP_STAMP)
+test: $(STAMP) $(PGTAP_STAMP) ## every test: pytest and the pgTAP files
 	$(PY) -m pytest tests
 
-bench: $(STAMP)
+test-sql: $(STAMP) $(PGTAP_STAMP) ## the pgTAP files only (sql/tests, each wing's tests/)
+	$(PY) -m pytest tests/test_pgtap.py
+
+test-py: $(STAMP) $(PGTAP_STAMP) ## every test but the pgTAP files
+	$(PY) -m pytest tests --ignore=tests/test_pgtap.py
+
+bench: $(STAMP) ## the benchmarks, results in bench/README.md (not part of make test)
 	$(PY) -m bench.run
 	# the words arm: precision/recall on labelled Chinese and English posts, index write cost
 	$(PY) -m bench.keyword
@@ -68,7 +77,7 @@ bench: $(STAMP)
 CITUS_SRC ?= ../shared/citus
 .PHONY: test-citus bench-citus
 
-test-citus: $(STAMP)
+test-citus: $(STAMP) ## the tests against a local Citus cluster (../shared/citus)
 	@if [ ! -f $(CITUS_SRC)/install.sh ]; then \
 	  echo "test-citus: skipped: no Citus build at $(CITUS_SRC)"; exit 0; fi; \
 	export SWARM_MEMORY_CITUS_SRC=$(abspath $(CITUS_SRC)); \
@@ -76,19 +85,19 @@ test-citus: $(STAMP)
 	SWARM_MEMORY_CITUS=1 $(PY) -m pytest tests/citus -q -p no:cacheprovider; rc=$$?; \
 	$(PY) tests/citus/cluster.py down; exit $$rc
 
-bench-citus: $(STAMP)
+bench-citus: $(STAMP) ## per-call latency on the Citus cluster beside one node
 	@if [ ! -f $(CITUS_SRC)/install.sh ]; then \
 	  echo "bench-citus: skipped: no Citus build at $(CITUS_SRC)"; exit 0; fi; \
 	export SWARM_MEMORY_CITUS_SRC=$(abspath $(CITUS_SRC)); \
 	$(PY) -m bench.citus; rc=$$?; $(PY) tests/citus/cluster.py down; exit $$rc
 
-db: $(STAMP)
+db: $(STAMP) ## start the embedded PostgreSQL and print its DSN
 	$(PY) -m swarm_memory.cli --datadir $(PGDATA) db up
 
-db-stop: $(STAMP)
+db-stop: $(STAMP) ## stop the embedded PostgreSQL
 	$(PY) -m swarm_memory.cli --datadir $(PGDATA) db down
 
-migrate: $(STAMP)
+migrate: $(STAMP) ## migrate the embedded database
 	$(PY) -m swarm_memory.cli --datadir $(PGDATA) migrate
 
 # pgspot (what pgai runs) reads the migrations and then the re-applied folders of
@@ -106,7 +115,7 @@ PGSPOT_IGNORE := PS001 PS017
 # (string bodies rather than SQL-standard RETURN bodies, no quoted keywords as column names).
 PGSPOT_UNREADABLE :=
 
-lint: $(STAMP)
+lint: $(STAMP) ## ruff, and pgspot over the SQL a deploy runs
 	$(VENV)/bin/ruff check python tests bench
 	$(VENV)/bin/ruff format --check python tests bench
 	$(PY) -m swarm_memory.migrate lint $(addprefix --ignore ,$(PGSPOT_IGNORE)) \
@@ -114,13 +123,13 @@ lint: $(STAMP)
 
 # A migration is released when it lands: then add its hash (an edited released migration is
 # never re-hashed: tests/test_migrations.py fails until it is restored).
-freeze: $(STAMP)
+freeze: $(STAMP) ## record newly released migrations in sql/frozen.txt
 	$(PY) -m swarm_memory.migrate freeze
 
 # Regenerate the schema snapshot after a change to sql/ (tests/test_migrations.py compares).
-schema: $(STAMP)
+schema: $(STAMP) ## write sql/schema.sql and the manifest of installed functions
 	$(PY) -m swarm_memory.migrate schema --datadir $(PGDATA)
 
-clean:
+clean: ## stop the server, remove .cache and the venv
 	-$(PY) -m swarm_memory.cli --datadir $(PGDATA) db down
 	rm -rf .cache $(VENV)

@@ -5380,8 +5380,8 @@ COMMENT ON FUNCTION memory._stored_dimensions() IS 'Internal: the dimension of t
 -- FUNCTION _stored_dimensions(); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._stored_dimensions() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._stored_dimensions() TO memory_reader;
-GRANT ALL ON FUNCTION memory._stored_dimensions() TO memory_writer;
 GRANT ALL ON FUNCTION memory._stored_dimensions() TO memory_admin;
+GRANT ALL ON FUNCTION memory._stored_dimensions() TO memory_writer;
 
 -- _sweep_tenant(uuid, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._sweep_tenant(p_tenant_id uuid, p_now timestamp with time zone) RETURNS TABLE(simulation_id uuid, action text, detail jsonb)

@@ -15,7 +15,13 @@ from pathlib import Path
 import pytest
 from helpers import SQL_FUNCTIONS, pgtap_files
 
-TABLES = {p.stem for p in (SQL_FUNCTIONS.parent / "policies").glob("*.sql")}
+TABLES = set(
+    re.findall(
+        r"^CREATE (?:UNLOGGED )?TABLE memory\.(\w+)",
+        (SQL_FUNCTIONS.parent / "schema.sql").read_text(encoding="utf-8"),
+        re.M,
+    )
+)
 CALL = re.compile(r"(\w*)(\s*)memory\.(\w+)\s*\(")
 
 

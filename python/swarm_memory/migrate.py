@@ -199,12 +199,6 @@ def _give_back_owner(conn: psycopg.Connection) -> None:
         )
 
 
-# The policies' tenant check as the policy files write it, and in the form a Citus cluster
-# takes (Citus refuses a subquery in a policy of a distributed table: sql/citus/distribute.sql).
-POLICY_SUBQUERY = "(SELECT memory._current_tenant_id())"
-POLICY_CLUSTER = "memory._current_tenant_id()"
-
-
 def is_distributed(dsn: str) -> bool:
     """Whether the database's memory schema is distributed over a Citus cluster."""
     with psycopg.connect(dsn, autocommit=True) as conn:
@@ -221,8 +215,8 @@ def is_distributed(dsn: str) -> bool:
 
 
 def apply_repeatables(dsn: str, cluster: bool = False) -> int:
-    """Apply the afterAll callback files of pgmigrate.yml in one transaction; on a Citus
-    cluster the policies in the form Citus takes."""
+    """Apply the afterAll callback files of pgmigrate.yml in one transaction (on a Citus
+    cluster, sql/policies/generate.sql gives the policies the form Citus takes)."""
     config = _config()
     files = _callback_files(config)
     with psycopg.connect(dsn) as conn, conn.transaction():
@@ -234,8 +228,6 @@ def apply_repeatables(dsn: str, cluster: bool = False) -> int:
             conn.execute("SET LOCAL citus.enable_unsafe_triggers = on")
         for f in files:
             text = f.read_text(encoding="utf-8")
-            if cluster and f.parent.name == "policies":
-                text = text.replace(POLICY_SUBQUERY, POLICY_CLUSTER)
             for stmt in split_statements(text) if cluster else [text]:
                 conn.execute(stmt)
     return len(files)

@@ -12,4 +12,4 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION memory._stored_dimensions() IS 'Internal: the dimension of the stored vector columns, from the catalog (384)';
-GRANT EXECUTE ON FUNCTION memory._stored_dimensions() TO memory_reader, memory_writer, memory_admin;
+GRANT EXECUTE ON FUNCTION memory._stored_dimensions() TO memory_reader, memory_admin, memory_writer;
