@@ -18,7 +18,7 @@ precomputed vectors (bench/load.py's staged_import: begin_import, binary COPY in
 session's staging tables and stage_rows a batch per transaction, commit_import), into a new
 simulation of tenant A as the granted writer, on one node and on the cluster, alternately;
 the figure is the median rate of --imports imports of --episodes episodes each, with the
-median seconds of each phase.
+median seconds of each phase. The medians are appended to bench/history.csv.
 """
 
 from __future__ import annotations
@@ -28,13 +28,14 @@ import statistics
 import sys
 import time
 import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 import psycopg
 from swarm_memory.client import Memory
 
-from bench import data, load
+from bench import data, history, load
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "citus"))
 
@@ -87,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     if why:
         print(f"bench-citus: skipped: {why}")
         return 0
+    started, commit = datetime.now(UTC).isoformat(timespec="seconds"), history.head()
     c = world.build("citus_bench", "citus_bench_single")
     try:
         from swarm_memory.embed import Embedder
@@ -152,6 +154,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"{label:<10} {r['episodes_per_s']:>11,.0f} {r['begin']:>8.2f}"
                 f" {r['stage']:>8.2f} {r['commit']:>9.2f}"
             )
+        figures = []
+        for name, single, distributed, _ in rows:
+            figures += [(f"citus {name}", "one_node", single, "ms")]
+            figures += [(f"citus {name}", "cluster", distributed, "ms")]
+        for label, r in rates.items():
+            t = f"citus staged import {args.episodes} episodes"
+            figures += [(t, label.replace(" ", "_"), r["episodes_per_s"], "episodes/s")]
+        history.append(history.printed_rows(started, figures, commit))
     finally:
         world.drop(c)
     return 0

@@ -405,9 +405,9 @@ def measure(su: str, state: dict, n_questions: int, peers: bool = True, log=prin
                 ).fetchall()
                 first = time.perf_counter() - t0
                 # The timed calls follow one another (the peers' in turn); the exact answers
-                # are computed after the loop. Computed before each call, as until
-                # 2026-12-02, the harness's own scan of every vector (614 MB in float64
-                # at 200,000 episodes) emptied the CPU caches before every timed call.
+                # are computed after the loop: computed before each call, the harness's own
+                # scan of every vector (a float64 copy of them all) would empty the CPU
+                # caches before every timed call (bench/README.md, "How a call is timed").
                 answers: list[tuple[int, list[str], dict[str, list[str]]]] = []
                 for j, qi in enumerate(s.questions[:n_questions].tolist()):
                     q = base.question_vectors[qi]

@@ -5,20 +5,23 @@ and without the three words indexes, same rows, same server).
 
     python -m bench.keyword [--episodes 50000] [--repeat 2]
 
-Starts the bench's own server (bench.server.fresh), like `make bench`."""
+Starts the bench's own server (bench.server.fresh), like `make bench`; run from the command
+line, it appends its figures to bench/history.csv."""
 
 from __future__ import annotations
 
 import argparse
 import time
 import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import numpy as np
 import psycopg
 from swarm_memory.client import Memory
 from swarm_memory.server import as_role
 
-from bench import load
+from bench import history, load
 from bench import server as bserver
 
 APP = "bench_words"
@@ -170,12 +173,28 @@ def run(episodes: int, repeat: int, log=print) -> dict:
     return results
 
 
+def figures(results: dict) -> Iterator[tuple[str, str, float, str]]:
+    """(target, metric, value, unit) of bench/history.csv."""
+    q = results["quality"]
+    for lang in ("zh", "en"):
+        yield f"keyword quality {lang}", "precision_at_10", q[lang]["precision_at_10"], "ratio"
+        yield f"keyword quality {lang}", "recall_at_10", q[lang]["recall_at_10"], "ratio"
+    yield "keyword quality", "p50", q["p50_ms"], "ms"
+    s = results["search_large"]
+    yield f"keyword search {s['episodes']} episodes", "p50", s["p50_ms"], "ms"
+    yield f"keyword search {s['episodes']} episodes", "max", s["max_ms"], "ms"
+    w = results["write"]
+    yield f"keyword write {w['episodes']} episodes", "rate", w["per_s"], "episodes/s"
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--episodes", type=int, default=50000)
     p.add_argument("--repeat", type=int, default=2)
     args = p.parse_args()
-    run(args.episodes, args.repeat)
+    started, commit = datetime.now(UTC).isoformat(timespec="seconds"), history.head()
+    results = run(args.episodes, args.repeat)
+    history.append(history.printed_rows(started, figures(results), commit))
 
 
 if __name__ == "__main__":

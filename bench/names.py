@@ -199,8 +199,8 @@ def measure(app_dsn: str, tenant: uuid.UUID, log=print, n_names: int = 10_000) -
         lat: dict[str, list[float]] = {"match_entities": [], "every_name": []}
         got: dict[str, list] = {"match_entities": [], "every_name": []}
         # each in its own pass, the calls one after another: the reference (every name
-        # compared, a scan of all of them) no longer runs between the timed calls of
-        # match_entities, as it did every other question until 2026-12-02 (bench/README.md)
+        # compared, a scan of all of them) run between the timed calls of match_entities
+        # would empty the CPU caches before each (bench/README.md, "How a call is timed")
         for label in ("match_entities", "every_name"):
             for q in asked:
                 with conn.transaction():

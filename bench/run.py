@@ -1,5 +1,6 @@
 """make bench: build a realistic data set, measure every target, print a table and write it
-to bench/results/ with a description of the machine.
+with a description of the machine to bench/results/latest.md and latest.json (replacing the
+previous run's files), its headline figures appended to bench/history.csv.
 
     python -m bench.run [--scale 1.0] [--queries 200] [--pgbench-seconds 60]
 
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import random
 import time
@@ -26,23 +26,14 @@ from swarm_memory import ann
 from swarm_memory.client import Memory, configure
 from swarm_memory.server import as_role
 
-from bench import background, data, load, pgbench_mixed, recall_eval
+from bench import background, data, history, load, pgbench_mixed, recall_eval
 from bench import server as bserver
 
-RESULTS = Path(__file__).resolve().parent / "results"
+RESULTS = history.RESULTS
 APP = "bench_app"
 
 
 def machine(dsn: str) -> dict:
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     with psycopg.connect(dsn) as conn:
         pg = conn.execute("SHOW server_version").fetchone()[0]
         huge = conn.execute("SHOW huge_pages_status").fetchone()[0]
@@ -56,9 +47,7 @@ def machine(dsn: str) -> dict:
             ).fetchall()
         )
     return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "memory_gib": round(mem, 1),
+        **history.host(),
         "os": platform.platform(),
         "python": platform.python_version(),
         "postgresql": pg,
@@ -269,8 +258,8 @@ def measure_search(
                 conn, SEARCH_SQL, (sim.tenant_id, sim.simulation_id, base.question_vectors[-1])
             )
             # the timed calls follow one another; the exact answers are computed after them
-            # (computed between the calls, as until 2026-12-02, the harness's scan of every
-            # vector emptied the CPU caches before each timed call: bench/README.md)
+            # (computed between the calls, the harness's scan of every vector would empty
+            # the CPU caches before each timed call: bench/README.md, "How a call is timed")
             want = min(10, sim.size)
             answers = []
             for qi in range(queries):
@@ -388,7 +377,7 @@ RECALL_CONFIGS = [
 # Recall is timed on a warm store: each simulation's rows, word postings and own indexes
 # loaded into memory first (memory.warm, pg_prewarm installed for its indexes), as a gateway
 # does after a restart or a load. Unwarmed, the p99 at 200,000 episodes was the first reading
-# of each question's pages (2026-12-03 22:32: 118.4 ms, p50 31.3 ms).
+# of each question's pages, not recall's work.
 def warm(app_dsn: str, su_dsn: str, sim: load.Sim) -> list[tuple]:
     with psycopg.connect(su_dsn, autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
@@ -424,8 +413,7 @@ def measure_recall(
                     ),
                 ).fetchall()
             # seven configurations a question: a third of the other targets' questions (at
-            # least 20; a tenth until 2026-12-02, when 20 questions made the p99 the slowest
-            # call but one)
+            # least 20; with fewer, the p99 is the slowest call but one)
             for qi in range(max(20, queries // 3)):
                 i = qi % len(base.question_vectors)
                 text = f"{base.questions[i]} Entity {rnd.randrange(max(1, sim.n_nodes))}"
@@ -511,9 +499,8 @@ def measure_facts(
         configure(su)
         for sim in sims:
             # one call first, apart, as the search rows have it: it reads the simulation's
-            # facts index from disk (in the run of 2026-12-03 13:21, timed as the first of the
-            # top 10's calls, it made their p99 at 50,000 facts 6,155 ms; the top 50's calls
-            # that followed had a p99 of 21 ms)
+            # facts index from disk, and timed as the first of the top 10's calls it made
+            # their p99 (the top 50's calls that followed had none of it)
             first, _ = timed(
                 conn,
                 SEARCH_FACTS_SQL,
@@ -528,7 +515,7 @@ def measure_facts(
                 ]
                 # each in its own pass, the calls one after another: the exact scan (the
                 # truth, which reads every fact's vector) no longer runs between the timed
-                # calls of search_facts (until 2026-12-02 it did: bench/README.md)
+                # calls of search_facts (bench/README.md, "How a call is timed")
                 got = []
                 for q in qs:
                     s, rows = timed(
@@ -597,7 +584,11 @@ def run(
 ) -> dict:
     started = time.perf_counter()
     rng = np.random.default_rng(42)
-    results: dict = {"scale": scale, "started": datetime.now(UTC).isoformat(timespec="seconds")}
+    results: dict = {
+        "scale": scale,
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        "commit": history.head(),
+    }
     log("bench: fresh server")
     # the full run's server (6 GB of shared buffers) in huge pages where they can be had
     # (bench/server.py reserve_huge_pages); a run with settings of its own as it is
@@ -932,21 +923,25 @@ def describe(results: dict) -> str:
     )
 
 
-def write_results(results: dict) -> Path:
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    stamp = results["started"].replace(":", "").replace("-", "")
-    body = f"# Benchmark {results['started']}\n\n{describe(results)}\n\n{table(results)}\n"
+def write_results(
+    results: dict, directory: Path = RESULTS, history_csv: Path = history.HISTORY
+) -> Path:
+    """The run's table (latest.md) and every figure (latest.json) in `directory`, in place
+    of the previous run's files (a run's figures outlive its files in the history CSV, to
+    which its headline figures are appended)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    commit = f" at commit {results['commit']}" if results.get("commit") else ""
+    body = f"# Benchmark {results['started']}{commit}\n\n{describe(results)}\n\n{table(results)}\n"
     if "recall_quality" in results:
         body += f"\n## Recall quality\n\n{results['recall_quality']['table']}\n"
     if "background" in results:
         body += f"\n## Autovacuum during the run\n\n{background.table(results['background'])}\n"
-    path = RESULTS / f"{stamp}-scale{results['scale']}.md"
+    path = directory / "latest.md"
+    for old in [*directory.glob("*.md"), *directory.glob("*.json")]:
+        old.unlink()
     path.write_text(body)
-    (RESULTS / f"{stamp}-scale{results['scale']}.json").write_text(
-        json.dumps(results, indent=2, default=str)
-    )
-    if results["scale"] >= 1.0:
-        (RESULTS / "latest.md").write_text(body)
+    (directory / "latest.json").write_text(json.dumps(results, indent=2, default=str))
+    history.append(history.run_rows(results), history_csv)
     return path
 
 

@@ -63,9 +63,9 @@ def reserve_huge_pages() -> None:
 
     Why: a search through an HNSW index reads a few thousand buffers scattered over the
     buffer pool, each an address to translate, and 2 MiB pages cover the pool with 512
-    times fewer entries of the processor's translation cache. On a copy of this
-    benchmark's loaded store (Intel Xeon, 2 cores) routed recall at 200,000 episodes took
-    22.9 ms with 4 KiB pages and 20.8 ms with huge pages (bench/README.md).
+    times fewer entries of the processor's translation cache; on a copy of this
+    benchmark's loaded store routed recall at 200,000 episodes was faster in huge pages
+    (bench/README.md, "Huge pages").
 
     Only as root on Linux (the pool is a system setting, /proc/sys/vm/nr_hugepages), and
     only where the kernel lets it be raised; raised by what is missing and given back by

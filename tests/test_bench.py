@@ -4,11 +4,21 @@ pgbench mixed load) on a server of its own. No timing is asserted; correctness i
 
 from __future__ import annotations
 
-from bench import run
+import csv
+import json
+
+from bench import history, run
+
+
+def _written() -> dict:
+    """What a run may write: the history CSV and the last run's files."""
+    files = [history.HISTORY, *sorted(run.RESULTS.glob("*"))]
+    return {f.name: f.read_bytes() for f in files if f.is_file()}
 
 
 def test_bench_pipeline_runs_end_to_end(tmp_path, monkeypatch):
     monkeypatch.setattr(run.bserver, "DATADIR", run.bserver.DATADIR.parent / "smoke-pg")
+    before = _written()
     results = run.run(
         0.01,
         queries=10,
@@ -53,3 +63,30 @@ def test_bench_pipeline_runs_end_to_end(tmp_path, monkeypatch):
     assert "search, simulation of" in text and "mixed load" in text
     facts_rows = [line for line in text.splitlines() if line.startswith("| search_facts top 10,")]
     assert facts_rows and all("(first call, apart: " in line for line in facts_rows)
+
+    # write=False touched neither the history nor the last run's files
+    assert _written() == before
+    # written: the run's two files replace whatever the directory held, and its headline
+    # figures go to the history after the rows already there
+    out, csv_path = tmp_path / "results", tmp_path / "history.csv"
+    out.mkdir()
+    (out / "20261129T175459+0000-scale1.0.json").write_text("{}")
+    (out / "latest.md").write_text("the run before")
+    run.write_results({**results, "started": "2026-01-01T00:00:00+00:00"}, out, csv_path)
+    run.write_results(results, out, csv_path)
+    assert sorted(f.name for f in out.iterdir()) == ["latest.json", "latest.md"]
+    assert json.loads((out / "latest.json").read_text())["started"] == results["started"]
+    assert (out / "latest.md").read_text().startswith(f"# Benchmark {results['started']}")
+    with csv_path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert rows and set(rows[0]) == set(history.COLUMNS)
+    assert [r["run_at"] for r in rows] == sorted(r["run_at"] for r in rows)
+    first = [r for r in rows if r["run_at"] == "2026-01-01T00:00:00+00:00"]
+    last = [r for r in rows if r["run_at"] == results["started"]]
+    assert len(first) == len(last) == len(rows) / 2
+    got = {(r["target"], r["metric"]): float(r["value"]) for r in last}
+    size = min(s["size"] for s in results["search"])
+    assert got[(f"search {size} episodes", "recall_at_10")] == 1.0
+    assert got[("mixed load", "failed")] == 0
+    assert got[("bulk vs record by record", "speedup")] > 1
+    assert {r["commit"] for r in last} == {results["commit"]}
