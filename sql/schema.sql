@@ -1182,7 +1182,7 @@ DECLARE
 BEGIN
     IF NOT (p_similarity > 0.9 AND p_similarity < 1) THEN
         RAISE EXCEPTION 'compaction similarity must be above 0.9 and below 1, not %', p_similarity
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'near duplicates are above 0.99 (the default)';
+            USING ERRCODE = 'invalid_parameter_value', HINT = pg_catalog.format('near duplicates are at %s and above (the default)', memory._near_copy());
     END IF;
     FOR v_pair IN
         SELECT a.episode_key::text AS a_key, a.episode_id AS a_id, b.episode_key::text AS b_key,
@@ -2058,20 +2058,21 @@ CREATE FUNCTION memory._holds_grant(p_tenant_id uuid) RETURNS boolean
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 BEGIN
-    -- a superuser acts for every tenant, granted or not: it bypasses row-level security and
-    -- could grant itself anyway, so refusing it (a tenant it has just created, before any
-    -- grant) would only stand in the way of the embedded server's default login
-    IF (SELECT r.rolsuper FROM pg_catalog.pg_roles AS r WHERE r.rolname = memory._acting_role()) THEN
-        RETURN true;
-    END IF;
-    RETURN EXISTS (
+    IF EXISTS (
         SELECT 1
           FROM memory.tenant_grants AS g
          WHERE g.tenant_id = p_tenant_id
            AND pg_catalog.pg_has_role(memory._acting_role(),
                                       CASE WHEN g.node_role_oids IS NULL THEN g.role_oid
                                            ELSE (g.node_role_oids ->> memory._node_group()::text)::oid END,
-                                      'USAGE'));
+                                      'USAGE')) THEN
+        RETURN true;
+    END IF;
+    -- a superuser acts for every tenant, granted or not: it bypasses row-level security and
+    -- could grant itself anyway, so refusing it (a tenant it has just created, before any
+    -- grant) would only stand in the way of the embedded server's default login. Asked
+    -- second, in a statement of its own (see above on pg_roles and Citus).
+    RETURN COALESCE((SELECT r.rolsuper FROM pg_catalog.pg_roles AS r WHERE r.rolname = memory._acting_role()), false);
 END
 $$;
 
@@ -2241,7 +2242,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._clump_plan(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '028d0232a0bde8a06b8b567ea413cb7b', false),
         ('memory._clump_search(uuid,uuid,bigint,bigint,public.vector,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b6a9112a5fef8f0510953d81251eecb4', false),
         ('memory._clump_state(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '14338c2f0712d264f65960cd9adb0275', false),
-        ('memory._compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'cb23de3d19bf288d65492a0f20928999', false),
+        ('memory._compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'ecc4afbf2c9067db207b95e0a5d10b86', false),
         ('memory._current_tenant_id()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '52a4bbf748c4a714e4265605f61617f2', false),
         ('memory._default_model()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '689f180e75a292c43df11fa018682b25', false),
         ('memory._delete_grant(uuid,oid)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4ed3acade97b3bd9a451f518c53afe99', false),
@@ -2265,7 +2266,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._function_fingerprints()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '9d5f770d99404344e0c73b64eb685914', false),
         ('memory._group_roles()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26042769b5c2db52cfaae36609333624', false),
         ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '42234416067f73c7f81d211985cf6500', false),
-        ('memory._holds_grant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'd2930aafc42afbb49300295518f7cfac', false),
+        ('memory._holds_grant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '12e5e22f66f7556b94206bfaf9b5143c', false),
         ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'fd3cbd66ba6087cfe69ece14740f1028', false),
         ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '2b79cc91f6a0ccb142a3efa312476f99', false),
         ('memory._kind(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ef54e58aef42b081b621fd1f0b93ad64', false),
@@ -2408,7 +2409,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.search_words(uuid,uuid,text,integer,text[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3b5001ce3f96e447ce5f8c48690a7634', false),
         ('memory.set_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '68dc87244496b1366bf0b9138606b1af', false),
         ('memory.set_quota(uuid,text,bigint)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '6d216f6b8067fd7c366646652025c535', false),
-        ('memory.set_retention(uuid,integer,real,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'b4d13ee349c2c49fcea17f680018ab52', false),
+        ('memory.set_retention(uuid,integer,real,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'ee1e3e93cb8838666f8bf7e47fbdcc77', false),
         ('memory.set_route_rule(text,text)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '8591276a8e436dcb9754573d25603c96', false),
         ('memory.set_tenant_model(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f085cd5b476b5b7b06431b3cddaaa879', false),
         ('memory.simulation_stats(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '76596a73ee167f2edebd8dfc35d5eb1d', false),
@@ -10397,7 +10398,7 @@ BEGIN
     END IF;
     IF NOT (p_compact_similarity > 0.9 AND p_compact_similarity < 1) THEN
         RAISE EXCEPTION 'p_compact_similarity must be above 0.9 and below 1, not %', p_compact_similarity
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'near duplicates are above 0.99; NULL: no compaction';
+            USING ERRCODE = 'invalid_parameter_value', HINT = pg_catalog.format('near duplicates are at %s and above; NULL: no compaction', memory._near_copy());
     END IF;
     IF p_keep_days IS NULL AND p_compact_similarity IS NULL THEN
         DELETE FROM memory.retention_rules AS r WHERE r.tenant_id = p_tenant_id;

@@ -19,20 +19,21 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- a superuser acts for every tenant, granted or not: it bypasses row-level security and
-    -- could grant itself anyway, so refusing it (a tenant it has just created, before any
-    -- grant) would only stand in the way of the embedded server's default login
-    IF (SELECT r.rolsuper FROM pg_catalog.pg_roles AS r WHERE r.rolname = memory._acting_role()) THEN
-        RETURN true;
-    END IF;
-    RETURN EXISTS (
+    IF EXISTS (
         SELECT 1
           FROM memory.tenant_grants AS g
          WHERE g.tenant_id = p_tenant_id
            AND pg_catalog.pg_has_role(memory._acting_role(),
                                       CASE WHEN g.node_role_oids IS NULL THEN g.role_oid
                                            ELSE (g.node_role_oids ->> memory._node_group()::text)::oid END,
-                                      'USAGE'));
+                                      'USAGE')) THEN
+        RETURN true;
+    END IF;
+    -- a superuser acts for every tenant, granted or not: it bypasses row-level security and
+    -- could grant itself anyway, so refusing it (a tenant it has just created, before any
+    -- grant) would only stand in the way of the embedded server's default login. Asked
+    -- second, in a statement of its own (see above on pg_roles and Citus).
+    RETURN COALESCE((SELECT r.rolsuper FROM pg_catalog.pg_roles AS r WHERE r.rolname = memory._acting_role()), false);
 END
 $fn$;
 

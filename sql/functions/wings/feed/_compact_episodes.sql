@@ -41,7 +41,7 @@ DECLARE
 BEGIN
     IF NOT (p_similarity > 0.9 AND p_similarity < 1) THEN
         RAISE EXCEPTION 'compaction similarity must be above 0.9 and below 1, not %', p_similarity
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'near duplicates are above 0.99 (the default)';
+            USING ERRCODE = 'invalid_parameter_value', HINT = pg_catalog.format('near duplicates are at %s and above (the default)', memory._near_copy());
     END IF;
     FOR v_pair IN
         SELECT a.episode_key::text AS a_key, a.episode_id AS a_id, b.episode_key::text AS b_key,

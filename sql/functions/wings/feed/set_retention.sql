@@ -28,7 +28,7 @@ BEGIN
     END IF;
     IF NOT (p_compact_similarity > 0.9 AND p_compact_similarity < 1) THEN
         RAISE EXCEPTION 'p_compact_similarity must be above 0.9 and below 1, not %', p_compact_similarity
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'near duplicates are above 0.99; NULL: no compaction';
+            USING ERRCODE = 'invalid_parameter_value', HINT = pg_catalog.format('near duplicates are at %s and above; NULL: no compaction', memory._near_copy());
     END IF;
     IF p_keep_days IS NULL AND p_compact_similarity IS NULL THEN
         DELETE FROM memory.retention_rules AS r WHERE r.tenant_id = p_tenant_id;
