@@ -297,20 +297,24 @@ def read(path: Path = HISTORY) -> list[dict]:
 
 
 def committed_results() -> dict[str, dict]:
-    """Every bench/results/*.json committed to the repository, at its last committed
-    version, and those of the working tree, by the run's start."""
+    """Every version of bench/results/*.json ever committed (a run's file was replaced by
+    the next run's), and those of the working tree, by the run's start."""
     runs: dict[str, dict] = {}
-    seen: set[str] = set()
     commit = ""
     log = _git(
-        "log", "--format=%H", "--name-only", "--diff-filter=AM", "--", "bench/results/*.json"
+        "log",
+        "--format=%H",
+        "--name-only",
+        "--no-renames",
+        "--diff-filter=AM",
+        "--",
+        "bench/results/*.json",
     )
     for line in log.splitlines():
         line = line.strip()
         if re.fullmatch(r"[0-9a-f]{40}", line):
             commit = line
-        elif line and line not in seen:
-            seen.add(line)
+        elif line:
             r = json.loads(_git("show", f"{commit}:{line}") or "{}")
             if "started" in r:
                 runs.setdefault(r["started"], r)
