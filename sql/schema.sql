@@ -2276,7 +2276,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._known(anyelement,uuid,uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dad8e004b708fa987f3cc0507ce3223d', false),
         ('memory._label_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '1dbe62f77eb846a8b0b9361391a89734', false),
         ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '510c14cf40c7ef2bcb27a4babfb3b887', false),
-        ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '0196c0418cfce024bbce771b0f1ad2ff', false),
+        ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '74781e38bd24d5a373dfdb0cbfcf4ead', false),
         ('memory._merge(text,uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5e9603c4d3c9a67c67811b1c63f1ae24', false),
         ('memory._merge_edges(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '889c8f28e01239165edee07d06131188', false),
         ('memory._merge_episodes(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '640c3717b399d5059ee5b6f3be21f4b9', false),
@@ -2289,7 +2289,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._merge_reports(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a3fc254deaadd86773c6a6ce1a93287d', false),
         ('memory._merge_sql(text,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '0106af8ca46eda8e07c0cf4d2f451c65', false),
         ('memory._model(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '72c1f050981b57c4090f18c1b4a6cb37', false),
-        ('memory._name_candidates(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e4d4acd87e8e5392f5d0d4fa284c0b17', false),
+        ('memory._name_candidates(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a0f05a611c3eb349c6765014ee43cd91', false),
         ('memory._name_match(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5bead449f9dc01da3e0fb21c336a5bf1', false),
         ('memory._name_trigrams(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '92c95ac4ff67b59dd33674ee5e89de53', false),
         ('memory._near_copy()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'c00395cdc49561d38b5033eaed6a3995', false),
@@ -2303,7 +2303,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._prune(text,uuid,uuid,uuid,text[])', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f90074e42f28fdfee282416cfb02166a', false),
         ('memory._quota_used(uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', '7945160f4bd7740dedcb2ff5f9d566bf', false),
         ('memory._quote(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '91691779d956f464c76f41de654264c0', false),
-        ('memory._recall_graph(uuid,uuid,text,integer,integer,timestamp with time zone,uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '40e9887120e2c7e71df3c2f59b2a3d19', false),
+        ('memory._recall_graph(uuid,uuid,text,integer,integer,timestamp with time zone,uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8d08403b4fa9b47f1601b4434a780824', false),
         ('memory._recall_list(jsonb,text,text[],text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6603ecc82076d1f8cdbf82f9940cd8ed', false),
         ('memory._recall_option(jsonb,text,double precision,double precision,double precision)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e94331ac67785390e11c607ca53bc087', false),
         ('memory._record_change(uuid,uuid,text,text,text[],jsonb,uuid,jsonb)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_writer=EXECUTE', 'e6ce97b2143c66eca421418c034a1def', false),
@@ -2322,9 +2322,9 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '28badbd9edb5d7e13e3d450d6b5b5f9f', false),
         ('memory._search_episodes_ann(uuid,uuid,bigint,public.vector,integer,integer,real,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=100000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '016ae6dc7dda13d836e5e03ec40d97fc', false),
         ('memory._search_episodes_ivf(uuid,uuid,bigint,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, ivfflat.iterative_scan=relaxed_order, ivfflat.max_probes=60, ivfflat.probes=40, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a2322598b0d88aed3e424019f4ea1473', false),
-        ('memory._search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '80bdf6f365d02e24041dc3befea4098f', false),
+        ('memory._search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '29f45d600705d5701eca060f9dda15ce', false),
         ('memory._search_facts_ann(uuid,uuid,bigint,public.vector,integer,text,timestamp with time zone,real,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=20000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee8b1faceb6cee93ba43fe0094471729', false),
-        ('memory._search_nodes(uuid,uuid,public.vector,integer,text,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b2c06b5d6d8f72389f05c16208f7bbae', false),
+        ('memory._search_nodes(uuid,uuid,public.vector,integer,text,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b8518a8f03dac6bdd6d597f5de615680', false),
         ('memory._search_nodes_ann(uuid,uuid,bigint,public.vector,integer,text,text,real,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=200, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=20000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '18b46759b885e413326a3e8ee1096448', false),
         ('memory._search_words(uuid,uuid,text,integer,text[],uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b6754725e36331d0a947d3f9afc72a49', false),
         ('memory._set_tenant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'ea1ab8b39f87e40016f8d2ea7f64cedc', false),
@@ -2383,7 +2383,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.list_tenants()', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b586af509d163621749d7a0cbfa5b159', false),
         ('memory.match_entities(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dd69271db5b99f64b2708741dd2fac31', false),
         ('memory.model_of(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee844fcf6e5dfd9fbbb9ed57bf56e254', false),
-        ('memory.neighbors(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e8ff610c89791e1daf0c4775c1d71d4e', false),
+        ('memory.neighbors(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '2f4c358a1ae3b86cf4991521e6d78a44', false),
         ('memory.nodes_by_type(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '05d0a18fd24eaa6187941d9112dc04b1', false),
         ('memory.nodes_named(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5cfdce16af2b3fcc919257a98e0e640d', false),
         ('memory.open_staging()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f0a29994bff664eb345907fcbc36f0cc', false),
@@ -2392,7 +2392,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.predictions(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '879b97e8d26886192ec82641beb6e7a9', false),
         ('memory.profiles(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3af2df50a726f3758fb10eeda29a269a', false),
         ('memory.quotas(uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '5f3f9faf0fa9e795eeb04e8fae2d6b67', false),
-        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '0d01e99b6e572e4ae733581b61f0799b', false),
+        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ae9e184dc9a1dcbb6107cb7d7dbf0f5c', false),
         ('memory.record_outcome(uuid,uuid,text,text,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'ef701a349777fdc8da9fb51c8f3bbb6c', false),
         ('memory.reembed_texts(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8b43a613d0249b323f1a174484d55a4e', false),
         ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
@@ -2403,7 +2403,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.rls_audit_shards()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26598eff99e7190d328fe11eb941aa1f', true),
         ('memory.route(text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '26a06e7f1d7e91cf4edff1b9db84a4ab', false),
         ('memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7e4e7cc1b680961d36d22a748c4ce7cf', false),
-        ('memory.search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '667140610de75173e1b01bd25b1ed894', false),
+        ('memory.search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '0dc060b6a6345ae7402211ba34b4e3b3', false),
         ('memory.search_nodes(uuid,uuid,public.vector,integer,text,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1c8a90269ec4c1540b2563a9cc3315f3', false),
         ('memory.search_reports(uuid,uuid,public.vector,integer,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '0674b72f2988d16e979b5ab83b4229cf', false),
         ('memory.search_words(uuid,uuid,text,integer,text[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3b5001ce3f96e447ce5f8c48690a7634', false),
@@ -2843,8 +2843,8 @@ BEGIN
         ), agents AS MATERIALIZED (
             -- the names each agent's name holds: names x agents (both small) first, so that
             -- the episodes join by equality (a plan that compared every name with every
-            -- episode's agent, chosen when the new rows had no statistics yet, ran for hours
-            -- on 200,000 episodes and 10,000 names)
+            -- episode's agent, chosen when the new rows had no statistics yet, did not finish
+            -- on a large import)
             SELECT nm.node_key, nm.label, g.agent_name
               FROM names AS nm
               JOIN agent_list AS g ON pg_catalog.strpos(g.lowered, nm.needle) > 0
@@ -3368,15 +3368,12 @@ BEGIN
             -- (the common trigrams, each once a run: the CTE common probes those not everywhere)
         ), how AS MATERIALIZED (
             -- the common trigrams each candidate holds, read by one probe a candidate and
-            -- trigram (about 2.5 us each), or, when the simulation has fewer than 32 names
-            -- a candidate, by reading each common trigram's names whole (a range of the
-            -- index, a fraction of a microsecond a name; counting that far costs less than
-            -- the probes would)
-            -- The simulation's names are counted as its pair of entity indexes (V0035) counts
-            -- its embedded entities, where it has one: counting them here, up to 32 a
-            -- candidate, took a call 4.8 ms instead of 4.4 ms at 10,000 names (the bench's,
-            -- 229 candidates, 100 questions). The count only chooses how the shared trigrams
-            -- are read, never which names are found.
+            -- trigram, or, when the simulation has fewer than 32 names a candidate, by
+            -- reading each common trigram's names whole (a range of the index, far cheaper
+            -- a name than a probe; counting that far costs less than the probes would)
+            -- The simulation's names are counted as its pair of entity indexes (V0035) counts its
+            -- embedded entities, where it has one: cheaper than counting them here. The count only
+            -- chooses how the shared trigrams are read, never which names are found.
             SELECT pg_catalog.cardinality(v_runs) = 1 AND COALESCE(
                        (SELECT c.reltuples::bigint
                           FROM memory.simulations AS s
@@ -3818,9 +3815,8 @@ BEGIN
         -- 3) below
         v_graph := ARRAY(
             SELECT ROW('graph', c.kind, c.id, c.body, c.raw, c.tier, c.matched)::memory.recall_hit
-              -- the seeds themselves, as v_seeds read them (joined again here by the key
-              -- md5(id), the planner hashed the simulation's every entity: 7 ms of the arm at
-              -- 10,000 entities carrying their vectors)
+              -- the seeds themselves, as v_seeds read them (joined again here by the key md5(id),
+              -- the planner hashed the simulation's every entity)
               FROM (SELECT 1 AS tier, 'entity' AS kind, s.id, s.body, s.raw, s.matched
                       FROM pg_catalog.unnest(v_seeds) AS s
                     UNION ALL
@@ -3842,12 +3838,9 @@ BEGIN
         -- Tier 3 only where it can reach the answer: the rows are ordered by tier first and
         -- a row keeps its best tier, so once tiers 1 and 2 hold p_candidates distinct rows no
         -- row of tier 3 is among the first p_candidates and the answer is the same without
-        -- it. Five seeds with nine current facts each are enough at the default 50, as in the
-        -- bench's graphs (ten facts an entity on average) for 84 of 90 questions at 200,000
-        -- episodes. Measured there, 150 questions asked of both versions in turn, every
-        -- column of recall's rows the same for all 150 at 5,033 and 200,000 episodes: the arm
-        -- alone p50 6.6 -> 4.0 ms at 200,000 (16.7 -> 4.2 ms at depth 2), routed recall 20.1
-        -- -> 18.5 ms at 200,000 and 12.9 -> 12.1 ms at 5,033.
+        -- it. Five seeds with nine current facts each are enough at the default 50 for most
+        -- questions of the bench's graphs, whose answers are the same with and without tier 3
+        -- (bench/README.md).
         IF (SELECT pg_catalog.count(*) FROM (SELECT DISTINCT g.kind, g.id FROM pg_catalog.unnest(v_graph) AS g) AS d)
            < p_candidates THEN
             v_graph := v_graph || ARRAY(
@@ -4781,8 +4774,8 @@ BEGIN
      WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._facts_ann_index_name(v_sim_no)) AND i.indisvalid;
     -- The facts ranked (through the index, or by one scan of the simulation's edges and a
     -- top-k sort in memory), without naming their ends: joining every edge to its nodes
-    -- before the sort cost twice the time here (50,000 edges: 144 -> 75 ms) and a full sort
-    -- spilled to disk. The state is memory._fact_state's rule written out (see memory.facts).
+    -- before the sort cost more here and a full sort spilled to disk. The state is
+    -- memory._fact_state's rule written out (see memory.facts).
     RETURN QUERY
     WITH ann AS MATERIALIZED (
         SELECT a.* FROM memory._search_facts_ann(p_tenant_id, p_simulation_id, v_sim_no, p_query, v_k,
@@ -4916,7 +4909,7 @@ BEGIN
                  WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
                    AND (p_type IS NULL OR n.type = p_type)
                 -- (OFFSET 0: flattened, the similarity was computed twice a row, for the
-                -- filter and for the order: 3.55 -> 3.24 ms p50 over 1,258 entities)
+                -- filter and for the order)
                 OFFSET 0) AS n
          WHERE n.similarity IS NOT NULL AND (SELECT c.n FROM found AS c) < v_k
          ORDER BY n.similarity DESC, n.node_id
@@ -8053,7 +8046,7 @@ BEGIN
                                     FROM found AS f)::uuid[])
     )
     -- the state is memory._fact_state's rule written out (a call per row, whose pinned
-    -- search_path keeps it from being inlined, cost a depth-3 walk of 4,800 nodes 30 ms);
+    -- search_path keeps it from being inlined, cost more than the walk);
     -- sql/tests/023_time.sql holds the two to the same answers
     SELECT p.node_id, p.name, p.type, p.level, p.path, e.edge_id, e.type, e.fact, e.valid_at, e.invalid_at,
            CASE WHEN e.valid_at > v_as_of THEN 'future'
@@ -8868,20 +8861,16 @@ BEGIN
     -- the arms of meaning, each searching no more widely than the fusion needs: the episodes
     -- re-ranked from a pool of two a candidate, at least 100 (memory.search_episodes takes 20
     -- a hit), and the facts' index searched that broadly too (memory._search_facts'
-    -- p_breadth, where memory.search_facts searches 400 wide at 50,000 facts). Measured on
-    -- the bench's simulations of 5,033 and 200,000 episodes (6,290 and 50,000 facts), 150
-    -- questions each: recall's rows were the same ten in the same order for all 150 with the
-    -- pool at 400, 200, 100 or 50 and with the facts' breadth at the default, 200 or 100;
-    -- p50 at 200,000 39.9 -> 37.0 ms (episodes' pool 400 -> 100) and 37.7 -> 33.2 ms (facts'
-    -- breadth 400 -> 100); the two together, 300 questions: the same rows and scores. The
-    -- episodes' index is searched twice as broadly as the pool, at least 200 (not 400:
-    -- memory._episodes_breadth; 100 of 100 questions the same rows at 200,000). The
+    -- p_breadth, where memory.search_facts searches wider). On the bench's simulations recall's
+    -- rows were the same with the pool and the facts' breadth from 50 to 400, and the smaller
+    -- cost less (bench/README.md).
+    -- The episodes' index is searched twice as broadly as the pool, at least 200 (not 400:
+    -- memory._episodes_breadth: the same rows on the bench's questions). The
     -- entities are compared by meaning (V0036: the summary's vector, the name's for an
     -- entity without a summary; a name is found by the words and the graph arms), through
     -- the summaries' index of the pair (V0035), searched as broadly as memory.search_nodes
-    -- searches it: at 100, 20 clustered synthetic questions over 2,400 entities gave a top
-    -- 50 overlapping the exact one by 0.948 (two questions at 0.72), below what
-    -- tests/test_ann_entities.py asks.
+    -- searches it: at 100, clustered synthetic questions got a top 50 overlapping the exact
+    -- one less than tests/test_ann_entities.py asks.
     IF v_vec IS NOT NULL AND 'episodes' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('episodes', 'episode', h.episode_id, h.content, h.similarity,
@@ -8931,11 +8920,8 @@ BEGIN
     END IF;
 
     -- The fusion: each row's score over the arms that found it, then the top k, and only
-    -- for those the text, the ranks and the why. Each of the about 250 rows the arms find
-    -- was given all three before: the same rows, every column alike, for 150 of 150
-    -- questions at 5,033 and at 200,000 episodes, p50 0.35 to 0.75 ms lower (the two
-    -- versions asked each question in turn, twice; a scratch copy of the bench's recall
-    -- simulations).
+    -- for those the text, the ranks and the why: the rows the arms find but the fusion drops
+    -- never pay for them (the same rows, every column alike).
     v_why_route := '; route ' || v_route
         || CASE WHEN pg_catalog.jsonb_array_length(v_signals) > 0
                 THEN ' (' || (SELECT pg_catalog.string_agg(x.value ->> 'phrase', ', ')
@@ -10123,7 +10109,7 @@ BEGIN
     PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     PERFORM memory._check_fact_state(p_state);
     -- each end named by a probe of the primary key (a join was planned as two hash joins over
-    -- all the simulation's nodes: 2 ms each for 10,000 nodes, for at most 100 facts)
+    -- all the simulation's nodes, for at most 100 facts)
     RETURN QUERY
     SELECT f.edge_id, f.type, f.fact,
            f.source_id, (SELECT s.name FROM memory.nodes AS s

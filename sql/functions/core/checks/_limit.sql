@@ -9,7 +9,7 @@
 --   quoted_chars   characters of a bad value an error message quotes (memory._quote)
 --   cache_hashes   content hashes one call of memory.cached_vectors / cache_vectors takes
 --   word_candidates rows memory.search_words ranks (each is looked up for every word of the
---                  question: about 2 us a lookup), and the number of rows holding a word
+--                  question), and the number of rows holding a word
 --                  or names holding a trigram beyond which it counts as common
 --   question_bytes bytes of a question's text: memory.recall, search_words and
 --                  match_entities read every word and name in it: 4 KB

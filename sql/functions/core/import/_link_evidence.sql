@@ -79,8 +79,8 @@ BEGIN
         ), agents AS MATERIALIZED (
             -- the names each agent's name holds: names x agents (both small) first, so that
             -- the episodes join by equality (a plan that compared every name with every
-            -- episode's agent, chosen when the new rows had no statistics yet, ran for hours
-            -- on 200,000 episodes and 10,000 names)
+            -- episode's agent, chosen when the new rows had no statistics yet, did not finish
+            -- on a large import)
             SELECT nm.node_key, nm.label, g.agent_name
               FROM names AS nm
               JOIN agent_list AS g ON pg_catalog.strpos(g.lowered, nm.needle) > 0

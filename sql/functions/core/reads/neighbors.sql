@@ -17,9 +17,8 @@
 --
 -- The plan is generic, made once a session and cached (force_generic_plan): the branch of
 -- the clock that does not apply is a one-time filter that never runs, and the joins are
--- hash joins whatever the estimates. A custom plan per call (what this function had until
--- issue 13) cost more than a small walk itself: backend CPU for a depth-1 walk or K15 at
--- depth 20 went from 1.8-1.9 ms to 0.75 ms, the whole 10,000-node graph unchanged (bench/README.md).
+-- hash joins whatever the estimates. A custom plan per call cost more than a small walk
+-- itself (bench/README.md).
 --
 -- One statement in four steps, each a set operation (no per-row probing):
 --   walk   the recursive CTE, breadth-first over keys only: one whole level per iteration,
@@ -179,7 +178,7 @@ BEGIN
                                     FROM found AS f)::uuid[])
     )
     -- the state is memory._fact_state's rule written out (a call per row, whose pinned
-    -- search_path keeps it from being inlined, cost a depth-3 walk of 4,800 nodes 30 ms);
+    -- search_path keeps it from being inlined, cost more than the walk);
     -- sql/tests/023_time.sql holds the two to the same answers
     SELECT p.node_id, p.name, p.type, p.level, p.path, e.edge_id, e.type, e.fact, e.valid_at, e.invalid_at,
            CASE WHEN e.valid_at > v_as_of THEN 'future'

@@ -4,7 +4,7 @@
 -- every 250 vectors, 800 at 200,000, up to pgvector's maximum
 -- of 1,000. Wider searches found more of the true top 10 at 200,000 vectors, and a wider
 -- pool re-ranked instead cost more than the wider search; below 40,000 vectors 200 to 400
--- keep recall@10 at 0.99 and above (the measurements: bench/README.md).
+-- are enough (the measurements: bench/README.md).
 CREATE OR REPLACE FUNCTION memory._ann_breadth(p_index_rows real) RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp

@@ -1,8 +1,8 @@
 -- The name of a simulation's bridge index over its episodes: memory.episodes_ivf_<sim_no>,
 -- the simulation's opaque number (as memory._ann_index_name). An IVFFlat index over the
 -- half-precision vectors, 100 lists, WHERE sim_no = <sim_no> AND embedding IS NOT NULL,
--- built first by `swarm-memory index` for a simulation without an HNSW index (a second or two
--- for 50,000 episodes, where the HNSW index takes 30 s to minutes) and dropped once the HNSW
+-- built first by `swarm-memory index` for a simulation without an HNSW index (many times
+-- faster to build than the HNSW index) and dropped once the HNSW
 -- index is built: memory._search_episodes_ivf searches through it meanwhile
 -- (memory._ann_statements, memory._search_episodes).
 CREATE OR REPLACE FUNCTION memory._ann_ivf_index_name(p_sim_no bigint) RETURNS text

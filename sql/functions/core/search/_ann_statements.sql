@@ -20,9 +20,9 @@
 -- numbers and quoted names go into the statements.
 -- The bridge (memory.episodes only, CONCURRENTLY only, where each statement commits on its
 -- own): a 'build' first creates the simulation's IVFFlat index (memory._ann_ivf_index_name:
--- 100 lists, built in a second or two for 50,000 episodes) and ends by dropping it, so that
--- memory._search_episodes answers through it, at recall@10 about 0.99, while the HNSW index
--- builds (30 s for 50,000 episodes, minutes for 200,000), instead of scanning the
+-- 100 lists, built many times faster than an HNSW index) and ends by dropping it, so that
+-- memory._search_episodes answers through it, at close to the HNSW index's recall, while
+-- the HNSW index builds, instead of scanning the
 -- simulation exactly. Every other action on memory.episodes starts by dropping a bridge an
 -- interrupted run left ('keep' too, when there is one; memory._ann_plan plans a 'drop' for
 -- a bridge whose simulation has no index to keep). In one transaction (p_concurrently

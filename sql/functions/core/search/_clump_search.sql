@@ -18,8 +18,8 @@
 --    full vectors, ties by episode_id, as the exact search ranks them.
 -- The breadth of the index search follows the number of representatives (hnsw.ef_search =
 -- points / 140, from 200 to pgvector's maximum of 1,000, or narrower for a top 10 from a small
--- build: memory._clump_breadth): points / 140 kept the recall of points / 100 and took a
--- sixth off the time; narrower fails first where the index is larger (bench/README.md). Dynamic SQL for the
+-- build: memory._clump_breadth): points / 140 kept the recall of points / 100, faster;
+-- narrower fails first where the index is larger (bench/README.md). Dynamic SQL for the
 -- index: the planner uses a partial index only for a query carrying its predicate's
 -- constant, the build's opaque number, written as a bigint with format('%s'); every other
 -- argument is passed with USING.

@@ -6,8 +6,7 @@
 -- a breadth of 200 as with 400, faster.
 -- A top 10 or fewer without a pool, from an index under 20,000 vectors: a hundredth of its
 -- size, at least 120 (not 200), and memory._search_episodes_ann re-ranks that many
--- candidates instead of 200: it kept recall@10 at 0.997 and above with no question below
--- 0.9 on indexes of 4,000 to 12,000 episodes, and was faster (bench/README.md).
+-- candidates instead of 200: as good on small indexes, and faster (bench/README.md).
 CREATE OR REPLACE FUNCTION memory._episodes_breadth(p_index_rows real, p_top_k integer, p_pool integer)
 RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER

@@ -3,9 +3,8 @@
 -- index re-ranks exactly (NULL: 20 a hit asked for, at least 200, or fewer for a top 10
 -- through a small index: memory._search_episodes_ann).
 -- memory.recall's episodes arm asks for 50 hits from 400 candidates: its answers were the
--- same ten rows in the same order as with 1,000 for all 300 of the bench's questions at
--- 5,033 and at 200,000 episodes, and the arm took 7.3 ms instead of 18.5 at 200,000 (recall@50
--- of the arm alone 0.956 against 0.994, so memory.search_episodes keeps 20 a hit).
+-- same as with 1,000, for less (bench/README.md); the arm alone finds less of the true top
+-- 50 that way, so memory.search_episodes keeps 20 a hit.
 CREATE OR REPLACE FUNCTION memory._search_episodes(
     p_tenant_id uuid,
     p_simulation_id uuid,

@@ -1,21 +1,16 @@
 -- Approximate search of one simulation through its bridge index (memory._ann_ivf_index_name:
 -- IVFFlat over the half-precision vectors, 100 lists, WHERE sim_no = <sim_no> AND embedding
--- IS NOT NULL), which `swarm-memory index` builds in a second or two before the simulation's
+-- IS NOT NULL), which `swarm-memory index` builds quickly before the simulation's
 -- HNSW index and drops once that is built: memory._search_episodes takes this way while the
 -- bridge is valid and the HNSW index is not (missing, or still being built). The p_pool best
 -- candidates (at least p_top_k; NULL: 20 per result asked for, at least 200) re-ranked by the
 -- exact cosine distance of the full vectors, as memory._search_episodes_ann.
 --
--- 40 of the 100 lists are read (ivfflat.probes): measured on the bench's data, 150 questions,
--- recall@10 against the exact ranking (tie-aware), p50 on this two-core machine: 50,000
--- episodes 0.996 (worst question 0.8), 12.6 ms, 30 lists 0.991 (0.8) 9.6 ms, 20 lists 0.971
--- (0.5); 200,000 episodes (100 questions), 30 lists 0.995 (0.8) in 35.5 ms (40 not measured
--- there: about 45 ms by the share read), where the HNSW index answers 0.993 (0.8) in 13.5 ms
--- at ef_search 800. The bridge costs what the share of the simulation it reads costs, so it
--- is a bridge: the HNSW index is the answer from a few thousand episodes up, the bridge the
--- minutes before it (the CREATE INDEX alone: 0.9 s for 50,000 episodes, 2.6 s for 200,000,
--- against 32 s and about 250 s for the HNSW index). A filtered call reads at most 60 lists
--- (ivfflat.max_probes) before the exact search answers instead.
+-- 40 of the 100 lists are read (ivfflat.probes): fewer lost questions on the bench's data,
+-- more cost little more (bench/README.md). The bridge costs what the share of the
+-- simulation it reads costs, so it is a bridge: the HNSW index is the answer from a few
+-- thousand episodes up, the bridge the minutes before it. A filtered call reads at most 60
+-- lists (ivfflat.max_probes) before the exact search answers instead.
 --
 -- The condition embedding IS NOT NULL is the bridge's predicate: a statement without it (that
 -- of memory._search_episodes_ann) can never be planned over the bridge, and this one is only

@@ -21,9 +21,8 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 -- One plan a session: the ranking's shape does not depend on the values, and a custom plan
 -- of it was made on every call (the planner chose it over the generic one each time), which
--- looks at every index of memory.edges, one a simulation with a facts index: 0.54 ms a call
--- with 137 of them (a scratch copy of the bench's two recall simulations beside 135 empty
--- partial indexes, as many as the bench's store holds; pg_stat_statements, 60 recall calls)
+-- looks at every index of memory.edges, one a simulation with a facts index, and so grows
+-- with the simulations (bench/README.md)
 SET plan_cache_mode = force_generic_plan
 AS $fn$
 DECLARE
@@ -42,8 +41,8 @@ BEGIN
      WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._facts_ann_index_name(v_sim_no)) AND i.indisvalid;
     -- The facts ranked (through the index, or by one scan of the simulation's edges and a
     -- top-k sort in memory), without naming their ends: joining every edge to its nodes
-    -- before the sort cost twice the time here (50,000 edges: 144 -> 75 ms) and a full sort
-    -- spilled to disk. The state is memory._fact_state's rule written out (see memory.facts).
+    -- before the sort cost more here and a full sort spilled to disk. The state is
+    -- memory._fact_state's rule written out (see memory.facts).
     RETURN QUERY
     WITH ann AS MATERIALIZED (
         SELECT a.* FROM memory._search_facts_ann(p_tenant_id, p_simulation_id, v_sim_no, p_query, v_k,

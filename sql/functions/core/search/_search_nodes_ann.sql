@@ -5,7 +5,7 @@
 -- memory._ann_breadth of the index's size; at least p_top_k) and read for two candidates a
 -- result asked for, at least 100 (at most the breadth): the nearest 200 of a search 200
 -- wide for recall's 50 were re-ranked to the same 50 in the same order as the nearest 100,
--- for 150 of 150 questions on the bench's 10,000 entities, in 2.28 ms against 2.63 (a row
+-- on the bench's entities, faster (a row
 -- read is a heap fetch and an exact comparison); 'meaning' (V0036) reads the second, and
 -- compares the entities without a summary exactly, by their name vectors, found through
 -- nodes_without_summary_idx. The candidates are ranked by the exact cosine similarity of the

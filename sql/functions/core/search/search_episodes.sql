@@ -10,19 +10,19 @@
 -- simulations above a size, after they load) is searched through it: the index holds that
 -- simulation alone, so no filter after the scan can starve the result, and the candidates
 -- are re-ranked by the exact distance. Every other simulation is searched exactly: at the
--- sizes that stay unindexed an exact scan costs a few milliseconds. A range holding at most
+-- sizes that stay unindexed an exact scan is cheap. A range holding at most
 -- 10,000 episodes (counted through episodes_round_idx / episodes_time_idx, stopping at
 -- 10,001) is searched exactly in any simulation: an approximate scan filtered that narrowly
 -- gives up early or ranks loosely, where the exact scan of so few rows is cheap and right.
 -- If the approximate search ever returns fewer rows than it should, the exact search answers.
--- While `swarm-memory index` builds a simulation's first HNSW index (concurrently: 30 s for
--- 50,000 episodes, minutes for 200,000), the simulation is searched through its bridge, an
--- IVFFlat index built in a second or two before it (memory._search_episodes_ivf, recall@10
--- about 0.99; memory._ann_statements), instead of exactly.
+-- While `swarm-memory index` builds a simulation's first HNSW index (concurrently, which
+-- takes minutes for a large simulation), the simulation is searched through its bridge, an
+-- IVFFlat index built much faster before it (memory._search_episodes_ivf, at close to the
+-- HNSW index's recall; memory._ann_statements), instead of exactly.
 -- A ranged exact search runs as a statement planned for its values (EXECUTE of a fixed text):
 -- a cached generic plan cannot pick the range's index.
 --
--- Clumps (issue 13): social runs repeat themselves (reposts, echoes of a viral post), and
+-- Clumps: social runs repeat themselves (reposts, echoes of a viral post), and
 -- an index of every episode is weakest there (bench/README.md, "Search on clumpy swarm
 -- data"). `swarm-memory index` finds a simulation's clumps (memory._clump_build); while that
 -- build is fresh (memory._clump_state: no change of the simulation's episodes since) and

@@ -4,8 +4,8 @@
 -- simulation's own HNSW index over its facts where it has one (memory.ann_plan_facts,
 -- swarm-memory index; memory._search_facts_ann), else, and whenever the index gives fewer
 -- rows than asked for, an exact scan of the simulation's facts (their rows by the primary
--- key's (tenant, simulation) prefix). A MiroFish graph of 10,000 entities holds about 50,000
--- facts: the exact scan of them took 44 ms (V0032). p_top_k clamped to 1..100 (NULL: 10).
+-- key's (tenant, simulation) prefix), which a MiroFish graph of 10,000 entities makes slow
+-- (bench/README.md). p_top_k clamped to 1..100 (NULL: 10).
 -- p_model, the model of the query vector: refused (22023) when it is not the simulation's
 -- (memory._check_query_model); NULL checks nothing. The ranking is memory._search_facts'.
 CREATE OR REPLACE FUNCTION memory.search_facts(
@@ -28,7 +28,7 @@ BEGIN
     PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     PERFORM memory._check_fact_state(p_state);
     -- each end named by a probe of the primary key (a join was planned as two hash joins over
-    -- all the simulation's nodes: 2 ms each for 10,000 nodes, for at most 100 facts)
+    -- all the simulation's nodes, for at most 100 facts)
     RETURN QUERY
     SELECT f.edge_id, f.type, f.fact,
            f.source_id, (SELECT s.name FROM memory.nodes AS s

@@ -5,10 +5,10 @@
 -- extension is installed (memory._warm_indexes). One row a part: the rows read, or an
 -- index's pages loaded ('not loaded: pg_prewarm is not installed' without it). Reads only:
 -- running it again changes nothing.
--- Measured on a copy of the bench's store (the server restarted, the operating system's
--- cache emptied): routed recall at 200,000 episodes p50 37.6 ms and p99 254.7 ms over its
--- first 66 questions, each reading its pages from disk; after this call (2.5 s), 23.6 and
--- 39.3 ms; after loading its indexes alone, 38.4 and 129.7 ms.
+-- On a server just restarted, with the operating system's cache emptied, the first
+-- questions of a large simulation each read their pages from disk; after this call they
+-- answer as on a warm store, which loading the indexes alone does not give
+-- (bench/README.md).
 CREATE OR REPLACE FUNCTION memory.warm(p_tenant_id uuid, p_simulation_id uuid)
 RETURNS TABLE (part text, amount bigint, unit text)
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER

@@ -5,10 +5,10 @@
 -- nothing, since the grant is checked here as well: memory._holds_grant's rule (a grant by
 -- role OID whose privileges the current role has), written out here rather than called,
 -- because every policy evaluates this function once per table a statement reads and a
--- nested call (two functions with a pinned search_path) cost the depth-2 walk 0.8 ms of
--- row-level-security overhead instead of 0.23 ms (neighbors() as the tenant's role against
--- a superuser, median of 300 calls each). The grant's role on a Citus cluster, and why
--- pg_roles is not joined: see memory._holds_grant. For memory_owner
+-- nested call (two functions with a pinned search_path) tripled the walk's row-level-security
+-- overhead (bench/README.md).
+-- The grant's role on a Citus cluster, and why pg_roles is not joined: see
+-- memory._holds_grant. For memory_owner
 -- the setting is returned unchecked: only the definer functions memory_owner owns run as
 -- it, and each sets the tenant itself after checking its caller (memory._enter_tenant, or
 -- memory._require_admin for the administrators' functions).

@@ -1,6 +1,6 @@
 -- Find the clumps of one simulation (by its opaque number) and build what search_episodes
 -- reads instead of the simulation's own index when the simulation has clumps or copies
--- (issue 13; bench/README.md, "Search on clumpy swarm data"). p_action 'clump' builds (a
+-- (bench/README.md, "Search on clumpy swarm data"). p_action 'clump' builds (a
 -- new build beside the old one, which goes when the new one is done, in one transaction),
 -- 'drop' removes the simulation's builds and their indexes. Called by `swarm-memory
 -- index` for each row of memory._clump_plan().
@@ -23,8 +23,8 @@
 -- The build first reads the simulation's last change in the feed: a change it does not see
 -- comes later in the feed and makes the build stale (memory._clump_state).
 --
--- Cost at 200,000 episodes (bench/README.md): the sample's pairs about 1 s, the assignment
--- 3 s, the writes 10 s, the index of 137,000 representatives the rest (about two minutes).
+-- Cost: the sample's pairs and the assignment are small beside the writes and the index of
+-- the representatives (bench/README.md, target bench.clumps).
 -- Locks: the episodes are only read (tenant writes go on); the CREATE INDEX holds
 -- memory.search_points in SHARE mode until the call ends, which stops only other builds;
 -- the old builds' indexes are left to `swarm-memory index`, which drops them CONCURRENTLY

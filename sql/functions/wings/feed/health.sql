@@ -8,9 +8,9 @@
 -- (p_recall_sample queries a simulation, 0 to memory._limit('health_sample') (100): more is
 -- refused with 54000, each being an exact scan; not ok below 0.95); 'feed' the change feed's head; 'latency'
 -- per memory function called, from pg_stat_statements where it is installed and loaded, as
--- the caller may read it (calls, mean, stddev, max; p95 / p99 estimated as mean + 1.645 /
--- 2.326 stddev, capped at max: pg_stat_statements keeps no percentiles), else one row
--- saying why not.
+-- the caller may read it (calls, mean, stddev, max; the 95th / 99th percentiles estimated
+-- as mean + 1.645 / 2.326 stddev, capped at max: pg_stat_statements keeps no percentiles),
+-- else one row saying why not.
 -- p_tenant_id NULL: every tenant the caller may act for (every tenant for memory_admin).
 -- On a Citus cluster this function is not delegated (its tenant may be NULL, which Citus
 -- 14.0.1 cannot route: README "Scaling out") and refuses with 0A000: a tenant's health is

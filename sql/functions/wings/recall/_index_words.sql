@@ -9,10 +9,10 @@
 -- words; an entity's name also gives its trigrams (memory._name_trigrams) as kind 't'. A
 -- row's old postings are found by computing them again from the old text, through the
 -- postings' key (no second index to maintain on every insert). The expressions are written
--- into the statements (a set-returning function a row cost five times as much: not
+-- into the statements (a set-returning function a row cost far more: not
 -- inlined), each document computed once a row (OFFSET 0: not pulled up into every lexeme's
 -- columns, which computed it once a lexeme), and new postings are inserted in key order
--- (half the time of key-random inserts into the primary key). The text columns come from
+-- (cheaper than key-random inserts into the primary key). The text columns come from
 -- a fixed map of the three tables, named by the trigger's argument (a shard of a
 -- distributed table has a name of its own), never by a caller's argument: the transition
 -- tables' columns differ by table.

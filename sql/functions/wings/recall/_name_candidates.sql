@@ -10,29 +10,22 @@
 -- names is only counted for those candidates (see the CTE how): a name sharing nothing but
 -- such common trigrams with the text is not found). They are compared in the order of that
 -- bound, best first, and the comparing stops when the bound falls below 0.5 or below the
--- p_limit-th similarity found (a comparison costs about 0.1 ms; before, every name of the
--- simulation was compared: 1.5 s for 10,000 names).
--- Measured on 10,000 names of people, places and organisations, a third of them Chinese,
--- 150 questions naming, misspelling or naming none of them: p50 12.7 -> 5.6 ms, worst 65
--- -> 20 ms, once the common trigrams were read whole where that is cheaper than a probe a
--- candidate (the bench's "Entity 4321" names, where 'ent' is in every one of 10,000 names
--- and 229 candidates probe it: 8.6 ms, as before); the same answers for all 150.
--- A common trigram that each of the first 16 candidates holds is then counted as shared by
--- all of them, unread (CTE held): the bench's names, 60 questions at 200,000 episodes,
--- 9.3 -> 3.6-4.1 ms (seven trigrams of "Entity" no longer probed for 209 candidates), the
--- same rows for all 60; the names of people, places and organisations 5.0-5.4 ms against
--- 5.0-5.4 (a common trigram there is missing from one of the first 16), the same rows for
--- all 150 (bench/names.py).
+-- p_limit-th similarity found, so a call compares a handful of names, not every name of the
+-- simulation. The common trigrams are read whole where that is cheaper than a probe a
+-- candidate, and a common trigram that each of the first 16 candidates holds is counted as
+-- shared by all of them, unread (CTE held): neither changes which names are found (the same
+-- answers on names of people, places and organisations, a third of them Chinese, and on the
+-- bench's "Entity 4321" names; bench/names.py, figures in bench/README.md).
 -- A text longer than c_whole (512) characters is read as overlapping runs of its words
 -- (each c_run (256) characters long, one starting every c_run / 2, a word over 128
 -- characters cut): a name is bounded by the trigrams it shares with one run and compared
 -- with that run, never with the whole text, so the work grows with the text as its runs do
 -- (a name compared with the whole text cost time in the text's length, and a long text of
--- many names held most names' trigrams somewhere: seconds at 4 KB, minutes beyond). A name
+-- many names held most names' trigrams somewhere, so every name was compared). A name
 -- is found where it lies within one run (a name of up to c_run / 2 characters always
 -- does); the common trigrams of a run are counted as held by each of its candidates,
 -- unread (an upper bound still). A text of up to c_whole characters is one run, the whole
--- text, read as before. At most memory._limit('name_comparisons') names are compared a
+-- text. At most memory._limit('name_comparisons') names are compared a
 -- call, the closest bounds first: past it, the names found so far are the answer.
 -- Its plan is generic, made once a session (as memory._search_words', which calls it): every
 -- step is a keyed lookup or a join of what they read, whatever the text; the planner chose a
@@ -125,15 +118,12 @@ BEGIN
             -- (the common trigrams, each once a run: the CTE common probes those not everywhere)
         ), how AS MATERIALIZED (
             -- the common trigrams each candidate holds, read by one probe a candidate and
-            -- trigram (about 2.5 us each), or, when the simulation has fewer than 32 names
-            -- a candidate, by reading each common trigram's names whole (a range of the
-            -- index, a fraction of a microsecond a name; counting that far costs less than
-            -- the probes would)
-            -- The simulation's names are counted as its pair of entity indexes (V0035) counts
-            -- its embedded entities, where it has one: counting them here, up to 32 a
-            -- candidate, took a call 4.8 ms instead of 4.4 ms at 10,000 names (the bench's,
-            -- 229 candidates, 100 questions). The count only chooses how the shared trigrams
-            -- are read, never which names are found.
+            -- trigram, or, when the simulation has fewer than 32 names a candidate, by
+            -- reading each common trigram's names whole (a range of the index, far cheaper
+            -- a name than a probe; counting that far costs less than the probes would)
+            -- The simulation's names are counted as its pair of entity indexes (V0035) counts its
+            -- embedded entities, where it has one: cheaper than counting them here. The count only
+            -- chooses how the shared trigrams are read, never which names are found.
             SELECT pg_catalog.cardinality(v_runs) = 1 AND COALESCE(
                        (SELECT c.reltuples::bigint
                           FROM memory.simulations AS s

@@ -7,8 +7,8 @@
 -- (pg_catalog.lower(memory._words_text(text)), once a call). NULL below 0.5, the one home of
 -- that threshold (memory._name_candidates, for memory.match_entities, memory.search_words
 -- and memory.recall). plpgsql, not sql: a SQL function with a SET clause is never inlined,
--- and its call cost 55 us here against 20 us, with memory._name_candidates calling it once
--- a candidate compared.
+-- and its call cost more than a plpgsql one's, with memory._name_candidates calling it
+-- once a candidate compared.
 CREATE OR REPLACE FUNCTION memory._name_match(p_name text, p_words text) RETURNS real
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp

@@ -8,12 +8,11 @@
 -- A seed's neighbours rank among themselves as its walk orders them (depth, then node id),
 -- so each walk is bounded to its first p_candidates rows (neighbors' p_limit): a row past
 -- them has p_candidates distinct nodes ranked before it and cannot be among the arm's rows.
--- (Before the bound a hub's thousands of neighbours were each named and given a path to be
--- dropped; the bench's graphs have no entity with more than 40, so its times did not move.)
--- At depth 1 the neighbours are read in the arm's statement, for all the seeds at once: five
--- calls of memory.neighbors cost 2.7 ms of the arm at 200,000 episodes, most of it each
--- call's checks and plan (the same rows for every one of 300 questions, 5,033 and 200,000
--- episodes).
+-- (Without the bound a hub's thousands of neighbours would each be named and given a path
+-- to be dropped.)
+-- At depth 1 the neighbours are read in the arm's statement, for all the seeds at once:
+-- a call of memory.neighbors a seed paid each call's checks and plan again, for the same
+-- rows.
 -- Its plans are generic, made once a session (force_generic_plan, as memory._search_words'
 -- and memory.neighbors'): the branch of the depth that does not apply is a one-time filter,
 -- and every lookup is by key whatever the estimates (see memory._search_words for the
@@ -52,9 +51,8 @@ BEGIN
         -- 3) below
         v_graph := ARRAY(
             SELECT ROW('graph', c.kind, c.id, c.body, c.raw, c.tier, c.matched)::memory.recall_hit
-              -- the seeds themselves, as v_seeds read them (joined again here by the key
-              -- md5(id), the planner hashed the simulation's every entity: 7 ms of the arm at
-              -- 10,000 entities carrying their vectors)
+              -- the seeds themselves, as v_seeds read them (joined again here by the key md5(id),
+              -- the planner hashed the simulation's every entity)
               FROM (SELECT 1 AS tier, 'entity' AS kind, s.id, s.body, s.raw, s.matched
                       FROM pg_catalog.unnest(v_seeds) AS s
                     UNION ALL
@@ -76,12 +74,9 @@ BEGIN
         -- Tier 3 only where it can reach the answer: the rows are ordered by tier first and
         -- a row keeps its best tier, so once tiers 1 and 2 hold p_candidates distinct rows no
         -- row of tier 3 is among the first p_candidates and the answer is the same without
-        -- it. Five seeds with nine current facts each are enough at the default 50, as in the
-        -- bench's graphs (ten facts an entity on average) for 84 of 90 questions at 200,000
-        -- episodes. Measured there, 150 questions asked of both versions in turn, every
-        -- column of recall's rows the same for all 150 at 5,033 and 200,000 episodes: the arm
-        -- alone p50 6.6 -> 4.0 ms at 200,000 (16.7 -> 4.2 ms at depth 2), routed recall 20.1
-        -- -> 18.5 ms at 200,000 and 12.9 -> 12.1 ms at 5,033.
+        -- it. Five seeds with nine current facts each are enough at the default 50 for most
+        -- questions of the bench's graphs, whose answers are the same with and without tier 3
+        -- (bench/README.md).
         IF (SELECT pg_catalog.count(*) FROM (SELECT DISTINCT g.kind, g.id FROM pg_catalog.unnest(v_graph) AS g) AS d)
            < p_candidates THEN
             v_graph := v_graph || ARRAY(

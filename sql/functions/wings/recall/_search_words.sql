@@ -6,12 +6,8 @@
 -- The plan is generic, made once a session and cached (force_generic_plan, as
 -- memory.neighbors'): the statement's shape is fixed by its materialized steps and lateral
 -- lookups, every one a scan of the postings' primary key with the word as an index
--- condition, so planning it again for each call's values (a custom plan, about 1.2 ms a call
--- on the bench's machine) bought nothing. Measured on a copy of the bench's store, the same
--- questions asked with each plan mode in turn (the same rows for every question):
--- memory.search_words p50 9.7 -> 8.6 ms at 5,033 episodes, 14.5 -> 11.9 ms at 200,000,
--- 7.4 -> 4.7 ms at 100; with memory._recall_graph's plan generic too, routed recall 24.2 ->
--- 22.1 ms at 5,033 episodes and 40.2 -> 37.3 ms at 200,000 (bench/README.md). On a Citus
+-- condition, so planning it again for each call's values bought nothing but the planning
+-- (measured with each plan mode in turn, the same rows: bench/README.md). On a Citus
 -- cluster memory._use_custom_plans makes it plan each call again (a generic plan cannot be
 -- routed). The setting holds for the functions it calls as well (memory._name_candidates,
 -- memory._words_query): their statements are keyed lookups too, and the rows were the same

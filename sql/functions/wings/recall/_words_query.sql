@@ -2,8 +2,7 @@
 -- `word` as written (a CJK bigram for Chinese) and `lexeme` the word as the documents hold it
 -- (English stemmed, stop words dropped: the same parse as memory._words_doc), which
 -- memory.word_postings is keyed by. Nothing in the text is ever read as query syntax:
--- '&', '|', '!', '<->', ':*', quotes and parentheses are punctuation. (V0020 replaced the
--- one-lexeme tsquery this returned before by the lexeme itself.)
+-- '&', '|', '!', '<->', ':*', quotes and parentheses are punctuation.
 CREATE OR REPLACE FUNCTION memory._words_query(p_text text)
 RETURNS TABLE (word text, lexeme text)
 LANGUAGE sql STABLE PARALLEL SAFE SECURITY INVOKER

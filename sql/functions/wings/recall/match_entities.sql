@@ -3,8 +3,8 @@
 -- with CJK runs as bigrams, at least 0.5 (a name inside a sentence, misspelt by a letter or
 -- two, or a Chinese name inside a Chinese sentence). Only the names sharing enough trigrams
 -- with the text are compared (memory._name_candidates, through the trigram postings of
--- V0020): before, every name of the simulation was (1.5 s for 10,000 names). p_limit
--- clamped to 1..1000 (NULL means 10).
+-- V0020), never every name of the simulation (measured: bench/README.md). p_limit clamped
+-- to 1..1000 (NULL means 10).
 CREATE OR REPLACE FUNCTION memory.match_entities(
     p_tenant_id uuid,
     p_simulation_id uuid,

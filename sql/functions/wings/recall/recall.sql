@@ -12,9 +12,8 @@
 --               route decides (memory.route): graph -> graph, facts, entities, words;
 --               vector -> episodes, facts, entities, words; hybrid -> all five
 --   weights     {"arm": weight >= 0}; by default words 2, graph 0.5, the others 1 (on the
---               labelled set of bench/recall_eval.json, 48 questions in English and Chinese,
---               recall@10 0.574 -> 0.627 and nDCG@10 0.587 -> 0.598 against weights of 1; the
---               words arm alone 0.585 / 0.580)
+--               labelled set of bench/recall_eval.json they beat weights of 1 and the words
+--               arm alone: bench/README.md)
 --   k           the fusion's constant (> 0), 60 by default
 --   candidates  how many candidates each arm ranks (1..100), 50 by default
 --   depth       how far the graph arm walks from a named entity (1 or 2), 1 by default
@@ -137,20 +136,16 @@ BEGIN
     -- the arms of meaning, each searching no more widely than the fusion needs: the episodes
     -- re-ranked from a pool of two a candidate, at least 100 (memory.search_episodes takes 20
     -- a hit), and the facts' index searched that broadly too (memory._search_facts'
-    -- p_breadth, where memory.search_facts searches 400 wide at 50,000 facts). Measured on
-    -- the bench's simulations of 5,033 and 200,000 episodes (6,290 and 50,000 facts), 150
-    -- questions each: recall's rows were the same ten in the same order for all 150 with the
-    -- pool at 400, 200, 100 or 50 and with the facts' breadth at the default, 200 or 100;
-    -- p50 at 200,000 39.9 -> 37.0 ms (episodes' pool 400 -> 100) and 37.7 -> 33.2 ms (facts'
-    -- breadth 400 -> 100); the two together, 300 questions: the same rows and scores. The
-    -- episodes' index is searched twice as broadly as the pool, at least 200 (not 400:
-    -- memory._episodes_breadth; 100 of 100 questions the same rows at 200,000). The
+    -- p_breadth, where memory.search_facts searches wider). On the bench's simulations recall's
+    -- rows were the same with the pool and the facts' breadth from 50 to 400, and the smaller
+    -- cost less (bench/README.md).
+    -- The episodes' index is searched twice as broadly as the pool, at least 200 (not 400:
+    -- memory._episodes_breadth: the same rows on the bench's questions). The
     -- entities are compared by meaning (V0036: the summary's vector, the name's for an
     -- entity without a summary; a name is found by the words and the graph arms), through
     -- the summaries' index of the pair (V0035), searched as broadly as memory.search_nodes
-    -- searches it: at 100, 20 clustered synthetic questions over 2,400 entities gave a top
-    -- 50 overlapping the exact one by 0.948 (two questions at 0.72), below what
-    -- tests/test_ann_entities.py asks.
+    -- searches it: at 100, clustered synthetic questions got a top 50 overlapping the exact
+    -- one less than tests/test_ann_entities.py asks.
     IF v_vec IS NOT NULL AND 'episodes' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('episodes', 'episode', h.episode_id, h.content, h.similarity,
@@ -200,11 +195,8 @@ BEGIN
     END IF;
 
     -- The fusion: each row's score over the arms that found it, then the top k, and only
-    -- for those the text, the ranks and the why. Each of the about 250 rows the arms find
-    -- was given all three before: the same rows, every column alike, for 150 of 150
-    -- questions at 5,033 and at 200,000 episodes, p50 0.35 to 0.75 ms lower (the two
-    -- versions asked each question in turn, twice; a scratch copy of the bench's recall
-    -- simulations).
+    -- for those the text, the ranks and the why: the rows the arms find but the fusion drops
+    -- never pay for them (the same rows, every column alike).
     v_why_route := '; route ' || v_route
         || CASE WHEN pg_catalog.jsonb_array_length(v_signals) > 0
                 THEN ' (' || (SELECT pg_catalog.string_agg(x.value ->> 'phrase', ', ')

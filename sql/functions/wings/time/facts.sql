@@ -10,10 +10,9 @@
 -- The plan is generic, made once a session and cached (force_generic_plan, as
 -- memory.neighbors'): the simulation's edges and a node's are two branches of one statement;
 -- the branch that does not apply sits behind a one-time filter and never runs, and a node's
--- edges are read through edges_out_idx and edges_in_idx. Planned for each call's values (until
--- 2026-12-03), the statement cost more to plan than to run: 0.55 ms of planning against 0.4 ms
--- of running for a node's facts, and memory.panorama calls it for each entity it finds (about
--- 23 times a call: 12.6 ms of its 60 at 5,033 episodes; bench/README.md). On a Citus cluster
+-- edges are read through edges_out_idx and edges_in_idx. Planned for each call's values, the
+-- statement cost more to plan than to run, and memory.panorama calls it for each entity it
+-- finds (bench/README.md). On a Citus cluster
 -- memory._use_custom_plans makes it plan each call again.
 CREATE OR REPLACE FUNCTION memory.facts(
     p_tenant_id uuid,
