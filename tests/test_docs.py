@@ -55,9 +55,7 @@ def broken(page: Path) -> list[str]:
     for target in links(page):
         path, _, anchor = target.partition("#")
         dest = (page.parent / path).resolve() if path else page
-        if not dest.exists():
-            bad.append(target)
-        elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
+        if not dest.exists() or anchor and dest.suffix == ".md" and anchor not in anchors(dest):
             bad.append(target)
     return bad
 

@@ -44,3 +44,23 @@ def test_the_near_copy_cosine_has_one_home(connect):
         "::regprocedure)"
     ).fetchone()
     assert re.search(r"p_similarity real DEFAULT ([0-9.]+)", default).group(1) == literal
+
+
+# A figure measured by the bench, quoted in a comment: a timing, a rate, a percentile of a
+# run, a before -> after. The per-operation costs that explain a rule ("about 2 us a
+# lookup") and health's percentile estimates (a feature, not a measurement) are not figures.
+FIGURE = re.compile(
+    r"\d(\.\d+)? ?ms\b|\bp50\b|\b(episodes|rows)/s\b|\d+(\.\d+)? s\b|-> ?\d|"
+    r"\d+(\.\d+)? (against|instead of) \d"
+)
+
+
+def test_no_function_comment_quotes_a_benchmark_figure():
+    """Numbers live in bench/README.md; a comment keeps the reason and points there."""
+    found = []
+    for path in CODE:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            comment = line.partition("--")[2] if "--" in line else ""
+            if FIGURE.search(comment):
+                found.append(f"{path.relative_to(SQL_FUNCTIONS)}:{n}: {line.strip()}")
+    assert found == []
