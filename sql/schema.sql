@@ -1240,10 +1240,12 @@ BEGIN
     IF v_clumps > 0 THEN
         -- the members' ids sorted first: memory._record_change is called as a plain expression
         v_all := ARRAY(SELECT i FROM pg_catalog.unnest(v_all) AS i ORDER BY i);
-        v_change := memory._record_change(p_tenant_id, p_simulation_id, 'episodes', 'compact', v_all,
-                                          pg_catalog.jsonb_build_object('clumps', v_clumps, 'episodes', v_episodes, 'deleted', v_dropped),
-                                          NULL,
-                                          pg_catalog.jsonb_build_object('similarity', p_similarity, 'dropped', p_drop));
+        v_change := memory._record_change(p_tenant_id => p_tenant_id,
+                                          p_simulation_id => p_simulation_id, p_kind => 'episodes',
+                                          p_op => 'compact', p_ids => v_all,
+                                          p_counts => pg_catalog.jsonb_build_object('clumps', v_clumps, 'episodes', v_episodes, 'deleted', v_dropped),
+                                          p_attempt_id => NULL,
+                                          p_detail => pg_catalog.jsonb_build_object('similarity', p_similarity, 'dropped', p_drop));
     END IF;
     RETURN QUERY SELECT v_clumps, v_episodes, v_dropped;
 END
@@ -1349,7 +1351,10 @@ BEGIN
         v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
     END LOOP;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
-    v_change := memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'delete', NULL, v_counts);  -- the change feed (V0021)
+    -- the change feed (V0021)
+    v_change := memory._record_change(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                      p_kind => 'simulation', p_op => 'delete', p_ids => NULL,
+                                      p_counts => v_counts);
     RETURN QUERY SELECT (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
                         (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint,
                         (v_counts ->> 'reports')::bigint, (v_counts ->> 'predictions')::bigint;
@@ -2015,8 +2020,13 @@ BEGIN
                            AND e.embedding IS NOT NULL
                          ORDER BY e.embedding OPERATOR(public.<=>) v_q, e.episode_id LIMIT 10) AS t
                   LEFT JOIN (SELECT h.episode_id
-                               FROM memory._search_episodes_ann(p_tenant_id, v_sim.simulation_id, v_sim.sim_no, v_q, 10,
-                                                                NULL, v_ann_rows, NULL, NULL, NULL, NULL, NULL) AS h) AS x
+                               FROM memory._search_episodes_ann(
+                                   p_tenant_id => p_tenant_id,
+                                   p_simulation_id => v_sim.simulation_id, p_sim_no => v_sim.sim_no,
+                                   p_query => v_q, p_top_k => 10, p_agent_id => NULL,
+                                   p_index_rows => v_ann_rows, p_round_from => NULL,
+                                   p_round_to => NULL, p_from => NULL, p_to => NULL,
+                                   p_pool => NULL) AS h) AS x
                          ON x.episode_id = t.episode_id;
             END LOOP;
             section := 'recall'; metric := 'recall_at_10';
@@ -2242,11 +2252,11 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._clump_plan(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '028d0232a0bde8a06b8b567ea413cb7b', false),
         ('memory._clump_search(uuid,uuid,bigint,bigint,public.vector,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b6a9112a5fef8f0510953d81251eecb4', false),
         ('memory._clump_state(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '14338c2f0712d264f65960cd9adb0275', false),
-        ('memory._compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'ecc4afbf2c9067db207b95e0a5d10b86', false),
+        ('memory._compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', '47b9ac8eb48bc01f240693bf7cca3e64', false),
         ('memory._current_tenant_id()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '52a4bbf748c4a714e4265605f61617f2', false),
         ('memory._default_model()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '689f180e75a292c43df11fa018682b25', false),
         ('memory._delete_grant(uuid,oid)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4ed3acade97b3bd9a451f518c53afe99', false),
-        ('memory._delete_simulation(uuid,uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '3123005155f24863d1a4e62d7b0ceed0', false),
+        ('memory._delete_simulation(uuid,uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '895f03fbdce543389d3597272cc2b13a', false),
         ('memory._discard_staged(uuid,uuid[])', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a1e93a263892d2f433a7ae734314a84f', false),
         ('memory._edge_detail(memory.edges)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '9c089003f9207c4a61d2d69c98cd8420', false),
         ('memory._end_grant(uuid,oid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '474a722a700ca7dac7c061130b1c556f', false),
@@ -2265,7 +2275,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._field_problem(jsonb,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6cf8520e40a30f7693123cf4861233e5', false),
         ('memory._function_fingerprints()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '9d5f770d99404344e0c73b64eb685914', false),
         ('memory._group_roles()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26042769b5c2db52cfaae36609333624', false),
-        ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '42234416067f73c7f81d211985cf6500', false),
+        ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b847ccb3c10a7b1500a4c0ef40112a4e', false),
         ('memory._holds_grant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '12e5e22f66f7556b94206bfaf9b5143c', false),
         ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'fd3cbd66ba6087cfe69ece14740f1028', false),
         ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '2b79cc91f6a0ccb142a3efa312476f99', false),
@@ -2303,14 +2313,14 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._prune(text,uuid,uuid,uuid,text[])', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f90074e42f28fdfee282416cfb02166a', false),
         ('memory._quota_used(uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', '7945160f4bd7740dedcb2ff5f9d566bf', false),
         ('memory._quote(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '91691779d956f464c76f41de654264c0', false),
-        ('memory._recall_graph(uuid,uuid,text,integer,integer,timestamp with time zone,uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8d08403b4fa9b47f1601b4434a780824', false),
+        ('memory._recall_graph(uuid,uuid,text,integer,integer,timestamp with time zone,uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '9d152df838494f0c4427dc9a3a4e2a36', false),
         ('memory._recall_list(jsonb,text,text[],text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6603ecc82076d1f8cdbf82f9940cd8ed', false),
         ('memory._recall_option(jsonb,text,double precision,double precision,double precision)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e94331ac67785390e11c607ca53bc087', false),
         ('memory._record_change(uuid,uuid,text,text,text[],jsonb,uuid,jsonb)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_writer=EXECUTE', 'e6ce97b2143c66eca421418c034a1def', false),
         ('memory._record_history()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', '8c86d2c866af9b29cee06f52baec1c14', false),
-        ('memory._record_import(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '2bb91836ee9a1670253d73dc5f14778f', false),
+        ('memory._record_import(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '02347f011e0087e23c9eb1371eaf8d41', false),
         ('memory._record_kinds()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'e4a393c67f59208382f83601bf07f725', false),
-        ('memory._record_upsert(text,uuid,uuid,jsonb,bigint,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e22029ecba5e2b9b607955406ae100e6', false),
+        ('memory._record_upsert(text,uuid,uuid,jsonb,bigint,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5fa74bef6908baa9e68278ba161d6e63', false),
         ('memory._reembed_model(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '58392a22f62e34d7f3d29748aec6cdb1', false),
         ('memory._reembed_sources(uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '21af368951c0a225a97d8e882541e00a', false),
         ('memory._refuse_on_cluster(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '4ab6df52f16027dc0e270407525a8a47', false),
@@ -2319,12 +2329,12 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._require_attempt(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7f902d6cdca12fde1b9285900f59e212', false),
         ('memory._require_row(text,uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b1b0dc3c3e7997695c06a837ebe0eaae', false),
         ('memory._require_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '175101a744e50c8d2a7510ca1d8d1087', false),
-        ('memory._search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '28badbd9edb5d7e13e3d450d6b5b5f9f', false),
+        ('memory._search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '175e7bc5e9ddfa8b88513d99e46fae26', false),
         ('memory._search_episodes_ann(uuid,uuid,bigint,public.vector,integer,integer,real,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=100000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '016ae6dc7dda13d836e5e03ec40d97fc', false),
         ('memory._search_episodes_ivf(uuid,uuid,bigint,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, ivfflat.iterative_scan=relaxed_order, ivfflat.max_probes=60, ivfflat.probes=40, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a2322598b0d88aed3e424019f4ea1473', false),
-        ('memory._search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '29f45d600705d5701eca060f9dda15ce', false),
+        ('memory._search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '71bb3327bd52fd5bcd2a29fe878103e6', false),
         ('memory._search_facts_ann(uuid,uuid,bigint,public.vector,integer,text,timestamp with time zone,real,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=20000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee8b1faceb6cee93ba43fe0094471729', false),
-        ('memory._search_nodes(uuid,uuid,public.vector,integer,text,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b8518a8f03dac6bdd6d597f5de615680', false),
+        ('memory._search_nodes(uuid,uuid,public.vector,integer,text,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '387faa17965e81f909cfe7f44ae45f24', false),
         ('memory._search_nodes_ann(uuid,uuid,bigint,public.vector,integer,text,text,real,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=200, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=20000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '18b46759b885e413326a3e8ee1096448', false),
         ('memory._search_words(uuid,uuid,text,integer,text[],uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b6754725e36331d0a947d3f9afc72a49', false),
         ('memory._set_tenant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'ea1ab8b39f87e40016f8d2ea7f64cedc', false),
@@ -2334,10 +2344,10 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._staging_duplicate(text,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f69bc8df76f9845b2165b54375f71089', false),
         ('memory._staging_problem(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6745eb3f0ae50f2350e3882db8a585ed', false),
         ('memory._stored_dimensions()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'a00063f5b5893f463d2d49b5deacb26d', false),
-        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'cc29b711b43aa2f92ca56dc02002456c', false),
+        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'a99aab9308e386faee2fd1d37a81a699', false),
         ('memory._text_hash(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9b18070791a3bbbec385f667a8a9fa95', false),
         ('memory._top_k(integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8e0003e801d19da81e4883fe598ecde5', false),
-        ('memory._upsert(text,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '3e8e26a09a9beef5876331b11c51c64b', false),
+        ('memory._upsert(text,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '17d3b9b05fe66845dab5cb6995ceac0b', false),
         ('memory._use_custom_plans()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'f3cd12b371442e628078e0465ff834b7', false),
         ('memory._vector_problem(public.vector)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ff8263ccfa17fc7267e11fe79275935f', false),
         ('memory._warm_indexes(uuid,uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'bf83d67627c736a1edf53ee74a59be76', false),
@@ -2346,10 +2356,10 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._words_query(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '932e6de9ea1d84344b537c909d7b8dec', false),
         ('memory._words_text(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '1d91a16a70b91362e4edac23d7624c76', false),
         ('memory.abort_import(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '3d3a398f6fcd7556e4be9ac0efc22ba1', false),
-        ('memory.ann_index(bigint,text,integer,integer,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '85a617777fd398a4080e11ca95869f2a', false),
-        ('memory.ann_index_entities(bigint,text,integer,integer,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'a06d0c00a62561e0ff3b404c34b26259', false),
-        ('memory.ann_index_facts(bigint,text,integer,integer,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'e31a23299f62eeef31614fe8a13c0a16', false),
-        ('memory.ann_index_tenant(uuid,uuid,text,integer,integer)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '65cab886ce8e6ea14424525f89c6b724', false),
+        ('memory.ann_index(bigint,text,integer,integer,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '9d1b317b24e1aa92084d63edae7dc682', false),
+        ('memory.ann_index_entities(bigint,text,integer,integer,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '8969e9980867dd558cb83a7cebea20a1', false),
+        ('memory.ann_index_facts(bigint,text,integer,integer,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '8be00eb197a8cf1ec6a415d8f3520047', false),
+        ('memory.ann_index_tenant(uuid,uuid,text,integer,integer)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4bbf2f83db3ff51dba63f1dee5dc6baa', false),
         ('memory.ann_plan(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0c3201c72777dd5146402b57fd2a111a', false),
         ('memory.ann_plan_entities(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'ab7f1636e2db2c7d4465d9db69ad4bf1', false),
         ('memory.ann_plan_facts(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c274a19646882ce6ca9f9ddec1903c16', false),
@@ -2362,8 +2372,8 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'af5b9c3e184af1c88443cd1657ed7158', false),
         ('memory.create_tenant(text,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c320ad93d7b9aedf219178d07aa7f598', false),
         ('memory.delete_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6f12e7e4e3e8a7ab22035dbaac9e206e', false),
-        ('memory.delete_tenant(uuid)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '71bcc7ea631a3cd1b54e02fa3b82e5fc', false),
-        ('memory.entity_summary(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e68a124ac8dfce13336977afce640bae', false),
+        ('memory.delete_tenant(uuid)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0d44e49008b8f23badef90055317aaf7', false),
+        ('memory.entity_summary(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '44f2d78356aeb61c00374ddbc2788a22', false),
         ('memory.episode_vector(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '97e2f074d5e8c17ffd352a033ac20402', false),
         ('memory.episodes(uuid,uuid,integer,text,text,integer,integer,timestamp with time zone,timestamp with time zone,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b7f692ffeff11791471e6a1f8a5797e2', false),
         ('memory.evidence(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '4bedf814129b1ca1ef84170f7ad83dd9', false),
@@ -2387,13 +2397,13 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.nodes_by_type(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '05d0a18fd24eaa6187941d9112dc04b1', false),
         ('memory.nodes_named(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5cfdce16af2b3fcc919257a98e0e640d', false),
         ('memory.open_staging()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f0a29994bff664eb345907fcbc36f0cc', false),
-        ('memory.panorama(uuid,uuid,text,public.vector,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e0249704d1ec7f81905e7245147225e0', false),
+        ('memory.panorama(uuid,uuid,text,public.vector,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7e0322eadbd2d81a06ff6e7720795b4f', false),
         ('memory.paths(uuid,uuid,text,text,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd6ac8158188f383dc9b64e8a38134a6f', false),
         ('memory.predictions(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '879b97e8d26886192ec82641beb6e7a9', false),
         ('memory.profiles(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3af2df50a726f3758fb10eeda29a269a', false),
         ('memory.quotas(uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '5f3f9faf0fa9e795eeb04e8fae2d6b67', false),
-        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ae9e184dc9a1dcbb6107cb7d7dbf0f5c', false),
-        ('memory.record_outcome(uuid,uuid,text,text,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'ef701a349777fdc8da9fb51c8f3bbb6c', false),
+        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5f7add51b164a37e44a209fe98fda71d', false),
+        ('memory.record_outcome(uuid,uuid,text,text,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f7ff317bf0689141c55901522d51aab5', false),
         ('memory.reembed_texts(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8b43a613d0249b323f1a174484d55a4e', false),
         ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
         ('memory.report_sections(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'eb961b56fb248001691fbbfd96e9cb9b', false),
@@ -2402,11 +2412,11 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.rls_audit()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '2cc1a7929c3cad7bb259fed9a10dfd36', false),
         ('memory.rls_audit_shards()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26598eff99e7190d328fe11eb941aa1f', true),
         ('memory.route(text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '26a06e7f1d7e91cf4edff1b9db84a4ab', false),
-        ('memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7e4e7cc1b680961d36d22a748c4ce7cf', false),
-        ('memory.search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '0dc060b6a6345ae7402211ba34b4e3b3', false),
-        ('memory.search_nodes(uuid,uuid,public.vector,integer,text,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1c8a90269ec4c1540b2563a9cc3315f3', false),
+        ('memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '94248b0771b0bfef34d9ddcddee49e95', false),
+        ('memory.search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '66deaef0088f0c5a2d6429bd5a82f922', false),
+        ('memory.search_nodes(uuid,uuid,public.vector,integer,text,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a519aef32490ac0304c10810168fc88b', false),
         ('memory.search_reports(uuid,uuid,public.vector,integer,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '0674b72f2988d16e979b5ab83b4229cf', false),
-        ('memory.search_words(uuid,uuid,text,integer,text[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3b5001ce3f96e447ce5f8c48690a7634', false),
+        ('memory.search_words(uuid,uuid,text,integer,text[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '96a86023a88501f7d4a12cffcace567f', false),
         ('memory.set_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '68dc87244496b1366bf0b9138606b1af', false),
         ('memory.set_quota(uuid,text,bigint)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '6d216f6b8067fd7c366646652025c535', false),
         ('memory.set_retention(uuid,integer,real,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'ee1e3e93cb8838666f8bf7e47fbdcc77', false),
@@ -2416,9 +2426,9 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.stage_rows(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b50ccf4766fec70bf4ff6dc6b2707d5a', false),
         ('memory.sweep(uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c0d58f5b8fbb0409962b7e6e70dd0ff7', false),
         ('memory.sweep_tenant(uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'e4d79e900ba70ae1a4f547f3f86deb5a', false),
-        ('memory.switch_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'cae74a8cf91b77a8d84a99249f91a3a6', false),
+        ('memory.switch_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b1a3b7ec95b43c2eb558fe1ec34241d0', false),
         ('memory.timeline(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1d0a79f852e4a672281312fc3c43d225', false),
-        ('memory.upsert_edges(uuid,uuid,jsonb,boolean)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '74ab99398e9e8ce7747059b15986616a', false),
+        ('memory.upsert_edges(uuid,uuid,jsonb,boolean)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a8c5171f08f23be2198f8c8bcc531d73', false),
         ('memory.upsert_episodes(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '24280b240afbe755f2f9bf5e03696548', false),
         ('memory.upsert_nodes(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '065afe867b27f4cbba0d58f949e41d16', false),
         ('memory.upsert_predictions(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6e726640f198af841bedb7d1e3f8004e', false),
@@ -3876,18 +3886,23 @@ BEGIN
                         UNION ALL
                         SELECT 2 + w.depth, 'entity', w.node_id, w.name, s.raw / (1 + w.depth), s.matched
                           FROM pg_catalog.unnest(v_seeds) AS s
-                         CROSS JOIN LATERAL memory.neighbors(p_tenant_id, p_simulation_id, s.id, p_depth,
-                                                             NULL, 'both', p_as_of,
-                                                             p_limit => p_candidates) AS w
+                         CROSS JOIN LATERAL memory.neighbors(
+                             p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                             p_node_id => s.id, p_depth => p_depth, p_edge_types => NULL,
+                             p_direction => 'both', p_as_of => p_as_of,
+                             p_limit => p_candidates) AS w
                          WHERE p_depth > 1
                         UNION ALL
                         SELECT 3, 'episode', e.id, e.text, e.score,
                                (SELECT pg_catalog.string_agg(s.matched, ', ' ORDER BY s.matched)
                                   FROM pg_catalog.unnest(v_seeds) AS s
                                  WHERE pg_catalog.strpos(pg_catalog.lower(e.text), pg_catalog.lower(s.matched)) > 0)
-                          FROM memory._search_words(p_tenant_id, p_simulation_id,
-                                                    (SELECT pg_catalog.string_agg(s.matched, ' ') FROM pg_catalog.unnest(v_seeds) AS s),
-                                                    LEAST(10 * pg_catalog.cardinality(v_seeds), 100), ARRAY['episode'], NULL, NULL) AS e) AS c);
+                          FROM memory._search_words(
+                              p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                              p_query_text => (SELECT pg_catalog.string_agg(s.matched, ' ') FROM pg_catalog.unnest(v_seeds) AS s),
+                              p_top_k => LEAST(10 * pg_catalog.cardinality(v_seeds), 100),
+                              p_kinds => ARRAY['episode'], p_name_keys => NULL,
+                              p_name_sims => NULL) AS e) AS c);
         END IF;
         RETURN QUERY
             SELECT 'graph'::text, g.kind, g.id, g.body, g.raw,
@@ -4155,9 +4170,9 @@ BEGIN
                        FROM pg_catalog.jsonb_each(p_result -> v_kind) AS c
                       WHERE c.key IN ('inserted', 'updated', 'unchanged', 'deleted', 'skipped'));
         v_change := memory._record_change(
-            p_tenant_id, p_simulation_id, v_kind, 'import', NULL, v_counts,
-            p_attempt_id,
-            pg_catalog.jsonb_build_object('replaced', COALESCE(p_result #> ARRAY[v_kind, 'replaced'], 'true'::jsonb)));
+            p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_kind => v_kind,
+            p_op => 'import', p_ids => NULL, p_counts => v_counts, p_attempt_id => p_attempt_id,
+            p_detail => pg_catalog.jsonb_build_object('replaced', COALESCE(p_result #> ARRAY[v_kind, 'replaced'], 'true'::jsonb)));
         v_n := v_n + 1;
     END LOOP;
     RETURN v_n;
@@ -4244,8 +4259,9 @@ BEGIN
                              FROM pg_catalog.unnest(v_key) WITH ORDINALITY AS f(field, ord))
                      FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
                     ORDER BY t.ord);
-    RETURN memory._record_change(p_tenant_id, p_simulation_id, p_kind, 'upsert', v_ids,
-                                 pg_catalog.jsonb_build_object('inserted', p_inserted, 'updated', p_updated));
+    RETURN memory._record_change(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                 p_kind => p_kind, p_op => 'upsert', p_ids => v_ids,
+                                 p_counts => pg_catalog.jsonb_build_object('inserted', p_inserted, 'updated', p_updated));
 END
 $$;
 
@@ -4579,19 +4595,22 @@ BEGIN
         IF v_build IS NOT NULL THEN
             SELECT pg_catalog.array_agg(c.hit ORDER BY c.n), pg_catalog.array_agg(c.hit_clump ORDER BY c.n)
               INTO v_hits, v_clumps
-              FROM memory._clump_search(p_tenant_id, p_simulation_id, v_build, v_points, p_query, v_n)
+              FROM memory._clump_search(p_tenant_id => p_tenant_id,
+                                        p_simulation_id => p_simulation_id, p_build_no => v_build,
+                                        p_points => v_points, p_query => p_query, p_top_k => v_n)
                    WITH ORDINALITY AS c(hit, hit_clump, n);
         ELSIF v_index_rows IS NOT NULL AND (NOT v_ranged OR v_in_range > c_exact_max) THEN
-            v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(p_tenant_id, p_simulation_id,
-                                                                       v_sim_no, p_query, v_n,
-                                                                       p_agent_id, v_index_rows,
-                                                                       p_round_from, p_round_to,
-                                                                       p_from, p_to, p_pool) AS h);
+            v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(
+                p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                p_sim_no => v_sim_no, p_query => p_query, p_top_k => v_n, p_agent_id => p_agent_id,
+                p_index_rows => v_index_rows, p_round_from => p_round_from,
+                p_round_to => p_round_to, p_from => p_from, p_to => p_to, p_pool => p_pool) AS h);
         ELSIF v_bridge AND (NOT v_ranged OR v_in_range > c_exact_max) THEN
-            v_hits := ARRAY(SELECT h FROM memory._search_episodes_ivf(p_tenant_id, p_simulation_id,
-                                                                       v_sim_no, p_query, v_n, p_agent_id,
-                                                                       p_round_from, p_round_to,
-                                                                       p_from, p_to, p_pool) AS h);
+            v_hits := ARRAY(SELECT h FROM memory._search_episodes_ivf(
+                p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                p_sim_no => v_sim_no, p_query => p_query, p_top_k => v_n, p_agent_id => p_agent_id,
+                p_round_from => p_round_from, p_round_to => p_round_to, p_from => p_from,
+                p_to => p_to, p_pool => p_pool) AS h);
         END IF;
         -- Fewer than asked for (a rare agent, a narrow range, or an index still building):
         -- the exact search below is the authority.
@@ -4778,8 +4797,10 @@ BEGIN
     -- memory._fact_state's rule written out (see memory.facts).
     RETURN QUERY
     WITH ann AS MATERIALIZED (
-        SELECT a.* FROM memory._search_facts_ann(p_tenant_id, p_simulation_id, v_sim_no, p_query, v_k,
-                                                 p_state, v_as_of, v_rows, p_breadth) AS a
+        SELECT a.* FROM memory._search_facts_ann(
+            p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_sim_no => v_sim_no,
+            p_query => p_query, p_top_k => v_k, p_state => p_state, p_as_of => v_as_of,
+            p_index_rows => v_rows, p_breadth => p_breadth) AS a
          WHERE v_rows IS NOT NULL
     ), found AS MATERIALIZED (
         SELECT pg_catalog.count(*) AS n FROM ann
@@ -4889,8 +4910,10 @@ BEGIN
                       AND j.indisvalid);
     RETURN QUERY
     WITH ann AS MATERIALIZED (
-        SELECT a.* FROM memory._search_nodes_ann(p_tenant_id, p_simulation_id, v_sim_no, p_query, v_k,
-                                                 p_type, p_by, v_rows, p_breadth) AS a
+        SELECT a.* FROM memory._search_nodes_ann(
+            p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_sim_no => v_sim_no,
+            p_query => p_query, p_top_k => v_k, p_type => p_type, p_by => p_by,
+            p_index_rows => v_rows, p_breadth => p_breadth) AS a
          WHERE v_rows IS NOT NULL
     ), found AS MATERIALIZED (
         SELECT pg_catalog.count(*) AS n FROM ann
@@ -5428,8 +5451,12 @@ BEGIN
              WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim.simulation_id
                AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days);
             CONTINUE WHEN NOT FOUND;
-            v_change := memory._record_change(p_tenant_id, v_sim.simulation_id, 'simulation', 'retention', NULL, v_counts, NULL,
-                                              pg_catalog.jsonb_build_object('keep_days', v_rule.keep_days, 'updated_at', v_sim.updated_at));
+            v_change := memory._record_change(p_tenant_id => p_tenant_id,
+                                              p_simulation_id => v_sim.simulation_id,
+                                              p_kind => 'simulation', p_op => 'retention',
+                                              p_ids => NULL, p_counts => v_counts,
+                                              p_attempt_id => NULL,
+                                              p_detail => pg_catalog.jsonb_build_object('keep_days', v_rule.keep_days, 'updated_at', v_sim.updated_at));
             simulation_id := v_sim.simulation_id;
             action := 'deleted';
             detail := v_counts || pg_catalog.jsonb_build_object('updated_at', v_sim.updated_at);
@@ -5506,8 +5533,12 @@ BEGIN
        FROM memory._kind(p_kind) AS k;
     PERFORM memory._check_items_model(p_tenant_id, p_simulation_id, p_items);
     RETURN QUERY
-    SELECT m.* FROM memory._merge(p_kind, p_tenant_id, p_simulation_id, NULL, p_items) AS m
-     CROSS JOIN LATERAL memory._record_upsert(p_kind, p_tenant_id, p_simulation_id, p_items, m.inserted, m.updated) AS feed;
+    SELECT m.* FROM memory._merge(p_kind => p_kind, p_tenant_id => p_tenant_id,
+                                  p_simulation_id => p_simulation_id, p_attempt_id => NULL,
+                                  p_items => p_items) AS m
+     CROSS JOIN LATERAL memory._record_upsert(p_kind => p_kind, p_tenant_id => p_tenant_id,
+                                              p_simulation_id => p_simulation_id, p_items => p_items,
+                                              p_inserted => m.inserted, p_updated => m.updated) AS feed;
 END
 $$;
 
@@ -5770,7 +5801,9 @@ DECLARE
 BEGIN
     PERFORM memory._require_admin();
     PERFORM memory._refuse_on_cluster('ann_index', 'memory.ann_index_tenant(tenant_id, simulation_id) for each simulation');
-    v_stmts := memory._ann_statements(p_sim_no, p_action, p_m, p_ef_construction, NOT p_run, 'memory.episodes');
+    v_stmts := memory._ann_statements(p_sim_no => p_sim_no, p_action => p_action, p_m => p_m,
+                                      p_ef_construction => p_ef_construction,
+                                      p_concurrently => NOT p_run, p_table => 'memory.episodes');
     FOREACH v_stmt IN ARRAY v_stmts LOOP
         IF p_run THEN
             EXECUTE v_stmt;
@@ -5800,7 +5833,10 @@ DECLARE
 BEGIN
     PERFORM memory._require_admin();
     PERFORM memory._refuse_on_cluster('ann_index_entities', 'memory.search_nodes, which searches a simulation''s entities exactly on a cluster');
-    FOREACH v_stmt IN ARRAY memory._ann_statements(p_sim_no, p_action, p_m, p_ef_construction, NOT p_run, 'memory.nodes') LOOP
+    FOREACH v_stmt IN ARRAY memory._ann_statements(
+        p_sim_no => p_sim_no, p_action => p_action, p_m => p_m,
+        p_ef_construction => p_ef_construction, p_concurrently => NOT p_run,
+        p_table => 'memory.nodes') LOOP
         IF p_run THEN
             EXECUTE v_stmt;
         END IF;
@@ -5829,7 +5865,10 @@ DECLARE
 BEGIN
     PERFORM memory._require_admin();
     PERFORM memory._refuse_on_cluster('ann_index_facts', 'memory.search_facts, which searches a simulation''s facts exactly on a cluster');
-    FOREACH v_stmt IN ARRAY memory._ann_statements(p_sim_no, p_action, p_m, p_ef_construction, NOT p_run, 'memory.edges') LOOP
+    FOREACH v_stmt IN ARRAY memory._ann_statements(
+        p_sim_no => p_sim_no, p_action => p_action, p_m => p_m,
+        p_ef_construction => p_ef_construction, p_concurrently => NOT p_run,
+        p_table => 'memory.edges') LOOP
         IF p_run THEN
             EXECUTE v_stmt;
         END IF;
@@ -5876,7 +5915,9 @@ BEGIN
                       HINT = 'call memory.ann_index_tenant through the coordinator, as one statement: it runs on the tenant''s worker';
         END IF;
     END IF;
-    FOREACH v_stmt IN ARRAY memory._ann_statements(v_sim_no, p_action, p_m, p_ef_construction, false, v_table) LOOP
+    FOREACH v_stmt IN ARRAY memory._ann_statements(
+        p_sim_no => v_sim_no, p_action => p_action, p_m => p_m,
+        p_ef_construction => p_ef_construction, p_concurrently => false, p_table => v_table) LOOP
         EXECUTE v_stmt;
         RETURN NEXT v_stmt;
     END LOOP;
@@ -6609,7 +6650,9 @@ BEGIN
     DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id;
     GET DIAGNOSTICS v_grants = ROW_COUNT;
     -- The change feed goes with the tenant (the row below with it); its NOTIFY wakes consumers (V0021).
-    v_change := memory._record_change(p_tenant_id, NULL, 'tenant', 'delete', NULL, v_counts);
+    v_change := memory._record_change(p_tenant_id => p_tenant_id, p_simulation_id => NULL,
+                                      p_kind => 'tenant', p_op => 'delete', p_ids => NULL,
+                                      p_counts => v_counts);
     -- Last: a row added meanwhile (its foreign key holds this row) goes by the cascade.
     DELETE FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
 
@@ -6934,7 +6977,9 @@ BEGIN
     (SELECT 'fact', f.edge_id, f.fact,
             pg_catalog.jsonb_build_object('type', f.type, 'source', f.source_name, 'target', f.target_name,
                                           'valid_at', f.valid_at, 'state', f.state)
-       FROM memory.facts(p_tenant_id, p_simulation_id, p_node_id, 'current', NULL, v_limit) AS f)
+       FROM memory.facts(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                         p_node_id => p_node_id, p_state => 'current', p_as_of => NULL,
+                         p_limit => v_limit) AS f)
     UNION ALL
     (SELECT 'neighbour', w.node_id, w.name,
             pg_catalog.jsonb_build_object('type', w.type, 'via', w.edge_type, 'fact', w.fact)
@@ -8302,8 +8347,10 @@ BEGIN
     RETURN QUERY
     WITH found AS MATERIALIZED (
         SELECT r.kind, r.id, r.text, r.score
-          FROM memory.recall(p_tenant_id, p_simulation_id, p_query_text, p_query_vector, v_limit,
-                             '{"arms": ["facts", "entities", "words", "graph"]}') AS r
+          FROM memory.recall(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                             p_query_text => p_query_text, p_query_vector => p_query_vector,
+                             p_top_k => v_limit,
+                             p_options => '{"arms": ["facts", "entities", "words", "graph"]}') AS r
          WHERE r.kind IN ('entity', 'fact')
     ), rows AS (
         SELECT 'entity' AS kind, f.id, f.text, NULL::text AS state, NULL::timestamptz AS valid_at,
@@ -8313,7 +8360,9 @@ BEGIN
         SELECT 'fact', x.edge_id, x.fact, x.state, x.valid_at, x.invalid_at,
                (SELECT f.score FROM found AS f WHERE f.kind = 'fact' AND f.id = x.edge_id)
           FROM found AS f
-         CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, f.id, 'all', NULL, 100) AS x
+         CROSS JOIN LATERAL memory.facts(p_tenant_id => p_tenant_id,
+                                         p_simulation_id => p_simulation_id, p_node_id => f.id,
+                                         p_state => 'all', p_as_of => NULL, p_limit => 100) AS x
          WHERE f.kind = 'entity'
         UNION ALL
         -- a fact recall found, from its own row (read among its source's facts, it was lost
@@ -8875,23 +8924,30 @@ BEGIN
         v_hits := v_hits || ARRAY(
             SELECT ROW('episodes', 'episode', h.episode_id, h.content, h.similarity,
                        pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), NULL)::memory.recall_hit
-              FROM memory._search_episodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100),
-                                           NULL, NULL, NULL, NULL, NULL, false, NULL,
-                                           v_pool) AS h);
+              FROM memory._search_episodes(p_tenant_id => p_tenant_id,
+                                           p_simulation_id => p_simulation_id, p_query => v_vec,
+                                           p_top_k => LEAST(v_cand, 100), p_agent_id => NULL,
+                                           p_round_from => NULL, p_round_to => NULL, p_from => NULL,
+                                           p_to => NULL, p_collapse => false, p_model => NULL,
+                                           p_pool => v_pool) AS h);
     END IF;
     IF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('facts', 'fact', f.edge_id, f.fact, f.similarity,
                        pg_catalog.row_number() OVER (ORDER BY f.similarity DESC, f.edge_id), NULL)::memory.recall_hit
-              FROM memory._search_facts(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), 'current', v_as_of,
-                                        v_pool) AS f);
+              FROM memory._search_facts(p_tenant_id => p_tenant_id,
+                                        p_simulation_id => p_simulation_id, p_query => v_vec,
+                                        p_top_k => LEAST(v_cand, 100), p_state => 'current',
+                                        p_as_of => v_as_of, p_breadth => v_pool) AS f);
     END IF;
     IF v_vec IS NOT NULL AND 'entities' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('entities', 'entity', n.node_id, n.name || COALESCE(': ' || n.summary, ''), n.similarity,
                        pg_catalog.row_number() OVER (ORDER BY n.similarity DESC, n.node_id), NULL)::memory.recall_hit
-              FROM memory._search_nodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), NULL, 'meaning',
-                                        NULL) AS n);
+              FROM memory._search_nodes(p_tenant_id => p_tenant_id,
+                                        p_simulation_id => p_simulation_id, p_query => v_vec,
+                                        p_top_k => LEAST(v_cand, 100), p_type => NULL,
+                                        p_by => 'meaning', p_breadth => NULL) AS n);
     END IF;
 
     -- the entities the question names, found once for the words and the graph arms (the
@@ -8910,13 +8966,19 @@ BEGIN
         v_hits := v_hits || ARRAY(
             SELECT ROW('words', w.kind, w.id, w.text, w.score,
                        pg_catalog.row_number() OVER (ORDER BY w.score DESC, w.kind, w.id), NULL)::memory.recall_hit
-              FROM memory._search_words(p_tenant_id, p_simulation_id, v_text, v_cand, NULL, v_name_keys, v_name_sims) AS w);
+              FROM memory._search_words(p_tenant_id => p_tenant_id,
+                                        p_simulation_id => p_simulation_id, p_query_text => v_text,
+                                        p_top_k => v_cand, p_kinds => NULL,
+                                        p_name_keys => v_name_keys,
+                                        p_name_sims => v_name_sims) AS w);
     END IF;
 
     -- the graph: the entities the question names, their facts, neighbours and episodes
     IF v_text IS NOT NULL AND 'graph' = ANY (v_arms) THEN
-        v_hits := v_hits || ARRAY(SELECT g FROM memory._recall_graph(p_tenant_id, p_simulation_id, v_text, v_cand,
-                                                                     v_depth, v_as_of, v_name_keys, v_name_sims) AS g);
+        v_hits := v_hits || ARRAY(SELECT g FROM memory._recall_graph(
+            p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_text => v_text,
+            p_candidates => v_cand, p_depth => v_depth, p_as_of => v_as_of,
+            p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g);
     END IF;
 
     -- The fusion: each row's score over the arms that found it, then the top k, and only
@@ -9029,7 +9091,12 @@ BEGIN
            recorded_at = excluded.recorded_at, recorded_by = excluded.recorded_by
      WHERE (o.outcome, o.note, o.observed_at) IS DISTINCT FROM (excluded.outcome, excluded.note, excluded.observed_at);
     IF FOUND THEN  -- the change feed (V0021), called as a plain expression (memory._record_change)
-        v_change := memory._record_change(p_tenant_id, p_simulation_id, 'prediction_outcomes', 'outcome', ARRAY[p_prediction_id], '{}', NULL, pg_catalog.jsonb_build_object('outcome', p_outcome));
+        v_change := memory._record_change(p_tenant_id => p_tenant_id,
+                                          p_simulation_id => p_simulation_id,
+                                          p_kind => 'prediction_outcomes', p_op => 'outcome',
+                                          p_ids => ARRAY[p_prediction_id], p_counts => '{}',
+                                          p_attempt_id => NULL,
+                                          p_detail => pg_catalog.jsonb_build_object('outcome', p_outcome));
     END IF;
     RETURN QUERY
     SELECT o.prediction_id, o.outcome, o.note, o.observed_at, o.recorded_at, o.recorded_by
@@ -10083,8 +10150,11 @@ CREATE FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 BEGIN
-    RETURN QUERY SELECT * FROM memory._search_episodes(p_tenant_id, p_simulation_id, p_query, p_top_k, p_agent_id,
-                                                       p_round_from, p_round_to, p_from, p_to, p_collapse, p_model, NULL);
+    RETURN QUERY SELECT * FROM memory._search_episodes(
+        p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_query => p_query,
+        p_top_k => p_top_k, p_agent_id => p_agent_id, p_round_from => p_round_from,
+        p_round_to => p_round_to, p_from => p_from, p_to => p_to, p_collapse => p_collapse,
+        p_model => p_model, p_pool => NULL);
 END
 $$;
 
@@ -10117,7 +10187,9 @@ BEGIN
            f.target_id, (SELECT t.name FROM memory.nodes AS t
                           WHERE t.tenant_id = p_tenant_id AND t.simulation_id = p_simulation_id AND t.node_key = f.target_key),
            f.valid_at, f.invalid_at, f.state, f.similarity
-      FROM memory._search_facts(p_tenant_id, p_simulation_id, p_query, p_top_k, p_state, p_as_of, NULL) AS f
+      FROM memory._search_facts(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                p_query => p_query, p_top_k => p_top_k, p_state => p_state,
+                                p_as_of => p_as_of, p_breadth => NULL) AS f
      ORDER BY f.similarity DESC, f.edge_id;
 END
 $$;
@@ -10143,7 +10215,9 @@ BEGIN
     PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     PERFORM memory._not_null(p_by, 'p_by', 'pass ''name'', ''summary'', ''both'' or ''meaning''');
     PERFORM memory._one_of('p_by', p_by, '{name, summary, both, meaning}');
-    RETURN QUERY SELECT * FROM memory._search_nodes(p_tenant_id, p_simulation_id, p_query, p_top_k, p_type, p_by, NULL);
+    RETURN QUERY SELECT * FROM memory._search_nodes(
+        p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_query => p_query,
+        p_top_k => p_top_k, p_type => p_type, p_by => p_by, p_breadth => NULL);
 END
 $$;
 
@@ -10250,7 +10324,10 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'pass some of episode, fact, entity, or NULL for all';
     END IF;
-    RETURN QUERY SELECT * FROM memory._search_words(p_tenant_id, p_simulation_id, p_query_text, p_top_k, p_kinds, NULL, NULL);
+    RETURN QUERY SELECT * FROM memory._search_words(
+        p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+        p_query_text => p_query_text, p_top_k => p_top_k, p_kinds => p_kinds,
+        p_name_keys => NULL, p_name_sims => NULL);
 END
 $$;
 
@@ -11332,8 +11409,11 @@ BEGIN
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
        AND s.embedding_model IS DISTINCT FROM p_model;
     IF v_from IS DISTINCT FROM p_model OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_each(v_counts) AS c WHERE c.value::bigint > 0) THEN
-        v_change := memory._record_change(p_tenant_id, p_simulation_id, 'embeddings', 'reembed', NULL, v_counts, NULL,
-                                          pg_catalog.jsonb_build_object('from_model', v_from, 'to_model', p_model));
+        v_change := memory._record_change(p_tenant_id => p_tenant_id,
+                                          p_simulation_id => p_simulation_id,
+                                          p_kind => 'embeddings', p_op => 'reembed', p_ids => NULL,
+                                          p_counts => v_counts, p_attempt_id => NULL,
+                                          p_detail => pg_catalog.jsonb_build_object('from_model', v_from, 'to_model', p_model));
     END IF;
     RETURN QUERY SELECT c.key, c.value::bigint FROM pg_catalog.jsonb_each(v_counts) AS c ORDER BY c.key;
 END
@@ -11690,8 +11770,13 @@ BEGIN
     RETURN QUERY
     SELECT m.inserted, m.updated, m.unchanged,
            (pg_catalog.jsonb_array_length(p_edges) - pg_catalog.jsonb_array_length(v_kept))::bigint
-      FROM memory._merge('edges', p_tenant_id, p_simulation_id, NULL, v_kept) AS m
-     CROSS JOIN LATERAL memory._record_upsert('edges', p_tenant_id, p_simulation_id, v_kept, m.inserted, m.updated) AS feed;  -- the change feed (V0021)
+      FROM memory._merge(p_kind => 'edges', p_tenant_id => p_tenant_id,
+                         p_simulation_id => p_simulation_id, p_attempt_id => NULL,
+                         p_items => v_kept) AS m
+     -- the change feed (V0021)
+     CROSS JOIN LATERAL memory._record_upsert(p_kind => 'edges', p_tenant_id => p_tenant_id,
+                                              p_simulation_id => p_simulation_id, p_items => v_kept,
+                                              p_inserted => m.inserted, p_updated => m.updated) AS feed;
 END
 $$;
 

@@ -29,9 +29,9 @@ BEGIN
                        FROM pg_catalog.jsonb_each(p_result -> v_kind) AS c
                       WHERE c.key IN ('inserted', 'updated', 'unchanged', 'deleted', 'skipped'));
         v_change := memory._record_change(
-            p_tenant_id, p_simulation_id, v_kind, 'import', NULL, v_counts,
-            p_attempt_id,
-            pg_catalog.jsonb_build_object('replaced', COALESCE(p_result #> ARRAY[v_kind, 'replaced'], 'true'::jsonb)));
+            p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_kind => v_kind,
+            p_op => 'import', p_ids => NULL, p_counts => v_counts, p_attempt_id => p_attempt_id,
+            p_detail => pg_catalog.jsonb_build_object('replaced', COALESCE(p_result #> ARRAY[v_kind, 'replaced'], 'true'::jsonb)));
         v_n := v_n + 1;
     END LOOP;
     RETURN v_n;

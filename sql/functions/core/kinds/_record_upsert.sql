@@ -22,8 +22,9 @@ BEGIN
                              FROM pg_catalog.unnest(v_key) WITH ORDINALITY AS f(field, ord))
                      FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, ord)
                     ORDER BY t.ord);
-    RETURN memory._record_change(p_tenant_id, p_simulation_id, p_kind, 'upsert', v_ids,
-                                 pg_catalog.jsonb_build_object('inserted', p_inserted, 'updated', p_updated));
+    RETURN memory._record_change(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                 p_kind => p_kind, p_op => 'upsert', p_ids => v_ids,
+                                 p_counts => pg_catalog.jsonb_build_object('inserted', p_inserted, 'updated', p_updated));
 END
 $fn$;
 

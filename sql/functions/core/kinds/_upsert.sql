@@ -14,8 +14,12 @@ BEGIN
        FROM memory._kind(p_kind) AS k;
     PERFORM memory._check_items_model(p_tenant_id, p_simulation_id, p_items);
     RETURN QUERY
-    SELECT m.* FROM memory._merge(p_kind, p_tenant_id, p_simulation_id, NULL, p_items) AS m
-     CROSS JOIN LATERAL memory._record_upsert(p_kind, p_tenant_id, p_simulation_id, p_items, m.inserted, m.updated) AS feed;
+    SELECT m.* FROM memory._merge(p_kind => p_kind, p_tenant_id => p_tenant_id,
+                                  p_simulation_id => p_simulation_id, p_attempt_id => NULL,
+                                  p_items => p_items) AS m
+     CROSS JOIN LATERAL memory._record_upsert(p_kind => p_kind, p_tenant_id => p_tenant_id,
+                                              p_simulation_id => p_simulation_id, p_items => p_items,
+                                              p_inserted => m.inserted, p_updated => m.updated) AS feed;
 END
 $fn$;
 

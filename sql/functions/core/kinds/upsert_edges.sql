@@ -72,8 +72,13 @@ BEGIN
     RETURN QUERY
     SELECT m.inserted, m.updated, m.unchanged,
            (pg_catalog.jsonb_array_length(p_edges) - pg_catalog.jsonb_array_length(v_kept))::bigint
-      FROM memory._merge('edges', p_tenant_id, p_simulation_id, NULL, v_kept) AS m
-     CROSS JOIN LATERAL memory._record_upsert('edges', p_tenant_id, p_simulation_id, v_kept, m.inserted, m.updated) AS feed;  -- the change feed (V0021)
+      FROM memory._merge(p_kind => 'edges', p_tenant_id => p_tenant_id,
+                         p_simulation_id => p_simulation_id, p_attempt_id => NULL,
+                         p_items => v_kept) AS m
+     -- the change feed (V0021)
+     CROSS JOIN LATERAL memory._record_upsert(p_kind => 'edges', p_tenant_id => p_tenant_id,
+                                              p_simulation_id => p_simulation_id, p_items => v_kept,
+                                              p_inserted => m.inserted, p_updated => m.updated) AS feed;
 END
 $fn$;
 

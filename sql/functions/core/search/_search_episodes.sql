@@ -98,19 +98,22 @@ BEGIN
         IF v_build IS NOT NULL THEN
             SELECT pg_catalog.array_agg(c.hit ORDER BY c.n), pg_catalog.array_agg(c.hit_clump ORDER BY c.n)
               INTO v_hits, v_clumps
-              FROM memory._clump_search(p_tenant_id, p_simulation_id, v_build, v_points, p_query, v_n)
+              FROM memory._clump_search(p_tenant_id => p_tenant_id,
+                                        p_simulation_id => p_simulation_id, p_build_no => v_build,
+                                        p_points => v_points, p_query => p_query, p_top_k => v_n)
                    WITH ORDINALITY AS c(hit, hit_clump, n);
         ELSIF v_index_rows IS NOT NULL AND (NOT v_ranged OR v_in_range > c_exact_max) THEN
-            v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(p_tenant_id, p_simulation_id,
-                                                                       v_sim_no, p_query, v_n,
-                                                                       p_agent_id, v_index_rows,
-                                                                       p_round_from, p_round_to,
-                                                                       p_from, p_to, p_pool) AS h);
+            v_hits := ARRAY(SELECT h FROM memory._search_episodes_ann(
+                p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                p_sim_no => v_sim_no, p_query => p_query, p_top_k => v_n, p_agent_id => p_agent_id,
+                p_index_rows => v_index_rows, p_round_from => p_round_from,
+                p_round_to => p_round_to, p_from => p_from, p_to => p_to, p_pool => p_pool) AS h);
         ELSIF v_bridge AND (NOT v_ranged OR v_in_range > c_exact_max) THEN
-            v_hits := ARRAY(SELECT h FROM memory._search_episodes_ivf(p_tenant_id, p_simulation_id,
-                                                                       v_sim_no, p_query, v_n, p_agent_id,
-                                                                       p_round_from, p_round_to,
-                                                                       p_from, p_to, p_pool) AS h);
+            v_hits := ARRAY(SELECT h FROM memory._search_episodes_ivf(
+                p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                p_sim_no => v_sim_no, p_query => p_query, p_top_k => v_n, p_agent_id => p_agent_id,
+                p_round_from => p_round_from, p_round_to => p_round_to, p_from => p_from,
+                p_to => p_to, p_pool => p_pool) AS h);
         END IF;
         -- Fewer than asked for (a rare agent, a narrow range, or an index still building):
         -- the exact search below is the authority.

@@ -35,8 +35,10 @@ BEGIN
                       AND j.indisvalid);
     RETURN QUERY
     WITH ann AS MATERIALIZED (
-        SELECT a.* FROM memory._search_nodes_ann(p_tenant_id, p_simulation_id, v_sim_no, p_query, v_k,
-                                                 p_type, p_by, v_rows, p_breadth) AS a
+        SELECT a.* FROM memory._search_nodes_ann(
+            p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_sim_no => v_sim_no,
+            p_query => p_query, p_top_k => v_k, p_type => p_type, p_by => p_by,
+            p_index_rows => v_rows, p_breadth => p_breadth) AS a
          WHERE v_rows IS NOT NULL
     ), found AS MATERIALIZED (
         SELECT pg_catalog.count(*) AS n FROM ann

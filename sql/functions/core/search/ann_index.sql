@@ -38,7 +38,9 @@ DECLARE
 BEGIN
     PERFORM memory._require_admin();
     PERFORM memory._refuse_on_cluster('ann_index', 'memory.ann_index_tenant(tenant_id, simulation_id) for each simulation');
-    v_stmts := memory._ann_statements(p_sim_no, p_action, p_m, p_ef_construction, NOT p_run, 'memory.episodes');
+    v_stmts := memory._ann_statements(p_sim_no => p_sim_no, p_action => p_action, p_m => p_m,
+                                      p_ef_construction => p_ef_construction,
+                                      p_concurrently => NOT p_run, p_table => 'memory.episodes');
     FOREACH v_stmt IN ARRAY v_stmts LOOP
         IF p_run THEN
             EXECUTE v_stmt;

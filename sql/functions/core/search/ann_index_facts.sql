@@ -29,7 +29,10 @@ DECLARE
 BEGIN
     PERFORM memory._require_admin();
     PERFORM memory._refuse_on_cluster('ann_index_facts', 'memory.search_facts, which searches a simulation''s facts exactly on a cluster');
-    FOREACH v_stmt IN ARRAY memory._ann_statements(p_sim_no, p_action, p_m, p_ef_construction, NOT p_run, 'memory.edges') LOOP
+    FOREACH v_stmt IN ARRAY memory._ann_statements(
+        p_sim_no => p_sim_no, p_action => p_action, p_m => p_m,
+        p_ef_construction => p_ef_construction, p_concurrently => NOT p_run,
+        p_table => 'memory.edges') LOOP
         IF p_run THEN
             EXECUTE v_stmt;
         END IF;

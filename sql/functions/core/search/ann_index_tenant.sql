@@ -54,7 +54,9 @@ BEGIN
                       HINT = 'call memory.ann_index_tenant through the coordinator, as one statement: it runs on the tenant''s worker';
         END IF;
     END IF;
-    FOREACH v_stmt IN ARRAY memory._ann_statements(v_sim_no, p_action, p_m, p_ef_construction, false, v_table) LOOP
+    FOREACH v_stmt IN ARRAY memory._ann_statements(
+        p_sim_no => v_sim_no, p_action => p_action, p_m => p_m,
+        p_ef_construction => p_ef_construction, p_concurrently => false, p_table => v_table) LOOP
         EXECUTE v_stmt;
         RETURN NEXT v_stmt;
     END LOOP;

@@ -62,8 +62,11 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    RETURN QUERY SELECT * FROM memory._search_episodes(p_tenant_id, p_simulation_id, p_query, p_top_k, p_agent_id,
-                                                       p_round_from, p_round_to, p_from, p_to, p_collapse, p_model, NULL);
+    RETURN QUERY SELECT * FROM memory._search_episodes(
+        p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_query => p_query,
+        p_top_k => p_top_k, p_agent_id => p_agent_id, p_round_from => p_round_from,
+        p_round_to => p_round_to, p_from => p_from, p_to => p_to, p_collapse => p_collapse,
+        p_model => p_model, p_pool => NULL);
 END
 $fn$;
 

@@ -36,7 +36,9 @@ BEGIN
            f.target_id, (SELECT t.name FROM memory.nodes AS t
                           WHERE t.tenant_id = p_tenant_id AND t.simulation_id = p_simulation_id AND t.node_key = f.target_key),
            f.valid_at, f.invalid_at, f.state, f.similarity
-      FROM memory._search_facts(p_tenant_id, p_simulation_id, p_query, p_top_k, p_state, p_as_of, NULL) AS f
+      FROM memory._search_facts(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                p_query => p_query, p_top_k => p_top_k, p_state => p_state,
+                                p_as_of => p_as_of, p_breadth => NULL) AS f
      ORDER BY f.similarity DESC, f.edge_id;
 END
 $fn$;

@@ -26,7 +26,9 @@ BEGIN
     PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     PERFORM memory._not_null(p_by, 'p_by', 'pass ''name'', ''summary'', ''both'' or ''meaning''');
     PERFORM memory._one_of('p_by', p_by, '{name, summary, both, meaning}');
-    RETURN QUERY SELECT * FROM memory._search_nodes(p_tenant_id, p_simulation_id, p_query, p_top_k, p_type, p_by, NULL);
+    RETURN QUERY SELECT * FROM memory._search_nodes(
+        p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_query => p_query,
+        p_top_k => p_top_k, p_type => p_type, p_by => p_by, p_breadth => NULL);
 END
 $fn$;
 

@@ -36,7 +36,10 @@ BEGIN
         v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind.kind, v_count);
     END LOOP;
     DELETE FROM memory.simulations AS s WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
-    v_change := memory._record_change(p_tenant_id, p_simulation_id, 'simulation', 'delete', NULL, v_counts);  -- the change feed (V0021)
+    -- the change feed (V0021)
+    v_change := memory._record_change(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                      p_kind => 'simulation', p_op => 'delete', p_ids => NULL,
+                                      p_counts => v_counts);
     RETURN QUERY SELECT (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
                         (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint,
                         (v_counts ->> 'reports')::bigint, (v_counts ->> 'predictions')::bigint;

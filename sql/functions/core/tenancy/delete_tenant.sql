@@ -57,7 +57,9 @@ BEGIN
     DELETE FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id;
     GET DIAGNOSTICS v_grants = ROW_COUNT;
     -- The change feed goes with the tenant (the row below with it); its NOTIFY wakes consumers (V0021).
-    v_change := memory._record_change(p_tenant_id, NULL, 'tenant', 'delete', NULL, v_counts);
+    v_change := memory._record_change(p_tenant_id => p_tenant_id, p_simulation_id => NULL,
+                                      p_kind => 'tenant', p_op => 'delete', p_ids => NULL,
+                                      p_counts => v_counts);
     -- Last: a row added meanwhile (its foreign key holds this row) goes by the cascade.
     DELETE FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
 

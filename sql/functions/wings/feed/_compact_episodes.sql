@@ -99,10 +99,12 @@ BEGIN
     IF v_clumps > 0 THEN
         -- the members' ids sorted first: memory._record_change is called as a plain expression
         v_all := ARRAY(SELECT i FROM pg_catalog.unnest(v_all) AS i ORDER BY i);
-        v_change := memory._record_change(p_tenant_id, p_simulation_id, 'episodes', 'compact', v_all,
-                                          pg_catalog.jsonb_build_object('clumps', v_clumps, 'episodes', v_episodes, 'deleted', v_dropped),
-                                          NULL,
-                                          pg_catalog.jsonb_build_object('similarity', p_similarity, 'dropped', p_drop));
+        v_change := memory._record_change(p_tenant_id => p_tenant_id,
+                                          p_simulation_id => p_simulation_id, p_kind => 'episodes',
+                                          p_op => 'compact', p_ids => v_all,
+                                          p_counts => pg_catalog.jsonb_build_object('clumps', v_clumps, 'episodes', v_episodes, 'deleted', v_dropped),
+                                          p_attempt_id => NULL,
+                                          p_detail => pg_catalog.jsonb_build_object('similarity', p_similarity, 'dropped', p_drop));
     END IF;
     RETURN QUERY SELECT v_clumps, v_episodes, v_dropped;
 END

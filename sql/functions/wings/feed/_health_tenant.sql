@@ -184,8 +184,13 @@ BEGIN
                            AND e.embedding IS NOT NULL
                          ORDER BY e.embedding OPERATOR(public.<=>) v_q, e.episode_id LIMIT 10) AS t
                   LEFT JOIN (SELECT h.episode_id
-                               FROM memory._search_episodes_ann(p_tenant_id, v_sim.simulation_id, v_sim.sim_no, v_q, 10,
-                                                                NULL, v_ann_rows, NULL, NULL, NULL, NULL, NULL) AS h) AS x
+                               FROM memory._search_episodes_ann(
+                                   p_tenant_id => p_tenant_id,
+                                   p_simulation_id => v_sim.simulation_id, p_sim_no => v_sim.sim_no,
+                                   p_query => v_q, p_top_k => 10, p_agent_id => NULL,
+                                   p_index_rows => v_ann_rows, p_round_from => NULL,
+                                   p_round_to => NULL, p_from => NULL, p_to => NULL,
+                                   p_pool => NULL) AS h) AS x
                          ON x.episode_id = t.episode_id;
             END LOOP;
             section := 'recall'; metric := 'recall_at_10';

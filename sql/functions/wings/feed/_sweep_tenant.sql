@@ -63,8 +63,12 @@ BEGIN
              WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim.simulation_id
                AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days);
             CONTINUE WHEN NOT FOUND;
-            v_change := memory._record_change(p_tenant_id, v_sim.simulation_id, 'simulation', 'retention', NULL, v_counts, NULL,
-                                              pg_catalog.jsonb_build_object('keep_days', v_rule.keep_days, 'updated_at', v_sim.updated_at));
+            v_change := memory._record_change(p_tenant_id => p_tenant_id,
+                                              p_simulation_id => v_sim.simulation_id,
+                                              p_kind => 'simulation', p_op => 'retention',
+                                              p_ids => NULL, p_counts => v_counts,
+                                              p_attempt_id => NULL,
+                                              p_detail => pg_catalog.jsonb_build_object('keep_days', v_rule.keep_days, 'updated_at', v_sim.updated_at));
             simulation_id := v_sim.simulation_id;
             action := 'deleted';
             detail := v_counts || pg_catalog.jsonb_build_object('updated_at', v_sim.updated_at);

@@ -106,8 +106,11 @@ BEGIN
      WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
        AND s.embedding_model IS DISTINCT FROM p_model;
     IF v_from IS DISTINCT FROM p_model OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_each(v_counts) AS c WHERE c.value::bigint > 0) THEN
-        v_change := memory._record_change(p_tenant_id, p_simulation_id, 'embeddings', 'reembed', NULL, v_counts, NULL,
-                                          pg_catalog.jsonb_build_object('from_model', v_from, 'to_model', p_model));
+        v_change := memory._record_change(p_tenant_id => p_tenant_id,
+                                          p_simulation_id => p_simulation_id,
+                                          p_kind => 'embeddings', p_op => 'reembed', p_ids => NULL,
+                                          p_counts => v_counts, p_attempt_id => NULL,
+                                          p_detail => pg_catalog.jsonb_build_object('from_model', v_from, 'to_model', p_model));
     END IF;
     RETURN QUERY SELECT c.key, c.value::bigint FROM pg_catalog.jsonb_each(v_counts) AS c ORDER BY c.key;
 END

@@ -112,18 +112,23 @@ BEGIN
                         UNION ALL
                         SELECT 2 + w.depth, 'entity', w.node_id, w.name, s.raw / (1 + w.depth), s.matched
                           FROM pg_catalog.unnest(v_seeds) AS s
-                         CROSS JOIN LATERAL memory.neighbors(p_tenant_id, p_simulation_id, s.id, p_depth,
-                                                             NULL, 'both', p_as_of,
-                                                             p_limit => p_candidates) AS w
+                         CROSS JOIN LATERAL memory.neighbors(
+                             p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                             p_node_id => s.id, p_depth => p_depth, p_edge_types => NULL,
+                             p_direction => 'both', p_as_of => p_as_of,
+                             p_limit => p_candidates) AS w
                          WHERE p_depth > 1
                         UNION ALL
                         SELECT 3, 'episode', e.id, e.text, e.score,
                                (SELECT pg_catalog.string_agg(s.matched, ', ' ORDER BY s.matched)
                                   FROM pg_catalog.unnest(v_seeds) AS s
                                  WHERE pg_catalog.strpos(pg_catalog.lower(e.text), pg_catalog.lower(s.matched)) > 0)
-                          FROM memory._search_words(p_tenant_id, p_simulation_id,
-                                                    (SELECT pg_catalog.string_agg(s.matched, ' ') FROM pg_catalog.unnest(v_seeds) AS s),
-                                                    LEAST(10 * pg_catalog.cardinality(v_seeds), 100), ARRAY['episode'], NULL, NULL) AS e) AS c);
+                          FROM memory._search_words(
+                              p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                              p_query_text => (SELECT pg_catalog.string_agg(s.matched, ' ') FROM pg_catalog.unnest(v_seeds) AS s),
+                              p_top_k => LEAST(10 * pg_catalog.cardinality(v_seeds), 100),
+                              p_kinds => ARRAY['episode'], p_name_keys => NULL,
+                              p_name_sims => NULL) AS e) AS c);
         END IF;
         RETURN QUERY
             SELECT 'graph'::text, g.kind, g.id, g.body, g.raw,

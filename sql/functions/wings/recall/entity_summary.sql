@@ -28,7 +28,9 @@ BEGIN
     (SELECT 'fact', f.edge_id, f.fact,
             pg_catalog.jsonb_build_object('type', f.type, 'source', f.source_name, 'target', f.target_name,
                                           'valid_at', f.valid_at, 'state', f.state)
-       FROM memory.facts(p_tenant_id, p_simulation_id, p_node_id, 'current', NULL, v_limit) AS f)
+       FROM memory.facts(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                         p_node_id => p_node_id, p_state => 'current', p_as_of => NULL,
+                         p_limit => v_limit) AS f)
     UNION ALL
     (SELECT 'neighbour', w.node_id, w.name,
             pg_catalog.jsonb_build_object('type', w.type, 'via', w.edge_type, 'fact', w.fact)

@@ -23,8 +23,10 @@ BEGIN
     RETURN QUERY
     WITH found AS MATERIALIZED (
         SELECT r.kind, r.id, r.text, r.score
-          FROM memory.recall(p_tenant_id, p_simulation_id, p_query_text, p_query_vector, v_limit,
-                             '{"arms": ["facts", "entities", "words", "graph"]}') AS r
+          FROM memory.recall(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                             p_query_text => p_query_text, p_query_vector => p_query_vector,
+                             p_top_k => v_limit,
+                             p_options => '{"arms": ["facts", "entities", "words", "graph"]}') AS r
          WHERE r.kind IN ('entity', 'fact')
     ), rows AS (
         SELECT 'entity' AS kind, f.id, f.text, NULL::text AS state, NULL::timestamptz AS valid_at,
@@ -34,7 +36,9 @@ BEGIN
         SELECT 'fact', x.edge_id, x.fact, x.state, x.valid_at, x.invalid_at,
                (SELECT f.score FROM found AS f WHERE f.kind = 'fact' AND f.id = x.edge_id)
           FROM found AS f
-         CROSS JOIN LATERAL memory.facts(p_tenant_id, p_simulation_id, f.id, 'all', NULL, 100) AS x
+         CROSS JOIN LATERAL memory.facts(p_tenant_id => p_tenant_id,
+                                         p_simulation_id => p_simulation_id, p_node_id => f.id,
+                                         p_state => 'all', p_as_of => NULL, p_limit => 100) AS x
          WHERE f.kind = 'entity'
         UNION ALL
         -- a fact recall found, from its own row (read among its source's facts, it was lost

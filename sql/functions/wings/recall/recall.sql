@@ -150,23 +150,30 @@ BEGIN
         v_hits := v_hits || ARRAY(
             SELECT ROW('episodes', 'episode', h.episode_id, h.content, h.similarity,
                        pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), NULL)::memory.recall_hit
-              FROM memory._search_episodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100),
-                                           NULL, NULL, NULL, NULL, NULL, false, NULL,
-                                           v_pool) AS h);
+              FROM memory._search_episodes(p_tenant_id => p_tenant_id,
+                                           p_simulation_id => p_simulation_id, p_query => v_vec,
+                                           p_top_k => LEAST(v_cand, 100), p_agent_id => NULL,
+                                           p_round_from => NULL, p_round_to => NULL, p_from => NULL,
+                                           p_to => NULL, p_collapse => false, p_model => NULL,
+                                           p_pool => v_pool) AS h);
     END IF;
     IF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('facts', 'fact', f.edge_id, f.fact, f.similarity,
                        pg_catalog.row_number() OVER (ORDER BY f.similarity DESC, f.edge_id), NULL)::memory.recall_hit
-              FROM memory._search_facts(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), 'current', v_as_of,
-                                        v_pool) AS f);
+              FROM memory._search_facts(p_tenant_id => p_tenant_id,
+                                        p_simulation_id => p_simulation_id, p_query => v_vec,
+                                        p_top_k => LEAST(v_cand, 100), p_state => 'current',
+                                        p_as_of => v_as_of, p_breadth => v_pool) AS f);
     END IF;
     IF v_vec IS NOT NULL AND 'entities' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('entities', 'entity', n.node_id, n.name || COALESCE(': ' || n.summary, ''), n.similarity,
                        pg_catalog.row_number() OVER (ORDER BY n.similarity DESC, n.node_id), NULL)::memory.recall_hit
-              FROM memory._search_nodes(p_tenant_id, p_simulation_id, v_vec, LEAST(v_cand, 100), NULL, 'meaning',
-                                        NULL) AS n);
+              FROM memory._search_nodes(p_tenant_id => p_tenant_id,
+                                        p_simulation_id => p_simulation_id, p_query => v_vec,
+                                        p_top_k => LEAST(v_cand, 100), p_type => NULL,
+                                        p_by => 'meaning', p_breadth => NULL) AS n);
     END IF;
 
     -- the entities the question names, found once for the words and the graph arms (the
@@ -185,13 +192,19 @@ BEGIN
         v_hits := v_hits || ARRAY(
             SELECT ROW('words', w.kind, w.id, w.text, w.score,
                        pg_catalog.row_number() OVER (ORDER BY w.score DESC, w.kind, w.id), NULL)::memory.recall_hit
-              FROM memory._search_words(p_tenant_id, p_simulation_id, v_text, v_cand, NULL, v_name_keys, v_name_sims) AS w);
+              FROM memory._search_words(p_tenant_id => p_tenant_id,
+                                        p_simulation_id => p_simulation_id, p_query_text => v_text,
+                                        p_top_k => v_cand, p_kinds => NULL,
+                                        p_name_keys => v_name_keys,
+                                        p_name_sims => v_name_sims) AS w);
     END IF;
 
     -- the graph: the entities the question names, their facts, neighbours and episodes
     IF v_text IS NOT NULL AND 'graph' = ANY (v_arms) THEN
-        v_hits := v_hits || ARRAY(SELECT g FROM memory._recall_graph(p_tenant_id, p_simulation_id, v_text, v_cand,
-                                                                     v_depth, v_as_of, v_name_keys, v_name_sims) AS g);
+        v_hits := v_hits || ARRAY(SELECT g FROM memory._recall_graph(
+            p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_text => v_text,
+            p_candidates => v_cand, p_depth => v_depth, p_as_of => v_as_of,
+            p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g);
     END IF;
 
     -- The fusion: each row's score over the arms that found it, then the top k, and only

@@ -37,7 +37,10 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'pass some of episode, fact, entity, or NULL for all';
     END IF;
-    RETURN QUERY SELECT * FROM memory._search_words(p_tenant_id, p_simulation_id, p_query_text, p_top_k, p_kinds, NULL, NULL);
+    RETURN QUERY SELECT * FROM memory._search_words(
+        p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+        p_query_text => p_query_text, p_top_k => p_top_k, p_kinds => p_kinds,
+        p_name_keys => NULL, p_name_sims => NULL);
 END
 $fn$;
 

@@ -37,7 +37,12 @@ BEGIN
            recorded_at = excluded.recorded_at, recorded_by = excluded.recorded_by
      WHERE (o.outcome, o.note, o.observed_at) IS DISTINCT FROM (excluded.outcome, excluded.note, excluded.observed_at);
     IF FOUND THEN  -- the change feed (V0021), called as a plain expression (memory._record_change)
-        v_change := memory._record_change(p_tenant_id, p_simulation_id, 'prediction_outcomes', 'outcome', ARRAY[p_prediction_id], '{}', NULL, pg_catalog.jsonb_build_object('outcome', p_outcome));
+        v_change := memory._record_change(p_tenant_id => p_tenant_id,
+                                          p_simulation_id => p_simulation_id,
+                                          p_kind => 'prediction_outcomes', p_op => 'outcome',
+                                          p_ids => ARRAY[p_prediction_id], p_counts => '{}',
+                                          p_attempt_id => NULL,
+                                          p_detail => pg_catalog.jsonb_build_object('outcome', p_outcome));
     END IF;
     RETURN QUERY
     SELECT o.prediction_id, o.outcome, o.note, o.observed_at, o.recorded_at, o.recorded_by
