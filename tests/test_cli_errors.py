@@ -84,13 +84,13 @@ def test_db_up_starts_a_server_whose_postmaster_was_killed():
         server.stop(datadir)
 
 
-def test_the_readme_synopsis_names_every_command_and_flag():
+def test_the_synopsis_names_every_command_and_flag():
     import argparse
 
     from swarm_memory.cli import build_parser
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    synopsis = readme.split("## Command line", 1)[1].split("```", 2)[1]
+    page = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")
+    synopsis = page.split("## Command line", 1)[1].split("```", 2)[1]
     parser = build_parser()
     missing = []
     for action in parser._actions:
@@ -111,7 +111,7 @@ def test_the_readme_synopsis_names_every_command_and_flag():
                 for o in a.option_strings
                 if o.startswith("--") and o != "--help" and o not in synopsis
             ]
-    assert missing == [], f"README's command synopsis lacks {missing}"
+    assert missing == [], f"docs/python.md's command synopsis lacks {missing}"
 
 
 def test_tables_keep_chinese_text_aligned():
