@@ -35,8 +35,16 @@ def slug(heading: str) -> str:
 
 
 def anchors(page: Path) -> set[str]:
+    """Every heading's anchor; GitHub numbers a repeated one: x, x-1, x-2."""
     text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
-    return {slug(h) for h in re.findall(r"^#+ (.+)$", text, re.M)}
+    seen: dict[str, int] = {}
+    found = set()
+    for heading in re.findall(r"^#+ (.+)$", text, re.M):
+        base = slug(heading)
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        found.add(f"{base}-{count}" if count else base)
+    return found
 
 
 def links(page: Path) -> list[str]:
@@ -46,8 +54,12 @@ def links(page: Path) -> list[str]:
 
 def test_the_link_checker_can_fail(tmp_path):
     page = tmp_path / "p.md"
-    page.write_text("# A title\n\n[x](#a-title) [y](missing.md) [z](#nowhere)\n")
-    assert broken(page) == ["missing.md", "#nowhere"]
+    page.write_text(
+        "# A title\n\n## A title\n\n## `Code`, and: more\n\n"
+        "[x](#a-title) [x](#a-title-1) [x](#code-and-more) [y](missing.md) [z](#nowhere)"
+        " [z](#a-title-2) [w](p.md#nowhere)\n"
+    )
+    assert broken(page) == ["missing.md", "#nowhere", "#a-title-2", "p.md#nowhere"]
 
 
 def broken(page: Path) -> list[str]:
