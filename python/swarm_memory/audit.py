@@ -228,7 +228,7 @@ def code_problems(conn: psycopg.Connection) -> list[tuple[str, str]]:
 def write_manifest(dsn: str) -> Path:
     """Write the manifest of the database at `dsn` (a fresh migrate) to its file, and install
     it there, so that a schema snapshot taken next holds the manifest written."""
-    from swarm_memory.migrate import split_statements
+    from swarm_memory.sqlfiles import split_statements
 
     def install(conn: psycopg.Connection, text: str) -> None:
         conn.execute("SET check_function_bodies = off")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from swarm_memory.migrate import PROJECT_ROOT
+from swarm_memory.sqlfiles import PROJECT_ROOT
 
 SQL_DIR = PROJECT_ROOT / "sql" / "citus"
 CALL = "CALL pg_temp.swarm_memory_distribute();"
