@@ -15,8 +15,8 @@ import pytest
 from swarm_memory import Memory
 from swarm_memory.cli import main
 from swarm_memory.embed import Embedder
-from swarm_memory.export import export_run
 from swarm_memory.importer import import_run
+from swarm_memory.mirofish.export import export_run
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "mirofish_run"
 KINDS = (

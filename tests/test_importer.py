@@ -22,8 +22,9 @@ from swarm_memory import (
     TenantAccessDenied,
 )
 from swarm_memory.embed import Embedder
-from swarm_memory.importer import import_run, parse_run, stage
+from swarm_memory.importer import import_run, stage
 from swarm_memory.mirofish import BadInput
+from swarm_memory.mirofish.run import parse_run
 from swarm_memory.progress import Progress
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "mirofish_run"

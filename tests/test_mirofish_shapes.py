@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 from swarm_memory import mirofish
-from swarm_memory.importer import _texts, dangling_edges, parse, parse_run
+from swarm_memory.importer import _texts, parse
+from swarm_memory.mirofish.run import dangling_edges, parse_run
 from swarm_memory.progress import Progress
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "mirofish_run"

@@ -723,7 +723,7 @@ def cmd_episodes(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from swarm_memory.export import export_run
+    from swarm_memory.mirofish.export import export_run
 
     c = export_run(
         resolve_dsn(args), args.tenant, args.simulation, args.out_dir, overwrite=args.overwrite

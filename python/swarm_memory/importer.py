@@ -3,7 +3,8 @@
 The data path, one function per phase, each SQL call a method of `Memory` on the import's
 own connection (the attempt lives as long as that session):
 
-    parse     parse_run()            the graph export, the action logs, the profiles
+    parse     parse()                the run's files (swarm_memory.mirofish.run.parse_run),
+                                     dangling edges refused before anything is embedded
     embed     embed()                only texts whose content hash is not committed yet
                                      (Memory.committed_hashes) nor in the tenant's vector
                                      cache (Memory.cached_vectors), all files in one model
@@ -36,24 +37,23 @@ from typing import Any
 import numpy as np
 import psycopg
 
-from swarm_memory import mirofish, reports
+from swarm_memory import mirofish
 from swarm_memory.client import Memory, PromoteCounts, StagingColumn, StagingTable, UUIDLike
 from swarm_memory.embed import Embedder, embedder_for, node_text
 from swarm_memory.errors import ImportFailed, SwarmMemoryError
+from swarm_memory.mirofish.run import Parsed, dangling_edges, parse_run
 from swarm_memory.models import language_mix, recommend
 from swarm_memory.progress import Progress
 
 __all__ = [
     "ImportFailed",
     "ImportReport",
-    "Parsed",
     "content_hash",
     "begin",
     "embed",
     "import_run",
     "load",
     "parse",
-    "parse_run",
     "promote",
     "stage",
     "validate",
@@ -109,133 +109,6 @@ def _batches(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:
 # -- parse -------------------------------------------------------------------------------
 
 
-@dataclass
-class Parsed:
-    graph: mirofish.Graph
-    episodes: list[dict[str, Any]]
-    events: list[dict[str, Any]]
-    profiles: list[dict[str, Any]]
-    skipped_lines: int
-    files: list[str]
-    naive_times: int = 0
-    simulation: dict[str, Any] = field(default_factory=dict)
-    # What the run carries, and so what the import replaces (memory.begin_import's scope):
-    # a kind mapped to None is replaced whole, to a list only for those platforms; a kind
-    # with no file in the run is not named and is kept as it is.
-    scope: dict[str, list[str] | None] = field(default_factory=dict)
-    # The run's reports/ folder (None: the run has none, and the import keeps the reports)
-    reports: reports.Reports | None = None
-
-    @property
-    def rows(self) -> dict[str, list[dict[str, Any]]]:
-        """The items of the import by kind."""
-        return {
-            "nodes": self.graph.nodes,
-            "edges": self.graph.edges,
-            "episodes": self.episodes,
-            "profiles": self.profiles,
-            **(self.reports.rows if self.reports else {}),
-        }
-
-    @property
-    def counts(self) -> dict[str, int]:
-        return {kind: len(items) for kind, items in self.rows.items()}
-
-
-def find_graph(run_dir: Path) -> Path | None:
-    for name in ("graph.json", "graph_export.json", "knowledge_graph.json"):
-        if (run_dir / name).exists():
-            return run_dir / name
-    return None
-
-
-def parse_run(
-    run_dir: Path,
-    graph_path: Path | None,
-    skip_bad_lines: bool,
-    *,
-    timezone: str | None = None,
-    allow_empty: bool = False,
-) -> Parsed:
-    """Read every file of a run. Naive timestamps are read in `timezone` (UTC by default)."""
-    clock = mirofish.Clock(timezone)
-    files: list[str] = []
-    gpath = graph_path or find_graph(run_dir)
-    if graph_path and not graph_path.exists():
-        raise mirofish.BadInput(f"{graph_path}: no such file")
-    graph = (
-        mirofish.read_graph(gpath, clock, allow_empty=allow_empty)
-        if gpath
-        else mirofish.Graph(None, [], [])
-    )
-    if gpath:
-        files.append(str(gpath))
-    scope: dict[str, list[str] | None] = {"nodes": None, "edges": None} if gpath else {}
-    episodes: list[dict[str, Any]] = []
-    events: list[dict[str, Any]] = []
-    skipped = 0
-    for platform in mirofish.PLATFORMS:
-        path = run_dir / platform / "actions.jsonl"
-        if path.exists():
-            log = mirofish.read_actions(path, platform, skip_bad_lines=skip_bad_lines, clock=clock)
-            if not log.episodes and not allow_empty:
-                raise mirofish.BadInput(
-                    f"{path}: no actions; importing it would remove the simulation's {platform} "
-                    "actions: pass --allow-empty to mean that"
-                )
-            episodes += log.episodes
-            events += log.events
-            skipped += len(log.skipped_lines)
-            files.append(str(path))
-            scope.setdefault("episodes", [])
-            scope["episodes"].append(platform)  # type: ignore[union-attr]
-    simulation = mirofish.read_simulation(run_dir)
-    found = reports.read_reports(
-        run_dir,
-        clock,
-        simulation_id=simulation.get("simulation_id"),
-        skip_bad_lines=skip_bad_lines,
-        allow_empty=allow_empty,
-    )
-    if found is not None:
-        files += found.files
-        skipped += found.skipped_lines
-        scope.update(dict.fromkeys(reports.KINDS))
-    if not files and found is None:
-        raise mirofish.BadInput(
-            f"{run_dir}: no graph export, no <platform>/actions.jsonl and no reports/"
-        )
-    profiles = mirofish.read_profiles(run_dir)
-    profile_platforms = mirofish.profile_platforms(run_dir)
-    if profile_platforms:
-        scope["profiles"] = profile_platforms
-    for items in (graph.nodes, graph.edges, episodes, profiles):
-        for i, item in enumerate(items):
-            item["position"] = i
-    return Parsed(
-        graph,
-        episodes,
-        events,
-        profiles,
-        skipped,
-        files,
-        naive_times=clock.naive,
-        simulation=simulation,
-        scope=scope,
-        reports=found,
-    )
-
-
-def dangling_edges(parsed: Parsed) -> list[str]:
-    """Edges of the graph export whose endpoint is not among its nodes, as 'edge (node)'."""
-    nodes = {n["id"] for n in parsed.graph.nodes}
-    return [
-        f"{e['id']} ({e['source_id'] if e['source_id'] not in nodes else e['target_id']})"
-        for e in parsed.graph.edges
-        if e["source_id"] not in nodes or e["target_id"] not in nodes
-    ]
-
-
 def parse(
     run_dir: Path,
     graph_path: Path | None,
@@ -272,22 +145,6 @@ def parse(
         )
     )
     return parsed
-
-
-def _metadata(parsed: Parsed) -> dict[str, Any]:
-    meta: dict[str, Any] = {"source": "mirofish", **parsed.simulation}
-    if parsed.graph.graph_id:
-        meta["graph_id"] = parsed.graph.graph_id
-    if parsed.events:
-        meta["events"] = [{k: v for k, v in e.items() if k != "line"} for e in parsed.events]
-        ends = {
-            e["platform"]: {k: v for k, v in e.items() if k != "line"}
-            for e in parsed.events
-            if e.get("event_type") == "simulation_end"
-        }
-        if ends:
-            meta["simulation_end"] = ends
-    return meta
 
 
 # -- embed -------------------------------------------------------------------------------
@@ -469,7 +326,7 @@ def begin(
         simulation_id,
         parsed.counts,
         skip_dangling,
-        _metadata(parsed),
+        parsed.metadata,
         name,
         scope=parsed.scope,
         conn=conn,

@@ -34,15 +34,14 @@ import psycopg
 
 from swarm_memory import mirofish, reports
 from swarm_memory.client import EpisodeRow, Memory, ProfileRow, UUIDLike
+from swarm_memory.mirofish.run import GRAPH_FILES
 
 __all__ = ["ExportCounts", "export_run"]
 
 PAGE = 1000
 # The files the importer reads from a run directory: an export refuses to mix with them.
 RUN_FILES = (
-    "graph.json",
-    "graph_export.json",
-    "knowledge_graph.json",
+    *GRAPH_FILES,
     "reddit_profiles.json",
     "twitter_profiles.csv",
     "state.json",
@@ -203,7 +202,7 @@ def _action_line(platform: str, e: EpisodeRow) -> tuple[dict[str, Any], bool]:
             if not given:
                 del line["action_args"]
             first = first or line
-            if mirofish._episode_id(platform, line, 0) == _base_id(e.episode_id):
+            if mirofish.episode_id(platform, line, 0) == _base_id(e.episode_id):
                 return line, True
     assert first is not None
     return first, False

@@ -1,4 +1,5 @@
-"""Readers for MiroFish output: the graph export and `<run>/<platform>/actions.jsonl`.
+"""Readers for MiroFish output: the graph export, `<run>/<platform>/actions.jsonl`, the profile
+files and what the simulation folder says of the run.
 
 They turn MiroFish's own field names into the items of the SQL API (without embeddings).
 Action lines carry no id, so each gets a stable one derived from its content: the same log
@@ -234,7 +235,7 @@ class ActionLog:
 REQUIRED_ACTION_FIELDS = ("round", "agent_id", "action_type")
 
 
-def _episode_id(platform: str, line: dict[str, Any], occurrence: int) -> str:
+def episode_id(platform: str, line: dict[str, Any], occurrence: int) -> str:
     canonical = json.dumps(
         [
             platform,
@@ -286,12 +287,12 @@ def read_actions(
                 log.skipped_lines.append(number)
                 continue
             raise BadInput(f"{path}:{number}: action line is missing {', '.join(missing)}")
-        base = _episode_id(platform, line, 0)
+        base = episode_id(platform, line, 0)
         n = occurrences.get(base, 0)
         occurrences[base] = n + 1
         log.episodes.append(
             {
-                "id": _episode_id(platform, line, n),
+                "id": episode_id(platform, line, n),
                 "agent_id": line.get("agent_id"),
                 "agent_name": line.get("agent_name"),
                 "platform": platform,
