@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
                 single = _median_ms(one, sql, params, args.calls)
                 try:
                     distributed = _median_ms(cl, sql, params, args.calls)
-                except psycopg.errors.FeatureNotSupported as exc:  # README "Scaling out"
+                except psycopg.errors.FeatureNotSupported as exc:  # docs/scale-out.md
                     print(
                         f"{name}: refused on the cluster ({exc.sqlstate}): {exc.diag.message_primary}"
                     )

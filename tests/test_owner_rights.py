@@ -1,4 +1,4 @@
-"""Owner rights are reached by nothing a session controls (README, Trust model).
+"""Owner rights are reached by nothing a session controls (docs/trust-model.md).
 
 The class test finds every SECURITY DEFINER function of schema memory in the catalog and
 calls it, as each role that may, from a hostile session: temporary types, domains, functions

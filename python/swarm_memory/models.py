@@ -72,13 +72,13 @@ def language_mix(texts: Iterable[str]) -> LanguageMix:
 def recommend(mix: LanguageMix, current: str) -> str | None:
     """A one-line recommendation when the run's languages and the model disagree, else None:
     CJK text under an English-only model, or a run all in Latin script under the multilingual
-    model (all-MiniLM-L6-v2 ranks English better there: see the README's Models table)."""
+    model (all-MiniLM-L6-v2 ranks English better there: see bench/README.md, python -m bench.models)."""
     share = mix.cjk_share
     if current in ENGLISH_ONLY and share >= RECOMMEND_SHARE:
         return (
             f"{share:.0%} of this run's texts are Chinese, Japanese or Korean, and {current} is "
             f"an English model: consider {E5_MODEL_NAME} (multilingual; same-language and "
-            f"cross-language search, see the README's Models table): "
+            f"cross-language search, see bench/README.md, python -m bench.models): "
             f"`swarm-memory reembed --tenant T --model {E5_MODEL_NAME}` for this simulation, "
             f"memory.set_tenant_model() for the tenant's new ones"
         )

@@ -106,7 +106,7 @@ _CALL = re.compile(r"memory\.([a-z_]+)\(%s")
 def _refuse_null_tenant(query: str, params: Sequence[Any]) -> None:
     """A NULL tenant is refused before it is sent (22004, as the functions refuse it): on a
     Citus cluster a delegated call whose tenant is NULL crashes the coordinator's backend,
-    and every session of the coordinator with it (README "Scaling out")."""
+    and every session of the coordinator with it (docs/scale-out.md)."""
     m = _CALL.search(query)
     if m and params and params[0] is None and m.group(1) not in _NOT_TENANT_FIRST:
         raise InvalidInput(

@@ -14,7 +14,7 @@
 -- with format('%s'), which cannot carry anything but digits. Tenant and simulation, and
 -- every other argument, are passed with USING: no value of the caller becomes SQL text, and
 -- the statement is planned in this function's own settings (no session prepared statement:
--- a caller could have planted one, README Trust model).
+-- a caller could have planted one, docs/trust-model.md).
 -- p_index_rows: the index's row count as the catalog holds it (pg_class.reltuples), which
 -- the caller has just read to learn that the index exists. p_round_from .. p_round_to
 -- (inclusive) and [p_from, p_to): the range of memory.search_episodes (NULL: open), applied

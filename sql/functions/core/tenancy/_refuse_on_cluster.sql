@@ -1,7 +1,7 @@
 -- Refuse a call on a Citus cluster (0A000), naming the form that runs there (p_instead):
 -- for the API functions whose tenant may be NULL (memory.sweep, memory.health), which stay
 -- on the coordinator, since Citus 14.0.1 crashes planning a delegated call with a NULL
--- distribution argument (README "Scaling out"), and whose work is a tenant's, done on the
+-- distribution argument (docs/scale-out.md), and whose work is a tenant's, done on the
 -- tenant's worker by their per-tenant forms; and for the index builds over every
 -- simulation (memory.ann_plan, memory.ann_index), whose indexes belong on the tenants'
 -- shards (memory.ann_index_tenant). A cluster: memory._on_cluster.

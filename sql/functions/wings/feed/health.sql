@@ -13,7 +13,7 @@
 -- else one row saying why not.
 -- p_tenant_id NULL: every tenant the caller may act for (every tenant for memory_admin).
 -- On a Citus cluster this function is not delegated (its tenant may be NULL, which Citus
--- 14.0.1 cannot route: README "Scaling out") and refuses with 0A000: a tenant's health is
+-- 14.0.1 cannot route: docs/scale-out.md) and refuses with 0A000: a tenant's health is
 -- memory.health_tenant there, one call a tenant on its worker.
 CREATE OR REPLACE FUNCTION memory.health(p_tenant_id uuid DEFAULT NULL, p_recall_sample integer DEFAULT 10)
 RETURNS TABLE (section text, tenant_id uuid, simulation_id uuid, agent_id integer, metric text,

@@ -6,7 +6,7 @@
 -- policy says so (op compact). One row per action. A tenant's sweep commits with the call.
 -- p_now: the moment ages are measured from (default now()).
 -- On a Citus cluster this function is not delegated (its tenant may be NULL, which Citus
--- 14.0.1 cannot route: README "Scaling out") and refuses with 0A000: the deletes of a sweep
+-- 14.0.1 cannot route: docs/scale-out.md) and refuses with 0A000: the deletes of a sweep
 -- run on the tenant's worker, through memory.sweep_tenant, one call a tenant.
 CREATE OR REPLACE FUNCTION memory.sweep(p_tenant_id uuid DEFAULT NULL, p_now timestamptz DEFAULT NULL)
 RETURNS TABLE (tenant_id uuid, simulation_id uuid, action text, detail jsonb)
