@@ -1,20 +1,17 @@
-"""The command line of reports and predictions: `reports`, `search-reports`, `predictions`,
-`predict` and `outcome` (registered by swarm_memory.cli.build_parser)."""
+"""Reports and predictions: `reports`, `search-reports`, `predictions`, `predict` and
+`outcome`."""
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-from collections.abc import Callable
 from datetime import datetime
 
 from swarm_memory.client import Memory
+from swarm_memory.commands.common import Subcommands, bound, scoped
 from swarm_memory.render import table
 
 __all__ = ["add_commands"]
-
-Scoped = Callable[[str, str], argparse.ArgumentParser]
-Handler = Callable[[argparse.Namespace], int]
 
 
 def cmd_reports(args: argparse.Namespace, mem: Memory) -> int:
@@ -107,37 +104,33 @@ def cmd_outcome(args: argparse.Namespace, mem: Memory) -> int:
     return 0
 
 
-def add_commands(
-    scoped: Scoped,
-    bind: Callable[[Callable[[argparse.Namespace, Memory], int]], Handler],
-) -> None:
-    """Register the commands; `scoped` makes a subcommand with --tenant and --simulation,
-    `bind` turns a handler of (args, Memory) into the parser's resolved func."""
-    s = scoped("reports", "a simulation's MiroFish reports, or one report's sections")
+def add_commands(sub: Subcommands) -> None:
+    """Register the commands; each handler takes (args, Memory)."""
+    s = scoped(sub, "reports", "a simulation's MiroFish reports, or one report's sections")
     s.add_argument("--report", help="print this report's sections (markdown)")
-    s.set_defaults(func=bind(cmd_reports))
+    s.set_defaults(func=bound(cmd_reports))
 
-    s = scoped("search-reports", "semantic search over the sections of the reports")
+    s = scoped(sub, "search-reports", "semantic search over the sections of the reports")
     s.add_argument("question")
     s.add_argument("--top-k", type=int, default=10)
     s.add_argument("--report")
-    s.set_defaults(func=bind(cmd_search_reports))
+    s.set_defaults(func=bound(cmd_search_reports))
 
-    s = scoped("predictions", "the predictions and their recorded outcomes")
+    s = scoped(sub, "predictions", "the predictions and their recorded outcomes")
     s.add_argument("--report")
-    s.set_defaults(func=bind(cmd_predictions))
+    s.set_defaults(func=bound(cmd_predictions))
 
-    s = scoped("predict", "add a prediction (written outside imports)")
+    s = scoped(sub, "predict", "add a prediction (written outside imports)")
     s.add_argument("claim")
     s.add_argument("--confidence", type=float, required=True, help="from 0 to 1")
     s.add_argument("--horizon", help="when it should be known, e.g. 2026-12-31 or '6 months'")
     s.add_argument("--report", help="the report it comes from")
     s.add_argument("--id", help="its id (default: derived from the claim)")
-    s.set_defaults(func=bind(cmd_predict))
+    s.set_defaults(func=bound(cmd_predict))
 
-    s = scoped("outcome", "record what became of a prediction")
+    s = scoped(sub, "outcome", "record what became of a prediction")
     s.add_argument("prediction_id", metavar="PREDICTION_ID")
     s.add_argument("outcome", choices=["confirmed", "refuted", "partial", "void"])
     s.add_argument("--note")
     s.add_argument("--observed-at", help="ISO 8601 time the outcome was observed")
-    s.set_defaults(func=bind(cmd_outcome))
+    s.set_defaults(func=bound(cmd_outcome))

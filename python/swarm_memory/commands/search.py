@@ -1,0 +1,126 @@
+"""Search by meaning and its indexes: `search` (episodes), `embed` (a text's vector) and
+`index` (the per-simulation ANN indexes)."""
+
+from __future__ import annotations
+
+import argparse
+
+from swarm_memory.commands.common import Subcommands, memory, resolve_dsn, resolved, scoped
+from swarm_memory.render import table
+
+__all__ = ["add_commands"]
+
+
+def _rounds(text: str) -> tuple[int | None, int | None]:
+    """A round range A:B (inclusive); either end may be left out (A: or :B); one number N is N:N."""
+    first, sep, last = text.partition(":")
+    try:
+        low = int(first) if first.strip() else None
+        high = (int(last) if last.strip() else None) if sep else low
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a round range A:B: {text!r}") from None
+    return low, high
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from swarm_memory.embed import embedder_for
+
+    with memory(args) as mem:
+        # the question in the simulation's model (V0022), with its query prefix
+        model = mem.model_of(args.tenant, args.simulation).model
+        query = embedder_for(model).encode_query(args.question)
+        hits = mem.search_episodes(
+            args.tenant,
+            args.simulation,
+            query,
+            args.top_k,
+            args.agent,
+            round_from=args.rounds[0] if args.rounds else None,
+            round_to=args.rounds[1] if args.rounds else None,
+            since=args.since,
+            until=args.until,
+            collapse=args.collapse,
+            model=model,
+        )
+    rows = [
+        (f"{h.similarity:.3f}", h.platform, h.round, h.agent_name, h.action_type, h.content)
+        for h in hits
+    ]
+    head = ["sim", "platform", "round", "agent", "action", "content"]
+    if args.collapse:
+        rows = [(*r, h.copies, h.agents) for r, h in zip(rows, hits, strict=True)]
+        head += ["copies", "agents"]
+    print(table(rows, head, width=80))
+    return 0
+
+
+def cmd_embed(args: argparse.Namespace) -> int:
+    from swarm_memory.embed import embedder_for
+
+    # a question's vector in the model named (its query prefix where it has one; the
+    # default model has none): `swarm-memory models` names a simulation's model
+    vector = embedder_for(args.model).encode_query(args.text)
+    print("[" + ",".join(f"{float(x):.6g}" for x in vector) + "]")
+    return 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    import psycopg
+
+    from swarm_memory import ann
+    from swarm_memory.errors import translate
+
+    log = (lambda m: None) if args.quiet else print
+    try:
+        episodes = ann.build(resolve_dsn(args), args.min_rows, log=log)
+        facts = ann.build_facts(resolve_dsn(args), args.min_rows, log=log)
+        entities = ann.build_entities(resolve_dsn(args), args.min_rows, log=log)
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
+    for label, what, actions in (
+        ("ANN indexes", "episodes", episodes),
+        ("fact indexes", "facts", facts),
+        ("entity index pairs", "entities", entities),
+    ):
+        count = {
+            k: sum(a.action == k for a in actions) for k in ("built", "rebuilt", "kept", "dropped")
+        }
+        print(
+            f"{label}: {count['built']} built, {count['rebuilt']} rebuilt, {count['kept']} kept,"
+            f" {count['dropped']} dropped (simulations with at least {args.min_rows} embedded {what})"
+        )
+    return 0
+
+
+def add_commands(sub: Subcommands) -> None:
+    s = scoped(sub, "search", "semantic search over episodes")
+    s.add_argument("question")
+    s.add_argument("--top-k", type=int, default=10)
+    s.add_argument("--agent", type=int)
+    s.add_argument(
+        "--rounds", type=_rounds, metavar="A:B", help="rounds A to B, inclusive (A: or :B open)"
+    )
+    s.add_argument("--from", dest="since", metavar="TIME", help="actions at or after TIME")
+    s.add_argument("--to", dest="until", metavar="TIME", help="actions before TIME")
+    s.add_argument(
+        "--collapse",
+        action="store_true",
+        help="near-identical hits as one row, with the copies and agents behind it",
+    )
+    s.set_defaults(func=resolved(cmd_search))
+
+    s = sub.add_parser("embed", help="print the vector of a text, as a literal psql accepts")
+    s.add_argument("text")
+    s.add_argument(
+        "--model",
+        help="the model of the simulation the vector is for (default: the default model);"
+        " pass the same name as recall's model option",
+    )
+    s.set_defaults(func=cmd_embed)
+
+    s = sub.add_parser(
+        "index", help="build per-simulation ANN indexes after imports (memory_admin)"
+    )
+    s.add_argument("--min-rows", type=int, default=2000)
+    s.add_argument("--quiet", action="store_true")
+    s.set_defaults(func=cmd_index)
