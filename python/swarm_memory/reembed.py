@@ -19,8 +19,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -32,10 +30,6 @@ from swarm_memory.client import Memory, UUIDLike
 from swarm_memory.embed import Embedder, embedder_for
 from swarm_memory.errors import InvalidInput, StateError
 from swarm_memory.progress import Progress
-
-# Failure drills: SWARM_MEMORY_REEMBED_PAUSE_AFTER=N stops a re-embed once it has cached at
-# least N texts (before the switch) so that a test can kill it there.
-PAUSE_ENV = "SWARM_MEMORY_REEMBED_PAUSE_AFTER"
 
 # A switch refused because of a concurrent import is retried this often until `wait` runs out.
 RETRY_SECONDS = 0.5
@@ -102,11 +96,6 @@ def compute(
             done += len(batch)
             if progress:
                 progress.advance(len(batch))
-            pause_after = os.environ.get(PAUSE_ENV)
-            if pause_after and done >= int(pause_after):
-                sys.stderr.write(f"paused after {done} texts\n")
-                sys.stderr.flush()
-                time.sleep(600)
             if on_batch:
                 on_batch(done)
         if progress:
