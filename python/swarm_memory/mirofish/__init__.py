@@ -9,8 +9,8 @@
 
 MiroFish's reports/ folders are read and written by swarm_memory.reports.
 
-The package itself holds the readers only: `run` and `export` reach swarm_memory.reports and
-the client, and swarm_memory.reports reads with the readers of this package.
+Importing the package gives the readers only: `run` and `export` import swarm_memory.reports,
+which reads with these readers, so the package importing them would close an import cycle.
 """
 
 from __future__ import annotations
