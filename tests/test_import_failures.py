@@ -212,9 +212,10 @@ def make_modified_run(dest: Path, posts: int = 3) -> dict[str, Any]:
     }
 
 
-# The codes a startup packet begins with when it asks for an encrypted connection or cancels
-# a query (the PostgreSQL protocol: these packets have no type byte).
-SSL_REQUEST, GSSENC_REQUEST, CANCEL_REQUEST = 80877103, 80877104, 80877102
+# The codes a packet before the startup packet begins with when it asks for an encrypted
+# connection (the PostgreSQL protocol: these packets and the startup packet have no type
+# byte). The server answers one byte, "N" over a Unix socket: no encryption to see through.
+SSL_REQUEST, GSSENC_REQUEST = 80877103, 80877104
 
 
 def _exactly(sock: socket.socket, n: int) -> bytes:
