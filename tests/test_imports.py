@@ -154,9 +154,9 @@ def test_a_cycle_hidden_in_a_function_is_found(tmp_path):
     (pkg / "sub").mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
     (pkg / "sub" / "__init__.py").write_text("from pkg.sub import b as b\n")
-    (pkg / "a.py").write_text("from pkg.sub.b import helper\n")
+    (pkg / "a.py").write_text("from pkg.sub.b import load\n")
     (pkg / "sub" / "b.py").write_text(
-        "def helper():\n    from .. import a\n\n    return a\n"  # relative, in a function
+        "def load():\n    from .. import a\n\n    return a\n"  # relative, in a function
     )
     (pkg / "c.py").write_text("from pkg import a\n")
     graph = import_graph(pkg, "pkg")
@@ -164,5 +164,5 @@ def test_a_cycle_hidden_in_a_function_is_found(tmp_path):
     assert graph["pkg.sub.b"] == {"pkg.a"}
     assert graph["pkg.c"] == {"pkg.a"}
     assert cycles(graph) == [["pkg.a", "pkg.sub.b", "pkg.a"]]
-    (pkg / "sub" / "b.py").write_text("def helper():\n    return None\n")
+    (pkg / "sub" / "b.py").write_text("def load():\n    return None\n")
     assert cycles(import_graph(pkg, "pkg")) == []
