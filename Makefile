@@ -10,7 +10,8 @@ PGDATA ?= .cache/pgdata
 PGTAP_CACHE := .cache/pgtap
 PGTAP_STAMP := $(VENV)/.pgtap-installed
 # pgTAP: one version, fetched one way everywhere (Debian's package, checked by its hash)
-PGTAP_DEB := postgresql-15-pgtap_1.2.0-3_all.deb
+PGTAP_VERSION := 1.2.0-3
+PGTAP_DEB := postgresql-15-pgtap_$(PGTAP_VERSION)_all.deb
 PGTAP_SHA256 := eb2e8de6d1a66c6d7c8d91f442033d2a4948538026e86ecfb63e641f88ff2e4d
 
 .DEFAULT_GOAL := help
@@ -43,8 +44,8 @@ $(STAMP): requirements.txt pyproject.toml
 $(PGTAP_STAMP): $(STAMP)
 	mkdir -p $(PGTAP_CACHE)
 	test -f $(PGTAP_CACHE)/$(PGTAP_DEB) || \
-	  (cd $(PGTAP_CACHE) && (apt-get download postgresql-15-pgtap=1.2.0-3 2>/dev/null || \
-	    (apt-get update -qq && apt-get download postgresql-15-pgtap=1.2.0-3)))
+	  (cd $(PGTAP_CACHE) && (apt-get download postgresql-15-pgtap=$(PGTAP_VERSION) 2>/dev/null || \
+	    (apt-get update -qq && apt-get download postgresql-15-pgtap=$(PGTAP_VERSION))))
 	echo "$(PGTAP_SHA256)  $(PGTAP_CACHE)/$(PGTAP_DEB)" | sha256sum --check --quiet
 	rm -rf $(PGTAP_CACHE)/root && dpkg-deb -x $(PGTAP_CACHE)/$(PGTAP_DEB) $(PGTAP_CACHE)/root
 	ext=$$($(PY) -c 'from swarm_memory.server import extension_dir; print(extension_dir())') && \

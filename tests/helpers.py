@@ -8,6 +8,7 @@ checks against an oracle written in Python.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
@@ -20,10 +21,20 @@ DIM = 384
 SQL_FUNCTIONS = Path(__file__).resolve().parents[1] / "sql" / "functions"
 
 
+def function_files(root: Path = SQL_FUNCTIONS) -> list[Path]:
+    """Every function's file under sql/functions (the wings' pgTAP folders left out)."""
+    return sorted(p for p in root.rglob("*.sql") if "tests" not in p.relative_to(root).parts)
+
+
+def without_comments(sql: str) -> str:
+    """SQL text without its -- comments."""
+    return re.sub(r"--[^\n]*", "", sql)
+
+
 def function_file(name: str, root: Path = SQL_FUNCTIONS) -> Path:
     """The file of memory.<name> under sql/functions (one function a file, in its family's
     folder)."""
-    (path,) = root.rglob(f"{name}.sql")
+    (path,) = [p for p in function_files(root) if p.stem == name]
     return path
 
 

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import SQL_FUNCTIONS, pgtap_files
+from helpers import SQL_FUNCTIONS, function_files, pgtap_files, without_comments
 
 TABLES = set(
     re.findall(
@@ -32,12 +32,12 @@ def family(path: Path) -> str:
 
 
 def functions() -> dict[str, Path]:
-    return {p.stem: p for p in SQL_FUNCTIONS.rglob("*.sql") if "tests" not in p.parts}
+    return {p.stem: p for p in function_files()}
 
 
 def calls(text: str) -> set[str]:
     """The memory.<name>(...) calls of a function file's SQL."""
-    text = re.sub(r"--[^\n]*", "", text)
+    text = without_comments(text)
     text = re.sub(r"\bRAISE\b.*?;", "", text, flags=re.S | re.I)
     found = set()
     for m in CALL.finditer(text):
@@ -51,16 +51,13 @@ def calls(text: str) -> set[str]:
 def test_every_function_file_sits_in_a_family_folder():
     stray = [
         str(p.relative_to(SQL_FUNCTIONS))
-        for p in SQL_FUNCTIONS.rglob("*.sql")
-        if "tests" not in p.parts
-        and (
-            len(p.relative_to(SQL_FUNCTIONS).parts) != 3
-            or p.relative_to(SQL_FUNCTIONS).parts[0] not in {"core", "wings"}
-        )
+        for p in function_files()
+        if len(p.relative_to(SQL_FUNCTIONS).parts) != 3
+        or p.relative_to(SQL_FUNCTIONS).parts[0] not in {"core", "wings"}
     ]
     assert stray == []
     # one function a file, named after it: no name twice
-    names = [p.stem for p in SQL_FUNCTIONS.rglob("*.sql") if "tests" not in p.parts]
+    names = [p.stem for p in function_files()]
     assert len(names) == len(set(names))
 
 

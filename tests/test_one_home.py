@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import re
 
-from helpers import SQL_FUNCTIONS
+from helpers import SQL_FUNCTIONS, function_files, without_comments
 
-CODE = [p for p in SQL_FUNCTIONS.rglob("*.sql") if "tests" not in p.parts]
+CODE = function_files()
 
 
 def code(path) -> str:
     """A function file without its comments."""
-    return re.sub(r"--[^\n]*", "", path.read_text(encoding="utf-8"))
+    return without_comments(path.read_text(encoding="utf-8"))
 
 
 def test_every_vector_width_written_out_is_the_columns(connect):
