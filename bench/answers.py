@@ -1,0 +1,318 @@
+"""Answers on data no one here wrote: LoCoMo's development conversations (and the Chinese
+MiroFish-format run of bench/zh_run when present), recall beside its peers in the same run.
+
+    python -m bench.answers [--dsn DSN] [--json OUT] [--conversations 26,30] [--model M]
+
+LoCoMo (snap-research/locomo, ACL 2024; ../shared/benchmarks/locomo-dev/README.md): each
+conversation is written as a MiroFish run (one CREATE_POST a turn: agent = speaker, round =
+session, timestamp = the session's date, a turn's shared photo as its caption) and imported
+with the real importer, so the product sees it as it sees any run. Each question of
+categories 1-4 (multi-hop, temporal, open-domain, single-hop; 5 is adversarial: no answer
+in the conversation) is asked three ways, top 10:
+- `recall` as a caller makes it (routed, text and the question's vector in the simulation's
+  model), and restricted to episodes (`kinds`);
+- BM25, a plain Okapi BM25 (k1 1.2, b 0.75) over the same turns' text, tokenised to
+  lower-case words with English stop words dropped: the peer a report agent could write in
+  thirty lines;
+- exact dense search: cosine over every stored episode vector (numpy), with no index.
+Evidence recall@k: the share of a question's evidence turns among the top k episodes.
+
+Without --dsn it uses the embedded dev server (.cache/pgdata), in a database of its own
+(`swarm_answers`, made afresh and migrated).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import tempfile
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCOMO = ROOT.parent / "shared" / "benchmarks" / "locomo-dev"
+ZH_RUN = Path(__file__).resolve().parent / "zh_run"
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+METHODS = ("recall", "BM25", "exact dense")
+
+# English stop words for the BM25 peer (the words any text search drops)
+STOP = set(
+    """a about above after again against all am an and any are as at be because been before
+    being below between both but by can did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is
+    it its itself just me more most my myself no nor not now of off on once only or other our
+    ours ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we
+    were what when where which while who whom why will with you your yours yourself
+    yourselves""".split()
+)
+
+
+def tokens(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP]
+
+
+class BM25:
+    """Okapi BM25 over a list of documents (k1 1.2, b 0.75, idf ln(1 + (N - df + .5)/(df + .5)))."""
+
+    def __init__(self, docs: list[str], k1: float = 1.2, b: float = 0.75):
+        self.docs = [Counter(tokens(d)) for d in docs]
+        self.lens = [sum(c.values()) for c in self.docs]
+        self.avg = sum(self.lens) / max(len(self.lens), 1)
+        df: Counter = Counter()
+        for c in self.docs:
+            df.update(c.keys())
+        n = len(self.docs)
+        self.idf = {w: math.log(1 + (n - f + 0.5) / (f + 0.5)) for w, f in df.items()}
+        self.k1, self.b = k1, b
+
+    def top(self, query: str, k: int) -> list[int]:
+        q = set(tokens(query))
+        scores = []
+        for i, (c, length) in enumerate(zip(self.docs, self.lens, strict=True)):
+            s = 0.0
+            for w in q:
+                tf = c.get(w)
+                if tf:
+                    s += self.idf[w] * tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * length / self.avg))
+            if s > 0:
+                scores.append((s, i))
+        scores.sort(key=lambda x: (-x[0], x[1]))
+        return [i for _, i in scores[:k]]
+
+
+# -- LoCoMo as a MiroFish run --------------------------------------------------------------
+
+
+def _session_time(text: str) -> datetime:
+    """LoCoMo's '1:56 pm on 8 May, 2023'."""
+    return datetime.strptime(text.replace(",", ""), "%I:%M %p on %d %B %Y")
+
+
+def turn_text(turn: dict) -> str:
+    text = turn["text"]
+    if turn.get("blip_caption"):
+        text += f" [shares a photo: {turn['blip_caption']}]"
+    return text
+
+
+def locomo_run(conv: dict, into: Path) -> dict[str, str]:
+    """Write one conversation as a MiroFish run under `into`; returns dia_id -> turn text."""
+    speakers = {conv["speaker_a"]: 1, conv["speaker_b"]: 2}
+    lines = []
+    texts = {}
+    n = 1
+    while f"session_{n}" in conv:
+        start = _session_time(conv[f"session_{n}_date_time"])
+        for i, turn in enumerate(conv[f"session_{n}"]):
+            text = turn_text(turn)
+            texts[turn["dia_id"]] = text
+            lines.append(
+                {
+                    "round": n,
+                    "timestamp": (start + timedelta(seconds=30 * i)).isoformat(),
+                    "agent_id": speakers.get(turn["speaker"], 3),
+                    "agent_name": turn["speaker"],
+                    "action_type": "CREATE_POST",
+                    "action_args": {"content": text, "dia_id": turn["dia_id"]},
+                    "result": None,
+                    "success": True,
+                }
+            )
+        n += 1
+    (into / "twitter").mkdir(parents=True)
+    (into / "twitter" / "actions.jsonl").write_text(
+        "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8"
+    )
+    return texts
+
+
+def evidence_ids(qa: dict) -> set[str]:
+    """A question's evidence turns (a few entries hold two ids in one string)."""
+    out = set()
+    for e in qa.get("evidence") or []:
+        out.update(re.findall(r"D\d+:\d+", e))
+    return out
+
+
+# -- the measurement -----------------------------------------------------------------------
+
+
+def _episodes(conn: psycopg.Connection, tenant, sim) -> list[tuple[str, str, np.ndarray | None, str]]:
+    """(episode_id, dia_id, vector, content) of every episode, in the run's order."""
+    rows = conn.execute(
+        """SELECT e.episode_id, e.metadata -> 'action_args' ->> 'dia_id', e.embedding::text, e.content
+             FROM memory.episodes AS e
+            WHERE e.tenant_id = %s AND e.simulation_id = %s ORDER BY e.sim_no""",
+        (tenant, sim),
+    ).fetchall()
+    return [
+        (i, d, np.asarray(json.loads(v), dtype=np.float32) if v else None, c) for i, d, v, c in rows
+    ]
+
+
+def recall_at(found: list[str], want: set[str], k: int) -> float:
+    return len(set(found[:k]) & want) / len(want) if want else 0.0
+
+
+def evaluate_locomo(
+    admin_dsn: str,
+    app_dsn: str,
+    conversations: list[str],
+    model: str | None = None,
+    options: dict | None = None,
+    log: Callable[[str], None] = print,
+) -> dict:
+    from swarm_memory.client import configure
+    from swarm_memory.embed import embedder_for
+    from swarm_memory.importer import import_run
+
+    options = {"kinds": ["episode"], **(options or {})}
+    with psycopg.connect(app_dsn) as conn:
+        role = conn.execute("SELECT current_user").fetchone()[0]
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        tenant = conn.execute(
+            "SELECT memory.create_tenant(%s)", (f"locomo-{uuid.uuid4().hex[:8]}",)
+        ).fetchone()[0]
+        conn.execute("SELECT memory.grant_tenant(%s, %s)", (role, tenant))
+        if model:
+            conn.execute("SET memory.tenant_id = %s", (str(tenant),))
+            conn.execute("SELECT memory.set_tenant_model(%s, %s)", (tenant, model))
+    rows = []
+    seconds: dict[str, list[float]] = {m: [] for m in METHODS}
+    for name in conversations:
+        conv = json.loads((LOCOMO / f"{name}.json").read_text(encoding="utf-8"))
+        sim = uuid.uuid4()
+        with tempfile.TemporaryDirectory() as tmp:
+            texts = locomo_run(conv, Path(tmp) / "run")
+            t = time.perf_counter()
+            import_run(app_dsn, tenant, sim, Path(tmp) / "run", name=f"locomo {name}")
+            log(f"  conversation {name}: {len(texts)} turns imported in {time.perf_counter() - t:.0f} s")
+        with psycopg.connect(app_dsn, autocommit=True) as conn:
+            configure(conn)
+            sim_model = conn.execute(
+                "SELECT model FROM memory.model_of(%s, %s)", (tenant, sim)
+            ).fetchone()[0]
+            embedder = embedder_for(sim_model)
+            eps = _episodes(conn, tenant, sim)
+            dia = [d for _, d, _, _ in eps]
+            by_episode = {i: d for i, d, _, _ in eps}
+            matrix = np.stack([v for _, _, v, _ in eps])
+            bm25 = BM25([c or "" for _, _, _, c in eps])
+            qas = [q for q in conv["qa"] if q.get("category") in CATEGORIES and evidence_ids(q)]
+            vectors = [embedder.encode_query(q["question"]) for q in qas]
+            opts = json.dumps({**options, "model": sim_model})
+            for qa, vec in zip(qas, vectors, strict=True):
+                want = evidence_ids(qa)
+                found: dict[str, list[str]] = {}
+                t = time.perf_counter()
+                got = conn.execute(
+                    "SELECT kind, id FROM memory.recall(%s, %s, %s, %s, 10, %s)",
+                    (tenant, sim, qa["question"], np.asarray(vec, dtype=np.float32), opts),
+                ).fetchall()
+                seconds["recall"].append(time.perf_counter() - t)
+                found["recall"] = [by_episode.get(i, "") for k, i in got if k == "episode"]
+                t = time.perf_counter()
+                found["BM25"] = [dia[i] for i in bm25.top(qa["question"], 10)]
+                seconds["BM25"].append(time.perf_counter() - t)
+                t = time.perf_counter()
+                sims = matrix @ np.asarray(vec, dtype=np.float32)
+                found["exact dense"] = [dia[i] for i in np.argsort(-sims, kind="stable")[:10]]
+                seconds["exact dense"].append(time.perf_counter() - t)
+                rows.append(
+                    {
+                        "conversation": name,
+                        "question": qa["question"],
+                        "category": CATEGORIES[qa["category"]],
+                        "evidence": sorted(want),
+                        "scores": {
+                            m: {"r5": recall_at(f, want, 5), "r10": recall_at(f, want, 10), "top": f}
+                            for m, f in found.items()
+                        },
+                    }
+                )
+    return summarise(rows, seconds, "LoCoMo dev", "evidence recall", model)
+
+
+def summarise(rows: list[dict], seconds: dict, name: str, metric: str, model: str | None) -> dict:
+    groups = ["all", *sorted({r["category"] for r in rows}, key=_category_order)]
+    figures: dict[str, dict[str, dict]] = {}
+    for m in METHODS:
+        figures[m] = {}
+        for g in groups:
+            sel = [r for r in rows if g == "all" or r["category"] == g]
+            figures[m][g] = {
+                "r5": float(np.mean([r["scores"][m]["r5"] for r in sel])),
+                "r10": float(np.mean([r["scores"][m]["r10"] for r in sel])),
+                "n": len(sel),
+            }
+    return {
+        "set": name,
+        "metric": metric,
+        "model": model,
+        "questions": len(rows),
+        "figures": figures,
+        "latency_ms": {m: float(np.median(v) * 1000) for m, v in seconds.items() if v},
+        "per_question": rows,
+    }
+
+
+def _category_order(c: str) -> int:
+    order = [*CATEGORIES.values(), "zh", "en"]
+    return order.index(c) if c in order else len(order)
+
+
+def table(result: dict) -> str:
+    f = result["figures"]
+    groups = list(f["recall"])
+    lines = [
+        f"{result['set']}: {result['metric']}@5 / @10 over {result['questions']} questions "
+        f"(model {result['model'] or 'the default'}; questions per group in brackets)",
+        "",
+        "| method | " + " | ".join(f"{g} ({f['recall'][g]['n']})" for g in groups) + " | p50 |",
+        "|---|" + "---|" * (len(groups) + 1),
+    ]
+    for m in METHODS:
+        cells = " | ".join(f"{f[m][g]['r5']:.3f} / {f[m][g]['r10']:.3f}" for g in groups)
+        lines.append(f"| {m} | {cells} | {result['latency_ms'].get(m, 0):.1f} ms |")
+    best = {g: max(f[m][g]["r10"] for m in METHODS if m != "recall") for g in groups}
+    short = [g for g in groups if f["recall"][g]["r10"] < best[g] - 1e-9]
+    lines.append("")
+    lines.append(
+        "- recall@10 at or above the best peer in every group: "
+        + ("met" if not short else "NOT MET (" + ", ".join(short) + ")")
+    )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    from bench.recall_eval import _dev_database
+
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--dsn", help="a migrated database (default: the embedded dev server)")
+    p.add_argument("--json", type=Path, help="also write the figures and per-question rows here")
+    p.add_argument("--conversations", default="26,30,41,42,43")
+    p.add_argument("--model", help="the tenant's model (default: the installation's)")
+    p.add_argument("--options", default="{}", help="recall's p_options, as JSON")
+    args = p.parse_args(argv)
+    dsn = args.dsn or _dev_database("swarm_answers")
+    result = evaluate_locomo(
+        dsn, dsn, args.conversations.split(","), args.model, json.loads(args.options)
+    )
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False))
+    print()
+    print(table(result))
+
+
+if __name__ == "__main__":
+    main()
