@@ -134,7 +134,7 @@ INSERT INTO fx_functions VALUES
     ('set_route_rule',      '{text,text}'),
     ('recall',              '{uuid,uuid,text,vector,integer,jsonb}'),
     ('paths',               '{uuid,uuid,text,text,integer}'),
-    ('panorama',            '{uuid,uuid,text,vector,integer}'),
+    ('panorama',            '{uuid,uuid,text,vector,integer,text}'),
     ('entity_summary',      '{uuid,uuid,text,integer}'),
     ('episode_vector',      '{uuid,uuid,text}'),
     ('facts',               '{uuid,uuid,text,text,"timestamp with time zone",integer}'),

@@ -1,7 +1,10 @@
 -- memory.search_episodes' work, for memory.search_episodes and memory.recall (see there for
 -- the strategy): p_pool is how many candidates a search through the simulation's own HNSW
 -- index re-ranks exactly (NULL: 20 a hit asked for, at least 200, or fewer for a top 10
--- through a small index: memory._search_episodes_ann).
+-- through a small index: memory._search_episodes_ann). The query's model is checked by
+-- the callers (memory._check_query_model), as for memory._search_facts and _search_nodes:
+-- recall checks its option model and passes p_model NULL, which here would name the default
+-- model; p_model is not read.
 -- memory.recall's episodes arm asks for 50 hits from 400 candidates: its answers were the
 -- same as with 1,000, for less (bench/README.md); the arm alone finds less of the true top
 -- 50 that way, so memory.search_episodes keeps 20 a hit.
@@ -49,7 +52,6 @@ DECLARE
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
-    PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     IF p_round_from > p_round_to THEN
         RAISE EXCEPTION 'round range % to % ends before it starts', p_round_from, p_round_to
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass p_round_from <= p_round_to (both inclusive)';

@@ -4,7 +4,11 @@
 -- round range (inclusive) and p_from / p_to to a time window [p_from, p_to) (each NULL:
 -- open; an episode without round or time is outside any range on it). A range that ends
 -- before it starts is 22023. It returns min(top_k, rows with an embedding in the range),
--- never fewer: the true top k within the range.
+-- never fewer: the true top k within the range. p_model, the model of the query vector:
+-- refused (22023) when it is not the simulation's (memory._check_query_model); NULL names
+-- the default model, so a vector without its model is refused on a simulation of another.
+-- The check is here and not in memory._search_episodes: memory.recall checks its option
+-- model itself before it calls that.
 --
 -- Strategy: a simulation with its own partial HNSW index (built by `swarm-memory index` for
 -- simulations above a size, after they load) is searched through it: the index holds that
@@ -62,6 +66,9 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     RETURN QUERY SELECT * FROM memory._search_episodes(
         p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_query => p_query,
         p_top_k => p_top_k, p_agent_id => p_agent_id, p_round_from => p_round_from,

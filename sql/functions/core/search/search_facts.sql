@@ -7,7 +7,8 @@
 -- key's (tenant, simulation) prefix), which a MiroFish graph of 10,000 entities makes slow
 -- (bench/README.md). p_top_k clamped to 1..100 (NULL: 10).
 -- p_model, the model of the query vector: refused (22023) when it is not the simulation's
--- (memory._check_query_model); NULL checks nothing. The ranking is memory._search_facts'.
+-- (memory._check_query_model); NULL names the default model, so a vector without its model
+-- is refused on a simulation of another. The ranking is memory._search_facts'.
 CREATE OR REPLACE FUNCTION memory.search_facts(
     p_tenant_id uuid,
     p_simulation_id uuid,

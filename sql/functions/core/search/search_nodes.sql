@@ -3,9 +3,9 @@
 -- says what is compared: 'name' (the vector of "{type}: {name}"), 'summary' (the vector of
 -- the entity's summary), 'both' (the nearer of the two) or 'meaning' (the summary's vector,
 -- or the name's for an entity without a summary: recall's entities arm, V0036); anything
--- else 22023. p_model,
--- the model of the query vector: refused (22023) when it is not the simulation's
--- (memory._check_query_model); NULL checks nothing.
+-- else 22023. p_model, the model of the query vector: refused (22023) when it is not the
+-- simulation's (memory._check_query_model); NULL names the default model, so a vector
+-- without its model is refused on a simulation of another.
 -- The ranking is memory._search_nodes': through the simulation's pair of entity indexes
 -- where they exist (V0035), exactly otherwise.
 CREATE OR REPLACE FUNCTION memory.search_nodes(

@@ -3,14 +3,17 @@
 -- p_limit), then the facts of each entity found in any state (memory.facts 'all', the 100
 -- of each it orders first), each row with its kind (entity or fact), id, text, state
 -- (facts), validity, and the fused score of what recall found itself (NULL for the facts
--- added as an entity's). p_limit clamped to 1..100 (NULL: 30). Bad question or options:
--- memory.recall's errors.
+-- added as an entity's). p_limit clamped to 1..100 (NULL: 30). p_model, the model of
+-- p_query_vector, goes to recall as its option model: another than the simulation's is
+-- 22023, and NULL names the default model (memory._check_query_model). Bad question or
+-- model: memory.recall's errors.
 CREATE OR REPLACE FUNCTION memory.panorama(
     p_tenant_id uuid,
     p_simulation_id uuid,
     p_query_text text,
     p_query_vector public.vector,
-    p_limit integer DEFAULT 30)
+    p_limit integer DEFAULT 30,
+    p_model text DEFAULT NULL)
 RETURNS TABLE (kind text, id text, text text, state text, valid_at timestamptz, invalid_at timestamptz,
                score double precision)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -26,7 +29,9 @@ BEGIN
           FROM memory.recall(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
                              p_query_text => p_query_text, p_query_vector => p_query_vector,
                              p_top_k => v_limit,
-                             p_options => '{"arms": ["facts", "entities", "words", "graph"]}') AS r
+                             p_options => pg_catalog.jsonb_build_object(
+                                 'arms', '["facts", "entities", "words", "graph"]'::jsonb,
+                                 'model', p_model)) AS r
          WHERE r.kind IN ('entity', 'fact')
     ), rows AS (
         SELECT 'entity' AS kind, f.id, f.text, NULL::text AS state, NULL::timestamptz AS valid_at,
@@ -56,5 +61,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.panorama(uuid, uuid, text, public.vector, integer) IS 'Everything about a question: the entities and facts recall finds and every fact of those entities, current and historical';
-GRANT EXECUTE ON FUNCTION memory.panorama(uuid, uuid, text, public.vector, integer) TO memory_reader;
+COMMENT ON FUNCTION memory.panorama(uuid, uuid, text, public.vector, integer, text) IS 'Everything about a question: the entities and facts recall finds and every fact of those entities, current and historical';
+GRANT EXECUTE ON FUNCTION memory.panorama(uuid, uuid, text, public.vector, integer, text) TO memory_reader;

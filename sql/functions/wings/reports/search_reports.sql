@@ -3,7 +3,8 @@
 -- narrows to one report (P0002 when the simulation has no such report). Searched exactly:
 -- a simulation has a few reports of a few dozen chunks. p_model, the model of the query
 -- vector: refused (22023) when it is not the simulation's (memory._check_query_model);
--- NULL checks nothing.
+-- NULL names the default model, so a vector without its model is refused on a simulation
+-- of another.
 CREATE OR REPLACE FUNCTION memory.search_reports(
     p_tenant_id uuid,
     p_simulation_id uuid,

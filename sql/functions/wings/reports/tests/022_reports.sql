@@ -24,10 +24,12 @@ BEGIN
     INSERT INTO pg_temp.stage_report_sections (report_id, section_index, position, title, markdown)
     VALUES ('report_1', 1, 0, 'Shops', E'## Shops\n\nTraders fear fewer customers.\n\n'),
            ('report_1', 2, 1, '居民', E'## 居民\n\n居民支持禁行。\n\n');
+    -- the chunks' vectors recorded as the default model's, so that a query vector naming
+    -- none is of their model (memory._check_query_model)
     INSERT INTO pg_temp.stage_report_chunks (chunk_id, position, report_id, section_index, chunk_index, content, embedding, embedding_model)
-    VALUES ('report_1/1/0', 0, 'report_1', 1, 0, 'Traders fear fewer customers.', fx.vec(1), 'm'),
-           ('report_1/1/1', 1, 'report_1', 1, 1, 'Delivery windows soften them.', fx.vec(2), 'm'),
-           ('report_1/2/0', 2, 'report_1', 2, 0, '居民支持禁行。', fx.vec(3), 'm');
+    VALUES ('report_1/1/0', 0, 'report_1', 1, 0, 'Traders fear fewer customers.', fx.vec(1), memory._default_model()),
+           ('report_1/1/1', 1, 'report_1', 1, 1, 'Delivery windows soften them.', fx.vec(2), memory._default_model()),
+           ('report_1/2/0', 2, 'report_1', 2, 0, '居民支持禁行。', fx.vec(3), memory._default_model());
     INSERT INTO pg_temp.stage_report_log (report_id, line_no, position, action, entry)
     VALUES ('report_1', 1, 0, 'report_start', '{"action": "report_start", "details": {"message": "报告生成任务开始"}}'),
            ('report_1', 2, 1, 'report_complete', '{"action": "report_complete"}');
