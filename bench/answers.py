@@ -185,7 +185,6 @@ def evaluate_locomo(
         ).fetchone()[0]
         conn.execute("SELECT memory.grant_tenant(%s, %s)", (role, tenant))
         if model:
-            conn.execute("SET memory.tenant_id = %s", (str(tenant),))
             conn.execute("SELECT memory.set_tenant_model(%s, %s)", (tenant, model))
     rows = []
     seconds: dict[str, list[float]] = {m: [] for m in METHODS}

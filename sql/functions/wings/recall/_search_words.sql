@@ -81,8 +81,7 @@ BEGIN
                    OFFSET 0) AS p
     ), scored AS MATERIALIZED (
         SELECT c.kind, c.row_key,
-               GREATEST((COALESCE(h.hits, 0) + COALESCE(h.s / (h.s + 1), 0)) / (COALESCE(pg_catalog.cardinality(v_words), 0) + 1),
-                        nm.similarity)::real AS score,
+               GREATEST(COALESCE(h.s / (h.s + 1), 0), nm.similarity)::real AS score,
                h.words, nm.similarity AS name_score
           FROM cand AS c
           LEFT JOIN names AS nm ON c.kind = 'n' AND nm.node_key = c.row_key

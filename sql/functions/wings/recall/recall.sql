@@ -36,12 +36,13 @@ CREATE OR REPLACE FUNCTION memory.recall(
     p_query_vector public.vector,
     p_top_k integer DEFAULT 10,
     p_options jsonb DEFAULT '{}')
-RETURNS TABLE (kind text, id text, text text, score double precision, ranks jsonb, why text)
+RETURNS TABLE (kind text, id text, text text, score double precision, ranks jsonb, why text,
+               copies integer, agents integer)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 DECLARE
-    v_arms_all text[] := ARRAY['episodes', 'facts', 'entities', 'words', 'graph'];
+    v_arms_all text[] := ARRAY['episodes', 'agents', 'facts', 'entities', 'words', 'graph'];
     v_options  jsonb := COALESCE(p_options, '{}'::jsonb);
     -- blank: nothing but white space of any kind (tabs, new lines, U+3000 ...), as the
     -- words arm reads it (memory._words_prepare)
@@ -61,6 +62,10 @@ DECLARE
     v_name_keys uuid[];
     v_name_sims real[];
     v_why_route text;
+    v_agent    record;
+    v_collapse boolean := true;
+    v_like     text;
+    v_like_text text;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     -- the question's size first, whatever the arms: the route and the words and graph arms
@@ -72,10 +77,39 @@ BEGIN
     END IF;
     SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(o.key)), ', ' ORDER BY o.key) INTO v_bad
       FROM pg_catalog.jsonb_object_keys(v_options) AS o(key)
-     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'model', 'kinds');
+     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'model', 'kinds', 'collapse', 'like');
     IF v_bad IS NOT NULL THEN
         RAISE EXCEPTION 'unknown option %', v_bad
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, model, kinds';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, model, kinds, collapse, like';
+    END IF;
+    IF v_options ? 'collapse' THEN
+        IF pg_catalog.jsonb_typeof(v_options -> 'collapse') <> 'boolean' THEN
+            RAISE EXCEPTION 'option collapse must be true or false, not %', memory._quote(v_options ->> 'collapse')
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'collapse: false answers every copy of a post';
+        END IF;
+        v_collapse := (v_options ->> 'collapse')::boolean;
+    END IF;
+    -- more like this: the episode's own stored vector (its simulation's model, whatever the
+    -- caller's), and the episode and its copies left out of the answer
+    IF v_options ? 'like' THEN
+        IF pg_catalog.jsonb_typeof(v_options -> 'like') <> 'string' THEN
+            RAISE EXCEPTION 'option like must be an episode id, not %', memory._quote(v_options ->> 'like')
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'like: "ep-17" answers the episodes most like it';
+        END IF;
+        v_like := v_options ->> 'like';
+        IF p_query_vector IS NOT NULL THEN
+            RAISE EXCEPTION 'pass either a query vector or the option like, not both'
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'like takes the episode''s own vector';
+        END IF;
+        v_vec := memory.episode_vector(p_tenant_id, p_simulation_id, v_like);
+        SELECT e.content INTO v_like_text FROM memory.episodes AS e
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+           AND e.episode_key = pg_catalog.md5(v_like)::uuid;
+        IF v_vec IS NULL THEN
+            RAISE EXCEPTION 'episode % has no vector: nothing is like it by meaning', memory._quote(v_like)
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'actions without text of their own are stored without a vector';
+        END IF;
+        v_options := v_options - 'model';
     END IF;
     -- arms, and weights for known arms only, each a number >= 0
     v_arms := memory._recall_list(v_options, 'arms', v_arms_all, 'arm');
@@ -95,7 +129,7 @@ BEGIN
         END IF;
     END IF;
     v_kinds := memory._recall_list(v_options, 'kinds', ARRAY['episode', 'fact', 'entity'], 'kind');
-    v_k := memory._recall_option(v_options, 'k', 60, 0, NULL);
+    v_k := memory._recall_option(v_options, 'k', 10, 0, NULL);
     v_cand := memory._recall_option(v_options, 'candidates', 50, 1, 100);
     -- the arms of meaning's pool and breadth: two a candidate, at least 100 (see below)
     v_pool := GREATEST(2 * v_cand, 100);
@@ -107,12 +141,12 @@ BEGIN
         END IF;
         v_as_of := (v_options ->> 'as_of')::timestamptz;
     END IF;
-    IF v_text IS NULL AND v_vec IS NULL THEN
+    IF v_text IS NULL AND v_vec IS NULL AND v_like IS NULL THEN
         RAISE EXCEPTION 'recall needs a question: p_query_text is empty and p_query_vector is NULL'
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'pass the question as text, as its embedding, or both (memory.episode_vector is NULL for an episode stored without a vector)';
     END IF;
-    IF v_vec IS NOT NULL THEN
+    IF v_vec IS NOT NULL AND v_like IS NULL THEN
         PERFORM memory._check_query_vector(v_vec);
         IF pg_catalog.jsonb_typeof(v_options -> 'model') NOT IN ('string', 'null') THEN
             RAISE EXCEPTION 'option model must be a model name, not %', v_options -> 'model'
@@ -128,8 +162,11 @@ BEGIN
         ELSE
             SELECT r.target, r.signals INTO v_route, v_signals FROM memory.route(v_text) AS r;
         END IF;
-        v_arms := CASE v_route WHEN 'graph' THEN ARRAY['graph', 'facts', 'entities', 'words']
-                               WHEN 'vector' THEN ARRAY['episodes', 'facts', 'entities', 'words']
+        -- every route reaches the episodes (and the named agents' episodes): a simulation
+        -- without a graph, or a question about something it never names, still gets what
+        -- its agents said
+        v_arms := CASE v_route WHEN 'graph' THEN ARRAY['graph', 'facts', 'entities', 'words', 'episodes', 'agents']
+                               WHEN 'vector' THEN ARRAY['episodes', 'agents', 'facts', 'entities', 'words']
                                ELSE v_arms_all END;
     END IF;
 
@@ -156,6 +193,21 @@ BEGIN
                                            p_round_from => NULL, p_round_to => NULL, p_from => NULL,
                                            p_to => NULL, p_collapse => false, p_model => NULL,
                                            p_pool => v_pool) AS h);
+    END IF;
+    -- the agents the question names: each one's episodes by meaning, an arm of their own,
+    -- so that "what did Caroline say about ..." ranks Caroline's actions twice
+    IF v_vec IS NOT NULL AND v_text IS NOT NULL AND 'agents' = ANY (v_arms) THEN
+        FOR v_agent IN SELECT a.agent_id, a.agent_name FROM memory._named_agents(p_tenant_id, p_simulation_id, v_text, 3) AS a LOOP
+            v_hits := v_hits || ARRAY(
+                SELECT ROW('agents', 'episode', h.episode_id, h.content, h.similarity,
+                           pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), v_agent.agent_name)::memory.recall_hit
+                  FROM memory._search_episodes(p_tenant_id => p_tenant_id,
+                                               p_simulation_id => p_simulation_id, p_query => v_vec,
+                                               p_top_k => LEAST(v_cand, 100), p_agent_id => v_agent.agent_id,
+                                               p_round_from => NULL, p_round_to => NULL, p_from => NULL,
+                                               p_to => NULL, p_collapse => false, p_model => NULL,
+                                               p_pool => v_pool) AS h);
+        END LOOP;
     END IF;
     IF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
@@ -218,29 +270,47 @@ BEGIN
     RETURN QUERY
     WITH h AS MATERIALIZED (
         SELECT x.* FROM pg_catalog.unnest(v_hits) AS x
-         WHERE v_kinds IS NULL OR x.kind = ANY (v_kinds)
-    ), top AS MATERIALIZED (
-        SELECT x.kind, x.id,
+         WHERE (v_kinds IS NULL OR x.kind = ANY (v_kinds))
+           AND (v_like IS NULL OR x.kind <> 'episode' OR (x.id <> v_like AND x.body IS DISTINCT FROM v_like_text))
+    ), fused AS MATERIALIZED (
+        SELECT x.kind, x.id, pg_catalog.min(x.body) AS body,
                pg_catalog.sum(COALESCE((v_options -> 'weights' ->> x.arm)::double precision,
                                        CASE x.arm WHEN 'words' THEN 2 WHEN 'graph' THEN 0.5 ELSE 1 END)
                               / (v_k + x.rank)) AS score
           FROM h AS x
          GROUP BY x.kind, x.id
-        HAVING pg_catalog.sum(COALESCE((v_options -> 'weights' ->> x.arm)::double precision,
-                                       CASE x.arm WHEN 'words' THEN 2 WHEN 'graph' THEN 0.5 ELSE 1 END)
-                              / (v_k + x.rank)) > 0
+    ), grouped AS MATERIALIZED (
+        -- copies: an episode whose text is another's, word for word, joins the best of them
+        -- (the text a viral post's reposts and copies share); collapse false keeps each
+        SELECT f.kind, f.id, f.score,
+               CASE WHEN v_collapse AND f.kind = 'episode' AND f.body IS NOT NULL
+                    THEN pg_catalog.first_value(f.id) OVER (PARTITION BY f.kind, f.body ORDER BY f.score DESC, f.id)
+                    ELSE f.id END AS lead
+          FROM fused AS f
+         WHERE f.score > 0
+    ), top AS MATERIALIZED (
+        SELECT g.kind, g.lead AS id, pg_catalog.max(g.score) AS score,
+               pg_catalog.count(*)::integer AS copies, pg_catalog.array_agg(g.id) AS members
+          FROM grouped AS g
+         GROUP BY g.kind, g.lead
          ORDER BY 3 DESC, 1, 2
          LIMIT memory._top_k(p_top_k)
     )
-    SELECT t.kind, t.id, d.body, t.score, d.ranks, d.arms || COALESCE('; via ' || d.matched, '') || v_why_route
+    SELECT t.kind, t.id, d.body, t.score, d.ranks, d.arms || COALESCE('; via ' || d.matched, '') || v_why_route,
+           CASE WHEN t.kind = 'episode' THEN t.copies END,
+           CASE WHEN t.kind = 'episode' THEN
+               (SELECT pg_catalog.count(DISTINCT e.agent_id)::integer FROM memory.episodes AS e
+                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                   AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(m)::uuid FROM pg_catalog.unnest(t.members) AS m))) END
       FROM top AS t
      CROSS JOIN LATERAL (
          SELECT pg_catalog.min(x.body) AS body,
                 pg_catalog.jsonb_object_agg(x.arm, pg_catalog.jsonb_build_object('rank', x.rank, 'score', x.raw)) AS ranks,
                 pg_catalog.string_agg(x.arm || ' #' || x.rank, ', ' ORDER BY x.rank, x.arm) AS arms,
                 pg_catalog.string_agg(DISTINCT x.matched, ', ') AS matched
-           FROM h AS x
-          WHERE x.kind = t.kind AND x.id = t.id) AS d
+           FROM (SELECT DISTINCT ON (y.arm) y.* FROM h AS y
+                  WHERE y.kind = t.kind AND y.id = ANY (t.members)
+                  ORDER BY y.arm, y.rank, y.id) AS x) AS d
      ORDER BY t.score DESC, t.kind, t.id;
 END
 $fn$;
