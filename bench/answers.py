@@ -46,19 +46,20 @@ METHODS = ("recall", "BM25", "exact dense")
 
 # English stop words for the BM25 peer (the words any text search drops)
 STOP = set(
-    """a about above after again against all am an and any are as at be because been before
-    being below between both but by can did do does doing down during each few for from
-    further had has have having he her here hers herself him himself his how i if in into is
-    it its itself just me more most my myself no nor not now of off on once only or other our
-    ours ourselves out over own same she should so some such than that the their theirs them
-    themselves then there these they this those through to too under until up very was we
-    were what when where which while who whom why will with you your yours yourself
-    yourselves""".split()
+    ["a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "you", "your", "yours", "yourself", "yourselves"]
 )
 
 
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+
+
 def tokens(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP]
+    """Lower-case words without English stop words; a run of CJK characters as its
+    overlapping character bigrams (Chinese has no spaces; a run of one character stays one)."""
+    out = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP]
+    for run in re.findall(f"[{CJK}]+", text):
+        out += [run[i : i + 2] for i in range(max(len(run) - 1, 1))]
+    return out
 
 
 class BM25:
@@ -83,7 +84,12 @@ class BM25:
             for w in q:
                 tf = c.get(w)
                 if tf:
-                    s += self.idf[w] * tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * length / self.avg))
+                    s += (
+                        self.idf[w]
+                        * tf
+                        * (self.k1 + 1)
+                        / (tf + self.k1 * (1 - self.b + self.b * length / self.avg))
+                    )
             if s > 0:
                 scores.append((s, i))
         scores.sort(key=lambda x: (-x[0], x[1]))
@@ -147,7 +153,9 @@ def evidence_ids(qa: dict) -> set[str]:
 # -- the measurement -----------------------------------------------------------------------
 
 
-def _episodes(conn: psycopg.Connection, tenant, sim) -> list[tuple[str, str, np.ndarray | None, str]]:
+def _episodes(
+    conn: psycopg.Connection, tenant, sim
+) -> list[tuple[str, str, np.ndarray | None, str]]:
     """(episode_id, dia_id, vector, content) of every episode, in the run's order."""
     rows = conn.execute(
         """SELECT e.episode_id, e.metadata -> 'action_args' ->> 'dia_id', e.embedding::text, e.content
@@ -177,15 +185,7 @@ def evaluate_locomo(
     from swarm_memory.importer import import_run
 
     options = {"kinds": ["episode"], **(options or {})}
-    with psycopg.connect(app_dsn) as conn:
-        role = conn.execute("SELECT current_user").fetchone()[0]
-    with psycopg.connect(admin_dsn, autocommit=True) as conn:
-        tenant = conn.execute(
-            "SELECT memory.create_tenant(%s)", (f"locomo-{uuid.uuid4().hex[:8]}",)
-        ).fetchone()[0]
-        conn.execute("SELECT memory.grant_tenant(%s, %s)", (role, tenant))
-        if model:
-            conn.execute("SELECT memory.set_tenant_model(%s, %s)", (tenant, model))
+    tenant = _tenant(admin_dsn, app_dsn, "locomo", model)
     rows = []
     seconds: dict[str, list[float]] = {m: [] for m in METHODS}
     for name in conversations:
@@ -195,7 +195,9 @@ def evaluate_locomo(
             texts = locomo_run(conv, Path(tmp) / "run")
             t = time.perf_counter()
             import_run(app_dsn, tenant, sim, Path(tmp) / "run", name=f"locomo {name}")
-            log(f"  conversation {name}: {len(texts)} turns imported in {time.perf_counter() - t:.0f} s")
+            log(
+                f"  conversation {name}: {len(texts)} turns imported in {time.perf_counter() - t:.0f} s"
+            )
         with psycopg.connect(app_dsn, autocommit=True) as conn:
             configure(conn)
             sim_model = conn.execute(
@@ -234,12 +236,107 @@ def evaluate_locomo(
                         "category": CATEGORIES[qa["category"]],
                         "evidence": sorted(want),
                         "scores": {
-                            m: {"r5": recall_at(f, want, 5), "r10": recall_at(f, want, 10), "top": f}
+                            m: {
+                                "r5": recall_at(f, want, 5),
+                                "r10": recall_at(f, want, 10),
+                                "top": f,
+                            }
                             for m, f in found.items()
                         },
                     }
                 )
     return summarise(rows, seconds, "LoCoMo dev", "evidence recall", model)
+
+
+def evaluate_zh(
+    admin_dsn: str,
+    app_dsn: str,
+    model: str | None = None,
+    options: dict | None = None,
+    log: Callable[[str], None] = print,
+) -> dict:
+    """bench/zh_run: its run imported as it is, each question asked in Chinese and in
+    English; precision@k by the topic labels (bench/zh_run/README.md)."""
+    from swarm_memory.client import configure
+    from swarm_memory.embed import embedder_for
+    from swarm_memory.importer import import_run
+
+    options = {"kinds": ["episode"], **(options or {})}
+    labels = json.loads((ZH_RUN / "labels.json").read_text(encoding="utf-8"))["labels"]
+    questions = json.loads((ZH_RUN / "questions.json").read_text(encoding="utf-8"))["questions"]
+    tenant = _tenant(admin_dsn, app_dsn, "zh-run", model)
+    sim = uuid.uuid4()
+    t = time.perf_counter()
+    import_run(app_dsn, tenant, sim, ZH_RUN / "run", name="zh run")
+    log(f"  zh run imported in {time.perf_counter() - t:.0f} s")
+    rows = []
+    seconds: dict[str, list[float]] = {m: [] for m in METHODS}
+    with psycopg.connect(app_dsn, autocommit=True) as conn:
+        configure(conn)
+        sim_model = conn.execute(
+            "SELECT model FROM memory.model_of(%s, %s)", (tenant, sim)
+        ).fetchone()[0]
+        embedder = embedder_for(sim_model)
+        # the peers search what recall's episodes arm searches: the episodes with a vector
+        eps = [e for e in _episodes(conn, tenant, sim) if e[2] is not None]
+        ids = [i for i, _, _, _ in eps]
+        matrix = np.stack([v for _, _, v, _ in eps])
+        bm25 = BM25([c or "" for _, _, _, c in eps])
+        opts = json.dumps({**options, "model": sim_model})
+        for q in questions:
+            for lang in ("zh", "en"):
+                text = q[lang]
+                vec = np.asarray(embedder.encode_query(text), dtype=np.float32)
+                found: dict[str, list[str]] = {}
+                t = time.perf_counter()
+                got = conn.execute(
+                    "SELECT kind, id FROM memory.recall(%s, %s, %s, %s, 10, %s)",
+                    (tenant, sim, text, vec, opts),
+                ).fetchall()
+                seconds["recall"].append(time.perf_counter() - t)
+                found["recall"] = [i for k, i in got if k == "episode"]
+                t = time.perf_counter()
+                found["BM25"] = [ids[i] for i in bm25.top(text, 10)]
+                seconds["BM25"].append(time.perf_counter() - t)
+                t = time.perf_counter()
+                found["exact dense"] = [
+                    ids[i] for i in np.argsort(-(matrix @ vec), kind="stable")[:10]
+                ]
+                seconds["exact dense"].append(time.perf_counter() - t)
+                rows.append(
+                    {
+                        "question": text,
+                        "category": lang,
+                        "topic": q["topic"],
+                        "scores": {
+                            m: {
+                                "r5": _precision(f, labels, q["topic"], 5),
+                                "r10": _precision(f, labels, q["topic"], 10),
+                                "top": f,
+                            }
+                            for m, f in found.items()
+                        },
+                    }
+                )
+    return summarise(rows, seconds, "zh run", "topic precision", sim_model)
+
+
+def _precision(found: list[str], labels: dict, topic: str, k: int) -> float:
+    return sum(1 for i in found[:k] if labels.get(i) == topic) / k
+
+
+def _tenant(admin_dsn: str, app_dsn: str, prefix: str, model: str | None) -> uuid.UUID:
+    """A fresh tenant granted to the app DSN's role, of `model` when one is named."""
+    with psycopg.connect(app_dsn) as conn:
+        role = conn.execute("SELECT current_user").fetchone()[0]
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        tenant = conn.execute(
+            "SELECT memory.create_tenant(%s)", (f"{prefix}-{uuid.uuid4().hex[:8]}",)
+        ).fetchone()[0]
+        conn.execute("SELECT memory.grant_tenant(%s, %s)", (role, tenant))
+        if model:
+            conn.execute("SELECT memory.set_tenant_model(%s, %s)", (tenant, model))
+    return tenant
 
 
 def summarise(rows: list[dict], seconds: dict, name: str, metric: str, model: str | None) -> dict:
@@ -302,15 +399,23 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--conversations", default="26,30,41,42,43")
     p.add_argument("--model", help="the tenant's model (default: the installation's)")
     p.add_argument("--options", default="{}", help="recall's p_options, as JSON")
+    p.add_argument("--only", choices=("locomo", "zh"), help="one of the two sets")
     args = p.parse_args(argv)
     dsn = args.dsn or _dev_database("swarm_answers")
-    result = evaluate_locomo(
-        dsn, dsn, args.conversations.split(","), args.model, json.loads(args.options)
-    )
+    results = []
+    if args.only != "zh":
+        results.append(
+            evaluate_locomo(
+                dsn, dsn, args.conversations.split(","), args.model, json.loads(args.options)
+            )
+        )
+    if args.only != "locomo":
+        results.append(evaluate_zh(dsn, dsn, args.model, json.loads(args.options)))
     if args.json:
-        args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False))
-    print()
-    print(table(result))
+        args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False))
+    for result in results:
+        print()
+        print(table(result))
 
 
 if __name__ == "__main__":
