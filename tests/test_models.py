@@ -162,5 +162,9 @@ def test_the_import_embeds_with_the_tenants_model_and_recommends_from_languages(
             mem.search_facts(w.tenant_a, new_sim, q_e5, 5, model="bge-m3")
         assert unknown.value.sqlstate == "22023" and E5_MODEL_NAME in str(unknown.value)
         assert mem.search_reports(w.tenant_a, new_sim, q_e5, 5, model=E5_MODEL_NAME) == []
-        hits = mem.search_episodes(w.tenant_a, new_sim, q_e5, 3)
+        # a vector that names no model is the default model's: refused on the e5 simulation
+        with pytest.raises(InvalidInput) as unnamed:
+            mem.search_episodes(w.tenant_a, new_sim, q_e5, 3)
+        assert unnamed.value.sqlstate == "22023" and E5_MODEL_NAME in str(unnamed.value)
+        hits = mem.search_episodes(w.tenant_a, new_sim, q_e5, 3, model=E5_MODEL_NAME)
         assert hits and hits[0].content in (ZH_POSTS[0], ZH_POSTS[3], ZH_POSTS[5])

@@ -61,12 +61,12 @@ def small_run(path: Path) -> Path:
 
 
 def _searches(mem: Memory, w, query_nodes, query_facts, model: str | None):  # type: ignore[no-untyped-def]
-    """search_nodes, search_facts, search_episodes. search_episodes is called without a
-    model, so it runs first: a later call's model check then tells whether the switch had
-    committed when it ran."""
+    """search_nodes, search_facts, search_episodes, each with the query's model: a call
+    that runs after the switch committed is refused (22023), never answered with the old
+    model's query against the new vectors."""
     episodes = [
         (h.episode_id, round(h.similarity, 5))
-        for h in mem.search_episodes(w.tenant_a, w.sim_a, query_facts, 5)
+        for h in mem.search_episodes(w.tenant_a, w.sim_a, query_facts, 5, model=model)
     ]
     return (
         [

@@ -41,8 +41,10 @@ class RecallMixin(ReadsMixin):
         """Nodes nearest `query` (a 384-dimensional vector: numpy array or floats), by the
         vector of their name (`by="name"`), of their summary ("summary"), the nearer
         ("both"), or the summary's where there is one and the name's otherwise ("meaning",
-        as recall's entities arm). `model`, the query vector's model, is refused (InvalidInput) when it is not
-        the simulation's; None checks nothing."""
+        as recall's entities arm). `model`, the query vector's model (model_of names a
+        simulation's): InvalidInput (22023) when it is not the simulation's; None names the
+        default model, so a vector passed without its model is refused on a simulation of
+        another model, never answered."""
         return self._records(
             NodeHit,
             "SELECT * FROM memory.search_nodes(%s, %s, %s, %s, %s, %s, %s)",
@@ -134,7 +136,8 @@ class RecallMixin(ReadsMixin):
         """Hybrid recall: meaning, words and the graph fused by reciprocal rank. The question
         is embedded here (with the simulation's model and its query prefix unless `embedder`
         says otherwise) when no `vector` is given, unless `embed=False` (words and graph
-        alone)."""
+        alone). A `vector` passed in is of the default model unless options["model"] names
+        its model: InvalidInput (22023) on a simulation of another."""
         options = dict(options or {})
         if vector is None and question and question.strip() and embed:
             from swarm_memory.embed import embedder_for  # the model loads only when embedding
@@ -161,14 +164,15 @@ class RecallMixin(ReadsMixin):
         vector: Any = None,
         limit: int | None = 30,
         *,
+        model: str | None = None,
         conn: Connection | None = None,
     ) -> list[PanoramaRow]:
         """Every entity and fact about a question, current and historical (pass the
-        question's vector for the arms of meaning)."""
+        question's vector for the arms of meaning, and its `model` as for search_nodes)."""
         return self._records(
             PanoramaRow,
-            "SELECT * FROM memory.panorama(%s, %s, %s, %s, %s)",
-            (tenant_id, simulation_id, question, _vector(vector), limit),
+            "SELECT * FROM memory.panorama(%s, %s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, question, _vector(vector), limit, model),
             conn,
         )
 

@@ -39,7 +39,8 @@ class SearchMixin(MemoryBase):
         rounds round_from..round_to (inclusive) and the time window [since, until) if given;
         with `collapse`, near-identical hits (cosine >= 0.99) as one row each, with the
         number of copies and of agents behind it. `model`, the query vector's model, is
-        refused (InvalidInput) when it is not the simulation's."""
+        refused (InvalidInput, 22023) when it is not the simulation's; None names the
+        default model (model_of names a simulation's)."""
         return self._records(
             EpisodeHit,
             "SELECT * FROM memory.search_episodes(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",

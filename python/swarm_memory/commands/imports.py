@@ -12,9 +12,14 @@ __all__ = ["add_commands"]
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from swarm_memory.embed import embedder_for
     from swarm_memory.importer import import_run
     from swarm_memory.progress import Progress
 
+    # --model: the run's vectors embedded with that model and the simulation named by it
+    # (an unknown name is refused here, before anything is read or written); without it the
+    # importer takes the simulation's model (a new one's: the tenant's)
+    embedder = embedder_for(args.model) if args.model is not None else None
     report = import_run(
         resolve_dsn(args),
         args.tenant,
@@ -29,10 +34,13 @@ def cmd_import(args: argparse.Namespace) -> int:
         timezone=args.timezone,
         allow_empty=args.allow_empty,
         embed_all_actions=args.embed_all_actions,
+        embedder=embedder,
     )
     print_import_report(report)
     if report.recommendation:
         print(f"model: {report.model}; recommendation: {report.recommendation}")
+    else:
+        print(f"model: {report.model}")
     return 0
 
 
@@ -126,6 +134,11 @@ def add_commands(sub: Subcommands) -> None:
         "--embed-all-actions",
         action="store_true",
         help="embed actions without text of their own too (DO_NOTHING, TREND, MUTE, searches)",
+    )
+    s.add_argument(
+        "--model",
+        help="embed the run with this model and name it the simulation's (`swarm-memory models`"
+        " lists them; default: the simulation's, a new one's the tenant's)",
     )
     s.add_argument("--quiet", action="store_true")
     s.add_argument("--batch-size", type=int, default=5000)

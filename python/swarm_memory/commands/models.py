@@ -1,5 +1,5 @@
-"""Embedding models: `models` (the known ones, and a tenant's or simulation's) and `reembed`
-(a tenant's simulations re-embedded with another model, online)."""
+"""Embedding models: `models` (the known ones, and a tenant's or simulation's; `--set` names
+one) and `reembed` (a tenant's simulations re-embedded with another model, online)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,24 @@ __all__ = ["add_commands"]
 
 
 def cmd_models(args: argparse.Namespace) -> int:
+    if (args.set is not None or args.clear) and args.tenant is None:
+        raise ValueError("--set and --clear need --tenant: a model is named for a tenant")
+    if args.set is not None and args.clear:
+        raise ValueError("give --set MODEL or --clear, not both")
+    if args.clear and args.simulation is not None:
+        raise ValueError("--clear is for a tenant: a simulation keeps the model it names")
     with memory(args) as mem:
+        if args.set is not None or args.clear:
+            # the database checks the name (22023 naming the known models) and refuses
+            # renaming a simulation that holds vectors of another model (55000)
+            tenant = resolve_tenant(mem, args.tenant)
+            if args.simulation is not None:
+                sim = resolve_simulation(mem, tenant, args.simulation)
+                mem.set_model(tenant, sim, args.set)
+                print(f"simulation {sim} now names model {args.set}")
+            else:
+                named = mem.set_tenant_model(tenant, args.set)
+                print(f"tenant {tenant}'s new simulations now take model {named}")
         rows = mem.list_models()
         print(
             table(
@@ -72,6 +89,15 @@ def add_commands(sub: Subcommands) -> None:
     s = sub.add_parser("models", help="the embedding models, and a tenant's or simulation's")
     s.add_argument("--tenant")
     s.add_argument("--simulation")
+    s.add_argument(
+        "--set",
+        metavar="MODEL",
+        help="name the model of the tenant's new simulations (with --simulation: of that"
+        " simulation, while it holds no vectors of another)",
+    )
+    s.add_argument(
+        "--clear", action="store_true", help="the tenant's new simulations take the default model"
+    )
     s.set_defaults(func=cmd_models)
 
     s = sub.add_parser(

@@ -40,10 +40,14 @@ def cmd_reports(args: argparse.Namespace, mem: Memory) -> int:
 
 
 def cmd_search_reports(args: argparse.Namespace, mem: Memory) -> int:
-    from swarm_memory.embed import Embedder
+    from swarm_memory.embed import embedder_for
 
-    query = Embedder().encode_one(args.question)
-    hits = mem.search_reports(args.tenant, args.simulation, query, args.top_k, args.report)
+    # the question in the simulation's model, with its query prefix (as `search`)
+    model = mem.model_of(args.tenant, args.simulation).model
+    query = embedder_for(model).encode_query(args.question)
+    hits = mem.search_reports(
+        args.tenant, args.simulation, query, args.top_k, args.report, model=model
+    )
     print(
         table(
             [

@@ -55,11 +55,37 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_embed(args: argparse.Namespace) -> int:
-    from swarm_memory.embed import embedder_for
+    import sys
 
-    # a question's vector in the model named (its query prefix where it has one; the
-    # default model has none): `swarm-memory models` names a simulation's model
-    vector = embedder_for(args.model).encode_query(args.text)
+    from swarm_memory.embed import MODEL_NAME, embedder_for
+
+    # A question's vector in the model of the simulation it is for (V0022): a search compares
+    # it with that simulation's vectors and refuses one of another model (22023), so the
+    # model is read from the memory (model_of: the simulation's, else the tenant's) unless
+    # --model names it. Stdout is the vector alone, so `$(swarm-memory embed ...)` works;
+    # which model made it goes to stderr.
+    if args.simulation is not None and args.tenant is None:
+        raise ValueError("--simulation needs --tenant: a simulation is named within its tenant")
+    model = args.model
+    source = "named by --model" if model is not None else "the default model"
+    if args.tenant is not None and (model is None or args.simulation is not None):
+        from swarm_memory.commands.common import resolve_simulation, resolve_tenant
+
+        with memory(args) as mem:
+            tenant = resolve_tenant(mem, args.tenant)
+            sim = None
+            if args.simulation is not None:
+                sim = resolve_simulation(mem, tenant, args.simulation)
+            of = mem.model_of(tenant, sim)
+        if model is not None and model != of.model:
+            raise ValueError(
+                f"--model {model} is not the model of simulation {sim} ({of.model}): its "
+                "searches would refuse the vector; leave --model out to embed with its model"
+            )
+        model = of.model
+        source = f"simulation {sim}'s" if sim is not None else f"tenant {tenant}'s"
+    vector = embedder_for(model).encode_query(args.text)
+    print(f"model: {model or MODEL_NAME} ({source})", file=sys.stderr)
     print("[" + ",".join(f"{float(x):.6g}" for x in vector) + "]")
     return 0
 
@@ -109,12 +135,20 @@ def add_commands(sub: Subcommands) -> None:
     )
     s.set_defaults(func=resolved(cmd_search))
 
-    s = sub.add_parser("embed", help="print the vector of a text, as a literal psql accepts")
+    s = sub.add_parser(
+        "embed",
+        help="print the vector of a question, as a literal psql accepts, in a simulation's model",
+    )
     s.add_argument("text")
+    s.add_argument("--tenant", help="UUID or name: embed in the tenant's model")
+    s.add_argument(
+        "--simulation",
+        help="UUID, name or MiroFish id (with --tenant): embed in the simulation's model",
+    )
     s.add_argument(
         "--model",
-        help="the model of the simulation the vector is for (default: the default model);"
-        " pass the same name as recall's model option",
+        help="the model to embed with (without --tenant: default the default model); pass the"
+        " same name as p_model (recall: option model) in the SQL call",
     )
     s.set_defaults(func=cmd_embed)
 
