@@ -216,7 +216,8 @@ class EpisodeHit:
 
 @dataclass(frozen=True)
 class Evidence:
-    """A row of evidence: a source episode of a fact, or an action naming both its entities."""
+    """A row of evidence: a source episode of a fact, or an action supporting it (found by
+    names, by meaning or both: found_by; score the cosine of fact and action)."""
 
     kind: str
     episode_id: str
@@ -230,6 +231,8 @@ class Evidence:
     action_type: str | None
     content: str | None
     occurred_at: datetime | None
+    found_by: list[str] | None = None
+    score: float | None = None
 
 
 @dataclass(frozen=True)
