@@ -41,12 +41,138 @@ import psycopg
 ROOT = Path(__file__).resolve().parents[1]
 LOCOMO = ROOT.parent / "shared" / "benchmarks" / "locomo-dev"
 ZH_RUN = Path(__file__).resolve().parent / "zh_run"
+DEV_CONVERSATIONS = ["26", "30", "41", "42", "43"]
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 METHODS = ("recall", "BM25", "exact dense")
 
 # English stop words for the BM25 peer (the words any text search drops)
 STOP = set(
-    ["a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "you", "your", "yours", "yourself", "yourselves"]
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "me",
+        "more",
+        "most",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+    ]
 )
 
 
@@ -280,6 +406,7 @@ def evaluate_zh(
         # the peers search what recall's episodes arm searches: the episodes with a vector
         eps = [e for e in _episodes(conn, tenant, sim) if e[2] is not None]
         ids = [i for i, _, _, _ in eps]
+        texts = [c for _, _, _, c in eps]
         matrix = np.stack([v for _, _, v, _ in eps])
         bm25 = BM25([c or "" for _, _, _, c in eps])
         opts = json.dumps({**options, "model": sim_model})
@@ -296,12 +423,13 @@ def evaluate_zh(
                 seconds["recall"].append(time.perf_counter() - t)
                 found["recall"] = [i for k, i in got if k == "episode"]
                 t = time.perf_counter()
-                found["BM25"] = [ids[i] for i in bm25.top(text, 10)]
+                # the peers answer each post once too (recall folds copies by default):
+                # precision counts distinct posts on the topic, not one post ten times
+                found["BM25"] = _distinct(bm25.top(text, 100), ids, texts)
                 seconds["BM25"].append(time.perf_counter() - t)
                 t = time.perf_counter()
-                found["exact dense"] = [
-                    ids[i] for i in np.argsort(-(matrix @ vec), kind="stable")[:10]
-                ]
+                order = np.argsort(-(matrix @ vec), kind="stable")[:100]
+                found["exact dense"] = _distinct(order, ids, texts)
                 seconds["exact dense"].append(time.perf_counter() - t)
                 rows.append(
                     {
@@ -319,6 +447,19 @@ def evaluate_zh(
                     }
                 )
     return summarise(rows, seconds, "zh run", "topic precision", sim_model)
+
+
+def _distinct(order, ids: list[str], texts: list[str], k: int = 10) -> list[str]:
+    """The first k of a ranking with each text once (its best-ranked row)."""
+    seen: set[str] = set()
+    out = []
+    for i in order:
+        if texts[i] not in seen:
+            seen.add(texts[i])
+            out.append(ids[i])
+        if len(out) == k:
+            break
+    return out
 
 
 def _precision(found: list[str], labels: dict, topic: str, k: int) -> float:
@@ -390,13 +531,50 @@ def table(result: dict) -> str:
     return "\n".join(lines)
 
 
+def run(admin_dsn: str, app_dsn: str, log: Callable[[str], None] = print) -> list[dict]:
+    """make bench: both sets with the product's defaults (the model each run's import
+    chooses), without the per-question rows."""
+    out = []
+    for result in (
+        evaluate_locomo(admin_dsn, app_dsn, DEV_CONVERSATIONS, log=log),
+        evaluate_zh(admin_dsn, app_dsn, log=log),
+    ):
+        result.pop("per_question")
+        result["table"] = table(result)
+        out.append(result)
+    return out
+
+
+def met(result: dict) -> bool:
+    f = result["figures"]
+    return all(
+        f["recall"][g]["r10"] >= max(f[m][g]["r10"] for m in METHODS if m != "recall") - 1e-9
+        for g in f["recall"]
+    )
+
+
+def rows(results: dict) -> list[str]:
+    """The summary table's rows (bench/run.py)."""
+    out = []
+    for r in results.get("answers", []):
+        f = r["figures"]
+        out.append(
+            f"| {r['set']}: {r['metric']}@10 over {r['questions']} questions, model "
+            f"{r['model']} | recall at or above BM25 and exact dense in every group "
+            f"| recall {f['recall']['all']['r10']:.3f}, BM25 {f['BM25']['all']['r10']:.3f}, "
+            f"exact dense {f['exact dense']['all']['r10']:.3f}; recall p50 "
+            f"{r['latency_ms']['recall']:.1f} ms | {'met' if met(r) else 'NOT MET'} |"
+        )
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     from bench.recall_eval import _dev_database
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dsn", help="a migrated database (default: the embedded dev server)")
     p.add_argument("--json", type=Path, help="also write the figures and per-question rows here")
-    p.add_argument("--conversations", default="26,30,41,42,43")
+    p.add_argument("--conversations", default=",".join(DEV_CONVERSATIONS))
     p.add_argument("--model", help="the tenant's model (default: the installation's)")
     p.add_argument("--options", default="{}", help="recall's p_options, as JSON")
     p.add_argument("--only", choices=("locomo", "zh"), help="one of the two sets")

@@ -710,6 +710,8 @@ def run(
     results["recall"] = measure_recall(app_dsn, su, [mid, big], base, queries)
     log("bench: recall quality, labelled questions over the example run")
     results["recall_quality"] = recall_eval.evaluate(su, app_dsn, log=log)
+    log("bench: answers on LoCoMo's dev conversations and the Chinese run, beside the peers")
+    results["answers"] = __import__("bench.answers").answers.run(su, app_dsn, log=log)
     results["models"] = __import__("bench.models").models.run(su, app_dsn, log=log)
     log("bench: embedding throughput")
     results["embedding"] = measure_embedding(2000 if scale >= 0.1 else 200)
@@ -884,6 +886,7 @@ def table(results: dict) -> str:
             f"{g['beats_best_arm_recall']['fused']:.3f} vs {g['beats_best_arm_recall']['best']:.3f}) "
             f"| {ok(all(v['met'] for v in g.values()))} |"
         )
+    lines += __import__("bench.answers").answers.rows(results)
     if "names" in results:
         lines.append(__import__("bench.names").names.row(results["names"]))
     lines += __import__("bench.models").models.rows(results)
@@ -934,6 +937,8 @@ def write_results(
     body = f"# Benchmark {results['started']}{commit}\n\n{describe(results)}\n\n{table(results)}\n"
     if "recall_quality" in results:
         body += f"\n## Recall quality\n\n{results['recall_quality']['table']}\n"
+    for r in results.get("answers", []):
+        body += f"\n## Answers: {r['set']}\n\n{r['table']}\n"
     if "background" in results:
         body += f"\n## Autovacuum during the run\n\n{background.table(results['background'])}\n"
     path = directory / "latest.md"

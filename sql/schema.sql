@@ -56,6 +56,27 @@ GRANT ALL ON FUNCTION memory._acting_role() TO memory_reader;
 GRANT ALL ON FUNCTION memory._acting_role() TO memory_writer;
 GRANT ALL ON FUNCTION memory._acting_role() TO memory_admin;
 
+-- _action_said(text, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._action_said(p_content text, p_metadata jsonb) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT CASE
+        WHEN pg_catalog.jsonb_typeof(p_metadata -> 'action_args') IS DISTINCT FROM 'object' THEN p_content
+        ELSE COALESCE(NULLIF(p_metadata -> 'action_args' ->> 'content', ''),
+                      NULLIF(p_metadata -> 'action_args' ->> 'quote_content', ''),
+                      NULLIF(p_metadata -> 'action_args' ->> 'original_content', '')) END
+$$;
+
+ALTER FUNCTION memory._action_said(p_content text, p_metadata jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _action_said(p_content text, p_metadata jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._action_said(p_content text, p_metadata jsonb) IS 'Internal: an action''s own text, a repost''s reposted text, NULL for an action without text';
+
+-- FUNCTION _action_said(p_content text, p_metadata jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._action_said(p_content text, p_metadata jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._action_said(p_content text, p_metadata jsonb) TO memory_reader;
+
 -- _ann_breadth(real); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._ann_breadth(p_index_rows real) RETURNS integer
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -613,11 +634,17 @@ CREATE FUNCTION memory._check_query_model(p_tenant_id uuid, p_simulation_id uuid
 DECLARE
     v_stored text;
 BEGIN
-    IF p_model IS NULL THEN
-        RETURN;
+    IF p_model IS NOT NULL THEN
+        PERFORM memory._model(p_model);
     END IF;
-    PERFORM memory._model(p_model);
     v_stored := (memory._simulation_model(p_tenant_id, p_simulation_id)).model;
+    IF p_model IS NULL AND v_stored <> memory._default_model() THEN
+        RAISE EXCEPTION 'the query vector names no model (taken as %), the vectors of simulation % are of model %',
+                        pg_catalog.quote_literal(memory._default_model()), p_simulation_id, pg_catalog.quote_literal(v_stored)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = pg_catalog.format('embed the question with %s and name it: p_model => %L (recall: option "model"; swarm-memory embed --tenant T --simulation S)',
+                                           v_stored, v_stored);
+    END IF;
     IF v_stored <> p_model THEN
         RAISE EXCEPTION 'the query vector is of model %, the vectors of simulation % are of model %',
                         pg_catalog.quote_literal(p_model), p_simulation_id, pg_catalog.quote_literal(v_stored)
@@ -630,7 +657,7 @@ $$;
 ALTER FUNCTION memory._check_query_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) OWNER TO memory_owner;
 
 -- FUNCTION _check_query_model(p_tenant_id uuid, p_simulation_id uuid, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._check_query_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) IS 'Internal: refuse (22023) a query vector of another model than the simulation''s; NULL checks nothing';
+COMMENT ON FUNCTION memory._check_query_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) IS 'Internal: refuse (22023) a query vector of another model than the simulation''s; NULL names the default model';
 
 -- FUNCTION _check_query_model(p_tenant_id uuid, p_simulation_id uuid, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._check_query_model(p_tenant_id uuid, p_simulation_id uuid, p_model text) FROM PUBLIC;
@@ -2226,6 +2253,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
     AS $$
     VALUES
         ('memory._acting_role()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '76894cb1b31f58d76aafb31a8d9e9ba1', false),
+        ('memory._action_said(text,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'c4196266a32d19e0c6b9940a65a33474', false),
         ('memory._ann_breadth(real)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '2b7677a4f32f96682668b5ca1466c4c9', false),
         ('memory._ann_counts(uuid,integer,text)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '9dec2ad02e0d100c76ec264552a5b35a', false),
         ('memory._ann_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'ae302955974008b68b9a68ddb3bc0695', false),
@@ -2241,7 +2269,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._check_fact_state(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'cf0b715a4d584676179d7c6758b693e3', false),
         ('memory._check_items_model(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f1441e273a03dbe63c39b45a143e84d3', false),
         ('memory._check_limit(text,text,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '5914f03e0e008194b9a894b78b34ceaf', false),
-        ('memory._check_query_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '208f2925af525b412b1a82569c37faad', false),
+        ('memory._check_query_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b2870453507c919ce306db12f7bb120c', false),
         ('memory._check_query_vector(public.vector)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8126751ce095ba7ddb25db4ec3dae5a7', false),
         ('memory._check_quota(uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '58765201bdc9155b13804633b20ebb82', false),
         ('memory._clump_breadth(bigint,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3ea0a1eb28a74e90c6a89d2bdbbe5d94', false),
@@ -2286,7 +2314,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._known(anyelement,uuid,uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dad8e004b708fa987f3cc0507ce3223d', false),
         ('memory._label_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '1dbe62f77eb846a8b0b9361391a89734', false),
         ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '510c14cf40c7ef2bcb27a4babfb3b887', false),
-        ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '74781e38bd24d5a373dfdb0cbfcf4ead', false),
+        ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c75f07e3931fc12d048ee482f2f0f9f0', false),
         ('memory._merge(text,uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5e9603c4d3c9a67c67811b1c63f1ae24', false),
         ('memory._merge_edges(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '889c8f28e01239165edee07d06131188', false),
         ('memory._merge_episodes(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '640c3717b399d5059ee5b6f3be21f4b9', false),
@@ -2302,6 +2330,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._name_candidates(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a0f05a611c3eb349c6765014ee43cd91', false),
         ('memory._name_match(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5bead449f9dc01da3e0fb21c336a5bf1', false),
         ('memory._name_trigrams(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '92c95ac4ff67b59dd33674ee5e89de53', false),
+        ('memory._named_agents(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '623b16d5ed723e38a21d72c10fa2ec3b', false),
         ('memory._near_copy()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'c00395cdc49561d38b5033eaed6a3995', false),
         ('memory._node_group()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '6066b68d257a3a73fd0a048513077082', false),
         ('memory._node_role_oids(oid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4d23a1af71f36f0936982b560a485fe5', false),
@@ -2313,7 +2342,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._prune(text,uuid,uuid,uuid,text[])', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f90074e42f28fdfee282416cfb02166a', false),
         ('memory._quota_used(uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', '7945160f4bd7740dedcb2ff5f9d566bf', false),
         ('memory._quote(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '91691779d956f464c76f41de654264c0', false),
-        ('memory._recall_graph(uuid,uuid,text,integer,integer,timestamp with time zone,uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '9d152df838494f0c4427dc9a3a4e2a36', false),
+        ('memory._recall_graph(uuid,uuid,text,integer,integer,timestamp with time zone,uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ed425457ab27c045b1dbdfd25ff7f78b', false),
         ('memory._recall_list(jsonb,text,text[],text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6603ecc82076d1f8cdbf82f9940cd8ed', false),
         ('memory._recall_option(jsonb,text,double precision,double precision,double precision)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e94331ac67785390e11c607ca53bc087', false),
         ('memory._record_change(uuid,uuid,text,text,text[],jsonb,uuid,jsonb)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_writer=EXECUTE', 'e6ce97b2143c66eca421418c034a1def', false),
@@ -2329,14 +2358,14 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._require_attempt(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7f902d6cdca12fde1b9285900f59e212', false),
         ('memory._require_row(text,uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b1b0dc3c3e7997695c06a837ebe0eaae', false),
         ('memory._require_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '175101a744e50c8d2a7510ca1d8d1087', false),
-        ('memory._search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '175e7bc5e9ddfa8b88513d99e46fae26', false),
+        ('memory._search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6993717f22867c1dbde2b0b5548d7d6b', false),
         ('memory._search_episodes_ann(uuid,uuid,bigint,public.vector,integer,integer,real,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=100000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '016ae6dc7dda13d836e5e03ec40d97fc', false),
         ('memory._search_episodes_ivf(uuid,uuid,bigint,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, ivfflat.iterative_scan=relaxed_order, ivfflat.max_probes=60, ivfflat.probes=40, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a2322598b0d88aed3e424019f4ea1473', false),
         ('memory._search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '71bb3327bd52fd5bcd2a29fe878103e6', false),
         ('memory._search_facts_ann(uuid,uuid,bigint,public.vector,integer,text,timestamp with time zone,real,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=20000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee8b1faceb6cee93ba43fe0094471729', false),
         ('memory._search_nodes(uuid,uuid,public.vector,integer,text,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '387faa17965e81f909cfe7f44ae45f24', false),
         ('memory._search_nodes_ann(uuid,uuid,bigint,public.vector,integer,text,text,real,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=200, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=20000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '18b46759b885e413326a3e8ee1096448', false),
-        ('memory._search_words(uuid,uuid,text,integer,text[],uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b6754725e36331d0a947d3f9afc72a49', false),
+        ('memory._search_words(uuid,uuid,text,integer,text[],uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '50fd4e147c7ba0e70fb8477963f4b037', false),
         ('memory._set_tenant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'ea1ab8b39f87e40016f8d2ea7f64cedc', false),
         ('memory._simulation_model(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '244bf1b031758b6b0e252a7a9d0d5b44', false),
         ('memory._skip_dangling(uuid,uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9e771fd1286256e0d3037bc7ced4baf4', false),
@@ -2373,10 +2402,10 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.create_tenant(text,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c320ad93d7b9aedf219178d07aa7f598', false),
         ('memory.delete_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6f12e7e4e3e8a7ab22035dbaac9e206e', false),
         ('memory.delete_tenant(uuid)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0d44e49008b8f23badef90055317aaf7', false),
-        ('memory.entity_summary(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '44f2d78356aeb61c00374ddbc2788a22', false),
+        ('memory.entity_summary(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6dce3b7cc5577c722df49108f8ab9c4c', false),
         ('memory.episode_vector(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '97e2f074d5e8c17ffd352a033ac20402', false),
         ('memory.episodes(uuid,uuid,integer,text,text,integer,integer,timestamp with time zone,timestamp with time zone,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b7f692ffeff11791471e6a1f8a5797e2', false),
-        ('memory.evidence(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '4bedf814129b1ca1ef84170f7ad83dd9', false),
+        ('memory.evidence(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ec396089c1d006ee460dbfd104dcc913', false),
         ('memory.facts(uuid,uuid,text,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1ab0a08b9f049ed84ad9c0fe10d78d5d', false),
         ('memory.get_edge(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd1a2d7907e6f79ea5b69b24dc7042b31', false),
         ('memory.get_node(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd0eb08e93bacb330ffebb8eb821dc1c9', false),
@@ -2397,12 +2426,12 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.nodes_by_type(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '05d0a18fd24eaa6187941d9112dc04b1', false),
         ('memory.nodes_named(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5cfdce16af2b3fcc919257a98e0e640d', false),
         ('memory.open_staging()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f0a29994bff664eb345907fcbc36f0cc', false),
-        ('memory.panorama(uuid,uuid,text,public.vector,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7e0322eadbd2d81a06ff6e7720795b4f', false),
+        ('memory.panorama(uuid,uuid,text,public.vector,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'fa9120a4d8d48f9011af3b7438ceea0d', false),
         ('memory.paths(uuid,uuid,text,text,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd6ac8158188f383dc9b64e8a38134a6f', false),
         ('memory.predictions(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '879b97e8d26886192ec82641beb6e7a9', false),
         ('memory.profiles(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3af2df50a726f3758fb10eeda29a269a', false),
         ('memory.quotas(uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '5f3f9faf0fa9e795eeb04e8fae2d6b67', false),
-        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5f7add51b164a37e44a209fe98fda71d', false),
+        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '30495b1b52d0de6acb8aeb06400fd0e3', false),
         ('memory.record_outcome(uuid,uuid,text,text,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f7ff317bf0689141c55901522d51aab5', false),
         ('memory.reembed_texts(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8b43a613d0249b323f1a174484d55a4e', false),
         ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
@@ -2412,11 +2441,11 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.rls_audit()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '2cc1a7929c3cad7bb259fed9a10dfd36', false),
         ('memory.rls_audit_shards()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26598eff99e7190d328fe11eb941aa1f', true),
         ('memory.route(text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '26a06e7f1d7e91cf4edff1b9db84a4ab', false),
-        ('memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '94248b0771b0bfef34d9ddcddee49e95', false),
+        ('memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '04fc06bc0e564c96495d49582a64f36a', false),
         ('memory.search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '66deaef0088f0c5a2d6429bd5a82f922', false),
         ('memory.search_nodes(uuid,uuid,public.vector,integer,text,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a519aef32490ac0304c10810168fc88b', false),
         ('memory.search_reports(uuid,uuid,public.vector,integer,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '0674b72f2988d16e979b5ab83b4229cf', false),
-        ('memory.search_words(uuid,uuid,text,integer,text[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '96a86023a88501f7d4a12cffcace567f', false),
+        ('memory.search_words(uuid,uuid,text,integer,text[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd84f8188d7d90430a226fdd62db52709', false),
         ('memory.set_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '68dc87244496b1366bf0b9138606b1af', false),
         ('memory.set_quota(uuid,text,bigint)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '6d216f6b8067fd7c366646652025c535', false),
         ('memory.set_retention(uuid,integer,real,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'ee1e3e93cb8838666f8bf7e47fbdcc77', false),
@@ -2808,14 +2837,31 @@ CREATE FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) RE
     SET enable_nestloop TO 'off'
     AS $$
 DECLARE
-    v_want    memory.edge_evidence[];
-    v_added   bigint;
-    v_removed bigint;
+    v_want        memory.edge_evidence[];
+    v_added       bigint;
+    v_removed     bigint;
+    v_actions     bigint;
+    v_facts       bigint;
+    v_common      bigint;
+    v_meaning     boolean;
+    c_meaning_z    constant double precision := 2.0;
+    c_meaning_top  constant integer := 10;
+    c_meaning_min  constant integer := 30;
+    c_meaning_pairs constant bigint := 20000000;
+    c_fact_words   constant integer := 2;
+    c_common_share constant double precision := 0.1;
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
+    SELECT pg_catalog.count(*) INTO v_actions FROM memory.episodes AS x
+     WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id AND x.content IS NOT NULL;
+    SELECT pg_catalog.count(*) INTO v_facts FROM memory.edges AS d
+     WHERE d.tenant_id = p_tenant_id AND d.simulation_id = p_simulation_id AND d.embedding IS NOT NULL;
+    v_common := GREATEST(pg_catalog.ceil(v_actions * c_common_share)::bigint, 2);
+    v_meaning := v_facts * v_actions <= c_meaning_pairs;
     v_want := ARRAY(
-        WITH facts AS (
-            SELECT d.edge_key, d.source_key, d.target_key, d.valid_at, d.invalid_at, d.attributes
+        WITH facts AS MATERIALIZED (
+            SELECT d.edge_key, d.source_key, d.target_key, d.valid_at, d.invalid_at, d.attributes, d.fact,
+                   d.embedding, d.embedding_model
               FROM memory.edges AS d
              WHERE d.tenant_id = p_tenant_id AND d.simulation_id = p_simulation_id
         ), names AS MATERIALIZED (
@@ -2829,22 +2875,28 @@ BEGIN
             SELECT nm.node_key, nm.label, nm.needle, w.word
               FROM names AS nm
              CROSS JOIN LATERAL pg_catalog.unnest(pg_catalog.tsvector_to_array(memory._words_doc(nm.label))) AS w (word)
+        ), fact_words AS MATERIALIZED (
+            SELECT DISTINCT f.edge_key, w.word
+              FROM facts AS f
+             CROSS JOIN LATERAL pg_catalog.unnest(pg_catalog.tsvector_to_array(memory._words_doc(f.fact))) AS w (word)
+             WHERE f.fact IS NOT NULL
         ), act_words AS MATERIALIZED (
-            -- the actions holding some name's word: each word looked up in the words index
-            -- (memory.word_postings, V0020) by equality, which row-level security lets the
-            -- index serve
+            -- the actions holding some name's or fact's word: each word looked up in the words
+            -- index (memory.word_postings, V0020) by equality, which row-level security lets
+            -- the index serve
             SELECT p.row_key AS episode_key, p.word
-              FROM (SELECT DISTINCT nw.word FROM name_words AS nw) AS w
+              FROM (SELECT nw.word FROM name_words AS nw UNION SELECT fw.word FROM fact_words AS fw) AS w
              CROSS JOIN LATERAL (SELECT p.row_key, p.word FROM memory.word_postings AS p
                                   WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
                                     AND p.word = w.word AND p.kind = 'e') AS p
+        ), word_counts AS MATERIALIZED (
+            SELECT a.word, pg_catalog.count(*) AS n FROM act_words AS a GROUP BY a.word
         ), rarest AS (
             -- each name by its rarest word among the actions: the actions holding that word
             -- are the only ones that can hold the name
             SELECT DISTINCT ON (nw.node_key, nw.label) nw.node_key, nw.label, nw.needle, nw.word
               FROM name_words AS nw
-              LEFT JOIN (SELECT a.word, pg_catalog.count(*) AS n FROM act_words AS a GROUP BY a.word) AS c
-                ON c.word = nw.word
+              LEFT JOIN word_counts AS c ON c.word = nw.word
              ORDER BY nw.node_key, nw.label, COALESCE(c.n, 0), nw.word
         ), agent_list AS MATERIALIZED (
             SELECT DISTINCT x.agent_name, pg_catalog.lower(x.agent_name) AS lowered FROM memory.episodes AS x
@@ -2861,36 +2913,111 @@ BEGIN
         ), named AS (
             -- in the text: the actions holding the name's rarest word, then the name itself
             -- as a substring; as the agent: by the agents' names
-            SELECT r.node_key, r.label, x.episode_id, x.occurred_at
+            SELECT r.node_key, r.label, x.episode_key, x.episode_id, x.occurred_at,
+                   memory._action_said(x.content, x.metadata) IS NOT NULL AS said
               FROM rarest AS r
               JOIN act_words AS a ON a.word = r.word
               JOIN memory.episodes AS x ON x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
                    AND x.episode_key = a.episode_key
              WHERE pg_catalog.strpos(pg_catalog.lower(x.content), r.needle) > 0
             UNION
-            SELECT g.node_key, g.label, x.episode_id, x.occurred_at
+            SELECT g.node_key, g.label, x.episode_key, x.episode_id, x.occurred_at,
+                   memory._action_said(x.content, x.metadata) IS NOT NULL
               FROM agents AS g
               JOIN memory.episodes AS x ON x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
                    AND x.agent_name = g.agent_name AND x.content IS NOT NULL
-        ), hits AS (
-            SELECT n.node_key, n.episode_id, n.occurred_at,
+        ), hits AS MATERIALIZED (
+            SELECT n.node_key, n.episode_key, n.episode_id, n.occurred_at, n.said,
                    pg_catalog.array_agg(n.label ORDER BY n.label) AS labels
               FROM named AS n
-             GROUP BY n.node_key, n.episode_id, n.occurred_at
+             GROUP BY n.node_key, n.episode_key, n.episode_id, n.occurred_at, n.said
+        ), fact_terms AS MATERIALIZED (
+            -- the words of a fact that can stand beside one of its entities: not a word of
+            -- that entity's names, and not common among the actions
+            SELECT f.edge_key, e.node_key, fw.word
+              FROM facts AS f
+             CROSS JOIN LATERAL (SELECT f.source_key UNION SELECT f.target_key) AS e (node_key)
+              JOIN fact_words AS fw ON fw.edge_key = f.edge_key
+              LEFT JOIN word_counts AS c ON c.word = fw.word
+             WHERE COALESCE(c.n, 0) <= v_common
+               AND NOT EXISTS (SELECT 1 FROM name_words AS nw WHERE nw.node_key = e.node_key AND nw.word = fw.word)
+        ), term_need AS (
+            SELECT t.edge_key, t.node_key, LEAST(pg_catalog.count(*), c_fact_words) AS need
+              FROM fact_terms AS t GROUP BY t.edge_key, t.node_key
+        ), by_names AS (
+            -- both entities named
+            SELECT f.edge_key, hs.episode_id, hs.occurred_at, 0 AS rank,
+                   CASE WHEN f.source_key = f.target_key THEN hs.labels
+                        ELSE hs.labels OPERATOR(pg_catalog.||) ht.labels END AS matched
+              FROM facts AS f
+              JOIN hits AS hs ON hs.node_key = f.source_key
+              JOIN hits AS ht ON ht.node_key = f.target_key AND ht.episode_key = hs.episode_key
+            UNION ALL
+            -- one entity named, with words of the fact
+            SELECT t.edge_key, h.episode_id, h.occurred_at, 1,
+                   h.labels OPERATOR(pg_catalog.||) pg_catalog.array_agg(DISTINCT t.word ORDER BY t.word)
+              FROM fact_terms AS t
+              JOIN hits AS h ON h.node_key = t.node_key AND h.said
+              JOIN act_words AS a ON a.word = t.word AND a.episode_key = h.episode_key
+              JOIN term_need AS q ON q.edge_key = t.edge_key AND q.node_key = t.node_key
+             GROUP BY t.edge_key, t.node_key, h.episode_id, h.occurred_at, h.labels, q.need
+            HAVING pg_catalog.count(DISTINCT t.word) >= q.need
+        ), names_best AS (
+            SELECT DISTINCT ON (b.edge_key, b.episode_id) b.edge_key, b.episode_id, b.matched
+              FROM by_names AS b
+              JOIN facts AS f ON f.edge_key = b.edge_key
+             WHERE b.occurred_at IS NULL
+                OR (b.occurred_at >= COALESCE(f.valid_at, '-infinity') AND b.occurred_at < COALESCE(f.invalid_at, 'infinity'))
+             ORDER BY b.edge_key, b.episode_id, b.rank, pg_catalog.cardinality(b.matched) DESC
+        ), meaning_stats AS MATERIALIZED (
+            -- each fact's cosines over the simulation's actions with text, of its model
+            SELECT f.edge_key, pg_catalog.avg(c.cos) AS mean, pg_catalog.stddev_pop(c.cos) AS sd,
+                   pg_catalog.count(*) AS n
+              FROM facts AS f
+              JOIN memory.episodes AS x ON x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                   AND x.embedding_model = f.embedding_model
+             CROSS JOIN LATERAL (SELECT 1 - (x.embedding OPERATOR(public.<=>) f.embedding) AS cos) AS c
+             WHERE v_meaning AND f.embedding IS NOT NULL
+               AND memory._action_said(x.content, x.metadata) IS NOT NULL
+             GROUP BY f.edge_key
+        ), by_meaning AS (
+            SELECT f.edge_key, t.episode_id
+              FROM facts AS f
+              JOIN meaning_stats AS s ON s.edge_key = f.edge_key AND s.n >= c_meaning_min AND s.sd > 0
+             CROSS JOIN LATERAL (
+                   SELECT x.episode_id, 1 - (x.embedding OPERATOR(public.<=>) f.embedding) AS cos
+                     FROM memory.episodes AS x
+                    WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                      AND x.embedding_model = f.embedding_model
+                      AND memory._action_said(x.content, x.metadata) IS NOT NULL
+                      AND (x.occurred_at IS NULL
+                           OR (x.occurred_at >= COALESCE(f.valid_at, '-infinity')
+                               AND x.occurred_at < COALESCE(f.invalid_at, 'infinity')))
+                    ORDER BY x.embedding OPERATOR(public.<=>) f.embedding, x.episode_id
+                    LIMIT c_meaning_top) AS t
+             WHERE (t.cos - s.mean) / s.sd >= c_meaning_z
+        ), mentions AS (
+            SELECT COALESCE(nb.edge_key, bm.edge_key) AS edge_key, COALESCE(nb.episode_id, bm.episode_id) AS episode_id,
+                   nb.matched,
+                   CASE WHEN nb.edge_key IS NULL THEN ARRAY['meaning']
+                        WHEN bm.edge_key IS NULL THEN ARRAY['names']
+                        ELSE ARRAY['names', 'meaning'] END AS found_by
+              FROM names_best AS nb
+              FULL JOIN by_meaning AS bm ON bm.edge_key = nb.edge_key AND bm.episode_id = nb.episode_id
         )
         SELECT ROW(p_tenant_id, p_simulation_id, w.edge_key, w.kind, w.episode_id,
-                   pg_catalog.md5(w.episode_id)::uuid, w.position, w.matched)::memory.edge_evidence
-          FROM (SELECT f.edge_key, 'mention' AS kind, hs.episode_id, NULL::integer AS position,
-                       CASE WHEN f.source_key = f.target_key THEN hs.labels
-                            ELSE hs.labels OPERATOR(pg_catalog.||) ht.labels END AS matched
-                  FROM facts AS f
-                  JOIN hits AS hs ON hs.node_key = f.source_key
-                  JOIN hits AS ht ON ht.node_key = f.target_key AND ht.episode_id = hs.episode_id
-                 WHERE CASE WHEN hs.occurred_at IS NULL THEN f.valid_at IS NULL AND f.invalid_at IS NULL
-                            ELSE hs.occurred_at >= COALESCE(f.valid_at, '-infinity')
-                                 AND hs.occurred_at < COALESCE(f.invalid_at, 'infinity') END
+                   pg_catalog.md5(w.episode_id)::uuid, w.position, w.matched, w.found_by,
+                   (SELECT (1 - (x.embedding OPERATOR(public.<=>) f.embedding))::real
+                      FROM facts AS f
+                      JOIN memory.episodes AS x ON x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                           AND x.episode_key = pg_catalog.md5(w.episode_id)::uuid
+                           AND x.embedding_model = f.embedding_model
+                     WHERE f.edge_key = w.edge_key))::memory.edge_evidence
+          FROM (SELECT m.edge_key, 'mention' AS kind, m.episode_id, NULL::integer AS position, m.matched, m.found_by
+                  FROM mentions AS m
                 UNION ALL
-                (SELECT DISTINCT ON (f.edge_key, s.id) f.edge_key, 'source', s.id, s.ord::integer, NULL::text[]
+                (SELECT DISTINCT ON (f.edge_key, s.id) f.edge_key, 'source', s.id, s.ord::integer, NULL::text[],
+                        ARRAY['id']
                    FROM facts AS f
                   CROSS JOIN LATERAL pg_catalog.jsonb_array_elements_text(
                              CASE pg_catalog.jsonb_typeof(f.attributes -> 'episodes')
@@ -2904,10 +3031,13 @@ BEGIN
        AND NOT EXISTS (SELECT 1 FROM pg_catalog.unnest(v_want) AS w
                         WHERE w.edge_key = l.edge_key AND w.kind = l.kind AND w.episode_key = l.episode_key
                           AND w.position IS NOT DISTINCT FROM l.position
-                          AND w.matched IS NOT DISTINCT FROM l.matched);
+                          AND w.matched IS NOT DISTINCT FROM l.matched
+                          AND w.found_by IS NOT DISTINCT FROM l.found_by
+                          AND w.score IS NOT DISTINCT FROM l.score);
     GET DIAGNOSTICS v_removed = ROW_COUNT;
-    INSERT INTO memory.edge_evidence (tenant_id, simulation_id, edge_key, kind, episode_id, position, matched)
-    SELECT w.tenant_id, w.simulation_id, w.edge_key, w.kind, w.episode_id, w.position, w.matched
+    INSERT INTO memory.edge_evidence (tenant_id, simulation_id, edge_key, kind, episode_id, position, matched,
+                                      found_by, score)
+    SELECT w.tenant_id, w.simulation_id, w.edge_key, w.kind, w.episode_id, w.position, w.matched, w.found_by, w.score
       FROM pg_catalog.unnest(v_want) AS w
      WHERE NOT EXISTS (SELECT 1 FROM memory.edge_evidence AS l
                         WHERE l.tenant_id = p_tenant_id AND l.simulation_id = p_simulation_id
@@ -2923,7 +3053,7 @@ $$;
 ALTER FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
 
 -- FUNCTION _link_evidence(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) IS 'Internal: bring a simulation''s edge evidence (source episodes, actions naming both entities in the validity window) up to date, writing only what differs (SECURITY DEFINER: tenant roles do not write memory.edge_evidence)';
+COMMENT ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) IS 'Internal: bring a simulation''s edge evidence (source episodes; actions supporting a fact by names or meaning in its validity window) up to date, writing only what differs (SECURITY DEFINER: tenant roles do not write memory.edge_evidence)';
 
 -- FUNCTION _link_evidence(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
@@ -3507,6 +3637,48 @@ REVOKE ALL ON FUNCTION memory._name_trigrams(p_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._name_trigrams(p_name text) TO memory_reader;
 GRANT ALL ON FUNCTION memory._name_trigrams(p_name text) TO memory_writer;
 
+-- _named_agents(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._named_agents(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) RETURNS TABLE(agent_id integer, agent_name text)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+WITH RECURSIVE ids (id, n) AS (
+    SELECT (SELECT pg_catalog.min(e.agent_id) FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id), 1
+    UNION ALL
+    SELECT (SELECT pg_catalog.min(e.agent_id) FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND e.agent_id OPERATOR(pg_catalog.>) i.id), i.n OPERATOR(pg_catalog.+) 1
+      FROM ids AS i
+     WHERE i.id IS NOT NULL AND i.n OPERATOR(pg_catalog.<) memory._limit('word_candidates')
+)
+SELECT i.id, a.name
+  FROM ids AS i
+ CROSS JOIN LATERAL (SELECT e.agent_name AS name FROM memory.episodes AS e
+                      WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                        AND e.agent_id = i.id AND e.agent_name IS NOT NULL
+                      LIMIT 1) AS a
+ WHERE i.id IS NOT NULL
+   AND pg_catalog.char_length(pg_catalog.btrim(a.name)) OPERATOR(pg_catalog.>=) 2
+   AND CASE WHEN a.name OPERATOR(pg_catalog.~) '[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]'
+            THEN pg_catalog.strpos(pg_catalog.lower(p_text), pg_catalog.lower(pg_catalog.btrim(a.name))) OPERATOR(pg_catalog.>) 0
+            ELSE p_text OPERATOR(pg_catalog.~*)
+                 ('(^|[^[:alnum:]])'
+                  OPERATOR(pg_catalog.||) pg_catalog.regexp_replace(pg_catalog.btrim(a.name), '([.^$*+?()\[\]{}|\\-])', '\\\1', 'g')
+                  OPERATOR(pg_catalog.||) '($|[^[:alnum:]])') END
+ ORDER BY pg_catalog.char_length(a.name) DESC, i.id
+ LIMIT p_limit
+$_$;
+
+ALTER FUNCTION memory._named_agents(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) OWNER TO memory_owner;
+
+-- FUNCTION _named_agents(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._named_agents(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) IS 'Internal: the agents of a simulation a question names (whole words; CJK names wherever they occur)';
+
+-- FUNCTION _named_agents(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._named_agents(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._named_agents(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_limit integer) TO memory_reader;
+
 -- _near_copy(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._near_copy() RETURNS double precision
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -3808,7 +3980,7 @@ BEGIN
     v_seeds := ARRAY(
         -- each seed with its row's text (its name and summary): the entity rows of tier 1
         SELECT ROW('graph', 'entity', n.node_id, n.name || COALESCE(': ' || n.summary, ''),
-                   c.similarity::double precision, 0, n.name)::memory.recall_hit
+                   c.similarity::double precision, 0, n.name, NULL)::memory.recall_hit
           FROM (SELECT x.node_key, x.similarity FROM memory._name_candidates(p_tenant_id, p_simulation_id, p_text, 5) AS x
                  WHERE p_name_keys IS NULL
                 UNION ALL
@@ -3824,7 +3996,7 @@ BEGIN
         -- (tiers 1 and 2) here, their neighbours by depth and the episodes naming them (tier
         -- 3) below
         v_graph := ARRAY(
-            SELECT ROW('graph', c.kind, c.id, c.body, c.raw, c.tier, c.matched)::memory.recall_hit
+            SELECT ROW('graph', c.kind, c.id, c.body, c.raw, c.tier, c.matched, NULL)::memory.recall_hit
               -- the seeds themselves, as v_seeds read them (joined again here by the key md5(id),
               -- the planner hashed the simulation's every entity)
               FROM (SELECT 1 AS tier, 'entity' AS kind, s.id, s.body, s.raw, s.matched
@@ -3854,7 +4026,7 @@ BEGIN
         IF (SELECT pg_catalog.count(*) FROM (SELECT DISTINCT g.kind, g.id FROM pg_catalog.unnest(v_graph) AS g) AS d)
            < p_candidates THEN
             v_graph := v_graph || ARRAY(
-                SELECT ROW('graph', c.kind, c.id, c.body, c.raw, c.tier, c.matched)::memory.recall_hit
+                SELECT ROW('graph', c.kind, c.id, c.body, c.raw, c.tier, c.matched, NULL)::memory.recall_hit
                   FROM (-- depth 1: the other ends of the seed's current facts, read here for all the
                         -- seeds at once from the walk's covering indexes (memory.neighbors(..., 1,
                         -- NULL, 'both', p_as_of, p_limit => p_candidates)'s nodes, in its order:
@@ -3906,7 +4078,8 @@ BEGIN
         END IF;
         RETURN QUERY
             SELECT 'graph'::text, g.kind, g.id, g.body, g.raw,
-                   pg_catalog.row_number() OVER (ORDER BY g.rank, g.raw DESC, g.kind, g.id)::integer, g.matched
+                   pg_catalog.row_number() OVER (ORDER BY g.rank, g.raw DESC, g.kind, g.id)::integer, g.matched,
+                   NULL::double precision
               FROM (SELECT DISTINCT ON (c.kind, c.id) c.*
                       FROM pg_catalog.unnest(v_graph) AS c
                      ORDER BY c.kind, c.id, c.rank, c.raw DESC) AS g
@@ -4546,7 +4719,6 @@ DECLARE
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
-    PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     IF p_round_from > p_round_to THEN
         RAISE EXCEPTION 'round range % to % ends before it starts', p_round_from, p_round_to
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass p_round_from <= p_round_to (both inclusive)';
@@ -5017,7 +5189,7 @@ REVOKE ALL ON FUNCTION memory._search_nodes_ann(p_tenant_id uuid, p_simulation_i
 GRANT ALL ON FUNCTION memory._search_nodes_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_type text, p_by text, p_index_rows real, p_breadth integer) TO memory_reader;
 
 -- _search_words(uuid, uuid, text, integer, text[], uuid[], real[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[], p_name_keys uuid[], p_name_sims real[]) RETURNS TABLE(kind text, id text, text text, score real, matched text)
+CREATE FUNCTION memory._search_words(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_top_k integer, p_kinds text[], p_name_keys uuid[], p_name_sims real[]) RETURNS TABLE(kind text, id text, text text, score real, matched text, cover real)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET plan_cache_mode TO 'force_generic_plan'
@@ -5078,19 +5250,22 @@ BEGIN
                    OFFSET 0) AS p
     ), scored AS MATERIALIZED (
         SELECT c.kind, c.row_key,
-               GREATEST((COALESCE(h.hits, 0) + COALESCE(h.s / (h.s + 1), 0)) / (COALESCE(pg_catalog.cardinality(v_words), 0) + 1),
-                        nm.similarity)::real AS score,
-               h.words, nm.similarity AS name_score
+               GREATEST(COALESCE(h.s / (h.s + 1), 0), nm.similarity)::real AS score,
+               h.words, nm.similarity AS name_score,
+               CASE WHEN nm.similarity IS NOT NULL THEN 1
+                    ELSE COALESCE(h.idf, 0) / NULLIF((SELECT pg_catalog.sum(pg_catalog.ln(1 + (v_cap + 1)::double precision / GREATEST(a.df, 1)))
+                                                       FROM q AS a), 0) END::real AS cover
           FROM cand AS c
           LEFT JOIN names AS nm ON c.kind = 'n' AND nm.node_key = c.row_key
           LEFT JOIN (
-              SELECT p.kind, p.row_key, pg_catalog.count(*)::integer AS hits,
+              SELECT p.kind, p.row_key,
                      -- (summed in the question's word order, whatever the plan: the same
                      -- rounding, so the same ties, every time)
                      pg_catalog.sum(pg_catalog.ln(1 + (v_cap + 1)::double precision / GREATEST(p.df, 1))
                                     * CASE p.weight WHEN 'A' THEN 1.0 ELSE 0.4 END
                                     * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * p.doc_len / 16.0)) ORDER BY p.n) AS s,
-                     pg_catalog.string_agg(p.word, ' ' ORDER BY p.n) AS words
+                     pg_catalog.string_agg(p.word, ' ' ORDER BY p.n) AS words,
+                     pg_catalog.sum(pg_catalog.ln(1 + (v_cap + 1)::double precision / GREATEST(p.df, 1)) ORDER BY p.n) AS idf
                 FROM held AS p
                GROUP BY p.kind, p.row_key) AS h ON h.kind = c.kind AND h.row_key = c.row_key
     ), best AS (
@@ -5102,7 +5277,8 @@ BEGIN
     )
     SELECT r.kind, r.id, r.body, b.score,
            pg_catalog.concat_ws(' ', b.words,
-                                CASE WHEN b.name_score IS NOT NULL THEN '~' OPERATOR(pg_catalog.||) r.name END)
+                                CASE WHEN b.name_score IS NOT NULL THEN '~' OPERATOR(pg_catalog.||) r.name END),
+           b.cover
       FROM best AS b
      CROSS JOIN LATERAL (
          SELECT 'episode'::text AS kind, e.episode_id AS id, e.content AS body, NULL::text AS name
@@ -6706,8 +6882,10 @@ CREATE TABLE memory.edge_evidence (
     episode_key uuid GENERATED ALWAYS AS ((md5(episode_id))::uuid) STORED NOT NULL,
     "position" integer,
     matched text[],
+    found_by text[] NOT NULL,
+    score real,
     CONSTRAINT edge_evidence_kind_check CHECK ((kind = ANY (ARRAY['source'::text, 'mention'::text]))),
-    CONSTRAINT edge_evidence_shape_check CHECK ((((kind = 'source'::text) AND ("position" IS NOT NULL) AND (matched IS NULL)) OR ((kind = 'mention'::text) AND ("position" IS NULL) AND (matched IS NOT NULL))))
+    CONSTRAINT edge_evidence_shape_check CHECK ((((kind = 'source'::text) AND ("position" IS NOT NULL) AND (matched IS NULL) AND (found_by = ARRAY['id'::text])) OR ((kind = 'mention'::text) AND ("position" IS NULL) AND (found_by <@ ARRAY['names'::text, 'meaning'::text]) AND (cardinality(found_by) > 0) AND ((matched IS NOT NULL) = ('names'::text = ANY (found_by))))))
 );
 
 ALTER TABLE ONLY memory.edge_evidence FORCE ROW LEVEL SECURITY;
@@ -6715,7 +6893,7 @@ ALTER TABLE ONLY memory.edge_evidence FORCE ROW LEVEL SECURITY;
 ALTER TABLE memory.edge_evidence OWNER TO memory_owner;
 
 -- TABLE edge_evidence; Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON TABLE memory.edge_evidence IS 'Episodes behind a fact: its source episodes, and agent actions naming both of its entities within its validity window';
+COMMENT ON TABLE memory.edge_evidence IS 'Episodes behind a fact: its source episodes, and agent actions supporting it by names or meaning within its validity window';
 
 -- TABLE edge_evidence; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.edge_evidence TO memory_reader;
@@ -6747,8 +6925,14 @@ CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.edge_evidenc
 -- COLUMN edge_evidence."position"; Type: COMMENT; Schema: memory; Owner: memory_owner
 COMMENT ON COLUMN memory.edge_evidence."position" IS 'source: place in the edge''s episodes list (1-based)';
 
+-- COLUMN edge_evidence.found_by; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.edge_evidence.found_by IS 'How the link was found: {id} (the edge''s episodes list), or names and/or meaning';
+
 -- COLUMN edge_evidence.matched; Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON COLUMN memory.edge_evidence.matched IS 'mention: the names (or aliases) of both entities found in the action''s text';
+COMMENT ON COLUMN memory.edge_evidence.matched IS 'mention found by names: the names (or aliases) found, and the words of the fact found beside a single name';
+
+-- COLUMN edge_evidence.score; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON COLUMN memory.edge_evidence.score IS 'Cosine similarity of the fact''s and the action''s vectors (same model), NULL when either has none';
 
 -- edge_evidence_episode_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX edge_evidence_episode_idx ON memory.edge_evidence USING btree (tenant_id, simulation_id, episode_key);
@@ -6964,15 +7148,44 @@ CREATE FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_
 DECLARE
     v_limit integer := memory._top_k(p_limit);
     v_node  memory.nodes;
+    v_names text[];
 BEGIN
     PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
     SELECT n.* INTO v_node FROM memory.nodes AS n
      WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
        AND n.node_key = pg_catalog.md5(p_node_id)::uuid;
+    -- the agent names that are this entity: its name and aliases, any case
+    v_names := ARRAY(SELECT pg_catalog.lower(l.label) FROM memory._entity_names(v_node.name, v_node.attributes) AS l (label));
     RETURN QUERY
     SELECT 'entity', v_node.node_id, v_node.name,
            pg_catalog.jsonb_build_object('type', v_node.type, 'labels', v_node.labels, 'summary', v_node.summary,
                                          'attributes', v_node.attributes)
+    UNION ALL
+    (SELECT 'said', o.episode_id, o.said,
+            pg_catalog.jsonb_build_object('action_type', o.action_type, 'platform', o.platform, 'round', o.round,
+                                          'occurred_at', o.occurred_at,
+                                          'reposted', o.reposted, 'of', o.metadata -> 'action_args' -> 'original_author_name')
+       FROM (SELECT x.*, memory._action_said(x.content, x.metadata) AS said,
+                    (x.metadata -> 'action_args' ->> 'content') IS NULL
+                    AND (x.metadata -> 'action_args' ->> 'quote_content') IS NULL
+                    AND (x.metadata -> 'action_args' ->> 'original_content') IS NOT NULL AS reposted
+               FROM memory.episodes AS x
+              WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                AND pg_catalog.lower(pg_catalog.btrim(x.agent_name)) OPERATOR(pg_catalog.=) ANY (v_names)) AS o
+      WHERE o.said IS NOT NULL
+      ORDER BY o.reposted, o.occurred_at NULLS LAST, o.round NULLS LAST, o.episode_id
+      LIMIT v_limit)
+    UNION ALL
+    (SELECT 'activity', NULL::text,
+            pg_catalog.string_agg(a.action_type || ' ' || a.n, ', ' ORDER BY a.n DESC, a.action_type),
+            pg_catalog.jsonb_object_agg(a.action_type, a.n)
+       FROM (SELECT COALESCE(x.action_type, 'unknown') AS action_type, pg_catalog.count(*) AS n
+               FROM memory.episodes AS x
+              WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                AND pg_catalog.lower(pg_catalog.btrim(x.agent_name)) OPERATOR(pg_catalog.=) ANY (v_names)
+                AND memory._action_said(x.content, x.metadata) IS NULL
+              GROUP BY 1) AS a
+     HAVING pg_catalog.count(*) > 0)
     UNION ALL
     (SELECT 'fact', f.edge_id, f.fact,
             pg_catalog.jsonb_build_object('type', f.type, 'source', f.source_name, 'target', f.target_name,
@@ -6987,9 +7200,17 @@ BEGIN
       ORDER BY w.name, w.node_id LIMIT v_limit)
     UNION ALL
     (SELECT 'episode', e.id, e.text, pg_catalog.jsonb_build_object('score', e.score, 'matched', e.matched)
-       FROM memory.search_words(p_tenant_id, p_simulation_id, v_node.name, v_limit, ARRAY['episode']) AS e
-      -- (a name of no words, which an entity may have, names no episode: not searched)
-      WHERE v_node.name OPERATOR(pg_catalog.~) '[^[:space:]]');
+       FROM memory.search_words(p_tenant_id, p_simulation_id, v_node.name, v_limit OPERATOR(pg_catalog.*) 3,
+                                ARRAY['episode']) AS e
+       JOIN memory.episodes AS x ON x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+            AND x.episode_key = pg_catalog.md5(e.id)::uuid
+      -- (a name of no words, which an entity may have, names no episode: not searched);
+      -- its own actions are above, and an action without text says nothing of it
+      WHERE v_node.name OPERATOR(pg_catalog.~) '[^[:space:]]'
+        AND memory._action_said(x.content, x.metadata) IS NOT NULL
+        AND NOT pg_catalog.lower(pg_catalog.btrim(COALESCE(x.agent_name, ''))) OPERATOR(pg_catalog.=) ANY (v_names)
+      ORDER BY e.score DESC, e.id
+      LIMIT v_limit);
 END
 $$;
 
@@ -7290,14 +7511,15 @@ ALTER STATISTICS memory.episodes_simulation_stats OWNER TO memory_owner;
 CREATE INDEX episodes_time_idx ON memory.episodes USING btree (tenant_id, simulation_id, occurred_at);
 
 -- evidence(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) RETURNS TABLE(kind text, episode_id text, resolved boolean, list_position integer, matched text[], agent_id integer, agent_name text, platform text, round integer, action_type text, content text, occurred_at timestamp with time zone)
+CREATE FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) RETURNS TABLE(kind text, episode_id text, resolved boolean, list_position integer, matched text[], agent_id integer, agent_name text, platform text, round integer, action_type text, content text, occurred_at timestamp with time zone, found_by text[], score real)
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
     SELECT memory._require_row('edges', p_tenant_id, p_simulation_id, p_edge_id);
     SELECT l.kind, l.episode_id, x.episode_id IS NOT NULL, l.position, l.matched,
-           x.agent_id, x.agent_name, x.platform, x.round, x.action_type, x.content, x.occurred_at
+           x.agent_id, x.agent_name, x.platform, x.round, x.action_type, x.content, x.occurred_at,
+           l.found_by, l.score
       FROM memory.edge_evidence AS l
       LEFT JOIN memory.episodes AS x
         ON x.tenant_id = l.tenant_id AND x.simulation_id = l.simulation_id AND x.episode_key = l.episode_key
@@ -7309,7 +7531,7 @@ $$;
 ALTER FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) OWNER TO memory_owner;
 
 -- FUNCTION evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) IS 'The evidence behind a fact: its source episodes (resolved or not) and the actions naming both of its entities within its validity window, with the names matched';
+COMMENT ON FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) IS 'The evidence behind a fact: its source episodes (resolved or not), then the actions supporting it within its validity window, found by names and/or meaning, with the names matched and the cosine';
 
 -- FUNCTION evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) FROM PUBLIC;
@@ -8334,8 +8556,8 @@ COMMENT ON FUNCTION memory.open_staging() IS 'Create the session''s temporary st
 REVOKE ALL ON FUNCTION memory.open_staging() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.open_staging() TO memory_writer;
 
--- panorama(uuid, uuid, text, public.vector, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer DEFAULT 30) RETURNS TABLE(kind text, id text, text text, state text, valid_at timestamp with time zone, invalid_at timestamp with time zone, score double precision)
+-- panorama(uuid, uuid, text, public.vector, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer DEFAULT 30, p_model text DEFAULT NULL::text) RETURNS TABLE(kind text, id text, text text, state text, valid_at timestamp with time zone, invalid_at timestamp with time zone, score double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
@@ -8350,7 +8572,9 @@ BEGIN
           FROM memory.recall(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
                              p_query_text => p_query_text, p_query_vector => p_query_vector,
                              p_top_k => v_limit,
-                             p_options => '{"arms": ["facts", "entities", "words", "graph"]}') AS r
+                             p_options => pg_catalog.jsonb_build_object(
+                                 'arms', '["facts", "entities", "words", "graph"]'::jsonb,
+                                 'model', p_model)) AS r
          WHERE r.kind IN ('entity', 'fact')
     ), rows AS (
         SELECT 'entity' AS kind, f.id, f.text, NULL::text AS state, NULL::timestamptz AS valid_at,
@@ -8380,14 +8604,14 @@ BEGIN
 END
 $$;
 
-ALTER FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer) OWNER TO memory_owner;
+ALTER FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text) OWNER TO memory_owner;
 
--- FUNCTION panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer) IS 'Everything about a question: the entities and facts recall finds and every fact of those entities, current and historical';
+-- FUNCTION panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text) IS 'Everything about a question: the entities and facts recall finds and every fact of those entities, current and historical';
 
--- FUNCTION panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer) TO memory_reader;
+-- FUNCTION panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text) TO memory_reader;
 
 -- paths(uuid, uuid, text, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.paths(p_tenant_id uuid, p_simulation_id uuid, p_from text, p_to text, p_max_depth integer DEFAULT 4) RETURNS TABLE(path_no integer, length integer, node_ids text[], names text[], edge_ids text[], facts text[])
@@ -8809,13 +9033,13 @@ GRANT ALL ON FUNCTION memory.quotas(p_tenant_id uuid) TO memory_reader;
 GRANT ALL ON FUNCTION memory.quotas(p_tenant_id uuid) TO memory_admin;
 
 -- recall(uuid, uuid, text, public.vector, integer, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer DEFAULT 10, p_options jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(kind text, id text, text text, score double precision, ranks jsonb, why text)
+CREATE FUNCTION memory.recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer DEFAULT 10, p_options jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(kind text, id text, text text, score double precision, ranks jsonb, why text, copies integer, agents integer)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
 DECLARE
-    v_arms_all text[] := ARRAY['episodes', 'facts', 'entities', 'words', 'graph'];
+    v_arms_all text[] := ARRAY['episodes', 'agents', 'facts', 'entities', 'words', 'graph'];
     v_options  jsonb := COALESCE(p_options, '{}'::jsonb);
     -- blank: nothing but white space of any kind (tabs, new lines, U+3000 ...), as the
     -- words arm reads it (memory._words_prepare)
@@ -8835,6 +9059,10 @@ DECLARE
     v_name_keys uuid[];
     v_name_sims real[];
     v_why_route text;
+    v_agent    record;
+    v_collapse boolean := true;
+    v_like     text;
+    v_like_text text;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     -- the question's size first, whatever the arms: the route and the words and graph arms
@@ -8842,14 +9070,43 @@ BEGIN
     PERFORM memory._check_limit('question_bytes', 'p_query_text', pg_catalog.octet_length(p_query_text));
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
         RAISE EXCEPTION 'p_options must be a JSON object, not %', pg_catalog.jsonb_typeof(v_options)
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, model, kinds';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, model, kinds, collapse, like';
     END IF;
     SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(o.key)), ', ' ORDER BY o.key) INTO v_bad
       FROM pg_catalog.jsonb_object_keys(v_options) AS o(key)
-     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'model', 'kinds');
+     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'model', 'kinds', 'collapse', 'like');
     IF v_bad IS NOT NULL THEN
         RAISE EXCEPTION 'unknown option %', v_bad
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, model, kinds';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, model, kinds, collapse, like';
+    END IF;
+    IF v_options ? 'collapse' THEN
+        IF pg_catalog.jsonb_typeof(v_options -> 'collapse') <> 'boolean' THEN
+            RAISE EXCEPTION 'option collapse must be true or false, not %', memory._quote(v_options ->> 'collapse')
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'collapse: false answers every copy of a post';
+        END IF;
+        v_collapse := (v_options ->> 'collapse')::boolean;
+    END IF;
+    -- more like this: the episode's own stored vector (its simulation's model, whatever the
+    -- caller's), and the episode and its copies left out of the answer
+    IF v_options ? 'like' THEN
+        IF pg_catalog.jsonb_typeof(v_options -> 'like') <> 'string' THEN
+            RAISE EXCEPTION 'option like must be an episode id, not %', memory._quote(v_options ->> 'like')
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'like: "ep-17" answers the episodes most like it';
+        END IF;
+        v_like := v_options ->> 'like';
+        IF p_query_vector IS NOT NULL THEN
+            RAISE EXCEPTION 'pass either a query vector or the option like, not both'
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'like takes the episode''s own vector';
+        END IF;
+        v_vec := memory.episode_vector(p_tenant_id, p_simulation_id, v_like);
+        SELECT e.content INTO v_like_text FROM memory.episodes AS e
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+           AND e.episode_key = pg_catalog.md5(v_like)::uuid;
+        IF v_vec IS NULL THEN
+            RAISE EXCEPTION 'episode % has no vector: nothing is like it by meaning', memory._quote(v_like)
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'actions without text of their own are stored without a vector';
+        END IF;
+        v_options := v_options - 'model';
     END IF;
     -- arms, and weights for known arms only, each a number >= 0
     v_arms := memory._recall_list(v_options, 'arms', v_arms_all, 'arm');
@@ -8869,7 +9126,7 @@ BEGIN
         END IF;
     END IF;
     v_kinds := memory._recall_list(v_options, 'kinds', ARRAY['episode', 'fact', 'entity'], 'kind');
-    v_k := memory._recall_option(v_options, 'k', 60, 0, NULL);
+    v_k := memory._recall_option(v_options, 'k', 10, 0, NULL);
     v_cand := memory._recall_option(v_options, 'candidates', 50, 1, 100);
     -- the arms of meaning's pool and breadth: two a candidate, at least 100 (see below)
     v_pool := GREATEST(2 * v_cand, 100);
@@ -8881,12 +9138,12 @@ BEGIN
         END IF;
         v_as_of := (v_options ->> 'as_of')::timestamptz;
     END IF;
-    IF v_text IS NULL AND v_vec IS NULL THEN
+    IF v_text IS NULL AND v_vec IS NULL AND v_like IS NULL THEN
         RAISE EXCEPTION 'recall needs a question: p_query_text is empty and p_query_vector is NULL'
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'pass the question as text, as its embedding, or both (memory.episode_vector is NULL for an episode stored without a vector)';
     END IF;
-    IF v_vec IS NOT NULL THEN
+    IF v_vec IS NOT NULL AND v_like IS NULL THEN
         PERFORM memory._check_query_vector(v_vec);
         IF pg_catalog.jsonb_typeof(v_options -> 'model') NOT IN ('string', 'null') THEN
             RAISE EXCEPTION 'option model must be a model name, not %', v_options -> 'model'
@@ -8902,8 +9159,11 @@ BEGIN
         ELSE
             SELECT r.target, r.signals INTO v_route, v_signals FROM memory.route(v_text) AS r;
         END IF;
-        v_arms := CASE v_route WHEN 'graph' THEN ARRAY['graph', 'facts', 'entities', 'words']
-                               WHEN 'vector' THEN ARRAY['episodes', 'facts', 'entities', 'words']
+        -- every route reaches the episodes (and the named agents' episodes): a simulation
+        -- without a graph, or a question about something it never names, still gets what
+        -- its agents said
+        v_arms := CASE v_route WHEN 'graph' THEN ARRAY['graph', 'facts', 'entities', 'words', 'episodes', 'agents']
+                               WHEN 'vector' THEN ARRAY['episodes', 'agents', 'facts', 'entities', 'words']
                                ELSE v_arms_all END;
     END IF;
 
@@ -8923,7 +9183,7 @@ BEGIN
     IF v_vec IS NOT NULL AND 'episodes' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('episodes', 'episode', h.episode_id, h.content, h.similarity,
-                       pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), NULL)::memory.recall_hit
+                       pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), NULL, NULL)::memory.recall_hit
               FROM memory._search_episodes(p_tenant_id => p_tenant_id,
                                            p_simulation_id => p_simulation_id, p_query => v_vec,
                                            p_top_k => LEAST(v_cand, 100), p_agent_id => NULL,
@@ -8931,10 +9191,25 @@ BEGIN
                                            p_to => NULL, p_collapse => false, p_model => NULL,
                                            p_pool => v_pool) AS h);
     END IF;
+    -- the agents the question names: each one's episodes by meaning, an arm of their own,
+    -- so that "what did Caroline say about ..." ranks Caroline's actions twice
+    IF v_vec IS NOT NULL AND v_text IS NOT NULL AND 'agents' = ANY (v_arms) THEN
+        FOR v_agent IN SELECT a.agent_id, a.agent_name FROM memory._named_agents(p_tenant_id, p_simulation_id, v_text, 3) AS a LOOP
+            v_hits := v_hits || ARRAY(
+                SELECT ROW('agents', 'episode', h.episode_id, h.content, h.similarity,
+                           pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), v_agent.agent_name, NULL)::memory.recall_hit
+                  FROM memory._search_episodes(p_tenant_id => p_tenant_id,
+                                               p_simulation_id => p_simulation_id, p_query => v_vec,
+                                               p_top_k => LEAST(v_cand, 100), p_agent_id => v_agent.agent_id,
+                                               p_round_from => NULL, p_round_to => NULL, p_from => NULL,
+                                               p_to => NULL, p_collapse => false, p_model => NULL,
+                                               p_pool => v_pool) AS h);
+        END LOOP;
+    END IF;
     IF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('facts', 'fact', f.edge_id, f.fact, f.similarity,
-                       pg_catalog.row_number() OVER (ORDER BY f.similarity DESC, f.edge_id), NULL)::memory.recall_hit
+                       pg_catalog.row_number() OVER (ORDER BY f.similarity DESC, f.edge_id), NULL, NULL)::memory.recall_hit
               FROM memory._search_facts(p_tenant_id => p_tenant_id,
                                         p_simulation_id => p_simulation_id, p_query => v_vec,
                                         p_top_k => LEAST(v_cand, 100), p_state => 'current',
@@ -8943,7 +9218,7 @@ BEGIN
     IF v_vec IS NOT NULL AND 'entities' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('entities', 'entity', n.node_id, n.name || COALESCE(': ' || n.summary, ''), n.similarity,
-                       pg_catalog.row_number() OVER (ORDER BY n.similarity DESC, n.node_id), NULL)::memory.recall_hit
+                       pg_catalog.row_number() OVER (ORDER BY n.similarity DESC, n.node_id), NULL, NULL)::memory.recall_hit
               FROM memory._search_nodes(p_tenant_id => p_tenant_id,
                                         p_simulation_id => p_simulation_id, p_query => v_vec,
                                         p_top_k => LEAST(v_cand, 100), p_type => NULL,
@@ -8961,11 +9236,16 @@ BEGIN
         END IF;
     END IF;
 
-    -- the words
+    -- the words, each row trusted as far as it explains the question: its weight is scaled
+    -- by the square of its cover (memory._search_words: its words' idf over the question's;
+    -- an entity found by name explains it all), so rows that match a question only in
+    -- passing (an English question over Chinese posts matching a place name every English
+    -- post holds, a word or two of a long question) do not outvote meaning
     IF v_text IS NOT NULL AND 'words' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('words', w.kind, w.id, w.text, w.score,
-                       pg_catalog.row_number() OVER (ORDER BY w.score DESC, w.kind, w.id), NULL)::memory.recall_hit
+                       pg_catalog.row_number() OVER (ORDER BY w.score DESC, w.kind, w.id), NULL,
+                       w.cover * w.cover)::memory.recall_hit
               FROM memory._search_words(p_tenant_id => p_tenant_id,
                                         p_simulation_id => p_simulation_id, p_query_text => v_text,
                                         p_top_k => v_cand, p_kinds => NULL,
@@ -8992,29 +9272,47 @@ BEGIN
     RETURN QUERY
     WITH h AS MATERIALIZED (
         SELECT x.* FROM pg_catalog.unnest(v_hits) AS x
-         WHERE v_kinds IS NULL OR x.kind = ANY (v_kinds)
-    ), top AS MATERIALIZED (
-        SELECT x.kind, x.id,
+         WHERE (v_kinds IS NULL OR x.kind = ANY (v_kinds))
+           AND (v_like IS NULL OR x.kind <> 'episode' OR (x.id <> v_like AND x.body IS DISTINCT FROM v_like_text))
+    ), fused AS MATERIALIZED (
+        SELECT x.kind, x.id, pg_catalog.min(x.body) AS body,
                pg_catalog.sum(COALESCE((v_options -> 'weights' ->> x.arm)::double precision,
-                                       CASE x.arm WHEN 'words' THEN 2 WHEN 'graph' THEN 0.5 ELSE 1 END)
-                              / (v_k + x.rank)) AS score
+                                       CASE x.arm WHEN 'words' THEN 3 WHEN 'graph' THEN 0.5 ELSE 1 END)
+                              * COALESCE(x.trust, 1) / (v_k + x.rank)) AS score
           FROM h AS x
          GROUP BY x.kind, x.id
-        HAVING pg_catalog.sum(COALESCE((v_options -> 'weights' ->> x.arm)::double precision,
-                                       CASE x.arm WHEN 'words' THEN 2 WHEN 'graph' THEN 0.5 ELSE 1 END)
-                              / (v_k + x.rank)) > 0
+    ), grouped AS MATERIALIZED (
+        -- copies: an episode whose text is another's, word for word, joins the best of them
+        -- (the text a viral post's reposts and copies share); collapse false keeps each
+        SELECT f.kind, f.id, f.score,
+               CASE WHEN v_collapse AND f.kind = 'episode' AND f.body IS NOT NULL
+                    THEN pg_catalog.first_value(f.id) OVER (PARTITION BY f.kind, f.body ORDER BY f.score DESC, f.id)
+                    ELSE f.id END AS lead
+          FROM fused AS f
+         WHERE f.score > 0
+    ), top AS MATERIALIZED (
+        SELECT g.kind, g.lead AS id, pg_catalog.max(g.score) AS score,
+               pg_catalog.count(*)::integer AS copies, pg_catalog.array_agg(g.id) AS members
+          FROM grouped AS g
+         GROUP BY g.kind, g.lead
          ORDER BY 3 DESC, 1, 2
          LIMIT memory._top_k(p_top_k)
     )
-    SELECT t.kind, t.id, d.body, t.score, d.ranks, d.arms || COALESCE('; via ' || d.matched, '') || v_why_route
+    SELECT t.kind, t.id, d.body, t.score, d.ranks, d.arms || COALESCE('; via ' || d.matched, '') || v_why_route,
+           CASE WHEN t.kind = 'episode' THEN t.copies END,
+           CASE WHEN t.kind = 'episode' THEN
+               (SELECT pg_catalog.count(DISTINCT e.agent_id)::integer FROM memory.episodes AS e
+                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                   AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(m)::uuid FROM pg_catalog.unnest(t.members) AS m))) END
       FROM top AS t
      CROSS JOIN LATERAL (
          SELECT pg_catalog.min(x.body) AS body,
-                pg_catalog.jsonb_object_agg(x.arm, pg_catalog.jsonb_build_object('rank', x.rank, 'score', x.raw)) AS ranks,
+                pg_catalog.jsonb_object_agg(x.arm, pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object('rank', x.rank, 'score', x.raw, 'trust', x.trust))) AS ranks,
                 pg_catalog.string_agg(x.arm || ' #' || x.rank, ', ' ORDER BY x.rank, x.arm) AS arms,
                 pg_catalog.string_agg(DISTINCT x.matched, ', ') AS matched
-           FROM h AS x
-          WHERE x.kind = t.kind AND x.id = t.id) AS d
+           FROM (SELECT DISTINCT ON (y.arm) y.* FROM h AS y
+                  WHERE y.kind = t.kind AND y.id = ANY (t.members)
+                  ORDER BY y.arm, y.rank, y.id) AS x) AS d
      ORDER BY t.score DESC, t.kind, t.id;
 END
 $$;
@@ -9022,7 +9320,7 @@ $$;
 ALTER FUNCTION memory.recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer, p_options jsonb) OWNER TO memory_owner;
 
 -- FUNCTION recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer, p_options jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer, p_options jsonb) IS 'Hybrid recall: episodes, facts and entities by meaning, words and the graph, fused by reciprocal rank, with each arm''s rank and why';
+COMMENT ON FUNCTION memory.recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer, p_options jsonb) IS 'Hybrid recall: episodes, named agents'' episodes, facts and entities by meaning, words and the graph, fused by reciprocal rank, copies folded, with each arm''s rank and why';
 
 -- FUNCTION recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer, p_options jsonb); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.recall(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_top_k integer, p_options jsonb) FROM PUBLIC;
@@ -9036,7 +9334,8 @@ CREATE TYPE memory.recall_hit AS (
 	body text,
 	raw double precision,
 	rank integer,
-	matched text
+	matched text,
+	trust double precision
 );
 
 ALTER TYPE memory.recall_hit OWNER TO memory_owner;
@@ -10150,6 +10449,9 @@ CREATE FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_query_vector(p_query);
+    PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     RETURN QUERY SELECT * FROM memory._search_episodes(
         p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_query => p_query,
         p_top_k => p_top_k, p_agent_id => p_agent_id, p_round_from => p_round_from,
@@ -10324,10 +10626,10 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'pass some of episode, fact, entity, or NULL for all';
     END IF;
-    RETURN QUERY SELECT * FROM memory._search_words(
+    RETURN QUERY SELECT w.kind, w.id, w.text, w.score, w.matched FROM memory._search_words(
         p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
         p_query_text => p_query_text, p_top_k => p_top_k, p_kinds => p_kinds,
-        p_name_keys => NULL, p_name_sims => NULL);
+        p_name_keys => NULL, p_name_sims => NULL) AS w;
 END
 $$;
 

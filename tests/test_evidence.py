@@ -151,7 +151,7 @@ def test_a_reimport_with_changed_actions_updates_mentions(world, capsys, importe
 
 
 def test_timeline_and_windowed_search(world, imported):
-    from swarm_memory.embed import Embedder
+    from swarm_memory.embed import embedder_for
 
     with Memory(world.dsn("reader_a")) as mem:
         events = mem.timeline(world.tenant_a, world.sim_a, "n-li")
@@ -167,10 +167,15 @@ def test_timeline_and_windowed_search(world, imported):
             mem.timeline(world.tenant_a, world.sim_a, "n-li", -5)
         assert exc.value.sqlstate == "22023"
 
-        query = Embedder().encode_one("河滨路改造计划")
-        everything = mem.search_episodes(world.tenant_a, world.sim_a, query, 10)
+        # the run is Chinese: its import chose the multilingual model, which the question
+        # is embedded with and named by
+        model = mem.model_of(world.tenant_a, world.sim_a).model
+        query = embedder_for(model).encode_query("河滨路改造计划")
+        everything = mem.search_episodes(world.tenant_a, world.sim_a, query, 10, model=model)
         assert len(everything) == 4
-        hits = mem.search_episodes(world.tenant_a, world.sim_a, query, 10, round_from=2, round_to=2)
+        hits = mem.search_episodes(
+            world.tenant_a, world.sim_a, query, 10, round_from=2, round_to=2, model=model
+        )
         assert {h.round for h in hits} == {2} and len(hits) == 2
         hits = mem.search_episodes(
             world.tenant_a,
@@ -179,10 +184,13 @@ def test_timeline_and_windowed_search(world, imported):
             10,
             since="2025-06-02T09:30:00Z",
             until="2025-06-03T09:00:00Z",
+            model=model,
         )
         assert [h.agent_name for h in hits] == ["Chamber of Commerce"]
         with pytest.raises(InvalidInput) as exc:
-            mem.search_episodes(world.tenant_a, world.sim_a, query, round_from=3, round_to=1)
+            mem.search_episodes(
+                world.tenant_a, world.sim_a, query, round_from=3, round_to=1, model=model
+            )
         assert exc.value.sqlstate == "22023"
 
 

@@ -49,18 +49,25 @@ def _recall(conn, world, text, vector, top_k, options):
     ).fetchall()
 
 
-DEFAULT_WEIGHTS = {"words": 2.0, "graph": 0.5}
+DEFAULT_WEIGHTS = {"words": 3.0, "graph": 0.5}
 
 
-def reference_rrf(arm_ranks: dict[str, dict[tuple[str, str], int]], k: float, weights: dict):
-    """Reciprocal rank fusion in Python: sum of weight / (k + rank) over the arms that found
-    an item (an arm's weight by default: words 2, graph 0.5, the others 1); zero scores
+def reference_rrf(
+    arm_ranks: dict[str, dict[tuple[str, str], int]],
+    k: float,
+    weights: dict,
+    trust: dict[tuple[str, str], float],
+):
+    """Reciprocal rank fusion in Python: sum of weight x trust / (k + rank) over the arms
+    that found an item (an arm's weight by default: words 3, graph 0.5, the others 1; a
+    words row's trust as its arm alone reports it, 1 for the other arms); zero scores
     dropped; best first, ties by kind then id."""
     scores: dict[tuple[str, str], float] = {}
     for arm, ranks in arm_ranks.items():
         w = float(weights.get(arm, DEFAULT_WEIGHTS.get(arm, 1)))
         for item, rank in ranks.items():
-            scores[item] = scores.get(item, 0.0) + w / (k + rank)
+            t = trust.get(item, 1.0) if arm == "words" else 1.0
+            scores[item] = scores.get(item, 0.0) + w * t / (k + rank)
     rows = [(item, s) for item, s in scores.items() if s > 0]
     rows.sort(key=lambda r: (-round(r[1], 12), r[0][0], r[0][1]))
     return rows
@@ -73,7 +80,7 @@ QUESTIONS = [
     "人们担心救护车会被挡住吗？",  # Chinese
 ]
 OPTIONS = [
-    {},  # defaults: k 60, weights words 2, graph 0.5, others 1, candidates 50
+    {},  # defaults: k 10, weights words 3, graph 0.5, others 1, candidates 50
     {"k": 10, "weights": {"words": 2, "graph": 0.5, "facts": 0}, "candidates": 20, "depth": 2},
 ]
 
@@ -87,14 +94,22 @@ def test_fusion_matches_a_python_reference(imported, connect):
         for extra in OPTIONS:
             # each arm alone (weight 1: a weight scales an arm's scores, not its ranking, and
             # an arm of weight 0 alone returns nothing): its ranking, as its ranks report it
+            # (copies kept apart: each row of each arm is its own item here)
             arm_ranks: dict[str, dict[tuple[str, str], int]] = {}
+            trust: dict[tuple[str, str], float] = {}
             for arm in ARMS:
-                alone = {**extra, "arms": [arm], "weights": {}}
+                alone = {**extra, "arms": [arm], "weights": {}, "collapse": False}
                 rows = _recall(conn, world, text, vector, 100, alone)
                 arm_ranks[arm] = {(r[0], r[1]): int(r[3][arm]["rank"]) for r in rows}
                 assert sorted(arm_ranks[arm].values()) == list(range(1, len(rows) + 1))
-            fused = _recall(conn, world, text, vector, 100, {**extra, "arms": list(ARMS)})
-            want = reference_rrf(arm_ranks, float(extra.get("k", 60)), extra.get("weights", {}))
+                if arm == "words":
+                    trust = {(r[0], r[1]): float(r[3][arm]["trust"]) for r in rows}
+                    assert all(0 < t <= 1 for t in trust.values())
+            every = {**extra, "arms": list(ARMS), "collapse": False}
+            fused = _recall(conn, world, text, vector, 100, every)
+            want = reference_rrf(
+                arm_ranks, float(extra.get("k", 10)), extra.get("weights", {}), trust
+            )
             assert [(r[0], r[1]) for r in fused] == [item for item, _ in want[:100]], text
             for row, (item, score) in zip(fused, want, strict=False):
                 assert abs(row[2] - score) < 1e-9, (text, item, row[2], score)
@@ -102,7 +117,7 @@ def test_fusion_matches_a_python_reference(imported, connect):
                 for arm, detail in row[3].items():
                     assert arm_ranks[arm].get(item) == detail["rank"], (text, item, arm)
             # the top k is the head of the same order
-            top = _recall(conn, world, text, vector, 5, {**extra, "arms": list(ARMS)})
+            top = _recall(conn, world, text, vector, 5, every)
             assert [(r[0], r[1]) for r in top] == [(r[0], r[1]) for r in fused[:5]]
             checked += len(fused)
     assert checked > 100

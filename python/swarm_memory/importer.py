@@ -40,7 +40,7 @@ from swarm_memory.client import Memory, PromoteCounts, StagingColumn, StagingTab
 from swarm_memory.embed import Embedder, embedder_for, node_text
 from swarm_memory.errors import ImportFailed, SwarmMemoryError
 from swarm_memory.mirofish.run import Parsed, dangling_edges, parse_run
-from swarm_memory.models import language_mix, recommend
+from swarm_memory.models import choose, language_mix, recommend
 from swarm_memory.progress import Progress
 
 __all__ = [
@@ -458,13 +458,15 @@ def import_run(
         files=parsed.files,
     )
     with Memory(dsn) as mem, mem.connect() as conn:
-        # models (V0022): embed with the simulation's model (a new one's: the tenant's), and
-        # say when the run's languages suggest another; never switch by ourselves.
-        embedder = embedder or embedder_for(mem.model_of(tenant_id, simulation_id, conn=conn).model)
+        # models (V0022): embed with the simulation's model (a new one's: the tenant's); when
+        # no one names one, with the model the run's languages call for; and say when they
+        # suggest another than a named one, never switching a named model by ourselves.
+        mix = language_mix(t for _, _, texts in _texts(parsed) for _, t in texts)
+        if embedder is None:
+            named = mem.model_of(tenant_id, simulation_id, conn=conn)
+            embedder = embedder_for(choose(mix) if named.named_by == "default" else named.model)
         report.model = embedder.model_name
-        report.recommendation = recommend(
-            language_mix(t for _, _, texts in _texts(parsed) for _, t in texts), report.model
-        )
+        report.recommendation = recommend(mix, report.model)
         try:
             report.embedded, report.reused, report.cached = embed(
                 mem, conn, tenant_id, simulation_id, parsed, embedder, progress, embed_all_actions

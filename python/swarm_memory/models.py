@@ -1,8 +1,12 @@
-"""Which embedding model fits a run: the languages of its texts, and a recommendation.
+"""Which embedding model fits a run: the languages of its texts, the model a new simulation
+takes when no one names one, and a recommendation.
 
-The import prints the recommendation (it never switches a model by itself): a tenant or a
-simulation names its model (memory.set_tenant_model, memory.set_model), and an existing
-simulation moves to another model online with `swarm-memory reembed`.
+A new simulation that neither it nor its tenant names a model for is embedded with the
+model its run's languages call for (`choose`): the multilingual model for a run with
+Chinese, Japanese or Korean text, the English model otherwise (measured: bench/README.md,
+python -m bench.answers). A named model is never overridden: the import then prints the
+recommendation, and an existing simulation moves to another model online with
+`swarm-memory reembed`.
 """
 
 from __future__ import annotations
@@ -67,6 +71,13 @@ def language_mix(texts: Iterable[str]) -> LanguageMix:
         cjk += lang == "cjk"
         latin += lang == "latin"
     return LanguageMix(n, cjk, latin)
+
+
+def choose(mix: LanguageMix) -> str:
+    """The model for a new simulation that names none: the multilingual model when at least
+    RECOMMEND_SHARE of its texts are CJK (the English model ranks Chinese posts barely above
+    chance), the English model otherwise (faster, and better on English conversation)."""
+    return E5_MODEL_NAME if mix.cjk_share >= RECOMMEND_SHARE else MODEL_NAME
 
 
 def recommend(mix: LanguageMix, current: str) -> str | None:

@@ -84,8 +84,8 @@ INSERT INTO memory.search_clump_chunks (tenant_id, simulation_id, build_no, clum
 -- V0022: B's model for its new simulations
 INSERT INTO memory.tenant_models (tenant_id, embedding_model) VALUES (fx.tenant_b(), 'sentence-transformers/all-MiniLM-L6-v2');
 -- V0016: a link of B's edge to an episode (written as the superuser: no tenant role writes it)
-INSERT INTO memory.edge_evidence (tenant_id, simulation_id, edge_key, kind, episode_id, matched)
-    VALUES (fx.tenant_b(), fx.sim_b(), md5('eb1')::uuid, 'mention', 'epb1', '{beta one,beta two}');
+INSERT INTO memory.edge_evidence (tenant_id, simulation_id, edge_key, kind, episode_id, matched, found_by)
+    VALUES (fx.tenant_b(), fx.sim_b(), md5('eb1')::uuid, 'mention', 'epb1', '{beta one,beta two}', '{names}');
 -- Reports and predictions of B (V0014), and one staged row of each of their kinds.
 INSERT INTO memory.reports (tenant_id, simulation_id, report_id, status, source)
 VALUES (fx.tenant_b(), fx.sim_b(), 'rb1', 'completed', 'import');

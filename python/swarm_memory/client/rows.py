@@ -137,7 +137,7 @@ class Route:
 @dataclass(frozen=True)
 class Recalled:
     """A row of recall: an episode, fact or entity, its fused score, each arm's rank and raw
-    score, and why it is there."""
+    score, why it is there, and for an episode the copies and agents folded into it."""
 
     kind: str
     id: str
@@ -145,6 +145,10 @@ class Recalled:
     score: float
     ranks: dict[str, dict[str, float]]
     why: str
+    # an episode's row: the copies of its text the arms found folded into it (itself
+    # included) and their distinct agents; None for a fact or an entity
+    copies: int | None = None
+    agents: int | None = None
 
 
 @dataclass(frozen=True)

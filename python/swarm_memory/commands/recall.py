@@ -40,8 +40,17 @@ def cmd_recall(args: argparse.Namespace) -> int:
         )
     print(
         table(
-            [(f"{r.score:.4f}", r.kind, r.text, r.why) for r in rows],
-            ["score", "kind", "text", "arms"],
+            [
+                (
+                    f"{r.score:.4f}",
+                    r.kind,
+                    r.text,
+                    f"{r.copies} by {r.agents}" if r.copies and r.copies > 1 else "",
+                    r.why,
+                )
+                for r in rows
+            ],
+            ["score", "kind", "text", "copies", "arms"],
             width=60,
         )
     )
@@ -75,7 +84,8 @@ def add_commands(sub: Subcommands) -> None:
     s.add_argument("question")
     s.add_argument("--top-k", type=int, default=10)
     s.add_argument(
-        "--arms", help="comma-separated: episodes,facts,entities,words,graph (default: routed)"
+        "--arms",
+        help="comma-separated: episodes,agents,facts,entities,words,graph (default: routed)",
     )
     s.add_argument(
         "--options",

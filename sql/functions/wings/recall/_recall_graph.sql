@@ -34,7 +34,7 @@ BEGIN
     v_seeds := ARRAY(
         -- each seed with its row's text (its name and summary): the entity rows of tier 1
         SELECT ROW('graph', 'entity', n.node_id, n.name || COALESCE(': ' || n.summary, ''),
-                   c.similarity::double precision, 0, n.name)::memory.recall_hit
+                   c.similarity::double precision, 0, n.name, NULL)::memory.recall_hit
           FROM (SELECT x.node_key, x.similarity FROM memory._name_candidates(p_tenant_id, p_simulation_id, p_text, 5) AS x
                  WHERE p_name_keys IS NULL
                 UNION ALL
@@ -50,7 +50,7 @@ BEGIN
         -- (tiers 1 and 2) here, their neighbours by depth and the episodes naming them (tier
         -- 3) below
         v_graph := ARRAY(
-            SELECT ROW('graph', c.kind, c.id, c.body, c.raw, c.tier, c.matched)::memory.recall_hit
+            SELECT ROW('graph', c.kind, c.id, c.body, c.raw, c.tier, c.matched, NULL)::memory.recall_hit
               -- the seeds themselves, as v_seeds read them (joined again here by the key md5(id),
               -- the planner hashed the simulation's every entity)
               FROM (SELECT 1 AS tier, 'entity' AS kind, s.id, s.body, s.raw, s.matched
@@ -80,7 +80,7 @@ BEGIN
         IF (SELECT pg_catalog.count(*) FROM (SELECT DISTINCT g.kind, g.id FROM pg_catalog.unnest(v_graph) AS g) AS d)
            < p_candidates THEN
             v_graph := v_graph || ARRAY(
-                SELECT ROW('graph', c.kind, c.id, c.body, c.raw, c.tier, c.matched)::memory.recall_hit
+                SELECT ROW('graph', c.kind, c.id, c.body, c.raw, c.tier, c.matched, NULL)::memory.recall_hit
                   FROM (-- depth 1: the other ends of the seed's current facts, read here for all the
                         -- seeds at once from the walk's covering indexes (memory.neighbors(..., 1,
                         -- NULL, 'both', p_as_of, p_limit => p_candidates)'s nodes, in its order:
@@ -132,7 +132,8 @@ BEGIN
         END IF;
         RETURN QUERY
             SELECT 'graph'::text, g.kind, g.id, g.body, g.raw,
-                   pg_catalog.row_number() OVER (ORDER BY g.rank, g.raw DESC, g.kind, g.id)::integer, g.matched
+                   pg_catalog.row_number() OVER (ORDER BY g.rank, g.raw DESC, g.kind, g.id)::integer, g.matched,
+                   NULL::double precision
               FROM (SELECT DISTINCT ON (c.kind, c.id) c.*
                       FROM pg_catalog.unnest(v_graph) AS c
                      ORDER BY c.kind, c.id, c.rank, c.raw DESC) AS g

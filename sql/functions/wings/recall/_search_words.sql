@@ -1,7 +1,9 @@
 -- memory.search_words' work, for a caller that has entered the tenant, checked the text and
 -- the kinds: p_name_keys / p_name_sims, when not NULL, are the entities the text names
 -- (memory._name_candidates(..., LEAST(top_k, 10)), which memory.recall computes once for
--- its words and graph arms); NULL, they are found here.
+-- its words and graph arms); NULL, they are found here. cover: the share of the question
+-- that the row explains, its words' idf over the question's (a word no row holds counts
+-- as the rarest), 1 for an entity found by name; memory.recall trusts the arm by it.
 --
 -- The plan is generic, made once a session and cached (force_generic_plan, as
 -- memory.neighbors'): the statement's shape is fixed by its materialized steps and lateral
@@ -20,7 +22,7 @@ CREATE OR REPLACE FUNCTION memory._search_words(
     p_kinds text[],
     p_name_keys uuid[],
     p_name_sims real[])
-RETURNS TABLE (kind text, id text, text text, score real, matched text)
+RETURNS TABLE (kind text, id text, text text, score real, matched text, cover real)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 SET plan_cache_mode = force_generic_plan
@@ -82,17 +84,21 @@ BEGIN
     ), scored AS MATERIALIZED (
         SELECT c.kind, c.row_key,
                GREATEST(COALESCE(h.s / (h.s + 1), 0), nm.similarity)::real AS score,
-               h.words, nm.similarity AS name_score
+               h.words, nm.similarity AS name_score,
+               CASE WHEN nm.similarity IS NOT NULL THEN 1
+                    ELSE COALESCE(h.idf, 0) / NULLIF((SELECT pg_catalog.sum(pg_catalog.ln(1 + (v_cap + 1)::double precision / GREATEST(a.df, 1)))
+                                                       FROM q AS a), 0) END::real AS cover
           FROM cand AS c
           LEFT JOIN names AS nm ON c.kind = 'n' AND nm.node_key = c.row_key
           LEFT JOIN (
-              SELECT p.kind, p.row_key, pg_catalog.count(*)::integer AS hits,
+              SELECT p.kind, p.row_key,
                      -- (summed in the question's word order, whatever the plan: the same
                      -- rounding, so the same ties, every time)
                      pg_catalog.sum(pg_catalog.ln(1 + (v_cap + 1)::double precision / GREATEST(p.df, 1))
                                     * CASE p.weight WHEN 'A' THEN 1.0 ELSE 0.4 END
                                     * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * p.doc_len / 16.0)) ORDER BY p.n) AS s,
-                     pg_catalog.string_agg(p.word, ' ' ORDER BY p.n) AS words
+                     pg_catalog.string_agg(p.word, ' ' ORDER BY p.n) AS words,
+                     pg_catalog.sum(pg_catalog.ln(1 + (v_cap + 1)::double precision / GREATEST(p.df, 1)) ORDER BY p.n) AS idf
                 FROM held AS p
                GROUP BY p.kind, p.row_key) AS h ON h.kind = c.kind AND h.row_key = c.row_key
     ), best AS (
@@ -104,7 +110,8 @@ BEGIN
     )
     SELECT r.kind, r.id, r.body, b.score,
            pg_catalog.concat_ws(' ', b.words,
-                                CASE WHEN b.name_score IS NOT NULL THEN '~' OPERATOR(pg_catalog.||) r.name END)
+                                CASE WHEN b.name_score IS NOT NULL THEN '~' OPERATOR(pg_catalog.||) r.name END),
+           b.cover
       FROM best AS b
      CROSS JOIN LATERAL (
          SELECT 'episode'::text AS kind, e.episode_id AS id, e.content AS body, NULL::text AS name

@@ -1,34 +1,43 @@
 -- Hybrid recall in one call: the arms that search by meaning (episodes, facts and entities
--- by the query vector), by words (memory.search_words' work, memory._search_words) and
--- through the graph (the entities the question names, their current facts, their
--- neighbours and the episodes that name them) each rank their candidates; the entities the
--- question names (memory._name_candidates) are found once for the words and the graph
--- arms. Reciprocal rank fusion adds weight / (k + rank) over the arms that found a
--- candidate (k = 60 by default). Ties fall to kind, then id: the same data always gives the
--- same answer.
+-- by the query vector; agents: the episodes of each agent the question names, by the same
+-- vector), by words (memory.search_words' work, memory._search_words) and through the graph
+-- (the entities the question names, their current facts, their neighbours and the episodes
+-- that name them) each rank their candidates; the entities the question names
+-- (memory._name_candidates) are found once for the words and the graph arms. Reciprocal
+-- rank fusion adds weight / (k + rank) over the arms that found a candidate, a words row's
+-- weight scaled by the square of the share of the question it explains. Ties fall to kind,
+-- then id: the same data always gives the same answer. The defaults (k 10, the weights,
+-- the agents arm, the words' cover) were chosen on LoCoMo's development conversations and
+-- a Chinese run in MiroFish's formats, beside BM25 and exact dense search (bench/README.md).
 --
 -- p_options (every key optional, any other key 22023):
---   arms        the arms to run, of episodes, facts, entities, words, graph; without it the
---               route decides (memory.route): graph -> graph, facts, entities, words;
---               vector -> episodes, facts, entities, words; hybrid -> all five
---   weights     {"arm": weight >= 0}; by default words 2, graph 0.5, the others 1 (on the
---               labelled set of bench/recall_eval.json they beat weights of 1 and the words
---               arm alone: bench/README.md)
---   k           the fusion's constant (> 0), 60 by default
+--   arms        the arms to run, of episodes, agents, facts, entities, words, graph; without
+--               it the route decides (memory.route), and every route reaches the episodes:
+--               graph -> graph, facts, entities, words, episodes, agents; vector ->
+--               episodes, agents, facts, entities, words; hybrid -> all six
+--   weights     {"arm": weight >= 0}; by default words 3, graph 0.5, the others 1
+--   k           the fusion's constant (> 0), 10 by default
 --   candidates  how many candidates each arm ranks (1..100), 50 by default
 --   depth       how far the graph arm walks from a named entity (1 or 2), 1 by default
 --   as_of       the world time of the facts the arms read (memory.facts), now by default
 --   model       the model that made p_query_vector: another than the simulation's is 22023
---               (memory._check_query_model); absent, the vector is taken as the simulation's
+--               (memory._check_query_model); absent, the vector is taken as the default
+--               model's, so on a simulation of another model it is refused
 --   kinds       the kinds of rows to answer with, of episode, fact, entity (all by default):
 --               the fused rows of other kinds are left out before the top p_top_k are taken
 --               (quick search over facts: {"kinds": ["fact"]})
+--   collapse    true by default: an episode whose text is another's word for word (a
+--               slogan posted by many, a repost's text) joins the best-ranked of them, whose
+--               row counts them (copies) and their distinct agents (agents); false keeps each
+--   like        an episode id: more like it, by its own stored vector (no p_query_vector,
+--               no model to name), the episode and its copies left out
 -- A NULL vector runs the arms that need none (words, graph), so any SQL client recalls by
 -- text; a NULL (or blank) text runs the arms of meaning alone; both NULL: 22023; a text over
 -- memory._limit('question_bytes') (4 KB) 54000, before any arm runs. Each row:
 -- kind (episode, fact, entity), id, text, fused score, each arm's rank and raw score
--- (ranks), and why: the arms that found it, the entities that led the graph there, and the
--- route taken.
+-- (ranks; a words row's trust too: the factor on its weight), why: the arms that found it, the entities or agents that led there, and the
+-- route taken; for an episode, copies and agents (the copies among the arms' candidates,
+-- itself included).
 CREATE OR REPLACE FUNCTION memory.recall(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -73,7 +82,7 @@ BEGIN
     PERFORM memory._check_limit('question_bytes', 'p_query_text', pg_catalog.octet_length(p_query_text));
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
         RAISE EXCEPTION 'p_options must be a JSON object, not %', pg_catalog.jsonb_typeof(v_options)
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, model, kinds';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, model, kinds, collapse, like';
     END IF;
     SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(o.key)), ', ' ORDER BY o.key) INTO v_bad
       FROM pg_catalog.jsonb_object_keys(v_options) AS o(key)
@@ -186,7 +195,7 @@ BEGIN
     IF v_vec IS NOT NULL AND 'episodes' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('episodes', 'episode', h.episode_id, h.content, h.similarity,
-                       pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), NULL)::memory.recall_hit
+                       pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), NULL, NULL)::memory.recall_hit
               FROM memory._search_episodes(p_tenant_id => p_tenant_id,
                                            p_simulation_id => p_simulation_id, p_query => v_vec,
                                            p_top_k => LEAST(v_cand, 100), p_agent_id => NULL,
@@ -200,7 +209,7 @@ BEGIN
         FOR v_agent IN SELECT a.agent_id, a.agent_name FROM memory._named_agents(p_tenant_id, p_simulation_id, v_text, 3) AS a LOOP
             v_hits := v_hits || ARRAY(
                 SELECT ROW('agents', 'episode', h.episode_id, h.content, h.similarity,
-                           pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), v_agent.agent_name)::memory.recall_hit
+                           pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), v_agent.agent_name, NULL)::memory.recall_hit
                   FROM memory._search_episodes(p_tenant_id => p_tenant_id,
                                                p_simulation_id => p_simulation_id, p_query => v_vec,
                                                p_top_k => LEAST(v_cand, 100), p_agent_id => v_agent.agent_id,
@@ -212,7 +221,7 @@ BEGIN
     IF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('facts', 'fact', f.edge_id, f.fact, f.similarity,
-                       pg_catalog.row_number() OVER (ORDER BY f.similarity DESC, f.edge_id), NULL)::memory.recall_hit
+                       pg_catalog.row_number() OVER (ORDER BY f.similarity DESC, f.edge_id), NULL, NULL)::memory.recall_hit
               FROM memory._search_facts(p_tenant_id => p_tenant_id,
                                         p_simulation_id => p_simulation_id, p_query => v_vec,
                                         p_top_k => LEAST(v_cand, 100), p_state => 'current',
@@ -221,7 +230,7 @@ BEGIN
     IF v_vec IS NOT NULL AND 'entities' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('entities', 'entity', n.node_id, n.name || COALESCE(': ' || n.summary, ''), n.similarity,
-                       pg_catalog.row_number() OVER (ORDER BY n.similarity DESC, n.node_id), NULL)::memory.recall_hit
+                       pg_catalog.row_number() OVER (ORDER BY n.similarity DESC, n.node_id), NULL, NULL)::memory.recall_hit
               FROM memory._search_nodes(p_tenant_id => p_tenant_id,
                                         p_simulation_id => p_simulation_id, p_query => v_vec,
                                         p_top_k => LEAST(v_cand, 100), p_type => NULL,
@@ -239,11 +248,16 @@ BEGIN
         END IF;
     END IF;
 
-    -- the words
+    -- the words, each row trusted as far as it explains the question: its weight is scaled
+    -- by the square of its cover (memory._search_words: its words' idf over the question's;
+    -- an entity found by name explains it all), so rows that match a question only in
+    -- passing (an English question over Chinese posts matching a place name every English
+    -- post holds, a word or two of a long question) do not outvote meaning
     IF v_text IS NOT NULL AND 'words' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('words', w.kind, w.id, w.text, w.score,
-                       pg_catalog.row_number() OVER (ORDER BY w.score DESC, w.kind, w.id), NULL)::memory.recall_hit
+                       pg_catalog.row_number() OVER (ORDER BY w.score DESC, w.kind, w.id), NULL,
+                       w.cover * w.cover)::memory.recall_hit
               FROM memory._search_words(p_tenant_id => p_tenant_id,
                                         p_simulation_id => p_simulation_id, p_query_text => v_text,
                                         p_top_k => v_cand, p_kinds => NULL,
@@ -275,8 +289,8 @@ BEGIN
     ), fused AS MATERIALIZED (
         SELECT x.kind, x.id, pg_catalog.min(x.body) AS body,
                pg_catalog.sum(COALESCE((v_options -> 'weights' ->> x.arm)::double precision,
-                                       CASE x.arm WHEN 'words' THEN 2 WHEN 'graph' THEN 0.5 ELSE 1 END)
-                              / (v_k + x.rank)) AS score
+                                       CASE x.arm WHEN 'words' THEN 3 WHEN 'graph' THEN 0.5 ELSE 1 END)
+                              * COALESCE(x.trust, 1) / (v_k + x.rank)) AS score
           FROM h AS x
          GROUP BY x.kind, x.id
     ), grouped AS MATERIALIZED (
@@ -305,7 +319,7 @@ BEGIN
       FROM top AS t
      CROSS JOIN LATERAL (
          SELECT pg_catalog.min(x.body) AS body,
-                pg_catalog.jsonb_object_agg(x.arm, pg_catalog.jsonb_build_object('rank', x.rank, 'score', x.raw)) AS ranks,
+                pg_catalog.jsonb_object_agg(x.arm, pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object('rank', x.rank, 'score', x.raw, 'trust', x.trust))) AS ranks,
                 pg_catalog.string_agg(x.arm || ' #' || x.rank, ', ' ORDER BY x.rank, x.arm) AS arms,
                 pg_catalog.string_agg(DISTINCT x.matched, ', ') AS matched
            FROM (SELECT DISTINCT ON (y.arm) y.* FROM h AS y
@@ -315,5 +329,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.recall(uuid, uuid, text, public.vector, integer, jsonb) IS 'Hybrid recall: episodes, facts and entities by meaning, words and the graph, fused by reciprocal rank, with each arm''s rank and why';
+COMMENT ON FUNCTION memory.recall(uuid, uuid, text, public.vector, integer, jsonb) IS 'Hybrid recall: episodes, named agents'' episodes, facts and entities by meaning, words and the graph, fused by reciprocal rank, copies folded, with each arm''s rank and why';
 GRANT EXECUTE ON FUNCTION memory.recall(uuid, uuid, text, public.vector, integer, jsonb) TO memory_reader;

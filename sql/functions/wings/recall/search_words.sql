@@ -8,11 +8,9 @@
 -- the next rarest, and so on (a common word matches tens of thousands of rows and each
 -- ranked costs; when the rarest word is at most that frequent, every row holding all the
 -- words is a candidate). Each word's postings are then read for all the candidates at
--- once (memory._search_words, the work). Score: (words matched + r) / (words + 1), so a row holding
--- more of the question's distinct words always ranks above one holding fewer; r in [0, 1)
--- is s / (s + 1) of a BM25 sum over the words it holds (occurrences saturating with k1 1.2,
--- shorter documents first with b 0.75 around 16 words, rarer words weighing more: idf
--- ln(1 + 301 / frequency), a word of an entity's summary 0.4 of one in its name). An entity
+-- once (memory._search_words, the work). Score: s / (s + 1) of a BM25 sum over the question's
+-- words the row holds (occurrences saturating with k1 1.2, shorter documents first with b
+-- 0.75 around 16 words, rarer words weighing more: idf ln(1 + 301 / frequency), a word of an entity's summary 0.4 of one in its name). An entity
 -- whose name the question names or nearly names (memory._name_candidates, the ten closest
 -- names: misspellings, a Chinese name inside a sentence) scores at least that similarity. `matched` lists the
 -- question's words the row holds (a name match adds '~' and the name). Time is not this
@@ -37,10 +35,10 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'pass some of episode, fact, entity, or NULL for all';
     END IF;
-    RETURN QUERY SELECT * FROM memory._search_words(
+    RETURN QUERY SELECT w.kind, w.id, w.text, w.score, w.matched FROM memory._search_words(
         p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
         p_query_text => p_query_text, p_top_k => p_top_k, p_kinds => p_kinds,
-        p_name_keys => NULL, p_name_sims => NULL);
+        p_name_keys => NULL, p_name_sims => NULL) AS w;
 END
 $fn$;
 

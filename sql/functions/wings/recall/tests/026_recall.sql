@@ -101,10 +101,11 @@ SELECT is_empty($$
     SELECT r.id FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan parking chamber', fx.vec(7), 20,
                                    '{"weights": {"words": 2, "facts": 0.5}, "k": 10}') AS r
      WHERE abs(r.score - (SELECT sum(COALESCE(('{"words": 2, "facts": 0.5}'::jsonb ->> a.key)::float8,
-                                              ('{"words": 2, "graph": 0.5}'::jsonb ->> a.key)::float8, 1)
+                                              ('{"words": 3, "graph": 0.5}'::jsonb ->> a.key)::float8, 1)
+                                     * COALESCE((a.value ->> 'trust')::float8, 1)
                                      / (10 + (a.value ->> 'rank')::int))
                             FROM jsonb_each(r.ranks) AS a)) > 1e-12
-$$, 'each score is the sum over its arms of weight / (k + rank) (weights by default: words 2, graph 0.5, others 1)');
+$$, 'each score is the sum over its arms of weight x trust / (k + rank) (weights by default: words 3, graph 0.5, others 1)');
 SELECT results_eq($$SELECT kind, id, score FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', fx.vec(2), 20)$$,
                   $$SELECT kind, id, score FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'plan', fx.vec(2), 20)$$,
                   'the same question gives the same rows in the same order');
