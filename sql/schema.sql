@@ -2431,7 +2431,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.predictions(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '879b97e8d26886192ec82641beb6e7a9', false),
         ('memory.profiles(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3af2df50a726f3758fb10eeda29a269a', false),
         ('memory.quotas(uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '5f3f9faf0fa9e795eeb04e8fae2d6b67', false),
-        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '30495b1b52d0de6acb8aeb06400fd0e3', false),
+        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'cd48c785028fff85158a0ab84231b8b8', false),
         ('memory.record_outcome(uuid,uuid,text,text,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f7ff317bf0689141c55901522d51aab5', false),
         ('memory.reembed_texts(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8b43a613d0249b323f1a174484d55a4e', false),
         ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
@@ -9039,7 +9039,7 @@ CREATE FUNCTION memory.recall(p_tenant_id uuid, p_simulation_id uuid, p_query_te
     SET lock_timeout TO '5s'
     AS $$
 DECLARE
-    v_arms_all text[] := ARRAY['episodes', 'agents', 'facts', 'entities', 'words', 'graph'];
+    v_arms_all text[] := ARRAY['episodes', 'agents', 'facts', 'entities', 'words', 'graph', 'context'];
     v_options  jsonb := COALESCE(p_options, '{}'::jsonb);
     -- blank: nothing but white space of any kind (tabs, new lines, U+3000 ...), as the
     -- words arm reads it (memory._words_prepare)
@@ -9063,6 +9063,7 @@ DECLARE
     v_collapse boolean := true;
     v_like     text;
     v_like_text text;
+    v_weights  jsonb;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     -- the question's size first, whatever the arms: the route and the words and graph arms
@@ -9125,6 +9126,10 @@ BEGIN
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'weights: {"words": 2, "graph": 1.5}';
         END IF;
     END IF;
+    -- each arm's weight: the caller's, else words 3, graph 0.5, context 0 (asked for by
+    -- weight: it helps a conversation, where a reply follows what it answers, and harms a
+    -- social run, where the next action is another agent's on another topic), the others 1
+    v_weights := '{"words": 3, "graph": 0.5, "context": 0}'::jsonb || COALESCE(v_options -> 'weights', '{}'::jsonb);
     v_kinds := memory._recall_list(v_options, 'kinds', ARRAY['episode', 'fact', 'entity'], 'kind');
     v_k := memory._recall_option(v_options, 'k', 10, 0, NULL);
     v_cand := memory._recall_option(v_options, 'candidates', 50, 1, 100);
@@ -9162,8 +9167,8 @@ BEGIN
         -- every route reaches the episodes (and the named agents' episodes): a simulation
         -- without a graph, or a question about something it never names, still gets what
         -- its agents said
-        v_arms := CASE v_route WHEN 'graph' THEN ARRAY['graph', 'facts', 'entities', 'words', 'episodes', 'agents']
-                               WHEN 'vector' THEN ARRAY['episodes', 'agents', 'facts', 'entities', 'words']
+        v_arms := CASE v_route WHEN 'graph' THEN ARRAY['graph', 'facts', 'entities', 'words', 'episodes', 'agents', 'context']
+                               WHEN 'vector' THEN ARRAY['episodes', 'agents', 'facts', 'entities', 'words', 'context']
                                ELSE v_arms_all END;
     END IF;
 
@@ -9261,6 +9266,41 @@ BEGIN
             p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g);
     END IF;
 
+    -- the context: the turns around the best episodes found so far (the one before and the
+    -- one after in the same round of the same platform, by time), ranked as the episode
+    -- they surround is ranked: an answer often lies in the reply to what matched, or in what
+    -- it replies to, which share none of the question's words
+    IF 'context' = ANY (v_arms) AND (v_weights ->> 'context')::double precision > 0
+       AND (v_kinds IS NULL OR 'episode' = ANY (v_kinds)) THEN
+        v_hits := v_hits || ARRAY(
+            WITH pre AS (
+                SELECT x.id, pg_catalog.row_number() OVER (ORDER BY pg_catalog.sum(COALESCE((v_weights ->> x.arm)::double precision, 1)
+                                                                                   * COALESCE(x.trust, 1) / (v_k + x.rank)) DESC, x.id) AS rank
+                  FROM pg_catalog.unnest(v_hits) AS x
+                 WHERE x.kind = 'episode'
+                 GROUP BY x.id
+                 ORDER BY 2
+                 LIMIT 2 * memory._top_k(p_top_k)
+            )
+            SELECT ROW('context', 'episode', n.episode_id, n.content, NULL, p.rank, p.id, NULL)::memory.recall_hit
+              FROM pre AS p
+              JOIN memory.episodes AS e
+                ON e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND e.episode_key = pg_catalog.md5(p.id)::uuid AND e.occurred_at IS NOT NULL
+             CROSS JOIN LATERAL (
+                 (SELECT b.episode_id, b.content FROM memory.episodes AS b
+                   WHERE b.tenant_id = p_tenant_id AND b.simulation_id = p_simulation_id
+                     AND b.occurred_at < e.occurred_at AND b.round IS NOT DISTINCT FROM e.round
+                     AND b.platform IS NOT DISTINCT FROM e.platform
+                   ORDER BY b.occurred_at DESC LIMIT 1)
+                 UNION ALL
+                 (SELECT a.episode_id, a.content FROM memory.episodes AS a
+                   WHERE a.tenant_id = p_tenant_id AND a.simulation_id = p_simulation_id
+                     AND a.occurred_at > e.occurred_at AND a.round IS NOT DISTINCT FROM e.round
+                     AND a.platform IS NOT DISTINCT FROM e.platform
+                   ORDER BY a.occurred_at LIMIT 1)) AS n);
+    END IF;
+
     -- The fusion: each row's score over the arms that found it, then the top k, and only
     -- for those the text, the ranks and the why: the rows the arms find but the fusion drops
     -- never pay for them (the same rows, every column alike).
@@ -9276,8 +9316,7 @@ BEGIN
            AND (v_like IS NULL OR x.kind <> 'episode' OR (x.id <> v_like AND x.body IS DISTINCT FROM v_like_text))
     ), fused AS MATERIALIZED (
         SELECT x.kind, x.id, pg_catalog.min(x.body) AS body,
-               pg_catalog.sum(COALESCE((v_options -> 'weights' ->> x.arm)::double precision,
-                                       CASE x.arm WHEN 'words' THEN 3 WHEN 'graph' THEN 0.5 ELSE 1 END)
+               pg_catalog.sum(COALESCE((v_weights ->> x.arm)::double precision, 1)
                               * COALESCE(x.trust, 1) / (v_k + x.rank)) AS score
           FROM h AS x
          GROUP BY x.kind, x.id

@@ -11,11 +11,13 @@
 -- a Chinese run in MiroFish's formats, beside BM25 and exact dense search (bench/README.md).
 --
 -- p_options (every key optional, any other key 22023):
---   arms        the arms to run, of episodes, agents, facts, entities, words, graph; without
---               it the route decides (memory.route), and every route reaches the episodes:
---               graph -> graph, facts, entities, words, episodes, agents; vector ->
---               episodes, agents, facts, entities, words; hybrid -> all six
---   weights     {"arm": weight >= 0}; by default words 3, graph 0.5, the others 1
+--   arms        the arms to run, of episodes, agents, facts, entities, words, graph, context;
+--               without it the route decides (memory.route), and every route reaches the
+--               episodes: graph -> graph, facts, entities, words, episodes, agents, context;
+--               vector -> episodes, agents, facts, entities, words, context; hybrid -> all
+--   weights     {"arm": weight >= 0}; by default words 3, graph 0.5, context 0 (the turns
+--               before and after the best episodes, each ranked as the episode it surrounds:
+--               for a conversation, {"context": 0.5}), the others 1
 --   k           the fusion's constant (> 0), 10 by default
 --   candidates  how many candidates each arm ranks (1..100), 50 by default
 --   depth       how far the graph arm walks from a named entity (1 or 2), 1 by default
@@ -51,7 +53,7 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 DECLARE
-    v_arms_all text[] := ARRAY['episodes', 'agents', 'facts', 'entities', 'words', 'graph'];
+    v_arms_all text[] := ARRAY['episodes', 'agents', 'facts', 'entities', 'words', 'graph', 'context'];
     v_options  jsonb := COALESCE(p_options, '{}'::jsonb);
     -- blank: nothing but white space of any kind (tabs, new lines, U+3000 ...), as the
     -- words arm reads it (memory._words_prepare)
@@ -75,6 +77,7 @@ DECLARE
     v_collapse boolean := true;
     v_like     text;
     v_like_text text;
+    v_weights  jsonb;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     -- the question's size first, whatever the arms: the route and the words and graph arms
@@ -137,6 +140,10 @@ BEGIN
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'weights: {"words": 2, "graph": 1.5}';
         END IF;
     END IF;
+    -- each arm's weight: the caller's, else words 3, graph 0.5, context 0 (asked for by
+    -- weight: it helps a conversation, where a reply follows what it answers, and harms a
+    -- social run, where the next action is another agent's on another topic), the others 1
+    v_weights := '{"words": 3, "graph": 0.5, "context": 0}'::jsonb || COALESCE(v_options -> 'weights', '{}'::jsonb);
     v_kinds := memory._recall_list(v_options, 'kinds', ARRAY['episode', 'fact', 'entity'], 'kind');
     v_k := memory._recall_option(v_options, 'k', 10, 0, NULL);
     v_cand := memory._recall_option(v_options, 'candidates', 50, 1, 100);
@@ -174,8 +181,8 @@ BEGIN
         -- every route reaches the episodes (and the named agents' episodes): a simulation
         -- without a graph, or a question about something it never names, still gets what
         -- its agents said
-        v_arms := CASE v_route WHEN 'graph' THEN ARRAY['graph', 'facts', 'entities', 'words', 'episodes', 'agents']
-                               WHEN 'vector' THEN ARRAY['episodes', 'agents', 'facts', 'entities', 'words']
+        v_arms := CASE v_route WHEN 'graph' THEN ARRAY['graph', 'facts', 'entities', 'words', 'episodes', 'agents', 'context']
+                               WHEN 'vector' THEN ARRAY['episodes', 'agents', 'facts', 'entities', 'words', 'context']
                                ELSE v_arms_all END;
     END IF;
 
@@ -273,6 +280,41 @@ BEGIN
             p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g);
     END IF;
 
+    -- the context: the turns around the best episodes found so far (the one before and the
+    -- one after in the same round of the same platform, by time), ranked as the episode
+    -- they surround is ranked: an answer often lies in the reply to what matched, or in what
+    -- it replies to, which share none of the question's words
+    IF 'context' = ANY (v_arms) AND (v_weights ->> 'context')::double precision > 0
+       AND (v_kinds IS NULL OR 'episode' = ANY (v_kinds)) THEN
+        v_hits := v_hits || ARRAY(
+            WITH pre AS (
+                SELECT x.id, pg_catalog.row_number() OVER (ORDER BY pg_catalog.sum(COALESCE((v_weights ->> x.arm)::double precision, 1)
+                                                                                   * COALESCE(x.trust, 1) / (v_k + x.rank)) DESC, x.id) AS rank
+                  FROM pg_catalog.unnest(v_hits) AS x
+                 WHERE x.kind = 'episode'
+                 GROUP BY x.id
+                 ORDER BY 2
+                 LIMIT 2 * memory._top_k(p_top_k)
+            )
+            SELECT ROW('context', 'episode', n.episode_id, n.content, NULL, p.rank, p.id, NULL)::memory.recall_hit
+              FROM pre AS p
+              JOIN memory.episodes AS e
+                ON e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND e.episode_key = pg_catalog.md5(p.id)::uuid AND e.occurred_at IS NOT NULL
+             CROSS JOIN LATERAL (
+                 (SELECT b.episode_id, b.content FROM memory.episodes AS b
+                   WHERE b.tenant_id = p_tenant_id AND b.simulation_id = p_simulation_id
+                     AND b.occurred_at < e.occurred_at AND b.round IS NOT DISTINCT FROM e.round
+                     AND b.platform IS NOT DISTINCT FROM e.platform
+                   ORDER BY b.occurred_at DESC LIMIT 1)
+                 UNION ALL
+                 (SELECT a.episode_id, a.content FROM memory.episodes AS a
+                   WHERE a.tenant_id = p_tenant_id AND a.simulation_id = p_simulation_id
+                     AND a.occurred_at > e.occurred_at AND a.round IS NOT DISTINCT FROM e.round
+                     AND a.platform IS NOT DISTINCT FROM e.platform
+                   ORDER BY a.occurred_at LIMIT 1)) AS n);
+    END IF;
+
     -- The fusion: each row's score over the arms that found it, then the top k, and only
     -- for those the text, the ranks and the why: the rows the arms find but the fusion drops
     -- never pay for them (the same rows, every column alike).
@@ -288,8 +330,7 @@ BEGIN
            AND (v_like IS NULL OR x.kind <> 'episode' OR (x.id <> v_like AND x.body IS DISTINCT FROM v_like_text))
     ), fused AS MATERIALIZED (
         SELECT x.kind, x.id, pg_catalog.min(x.body) AS body,
-               pg_catalog.sum(COALESCE((v_options -> 'weights' ->> x.arm)::double precision,
-                                       CASE x.arm WHEN 'words' THEN 3 WHEN 'graph' THEN 0.5 ELSE 1 END)
+               pg_catalog.sum(COALESCE((v_weights ->> x.arm)::double precision, 1)
                               * COALESCE(x.trust, 1) / (v_k + x.rank)) AS score
           FROM h AS x
          GROUP BY x.kind, x.id

@@ -6,7 +6,7 @@
 -- model, are under test here; bench/answers.py measures the answers with the real models.
 BEGIN;
 \ir ../../../../tests/_fixtures.psql
-SELECT plan(19);
+SELECT plan(22);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_episodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
@@ -21,7 +21,14 @@ SELECT memory.upsert_episodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_
     pg_catalog.jsonb_build_object('id', 'd2', 'agent_id', 1, 'agent_name', 'Alice Wong', 'action_type', 'CREATE_POST',
                                   'content', 'Parking matters to the market traders', 'embedding', fx.emb(3)),
     pg_catalog.jsonb_build_object('id', 'd3', 'agent_id', 3, 'agent_name', '刘芳', 'action_type', 'CREATE_POST',
-                                  'content', '河滨路应该禁止汽车', 'embedding', fx.emb(4))));
+                                  'content', '河滨路应该禁止汽车', 'embedding', fx.emb(4)),
+    -- a question and its reply, one after the other in round 1 of one platform
+    pg_catalog.jsonb_build_object('id', 't1', 'agent_id', 1, 'agent_name', 'Alice Wong', 'action_type', 'CREATE_COMMENT',
+                                  'platform', 'reddit', 'round', 1, 'occurred_at', '2025-06-01T10:00:00Z',
+                                  'content', 'Where did you go on Saturday?', 'embedding', fx.emb(5)),
+    pg_catalog.jsonb_build_object('id', 't2', 'agent_id', 2, 'agent_name', 'Bob Li', 'action_type', 'CREATE_COMMENT',
+                                  'platform', 'reddit', 'round', 1, 'occurred_at', '2025-06-01T10:01:00Z',
+                                  'content', 'To the old quay market', 'embedding', fx.emb(6))));
 RESET SESSION AUTHORIZATION;
 
 SET LOCAL SESSION AUTHORIZATION reader_a;
@@ -73,6 +80,16 @@ SELECT results_eq($$SELECT a.agent_name FROM memory._named_agents(fx.tenant_a(),
 SELECT ok((SELECT r.why FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'What did Alice Wong say about parking?', fx.vec(3)) AS r
             WHERE r.id = 'd2') LIKE '%agents #1%Alice Wong%',
           'the named agent''s episodes are an arm of their own');
+
+-- The context: the turns around the best episodes, asked for by weight (3)
+SELECT is((SELECT r.ranks -> 'context' ->> 'rank' FROM memory.recall(fx.tenant_a(), fx.sim_a(), NULL, fx.vec(5), 10,
+                                                                     '{"arms": ["episodes", "context"], "weights": {"context": 1}}') AS r
+            WHERE r.id = 't2'), '1', 'the reply to the best episode is its context, ranked as it is');
+SELECT is((SELECT r.why FROM memory.recall(fx.tenant_a(), fx.sim_a(), NULL, fx.vec(5), 10,
+                                           '{"arms": ["episodes", "context"], "weights": {"context": 1}}') AS r
+            WHERE r.id = 't2') LIKE '%context #1%via t1%', true, 'why names the episode a context row surrounds');
+SELECT is_empty($$SELECT 1 FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'Where did you go?', fx.vec(5)) AS r WHERE r.ranks ? 'context'$$,
+                'without a context weight no context is read');
 
 -- The words arm's trust (1)
 SELECT ok((SELECT pg_catalog.bool_and((r.ranks -> 'words' ->> 'trust')::float8 > 0 AND (r.ranks -> 'words' ->> 'trust')::float8 <= 1)
