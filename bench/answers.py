@@ -531,12 +531,17 @@ def table(result: dict) -> str:
     return "\n".join(lines)
 
 
-def run(admin_dsn: str, app_dsn: str, log: Callable[[str], None] = print) -> list[dict]:
+def run(
+    admin_dsn: str,
+    app_dsn: str,
+    log: Callable[[str], None] = print,
+    conversations: list[str] | None = None,
+) -> list[dict]:
     """make bench: both sets with the product's defaults (the model each run's import
     chooses), without the per-question rows."""
     out = []
     for result in (
-        evaluate_locomo(admin_dsn, app_dsn, DEV_CONVERSATIONS, log=log),
+        evaluate_locomo(admin_dsn, app_dsn, conversations or DEV_CONVERSATIONS, log=log),
         evaluate_zh(admin_dsn, app_dsn, log=log),
     ):
         result.pop("per_question")

@@ -711,7 +711,11 @@ def run(
     log("bench: recall quality, labelled questions over the example run")
     results["recall_quality"] = recall_eval.evaluate(su, app_dsn, log=log)
     log("bench: answers on LoCoMo's dev conversations and the Chinese run, beside the peers")
-    results["answers"] = __import__("bench.answers").answers.run(su, app_dsn, log=log)
+    answers = __import__("bench.answers").answers
+    # (a tiny scale, as make test runs it, asks one conversation)
+    results["answers"] = answers.run(
+        su, app_dsn, log=log, conversations=None if scale >= 0.1 else answers.DEV_CONVERSATIONS[:1]
+    )
     results["models"] = __import__("bench.models").models.run(su, app_dsn, log=log)
     log("bench: embedding throughput")
     results["embedding"] = measure_embedding(2000 if scale >= 0.1 else 200)
