@@ -7,6 +7,7 @@ vector of another model. The SQL contract itself is sql/tests/030_models.sql."""
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 
 import numpy as np
@@ -115,7 +116,16 @@ def test_the_import_embeds_with_the_tenants_model_and_recommends_from_languages(
 ):
     w = world
     run = chinese_run(tmp_path / "zh")
-    # the default model: the import recommends the multilingual one, and switches nothing
+    # no model named anywhere: a Chinese run's new simulation takes the multilingual model
+    fresh = uuid.uuid4()
+    first = import_run(w.dsn("app_b"), w.tenant_b, fresh, run)
+    assert first.model == E5_MODEL_NAME and first.recommendation is None
+    with Memory(w.dsn("app_b")) as mem:
+        assert mem.model_of(w.tenant_b, fresh).model == E5_MODEL_NAME
+    # the tenant names the English model: the import keeps it, recommends the multilingual
+    # one, and switches nothing
+    with Memory(w.dsn("app_a")) as mem:
+        assert mem.set_tenant_model(w.tenant_a, MODEL_NAME) == MODEL_NAME
     report = import_run(w.dsn("app_a"), w.tenant_a, w.sim_a, run)
     assert report.model == MODEL_NAME
     assert report.recommendation and E5_MODEL_NAME in report.recommendation
