@@ -359,6 +359,12 @@ READS = {
     "switch_model": SwitchedRows,
     # Per-tenant quotas (V0038)
     "quotas": swarm_memory.client.QuotaRow,
+    # The zep wing: the keys of swarm-memory serve and its graphs (V0043)
+    "api_keys": swarm_memory.client.zep.ApiKeyRow,
+    "revoke_api_key": swarm_memory.client.zep.RevokedKey,
+    "api_key_role": swarm_memory.client.zep.KeyRole,
+    "zep_graphs": swarm_memory.client.zep.ZepGraphRow,
+    "zep_graph": swarm_memory.client.zep.ZepGraph,
 }
 
 

@@ -2,14 +2,17 @@
 -- Data tables (everything but tenants and tenant_grants: the simulation data, import attempts
 -- and staging) admit a row only for the granted tenant of the current call.
 BEGIN;
-SELECT plan(441);  -- V0038: tenant_quotas (1 + 2 x 5); V0026: 4 tables (38); 159 + 11 report and prediction tables x 13 + row_history (V0015) 9 + edge_evidence (V0016) 9 + embedding_models (V0022) 3 + tenant_models (V0022) 13 + changes, change_heads, retention_rules, episode_clumps (V0021) 4 + 2 x 19
+SELECT plan(450);  -- V0043: api_keys (1 + 2 x 4); V0038: tenant_quotas (1 + 2 x 5); V0026: 4 tables (38); 159 + 11 report and prediction tables x 13 + row_history (V0015) 9 + edge_evidence (V0016) 9 + embedding_models (V0022) 3 + tenant_models (V0022) 13 + changes, change_heads, retention_rules, episode_clumps (V0021) 4 + 2 x 19
 
 CREATE TEMP TABLE fx_policies (table_name name, policy name, cmd text, roles name[]) ON COMMIT DROP;
 INSERT INTO fx_policies VALUES
     ('tenants',       'admins_manage_all_tenants',            'ALL',    '{memory_admin}'),
     ('tenants',       'readers_see_the_granted_call_tenant',  'SELECT', '{memory_reader}'),
     ('tenant_grants', 'admins_manage_all_grants',             'ALL',    '{memory_admin}'),
-    ('tenant_grants', 'roles_see_their_own_grants',           'SELECT', '{memory_reader}');
+    ('tenant_grants', 'roles_see_their_own_grants',           'SELECT', '{memory_reader}'),
+    -- V0043: the keys of swarm-memory serve, administrators' alone (no tenant role sees one)
+    ('api_keys',      'admins_manage_all_keys',               'ALL',    '{memory_admin}'),
+    ('api_keys',      'roles_see_their_own_keys',             'SELECT', '{memory_reader}');
 INSERT INTO fx_policies
 SELECT t.table_name, p.policy, p.cmd, p.roles
   FROM (VALUES ('simulations'), ('nodes'), ('edges'), ('episodes'), ('profiles'), ('import_attempts'),
@@ -113,7 +116,7 @@ SELECT is_empty($$
       JOIN pg_catalog.pg_class AS c ON c.oid = pol.polrelid
       JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
      WHERE n.nspname = 'memory'
-       AND c.relname NOT IN ('tenants', 'tenant_grants', 'route_rules', 'embedding_models')
+       AND c.relname NOT IN ('tenants', 'tenant_grants', 'api_keys', 'route_rules', 'embedding_models')
        AND ((pol.polcmd IN ('r', 'w', 'd')
              AND COALESCE(pg_catalog.pg_get_expr(pol.polqual, pol.polrelid), '')
                  NOT LIKE '%tenant_id = ( SELECT memory.\_current\_tenant\_id()%')

@@ -137,8 +137,8 @@ SELECT set_eq($$
      CROSS JOIN (VALUES ('memory_reader'), ('memory_admin')) AS r(role)
      WHERE c.relnamespace = 'memory'::regnamespace AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
        AND pg_catalog.has_column_privilege(r.role, c.oid, a.attnum, 'UPDATE')
-$$, $$ VALUES ('memory_admin tenant_grants.node_role_oids') $$,
-   'memory_reader may UPDATE no column of a memory table, memory_admin only a grant''s map of node OIDs (V0028: a revoke on a cluster)');
+$$, $$ VALUES ('memory_admin tenant_grants.node_role_oids'), ('memory_admin api_keys.revoked_at') $$,
+   'memory_reader may UPDATE no column of a memory table, memory_admin only a grant''s map of node OIDs (V0028: a revoke on a cluster) and a key''s revocation (V0043)');
 
 -- The deleting functions (6 + 18): SECURITY DEFINER, callable by their one group role
 SELECT is_definer('memory', d.fn, d.args, pg_catalog.format('memory.%s is SECURITY DEFINER', d.fn))

@@ -12,7 +12,7 @@ too. Every database error leaves a method as one of `swarm_memory.errors` (see t
 
 The methods live by family, as the SQL functions do under sql/functions: the core's families
 (tenancy, simulations, kinds, imports, reads, search) and the wings' (recall, time, feed,
-models, reports), each a mixin of its own module; `Memory` gathers them over the connection
+models, reports, zep), each a mixin of its own module; `Memory` gathers them over the connection
 handling of `_base`, and the row types are in `rows`.
 """
 
@@ -92,6 +92,7 @@ from swarm_memory.client.search import SearchMixin
 from swarm_memory.client.simulations import SimulationsMixin
 from swarm_memory.client.tenancy import TenancyMixin
 from swarm_memory.client.time import TimeMixin
+from swarm_memory.client.zep import ZepMixin
 
 
 # The wings first: a wing's mixin may build on a core family's (recall and kinds on reads'
@@ -108,6 +109,7 @@ class Memory(
     ImportsMixin,
     ReadsMixin,
     SearchMixin,
+    ZepMixin,
 ):
     """Client of the swarm-memory SQL API over a psycopg connection pool.
 

@@ -88,6 +88,7 @@ _NOT_TENANT_FIRST = frozenset(
         "ann_plan",
         "ann_plan_entities",
         "ann_plan_facts",
+        "api_key_role",
         "create_tenant",
         "grant_tenant",
         "health",

@@ -14,7 +14,7 @@ AS $fn$
                -- V0024: the grant's role on this node (role_oid, or node_role_oids on a Citus cluster)
                E'pg_has_role(CURRENT_USER,\nCASE\n    WHEN (node_role_oids IS NULL) THEN role_oid\n    ELSE ((node_role_oids ->> (memory._node_group())::text))::oid\nEND, ''USAGE''::text)'::text AS own_grant
     ), tables AS (
-        SELECT t::name AS table_name, t NOT IN ('tenants', 'tenant_grants') AS tenant_data
+        SELECT t::name AS table_name, t NOT IN ('tenants', 'tenant_grants', 'api_keys') AS tenant_data
           FROM pg_catalog.unnest(ARRAY['tenants', 'tenant_grants', 'simulations', 'nodes', 'edges', 'episodes',
                                        'profiles', 'import_attempts', 'staged_nodes', 'staged_edges',
                                        'staged_episodes', 'staged_profiles', 'vector_cache',
@@ -36,7 +36,10 @@ AS $fn$
                                        -- V0026: the clumps and representatives of indexed simulations
                                        'search_builds', 'search_points', 'search_clumps', 'search_clump_chunks',
                                        -- V0038: the tenants' quotas
-                                       'tenant_quotas']) AS t
+                                       'tenant_quotas',
+                                       -- V0043: the keys of swarm-memory serve (administrators'
+                                       -- alone, as the grants: below)
+                                       'api_keys']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -105,7 +108,10 @@ AS $fn$
           ('tenants', 'admins_manage_all_tenants', 'memory_admin', 'ALL', e.admin, e.admin),
           ('tenants', 'readers_see_the_granted_call_tenant', 'memory_reader', 'SELECT', e.call_tenant, NULL),
           ('tenant_grants', 'admins_manage_all_grants', 'memory_admin', 'ALL', e.admin, e.admin),
-          ('tenant_grants', 'roles_see_their_own_grants', 'memory_reader', 'SELECT', e.own_grant, NULL)
+          ('tenant_grants', 'roles_see_their_own_grants', 'memory_reader', 'SELECT', e.own_grant, NULL),
+          ('api_keys', 'admins_manage_all_keys', 'memory_admin', 'ALL', e.admin, e.admin),
+          ('api_keys', 'roles_see_their_own_keys', 'memory_reader', 'SELECT',
+           'pg_has_role(CURRENT_USER, role_oid, ''USAGE''::text)', NULL)
       ) AS p (table_name, policy_name, role, command, qual, with_check)
     -- V0018: memory.route_rules, the installation's routing phrases
     UNION ALL

@@ -1,0 +1,186 @@
+"""The zep wing: the API keys of `swarm-memory serve` and the graph reads it answers with,
+each row already in Zep's wire shape (sql/functions/wings/zep; docs/zep.md)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from swarm_memory.client._base import Connection, MemoryBase, UUIDLike, _vector
+
+__all__ = ["ApiKeyRow", "KeyRole", "RevokedKey", "ZepGraph", "ZepGraphRow", "ZepMixin"]
+
+
+@dataclass(frozen=True)
+class ApiKeyRow:
+    """A key as `key list` shows it: never the key nor its hash, only its first characters."""
+
+    key_id: uuid.UUID
+    key_prefix: str
+    role_name: str
+    created_at: datetime
+    created_by: str
+    revoked_at: datetime | None
+
+
+@dataclass(frozen=True)
+class RevokedKey:
+    role_name: str
+    revoked_at: datetime
+
+
+@dataclass(frozen=True)
+class KeyRole:
+    """What a key authenticates as: its tenant and the role its requests run as."""
+
+    tenant_id: uuid.UUID
+    key_id: uuid.UUID
+    role_name: str
+
+
+@dataclass(frozen=True)
+class ZepGraphRow:
+    """A graph of graph.list_all (Zep's Graph) with the count of all the tenant's graphs."""
+
+    graph: dict[str, Any]
+    total_count: int
+
+
+@dataclass(frozen=True)
+class ZepGraph:
+    """A graph (Zep's Graph), the simulation it is and the model of its vectors."""
+
+    simulation_id: uuid.UUID
+    model: str
+    graph: dict[str, Any]
+
+
+class ZepMixin(MemoryBase):
+    """Memory's zep wing. Keys: memory_admin. Reads: as any role granted the tenant (the
+    service runs them as the key's role)."""
+
+    def create_api_key(
+        self,
+        tenant_id: UUIDLike,
+        role: str,
+        key_hash: bytes,
+        key_prefix: str,
+        *,
+        conn: Connection | None = None,
+    ) -> uuid.UUID:
+        """Record a key by its sha256, bound to the tenant and a role holding its grant."""
+        return self._rows(
+            "SELECT memory.create_api_key(%s, %s, %s, %s)",
+            (tenant_id, role, key_hash, key_prefix),
+            conn,
+        )[0][0]
+
+    def api_keys(self, tenant_id: UUIDLike, *, conn: Connection | None = None) -> list[ApiKeyRow]:
+        return self._records(ApiKeyRow, "SELECT * FROM memory.api_keys(%s)", (tenant_id,), conn)
+
+    def revoke_api_key(
+        self, tenant_id: UUIDLike, key_id: UUIDLike, *, conn: Connection | None = None
+    ) -> RevokedKey:
+        """Revoke a key (its role's grant for the tenant ends); NotFound for an unknown one."""
+        return self._one(
+            RevokedKey, "SELECT * FROM memory.revoke_api_key(%s, %s)", (tenant_id, key_id), conn
+        )
+
+    def api_key_role(self, key_hash: bytes, *, conn: Connection | None = None) -> KeyRole | None:
+        """The tenant and role of the unrevoked key of this sha256, or None."""
+        rows = self._records(KeyRole, "SELECT * FROM memory.api_key_role(%s)", (key_hash,), conn)
+        return rows[0] if rows else None
+
+    def zep_graphs(
+        self,
+        tenant_id: UUIDLike,
+        page_number: int | None = 1,
+        page_size: int | None = 1000,
+        *,
+        conn: Connection | None = None,
+    ) -> list[ZepGraphRow]:
+        return self._records(
+            ZepGraphRow,
+            "SELECT * FROM memory.zep_graphs(%s, %s, %s)",
+            (tenant_id, page_number, page_size),
+            conn,
+        )
+
+    def zep_graph(
+        self, tenant_id: UUIDLike, graph_id: str, *, conn: Connection | None = None
+    ) -> ZepGraph:
+        return self._one(
+            ZepGraph, "SELECT * FROM memory.zep_graph(%s, %s)", (tenant_id, graph_id), conn
+        )
+
+    def _jsons(self, query: str, params: tuple[Any, ...], conn: Connection | None) -> list[Any]:
+        return [r[0] for r in self._rows(query, params, conn)]
+
+    def zep_nodes(
+        self,
+        tenant_id: UUIDLike,
+        graph_id: str,
+        limit: int | None = 1000,
+        uuid_cursor: str | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> list[dict[str, Any]]:
+        return self._jsons(
+            "SELECT n FROM memory.zep_nodes(%s, %s, %s, %s) AS n",
+            (tenant_id, graph_id, limit, uuid_cursor),
+            conn,
+        )
+
+    def zep_edges(
+        self,
+        tenant_id: UUIDLike,
+        graph_id: str,
+        limit: int | None = 1000,
+        uuid_cursor: str | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> list[dict[str, Any]]:
+        return self._jsons(
+            "SELECT e FROM memory.zep_edges(%s, %s, %s, %s) AS e",
+            (tenant_id, graph_id, limit, uuid_cursor),
+            conn,
+        )
+
+    def zep_node(
+        self, tenant_id: UUIDLike, uuid_: str, *, conn: Connection | None = None
+    ) -> dict[str, Any]:
+        return self._rows("SELECT memory.zep_node(%s, %s)", (tenant_id, uuid_), conn)[0][0]
+
+    def zep_edge(
+        self, tenant_id: UUIDLike, uuid_: str, *, conn: Connection | None = None
+    ) -> dict[str, Any]:
+        return self._rows("SELECT memory.zep_edge(%s, %s)", (tenant_id, uuid_), conn)[0][0]
+
+    def zep_node_edges(
+        self, tenant_id: UUIDLike, uuid_: str, *, conn: Connection | None = None
+    ) -> list[dict[str, Any]]:
+        return self._jsons(
+            "SELECT e FROM memory.zep_node_edges(%s, %s) AS e", (tenant_id, uuid_), conn
+        )
+
+    def zep_search(
+        self,
+        tenant_id: UUIDLike,
+        graph_id: str,
+        query: str,
+        vector: Any,
+        scope: str | None = "edges",
+        limit: int | None = 10,
+        model: str | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> list[dict[str, Any]]:
+        """graph.search: `vector` is `query` embedded with the graph's model, named by
+        `model` (zep_graph gives it)."""
+        return self._jsons(
+            "SELECT r FROM memory.zep_search(%s, %s, %s, %s, %s, %s, %s) AS r",
+            (tenant_id, graph_id, query, _vector(vector), scope, limit, model),
+            conn,
+        )
