@@ -25,6 +25,7 @@ from swarm_memory.commands import (
     recall,
     reports,
     search,
+    service,
     setup,
     tenancy,
     time,
@@ -32,7 +33,20 @@ from swarm_memory.commands import (
 from swarm_memory.errors import SwarmMemoryError
 
 # The families in the order `swarm-memory --help` lists their commands.
-FAMILIES = (setup, tenancy, imports, reads, time, recall, search, reports, feed, models, citus)
+FAMILIES = (
+    setup,
+    tenancy,
+    imports,
+    reads,
+    time,
+    recall,
+    search,
+    reports,
+    feed,
+    models,
+    citus,
+    service,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,4 +12,5 @@ its commands' parsers, each beside its handler (swarm_memory.cli calls them in t
     feed      changes, health, sweep
     models    models, reembed
     citus     distribute
+    service   serve, key
 """

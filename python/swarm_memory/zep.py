@@ -1,0 +1,339 @@
+"""`swarm-memory serve`: the part of Zep's v3 API that MiroFish's readers call, over the zep
+wing of the SQL API (sql/functions/wings/zep; what is served and what is not: docs/zep.md).
+
+A face, not a brain. Each request authenticates by its key (`Authorization: Api-Key <key>`,
+as the zep-cloud SDK sends it): the key's sha256 names a tenant and a role
+(memory.api_key_role), and the request's SQL runs in one transaction under `SET LOCAL ROLE`
+to that role, so the role's grant and row-level security decide what it sees; the tenant is
+never taken from the request. Each endpoint is then one call of a zep wing function, whose
+rows are already in Zep's wire shape. The process keeps no state the database does not hold
+beyond the count of each key's requests in flight (the per-key limit, answered 429 with
+retry-after as Zep answers it). graph.search embeds its query with the graph's model, loaded
+once a process on first use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg_pool import ConnectionPool, PoolTimeout
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from swarm_memory.client import Memory
+from swarm_memory.client._base import configure
+from swarm_memory.errors import SwarmMemoryError, translate
+
+__all__ = ["MAX_BODY_BYTES", "RERANKER_HEADER", "Service", "ZepError", "create_app"]
+
+PREFIX = "/api/v2"
+# The most a request body may hold: a search or a page request is a few hundred bytes.
+MAX_BODY_BYTES = 1 << 20
+# Every call of a request together: a reader's calls take milliseconds (the key's role's own
+# statement_timeout does not apply under SET ROLE, so the service sets one).
+STATEMENT_TIMEOUT = "60s"
+# What answered a search's reranking: memory.recall's reciprocal rank fusion, always (no
+# cross-encoder model ships with a package that loads offline; docs/zep.md).
+RERANKER_HEADER = "X-Swarm-Memory-Reranker"
+SEARCH_SCOPES = ("edges", "nodes", "episodes")
+SEARCH_RERANKERS = ("rrf", "cross_encoder")
+# graph.search's fields the service does not apply yet: sent non-null, they are refused
+# rather than ignored (an unfiltered answer to a filtered question would mislead).
+SEARCH_UNSERVED = (
+    "bfs_origin_node_uuids",
+    "center_node_uuid",
+    "min_fact_rating",
+    "min_score",
+    "mmr_lambda",
+    "search_filters",
+)
+
+# An endpoint's work: Memory's method of one zep wing function, on the request's connection
+# (as the key's role), for the key's tenant.
+Call = Callable[[Memory, psycopg.Connection, uuid.UUID], Any]
+
+
+class ZepError(Exception):
+    """An answer other than 200, as Zep gives it: a status and {"message": ...}."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers or {}
+
+    def response(self) -> JSONResponse:
+        return JSONResponse({"message": self.message}, self.status, headers=self.headers)
+
+
+def _from_database(exc: SwarmMemoryError | psycopg.Error) -> ZepError:
+    """A database refusal as Zep's status: unknown (P0002) 404, a bad value (class 22, or
+    over a size limit, 54000) 400, no grant 403, a call over its time or no connection free
+    503. The message is the refusal's and its hint, never the server's CONTEXT lines."""
+    if isinstance(exc, PoolTimeout):
+        return ZepError(
+            503, "the service is busy: no database connection free", {"retry-after": "1"}
+        )
+    if isinstance(exc, psycopg.Error):
+        exc = translate(exc)
+    code = exc.sqlstate or ""
+    message = str(exc)
+    if code == "P0002":
+        return ZepError(404, message)
+    if code.startswith("22") or code == "54000":
+        return ZepError(400, message)
+    if code == "42501":
+        return ZepError(403, message)
+    if code in ("57014", "55P03"):
+        return ZepError(503, message, {"retry-after": "1"})
+    return ZepError(500, message)
+
+
+class Service:
+    """The connection pool (as a role that may SET ROLE to the keys' roles: the role that
+    made them, or a superuser) and the count of each key's requests in flight."""
+
+    def __init__(self, dsn: str, *, max_concurrent: int = 4, pool_size: int = 10) -> None:
+        if max_concurrent < 1:
+            raise ValueError(f"max_concurrent must be at least 1, not {max_concurrent}")
+        self.max_concurrent = max_concurrent
+        self.pool = ConnectionPool(
+            dsn, min_size=1, max_size=pool_size, configure=configure, open=False, timeout=30
+        )
+        self.memory = Memory(dsn)  # used with conn= only: it opens no pool of its own
+        self._in_flight: dict[uuid.UUID, int] = {}
+        self._lock = threading.Lock()
+
+    def open(self) -> None:
+        self.pool.open(wait=True)
+
+    def close(self) -> None:
+        self.pool.close()
+
+    @contextmanager
+    def hold(self, key_id: uuid.UUID) -> Iterator[None]:
+        """One of a key's places for a request in flight, for the block; 429 (ZepError)
+        when it has max_concurrent already."""
+        with self._lock:
+            if self._in_flight.get(key_id, 0) >= self.max_concurrent:
+                raise ZepError(
+                    429,
+                    f"too many concurrent requests for this API key (at most "
+                    f"{self.max_concurrent})",
+                    {"retry-after": "1"},
+                )
+            self._in_flight[key_id] = self._in_flight.get(key_id, 0) + 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._in_flight[key_id] -= 1
+                if not self._in_flight[key_id]:
+                    del self._in_flight[key_id]
+
+    def run(self, key: str, call: Call) -> Any:
+        """Authenticate the key, then run `call(conn, tenant)` as the key's role, in one
+        transaction (SET LOCAL: the role ends with it, whatever happens)."""
+        digest = hashlib.sha256(key.encode()).digest()
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                found = self.memory.api_key_role(digest, conn=conn)
+                if found is None:
+                    raise ZepError(401, "unknown or revoked API key")
+                with self.hold(found.key_id):
+                    conn.execute(
+                        sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(found.role_name))
+                    )
+                    conn.execute(
+                        sql.SQL("SET LOCAL statement_timeout = {}").format(
+                            sql.Literal(STATEMENT_TIMEOUT)
+                        )
+                    )
+                    return call(self.memory, conn, found.tenant_id)
+        except (SwarmMemoryError, psycopg.Error) as exc:
+            raise _from_database(exc) from exc
+
+
+def _api_key(request: Request) -> str:
+    scheme, _, key = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "api-key" or not key.strip():
+        raise ZepError(401, "missing API key: send the header Authorization: Api-Key <key>")
+    return key.strip()
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY_BYTES:
+        raise ZepError(413, f"request body over {MAX_BODY_BYTES} bytes")
+    if not raw:
+        return {}
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ZepError(400, f"request body is not JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise ZepError(400, "request body must be a JSON object")
+    return body
+
+
+def _int(value: Any, name: str) -> int | None:
+    """An optional integer field or parameter; anything else is 400."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise ZepError(400, f"{name} must be an integer, not {value!r}")
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            raise ZepError(400, f"{name} must be an integer, not {value!r}") from None
+    if isinstance(value, int):
+        return value
+    raise ZepError(400, f"{name} must be an integer, not {value!r}")
+
+
+def _text(value: Any, name: str, *, required: bool = False) -> str | None:
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise ZepError(400, f"{name} must be a non-empty string")
+    return value
+
+
+def create_app(service: Service) -> Starlette:
+    """The ASGI application over a Service (which the application opens and closes)."""
+
+    async def answer(request: Request, call: Call, **headers: str) -> Response:
+        key = _api_key(request)
+        result = await run_in_threadpool(service.run, key, call)
+        return JSONResponse(result, headers=headers or None)
+
+    async def list_all(request: Request) -> Response:
+        page = _int(request.query_params.get("pageNumber"), "pageNumber")
+        size = _int(request.query_params.get("pageSize"), "pageSize")
+
+        def call(mem: Memory, conn: psycopg.Connection, tenant: uuid.UUID) -> Any:
+            rows = mem.zep_graphs(tenant, page, size, conn=conn)
+            return {
+                "graphs": [r.graph for r in rows],
+                "row_count": len(rows),
+                "total_count": rows[0].total_count if rows else 0,
+            }
+
+        return await answer(request, call)
+
+    async def get_graph(request: Request) -> Response:
+        graph_id = request.path_params["graph_id"]
+        return await answer(
+            request, lambda mem, conn, t: mem.zep_graph(t, graph_id, conn=conn).graph
+        )
+
+    async def page_request(request: Request) -> tuple[str, int | None, str | None]:
+        body = await _body(request)
+        limit = _int(body.get("limit"), "limit")
+        if limit is not None and limit < 1:
+            raise ZepError(400, f"limit must be at least 1, not {limit}")
+        return request.path_params["graph_id"], limit, _text(body.get("uuid_cursor"), "uuid_cursor")
+
+    async def nodes_by_graph(request: Request) -> Response:
+        graph_id, limit, cursor = await page_request(request)
+        return await answer(
+            request, lambda mem, conn, t: mem.zep_nodes(t, graph_id, limit, cursor, conn=conn)
+        )
+
+    async def edges_by_graph(request: Request) -> Response:
+        graph_id, limit, cursor = await page_request(request)
+        return await answer(
+            request, lambda mem, conn, t: mem.zep_edges(t, graph_id, limit, cursor, conn=conn)
+        )
+
+    async def get_node(request: Request) -> Response:
+        uid = request.path_params["uuid"]
+        return await answer(request, lambda mem, conn, t: mem.zep_node(t, uid, conn=conn))
+
+    async def node_edges(request: Request) -> Response:
+        uid = request.path_params["uuid"]
+        return await answer(request, lambda mem, conn, t: mem.zep_node_edges(t, uid, conn=conn))
+
+    async def get_edge(request: Request) -> Response:
+        uid = request.path_params["uuid"]
+        return await answer(request, lambda mem, conn, t: mem.zep_edge(t, uid, conn=conn))
+
+    async def search(request: Request) -> Response:
+        body = await _body(request)
+        query = _text(body.get("query"), "query", required=True)
+        if body.get("user_id") is not None and body.get("graph_id") is None:
+            raise ZepError(400, "user graphs are not served: search a graph by graph_id")
+        graph_id = _text(body.get("graph_id"), "graph_id", required=True)
+        limit = _int(body.get("limit"), "limit")
+        scope = body.get("scope") or "edges"
+        if scope not in SEARCH_SCOPES:
+            raise ZepError(400, f"scope {scope!r} is not served: pass one of {SEARCH_SCOPES}")
+        reranker = body.get("reranker") or "rrf"
+        if reranker not in SEARCH_RERANKERS:
+            raise ZepError(
+                400, f"reranker {reranker!r} is not served: pass one of {SEARCH_RERANKERS}"
+            )
+        unserved = [f for f in SEARCH_UNSERVED if body.get(f) not in (None, [], {})]
+        if unserved:
+            raise ZepError(400, f"not served yet: {', '.join(unserved)} (docs/zep.md)")
+
+        def call(mem: Memory, conn: psycopg.Connection, tenant: uuid.UUID) -> Any:
+            from swarm_memory.embed import embedder_for  # loads the model on first use
+
+            model = mem.zep_graph(tenant, graph_id, conn=conn).model
+            vector = embedder_for(model).encode_query(query)
+            hits = mem.zep_search(tenant, graph_id, query, vector, scope, limit, model, conn=conn)
+            return {scope: hits}
+
+        return await answer(request, call, **{RERANKER_HEADER: "rrf"})
+
+    async def not_served(request: Request) -> Response:
+        return JSONResponse(
+            {
+                "message": f"{request.method} {request.url.path} is not served by swarm-memory "
+                "yet: it serves Zep's graph reads (docs/zep.md)"
+            },
+            501,
+        )
+
+    async def on_zep_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ZepError)
+        return exc.response()
+
+    routes = [
+        Route(f"{PREFIX}/graph/list-all", list_all, methods=["GET"]),
+        Route(f"{PREFIX}/graph/search", search, methods=["POST"]),
+        Route(f"{PREFIX}/graph/node/graph/{{graph_id}}", nodes_by_graph, methods=["POST"]),
+        Route(f"{PREFIX}/graph/edge/graph/{{graph_id}}", edges_by_graph, methods=["POST"]),
+        Route(f"{PREFIX}/graph/node/{{uuid}}/entity-edges", node_edges, methods=["GET"]),
+        Route(f"{PREFIX}/graph/node/{{uuid}}", get_node, methods=["GET"]),
+        Route(f"{PREFIX}/graph/edge/{{uuid}}", get_edge, methods=["GET"]),
+        Route(f"{PREFIX}/graph/{{graph_id}}", get_graph, methods=["GET"]),
+        Route(
+            "/{path:path}",
+            not_served,
+            methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+        ),
+    ]
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await run_in_threadpool(service.open)
+        try:
+            yield
+        finally:
+            await run_in_threadpool(service.close)
+
+    return Starlette(routes=routes, exception_handlers={ZepError: on_zep_error}, lifespan=lifespan)
