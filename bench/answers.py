@@ -279,16 +279,17 @@ def evidence_ids(qa: dict) -> set[str]:
 # -- the measurement -----------------------------------------------------------------------
 
 
-def _episodes(
-    conn: psycopg.Connection, tenant, sim
-) -> list[tuple[str, str, np.ndarray | None, str]]:
-    """(episode_id, dia_id, vector, content) of every episode, in the run's order."""
-    rows = conn.execute(
-        """SELECT e.episode_id, e.metadata -> 'action_args' ->> 'dia_id', e.embedding::text, e.content
-             FROM memory.episodes AS e
-            WHERE e.tenant_id = %s AND e.simulation_id = %s ORDER BY e.sim_no""",
-        (tenant, sim),
-    ).fetchall()
+def _episodes(admin_dsn: str, tenant, sim) -> list[tuple[str, str, np.ndarray | None, str]]:
+    """(episode_id, dia_id, vector, content) of every episode, in the run's order, read as the
+    administrator (the peers' corpus, read past the tenant's policies: the role under test
+    only calls the API)."""
+    with psycopg.connect(admin_dsn) as conn:
+        rows = conn.execute(
+            """SELECT e.episode_id, e.metadata -> 'action_args' ->> 'dia_id', e.embedding::text, e.content
+                 FROM memory.episodes AS e
+                WHERE e.tenant_id = %s AND e.simulation_id = %s ORDER BY e.sim_no, e.occurred_at, e.episode_id""",
+            (tenant, sim),
+        ).fetchall()
     return [
         (i, d, np.asarray(json.loads(v), dtype=np.float32) if v else None, c) for i, d, v, c in rows
     ]
@@ -330,7 +331,7 @@ def evaluate_locomo(
                 "SELECT model FROM memory.model_of(%s, %s)", (tenant, sim)
             ).fetchone()[0]
             embedder = embedder_for(sim_model)
-            eps = _episodes(conn, tenant, sim)
+            eps = _episodes(admin_dsn, tenant, sim)
             dia = [d for _, d, _, _ in eps]
             by_episode = {i: d for i, d, _, _ in eps}
             matrix = np.stack([v for _, _, v, _ in eps])
@@ -404,7 +405,7 @@ def evaluate_zh(
         ).fetchone()[0]
         embedder = embedder_for(sim_model)
         # the peers search what recall's episodes arm searches: the episodes with a vector
-        eps = [e for e in _episodes(conn, tenant, sim) if e[2] is not None]
+        eps = [e for e in _episodes(admin_dsn, tenant, sim) if e[2] is not None]
         ids = [i for i, _, _, _ in eps]
         texts = [c for _, _, _, c in eps]
         matrix = np.stack([v for _, _, v, _ in eps])

@@ -2306,7 +2306,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b847ccb3c10a7b1500a4c0ef40112a4e', false),
         ('memory._holds_grant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '12e5e22f66f7556b94206bfaf9b5143c', false),
         ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'fd3cbd66ba6087cfe69ece14740f1028', false),
-        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '2b79cc91f6a0ccb142a3efa312476f99', false),
+        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '8559271f8d216a49f008e03b8e354b28', false),
         ('memory._kind(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ef54e58aef42b081b621fd1f0b93ad64', false),
         ('memory._kind_columns(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '60be66f17c323b7bee73f792e06acc4c', false),
         ('memory._kind_key(text,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e9102568bf7756c17c45d8230251a64e', false),
@@ -2384,6 +2384,12 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._words_prepare(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '198f2743e46a19fcb3b1173db997810f', false),
         ('memory._words_query(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '932e6de9ea1d84344b537c909d7b8dec', false),
         ('memory._words_text(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '1d91a16a70b91362e4edac23d7624c76', false),
+        ('memory._zep_edge(memory.edge_detail,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ce467b7698f663419598b30395487a10', false),
+        ('memory._zep_graph_json(uuid,text,jsonb,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'fb46e70a6612381e70d1707aad838dbc', false),
+        ('memory._zep_home(uuid,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b63e6ba7408200ac8eb15155abc75c42', false),
+        ('memory._zep_node(text,text,text,text[],text,jsonb,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a0ba74f703ca7cfef400f31b1405acb9', false),
+        ('memory._zep_simulation(uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e2dea6aa2ba4efcd59ebc7fa6c646e4b', false),
+        ('memory._zep_time(timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e4fd76df50106b677df2939b8a2c0909', false),
         ('memory.abort_import(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '3d3a398f6fcd7556e4be9ac0efc22ba1', false),
         ('memory.ann_index(bigint,text,integer,integer,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '9d1b317b24e1aa92084d63edae7dc682', false),
         ('memory.ann_index_entities(bigint,text,integer,integer,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '8969e9980867dd558cb83a7cebea20a1', false),
@@ -2392,6 +2398,8 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.ann_plan(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0c3201c72777dd5146402b57fd2a111a', false),
         ('memory.ann_plan_entities(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'ab7f1636e2db2c7d4465d9db69ad4bf1', false),
         ('memory.ann_plan_facts(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c274a19646882ce6ca9f9ddec1903c16', false),
+        ('memory.api_key_role(bytea)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'fd83db9b67a2d244346520a1c3eaa0e4', false),
+        ('memory.api_keys(uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4d1ce1dae1130ca94d4d40fc5bd0bd06', false),
         ('memory.begin_import(uuid,uuid,jsonb,boolean,jsonb,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '59fc07a4c27b20a392f3584db3f2a671', false),
         ('memory.cache_vectors(uuid,text,bytea[],public.vector[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '959c59060b1eba1a5f5302023f3c8cf4', false),
         ('memory.cached_vectors(uuid,text,bytea[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '822f0b288c75b0d8881a706151fa7d6c', false),
@@ -2399,6 +2407,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.commit_import(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=60s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '23d0a283f945939be3adb47047b8c89e', false),
         ('memory.committed_hashes(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '17352155513e7e5514a92d4e47466317', false),
         ('memory.compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'af5b9c3e184af1c88443cd1657ed7158', false),
+        ('memory.create_api_key(uuid,name,bytea,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '02fed51c16a9681d5668cc4928de7af7', false),
         ('memory.create_tenant(text,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c320ad93d7b9aedf219178d07aa7f598', false),
         ('memory.delete_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6f12e7e4e3e8a7ab22035dbaac9e206e', false),
         ('memory.delete_tenant(uuid)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0d44e49008b8f23badef90055317aaf7', false),
@@ -2437,6 +2446,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
         ('memory.report_sections(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'eb961b56fb248001691fbbfd96e9cb9b', false),
         ('memory.reports(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '99a5b9f145d3d599143c9c1d7e3ed947', false),
+        ('memory.revoke_api_key(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '43144b64ea7b48b89661c799e2f0cceb', false),
         ('memory.revoke_tenant(name,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '02e664882edbb1f83fccb87b1275dcca', false),
         ('memory.rls_audit()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '2cc1a7929c3cad7bb259fed9a10dfd36', false),
         ('memory.rls_audit_shards()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26598eff99e7190d328fe11eb941aa1f', true),
@@ -2464,7 +2474,15 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.upsert_profiles(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '2e64f114b89c93fa8a17c91ae3f2ea59', false),
         ('memory.upsert_simulation(uuid,uuid,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '4d50e1bced9b3ccadf57e50f6a5ff9d3', false),
         ('memory.validate_import(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f3f4094686a9ff999b030159c273ea05', false),
-        ('memory.warm(uuid,uuid)', 'invoker', 'memory_owner', 'enable_seqscan=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8208aa3451ad53ca50e634a0ae012d07', false)
+        ('memory.warm(uuid,uuid)', 'invoker', 'memory_owner', 'enable_seqscan=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8208aa3451ad53ca50e634a0ae012d07', false),
+        ('memory.zep_edge(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dc6319ca449204e474673a45646060fc', false),
+        ('memory.zep_edges(uuid,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8e722b09a524b6fd4ffedc71e6e587cd', false),
+        ('memory.zep_graph(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee4d4ff3442a094893598f4984b2ea10', false),
+        ('memory.zep_graphs(uuid,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'bd90c4ad5ba33095d248f797eaf0c671', false),
+        ('memory.zep_node(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1576a9e7862fe03b437b8fbad901ac71', false),
+        ('memory.zep_node_edges(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '41449b7622c496e577e52bc6f315643e', false),
+        ('memory.zep_nodes(uuid,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ff32353507078f06c2069e98876a9521', false),
+        ('memory.zep_search(uuid,text,text,public.vector,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'eba91b3427e7e42d42e515c9c32f5063', false)
 $$;
 
 ALTER FUNCTION memory._installed_functions() OWNER TO memory_owner;
@@ -2487,7 +2505,7 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
                -- V0024: the grant's role on this node (role_oid, or node_role_oids on a Citus cluster)
                E'pg_has_role(CURRENT_USER,\nCASE\n    WHEN (node_role_oids IS NULL) THEN role_oid\n    ELSE ((node_role_oids ->> (memory._node_group())::text))::oid\nEND, ''USAGE''::text)'::text AS own_grant
     ), tables AS (
-        SELECT t::name AS table_name, t NOT IN ('tenants', 'tenant_grants') AS tenant_data
+        SELECT t::name AS table_name, t NOT IN ('tenants', 'tenant_grants', 'api_keys') AS tenant_data
           FROM pg_catalog.unnest(ARRAY['tenants', 'tenant_grants', 'simulations', 'nodes', 'edges', 'episodes',
                                        'profiles', 'import_attempts', 'staged_nodes', 'staged_edges',
                                        'staged_episodes', 'staged_profiles', 'vector_cache',
@@ -2509,7 +2527,10 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
                                        -- V0026: the clumps and representatives of indexed simulations
                                        'search_builds', 'search_points', 'search_clumps', 'search_clump_chunks',
                                        -- V0038: the tenants' quotas
-                                       'tenant_quotas']) AS t
+                                       'tenant_quotas',
+                                       -- V0043: the keys of swarm-memory serve (administrators'
+                                       -- alone, as the grants: below)
+                                       'api_keys']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -2578,7 +2599,10 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
           ('tenants', 'admins_manage_all_tenants', 'memory_admin', 'ALL', e.admin, e.admin),
           ('tenants', 'readers_see_the_granted_call_tenant', 'memory_reader', 'SELECT', e.call_tenant, NULL),
           ('tenant_grants', 'admins_manage_all_grants', 'memory_admin', 'ALL', e.admin, e.admin),
-          ('tenant_grants', 'roles_see_their_own_grants', 'memory_reader', 'SELECT', e.own_grant, NULL)
+          ('tenant_grants', 'roles_see_their_own_grants', 'memory_reader', 'SELECT', e.own_grant, NULL),
+          ('api_keys', 'admins_manage_all_keys', 'memory_admin', 'ALL', e.admin, e.admin),
+          ('api_keys', 'roles_see_their_own_keys', 'memory_reader', 'SELECT',
+           'pg_has_role(CURRENT_USER, role_oid, ''USAGE''::text)', NULL)
       ) AS p (table_name, policy_name, role, command, qual, with_check)
     -- V0018: memory.route_rules, the installation's routing phrases
     UNION ALL
@@ -5927,6 +5951,194 @@ REVOKE ALL ON FUNCTION memory._words_text(p_text text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._words_text(p_text text) TO memory_reader;
 GRANT ALL ON FUNCTION memory._words_text(p_text text) TO memory_writer;
 
+-- _zep_edge(memory.edge_detail, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_edge(p_edge memory.edge_detail, p_stored_at timestamp with time zone) RETURNS jsonb
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.jsonb_build_object(
+        'uuid', (p_edge).edge_id,
+        'name', (p_edge).type,
+        'fact', COALESCE((p_edge).fact, ''),
+        'fact_type', (p_edge).fact_type,
+        'source_node_uuid', (p_edge).source_id,
+        'target_node_uuid', (p_edge).target_id,
+        'valid_at', memory._zep_time((p_edge).valid_at),
+        'invalid_at', memory._zep_time((p_edge).invalid_at),
+        'expired_at', memory._zep_time((p_edge).expired_at),
+        'created_at', memory._zep_time(COALESCE((p_edge).created_at, p_stored_at)),
+        'episodes', pg_catalog.to_jsonb(COALESCE((p_edge).episodes, '{}'::text[])),
+        'attributes', COALESCE((p_edge).attributes, '{}'::jsonb)
+                      OPERATOR(pg_catalog.-) ARRAY['created_at', 'expired_at', 'episodes', 'fact_type']);
+$$;
+
+ALTER FUNCTION memory._zep_edge(p_edge memory.edge_detail, p_stored_at timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION _zep_edge(p_edge memory.edge_detail, p_stored_at timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_edge(p_edge memory.edge_detail, p_stored_at timestamp with time zone) IS 'Internal: a relationship in the wire shape of Zep''s EntityEdge';
+
+-- FUNCTION _zep_edge(p_edge memory.edge_detail, p_stored_at timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_edge(p_edge memory.edge_detail, p_stored_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_edge(p_edge memory.edge_detail, p_stored_at timestamp with time zone) TO memory_reader;
+
+-- _zep_graph_json(uuid, text, jsonb, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_graph_json(p_simulation_id uuid, p_name text, p_metadata jsonb, p_created_at timestamp with time zone) RETURNS jsonb
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.jsonb_build_object(
+        'uuid', p_simulation_id,
+        'graph_id', COALESCE(p_metadata ->> 'graph_id', p_name, p_simulation_id::text),
+        'name', COALESCE(p_name, p_metadata ->> 'graph_id'),
+        'description', p_metadata ->> 'description',
+        'created_at', memory._zep_time(p_created_at));
+$$;
+
+ALTER FUNCTION memory._zep_graph_json(p_simulation_id uuid, p_name text, p_metadata jsonb, p_created_at timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION _zep_graph_json(p_simulation_id uuid, p_name text, p_metadata jsonb, p_created_at timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_graph_json(p_simulation_id uuid, p_name text, p_metadata jsonb, p_created_at timestamp with time zone) IS 'Internal: a simulation in the wire shape of Zep''s Graph';
+
+-- FUNCTION _zep_graph_json(p_simulation_id uuid, p_name text, p_metadata jsonb, p_created_at timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_graph_json(p_simulation_id uuid, p_name text, p_metadata jsonb, p_created_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_graph_json(p_simulation_id uuid, p_name text, p_metadata jsonb, p_created_at timestamp with time zone) TO memory_reader;
+
+-- _zep_home(uuid, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_home(p_tenant_id uuid, p_kind text, p_id text) RETURNS uuid
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_kind text := memory._one_of('kind', p_kind, ARRAY['node', 'edge']);
+    v_sim  uuid;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    PERFORM memory._not_null(p_id, 'p_id', 'pass the uuid of a ' || v_kind);
+    IF v_kind = 'node' THEN
+        SELECT s.simulation_id INTO v_sim
+          FROM memory.simulations AS s
+         WHERE s.tenant_id = p_tenant_id AND s.published
+           AND EXISTS (SELECT 1 FROM memory.nodes AS n
+                        WHERE n.tenant_id = p_tenant_id AND n.simulation_id = s.simulation_id
+                          AND n.node_key = pg_catalog.md5(p_id)::uuid)
+         ORDER BY s.updated_at DESC, s.simulation_id
+         LIMIT 1;
+    ELSE
+        SELECT s.simulation_id INTO v_sim
+          FROM memory.simulations AS s
+         WHERE s.tenant_id = p_tenant_id AND s.published
+           AND EXISTS (SELECT 1 FROM memory.edges AS e
+                        WHERE e.tenant_id = p_tenant_id AND e.simulation_id = s.simulation_id
+                          AND e.edge_key = pg_catalog.md5(p_id)::uuid)
+         ORDER BY s.updated_at DESC, s.simulation_id
+         LIMIT 1;
+    END IF;
+    IF v_sim IS NULL THEN
+        RAISE EXCEPTION 'unknown % %', v_kind, memory._quote(p_id)
+            USING ERRCODE = 'no_data_found',
+                  HINT = 'node.get_by_graph_id and edge.get_by_graph_id list a graph''s uuids';
+    END IF;
+    RETURN v_sim;
+END
+$$;
+
+ALTER FUNCTION memory._zep_home(p_tenant_id uuid, p_kind text, p_id text) OWNER TO memory_owner;
+
+-- FUNCTION _zep_home(p_tenant_id uuid, p_kind text, p_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_home(p_tenant_id uuid, p_kind text, p_id text) IS 'Internal: the committed simulation of the tenant that holds a node or edge uuid (P0002 when none)';
+
+-- FUNCTION _zep_home(p_tenant_id uuid, p_kind text, p_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_home(p_tenant_id uuid, p_kind text, p_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_home(p_tenant_id uuid, p_kind text, p_id text) TO memory_reader;
+
+-- _zep_node(text, text, text, text[], text, jsonb, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_node(p_node_id text, p_name text, p_type text, p_labels text[], p_summary text, p_attributes jsonb, p_stored_at timestamp with time zone) RETURNS jsonb
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.jsonb_build_object(
+        'uuid', p_node_id,
+        'name', p_name,
+        'labels', pg_catalog.to_jsonb(CASE WHEN pg_catalog.cardinality(p_labels) > 0 THEN p_labels
+                                           WHEN p_type = 'Entity' THEN ARRAY['Entity']
+                                           ELSE ARRAY['Entity', p_type] END),
+        'summary', COALESCE(p_summary, ''),
+        'attributes', COALESCE(p_attributes, '{}'::jsonb) OPERATOR(pg_catalog.-) 'created_at'::text,
+        'created_at', COALESCE(p_attributes ->> 'created_at', memory._zep_time(p_stored_at)));
+$$;
+
+ALTER FUNCTION memory._zep_node(p_node_id text, p_name text, p_type text, p_labels text[], p_summary text, p_attributes jsonb, p_stored_at timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION _zep_node(p_node_id text, p_name text, p_type text, p_labels text[], p_summary text, p_attributes jsonb, p_stored_at timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_node(p_node_id text, p_name text, p_type text, p_labels text[], p_summary text, p_attributes jsonb, p_stored_at timestamp with time zone) IS 'Internal: an entity in the wire shape of Zep''s EntityNode';
+
+-- FUNCTION _zep_node(p_node_id text, p_name text, p_type text, p_labels text[], p_summary text, p_attributes jsonb, p_stored_at timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_node(p_node_id text, p_name text, p_type text, p_labels text[], p_summary text, p_attributes jsonb, p_stored_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_node(p_node_id text, p_name text, p_type text, p_labels text[], p_summary text, p_attributes jsonb, p_stored_at timestamp with time zone) TO memory_reader;
+
+-- _zep_simulation(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_simulation(p_tenant_id uuid, p_graph_id text) RETURNS uuid
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_found uuid[];
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    PERFORM memory._not_null(p_graph_id, 'p_graph_id', 'pass the graph_id of a graph (graph.list_all lists them)');
+    SELECT pg_catalog.array_agg(s.simulation_id ORDER BY s.simulation_id) INTO v_found
+      FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.published AND s.name = p_graph_id;
+    IF v_found IS NULL THEN
+        SELECT pg_catalog.array_agg(s.simulation_id ORDER BY s.simulation_id) INTO v_found
+          FROM memory.simulations AS s
+         WHERE s.tenant_id = p_tenant_id AND s.published AND s.metadata ->> 'graph_id' = p_graph_id;
+    END IF;
+    IF v_found IS NULL AND pg_catalog.pg_input_is_valid(p_graph_id, 'uuid') THEN
+        SELECT pg_catalog.array_agg(s.simulation_id) INTO v_found
+          FROM memory.simulations AS s
+         WHERE s.tenant_id = p_tenant_id AND s.published AND s.simulation_id = p_graph_id::uuid;
+    END IF;
+    IF v_found IS NULL THEN
+        RAISE EXCEPTION 'unknown graph %', memory._quote(p_graph_id)
+            USING ERRCODE = 'no_data_found',
+                  HINT = 'graph.list_all lists the graphs of the key''s tenant';
+    END IF;
+    IF pg_catalog.cardinality(v_found) > 1 THEN
+        RAISE EXCEPTION 'graph_id % names % simulations', memory._quote(p_graph_id), pg_catalog.cardinality(v_found)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'address one by its simulation name or UUID (graph.list_all lists them)';
+    END IF;
+    RETURN v_found[1];
+END
+$$;
+
+ALTER FUNCTION memory._zep_simulation(p_tenant_id uuid, p_graph_id text) OWNER TO memory_owner;
+
+-- FUNCTION _zep_simulation(p_tenant_id uuid, p_graph_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_simulation(p_tenant_id uuid, p_graph_id text) IS 'Internal: the committed simulation a Zep graph_id names (name, MiroFish graph_id, UUID; P0002 when none)';
+
+-- FUNCTION _zep_simulation(p_tenant_id uuid, p_graph_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_simulation(p_tenant_id uuid, p_graph_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_simulation(p_tenant_id uuid, p_graph_id text) TO memory_reader;
+
+-- _zep_time(timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_time(p_at timestamp with time zone) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.to_char(p_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
+$$;
+
+ALTER FUNCTION memory._zep_time(p_at timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION _zep_time(p_at timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_time(p_at timestamp with time zone) IS 'Internal: a time as Zep writes it (ISO 8601, UTC, Z)';
+
+-- FUNCTION _zep_time(p_at timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_time(p_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_time(p_at timestamp with time zone) TO memory_reader;
+
 -- abort_import(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text DEFAULT NULL::text) RETURNS void
     LANGUAGE plpgsql
@@ -6171,6 +6383,104 @@ COMMENT ON FUNCTION memory.ann_plan_facts(p_min_rows integer, p_m integer, p_ef_
 -- FUNCTION ann_plan_facts(p_min_rows integer, p_m integer, p_ef_construction integer); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.ann_plan_facts(p_min_rows integer, p_m integer, p_ef_construction integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.ann_plan_facts(p_min_rows integer, p_m integer, p_ef_construction integer) TO memory_admin;
+
+-- api_key_role(bytea); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.api_key_role(p_key_hash bytea) RETURNS TABLE(tenant_id uuid, key_id uuid, role_name name)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+    SELECT k.tenant_id, k.key_id, r.rolname
+      FROM memory.api_keys AS k
+      JOIN pg_catalog.pg_roles AS r ON r.oid = k.role_oid
+     WHERE k.key_hash = p_key_hash AND k.revoked_at IS NULL;
+$$;
+
+ALTER FUNCTION memory.api_key_role(p_key_hash bytea) OWNER TO memory_owner;
+
+-- FUNCTION api_key_role(p_key_hash bytea); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.api_key_role(p_key_hash bytea) IS 'The tenant and role of an unrevoked API key by its sha256 (the service''s authentication); memory_admin only';
+
+-- FUNCTION api_key_role(p_key_hash bytea); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.api_key_role(p_key_hash bytea) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.api_key_role(p_key_hash bytea) TO memory_admin;
+
+-- api_keys(uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.api_keys(p_tenant_id uuid) RETURNS TABLE(key_id uuid, key_prefix text, role_name name, created_at timestamp with time zone, created_by name, revoked_at timestamp with time zone)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+    SELECT memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the tenant whose keys to list');
+    SELECT k.key_id, k.key_prefix, k.role_name, k.created_at, k.created_by, k.revoked_at
+      FROM memory.api_keys AS k
+     WHERE k.tenant_id = p_tenant_id
+     ORDER BY k.created_at DESC, k.key_id;
+$$;
+
+ALTER FUNCTION memory.api_keys(p_tenant_id uuid) OWNER TO memory_owner;
+
+-- api_keys; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.api_keys ENABLE ROW LEVEL SECURITY;
+
+-- api_keys; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.api_keys (
+    tenant_id uuid NOT NULL,
+    key_id uuid DEFAULT gen_random_uuid() NOT NULL,
+    key_hash bytea NOT NULL,
+    key_prefix text NOT NULL,
+    role_oid oid NOT NULL,
+    role_name name NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_by name DEFAULT SESSION_USER NOT NULL,
+    revoked_at timestamp with time zone,
+    CONSTRAINT api_keys_key_hash_check CHECK ((octet_length(key_hash) = 32)),
+    CONSTRAINT api_keys_key_prefix_check CHECK ((key_prefix ~ '^[A-Za-z0-9_-]{4,16}$'::text))
+);
+
+ALTER TABLE ONLY memory.api_keys FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.api_keys OWNER TO memory_owner;
+
+-- FUNCTION api_keys(p_tenant_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.api_keys(p_tenant_id uuid) IS 'The API keys of a tenant (first characters, role, revoked or not); memory_admin only';
+
+-- TABLE api_keys; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.api_keys IS 'API keys of swarm-memory serve: the sha256 of each key, its tenant and the role its requests run as';
+
+-- FUNCTION api_keys(p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.api_keys(p_tenant_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.api_keys(p_tenant_id uuid) TO memory_admin;
+
+-- TABLE api_keys; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.api_keys TO memory_reader;
+GRANT SELECT,INSERT ON TABLE memory.api_keys TO memory_admin;
+
+-- api_keys admins_manage_all_keys; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY admins_manage_all_keys ON memory.api_keys TO memory_admin USING (pg_has_role(CURRENT_USER, 'memory_admin'::name, 'MEMBER'::text)) WITH CHECK (pg_has_role(CURRENT_USER, 'memory_admin'::name, 'MEMBER'::text));
+
+-- api_keys api_keys_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.api_keys
+    ADD CONSTRAINT api_keys_pkey PRIMARY KEY (tenant_id, key_id);
+
+-- api_keys api_keys_tenant_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.api_keys
+    ADD CONSTRAINT api_keys_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES memory.tenants(tenant_id) ON DELETE CASCADE;
+
+-- api_keys owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.api_keys FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- api_keys owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.api_keys FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- api_keys roles_see_their_own_keys; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY roles_see_their_own_keys ON memory.api_keys FOR SELECT TO memory_reader USING (pg_has_role(CURRENT_USER, role_oid, 'USAGE'::text));
+
+-- COLUMN api_keys.revoked_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(revoked_at) ON TABLE memory.api_keys TO memory_admin;
+
+-- api_keys_key_hash_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX api_keys_key_hash_idx ON memory.api_keys USING btree (key_hash);
 
 -- begin_import(uuid, uuid, jsonb, boolean, jsonb, text, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.begin_import(p_tenant_id uuid, p_simulation_id uuid, p_declared jsonb DEFAULT NULL::jsonb, p_skip_dangling boolean DEFAULT false, p_metadata jsonb DEFAULT '{}'::jsonb, p_name text DEFAULT NULL::text, p_scope jsonb DEFAULT NULL::jsonb) RETURNS uuid
@@ -6722,6 +7032,51 @@ COMMENT ON FUNCTION memory.compact_episodes(p_tenant_id uuid, p_simulation_id uu
 -- FUNCTION compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.compact_episodes(p_tenant_id uuid, p_simulation_id uuid, p_similarity real, p_drop boolean) TO memory_writer;
+
+-- create_api_key(uuid, name, bytea, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.create_api_key(p_tenant_id uuid, p_role name, p_key_hash bytea, p_key_prefix text) RETURNS uuid
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_oid oid;
+    v_key uuid;
+BEGIN
+    PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the tenant the key acts for');
+    PERFORM memory._not_null(p_role, 'p_role', 'pass the role the key''s requests run as');
+    PERFORM memory._not_null(p_key_hash, 'p_key_hash', 'pass the sha256 of the key');
+    PERFORM 1 FROM memory.tenants AS t WHERE t.tenant_id = p_tenant_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown tenant %', p_tenant_id
+            USING ERRCODE = 'no_data_found', HINT = 'create it with memory.create_tenant()';
+    END IF;
+    SELECT r.oid INTO v_oid FROM pg_catalog.pg_roles AS r WHERE r.rolname = p_role;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown role %', p_role
+            USING ERRCODE = 'undefined_object', HINT = 'create the role first';
+    END IF;
+    PERFORM 1 FROM memory.tenant_grants AS g WHERE g.tenant_id = p_tenant_id AND g.role_oid = v_oid;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'role % holds no grant of its own for tenant %', p_role, p_tenant_id
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'grant it with memory.grant_tenant(role, tenant) first';
+    END IF;
+    INSERT INTO memory.api_keys (tenant_id, key_hash, key_prefix, role_oid, role_name)
+    VALUES (p_tenant_id, p_key_hash, p_key_prefix, v_oid, p_role)
+    RETURNING key_id INTO v_key;
+    RETURN v_key;
+END
+$$;
+
+ALTER FUNCTION memory.create_api_key(p_tenant_id uuid, p_role name, p_key_hash bytea, p_key_prefix text) OWNER TO memory_owner;
+
+-- FUNCTION create_api_key(p_tenant_id uuid, p_role name, p_key_hash bytea, p_key_prefix text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.create_api_key(p_tenant_id uuid, p_role name, p_key_hash bytea, p_key_prefix text) IS 'Record an API key of swarm-memory serve by its sha256, bound to a tenant and the role its requests run as; memory_admin only';
+
+-- FUNCTION create_api_key(p_tenant_id uuid, p_role name, p_key_hash bytea, p_key_prefix text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.create_api_key(p_tenant_id uuid, p_role name, p_key_hash bytea, p_key_prefix text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.create_api_key(p_tenant_id uuid, p_role name, p_key_hash bytea, p_key_prefix text) TO memory_admin;
 
 -- create_tenant(text, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid DEFAULT NULL::uuid) RETURNS uuid
@@ -9952,6 +10307,39 @@ ALTER TABLE ONLY memory.retention_rules
 ALTER TABLE ONLY memory.retention_rules
     ADD CONSTRAINT retention_rules_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES memory.tenants(tenant_id) ON DELETE CASCADE;
 
+-- revoke_api_key(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.revoke_api_key(p_tenant_id uuid, p_key_id uuid) RETURNS TABLE(role_name name, revoked_at timestamp with time zone)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_role name;
+    v_at   timestamptz;
+BEGIN
+    PERFORM memory._not_null(p_tenant_id, 'p_tenant_id', 'pass the tenant of the key');
+    PERFORM memory._not_null(p_key_id, 'p_key_id', 'pass the id `swarm-memory key list` shows');
+    UPDATE memory.api_keys AS k SET revoked_at = COALESCE(k.revoked_at, pg_catalog.now())
+     WHERE k.tenant_id = p_tenant_id AND k.key_id = p_key_id
+    RETURNING k.role_name, k.revoked_at INTO v_role, v_at;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown key % of tenant %', p_key_id, p_tenant_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the keys with memory.api_keys(tenant)';
+    END IF;
+    PERFORM memory.revoke_tenant(v_role, p_tenant_id);
+    RETURN QUERY SELECT v_role, v_at;
+END
+$$;
+
+ALTER FUNCTION memory.revoke_api_key(p_tenant_id uuid, p_key_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION revoke_api_key(p_tenant_id uuid, p_key_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.revoke_api_key(p_tenant_id uuid, p_key_id uuid) IS 'Revoke an API key and end its role''s grant for the tenant; memory_admin only';
+
+-- FUNCTION revoke_api_key(p_tenant_id uuid, p_key_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.revoke_api_key(p_tenant_id uuid, p_key_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.revoke_api_key(p_tenant_id uuid, p_key_id uuid) TO memory_admin;
+
 -- revoke_tenant(name, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.revoke_tenant(p_role name, p_tenant_id uuid) RETURNS void
     LANGUAGE plpgsql
@@ -12401,3 +12789,255 @@ CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.word_posting
 -- word_postings word_postings_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.word_postings
     ADD CONSTRAINT word_postings_pkey PRIMARY KEY (tenant_id, simulation_id, word, kind, row_key);
+
+-- zep_edge(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_edge(p_tenant_id uuid, p_uuid text) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_sim uuid := memory._zep_home(p_tenant_id, 'edge', p_uuid);
+BEGIN
+    RETURN (SELECT memory._zep_edge(g, e.created_at)
+              FROM memory.get_edge(p_tenant_id, v_sim, p_uuid) AS g
+              JOIN memory.edges AS e
+                ON e.tenant_id = p_tenant_id AND e.simulation_id = v_sim AND e.edge_key = pg_catalog.md5(p_uuid)::uuid);
+END
+$$;
+
+ALTER FUNCTION memory.zep_edge(p_tenant_id uuid, p_uuid text) OWNER TO memory_owner;
+
+-- FUNCTION zep_edge(p_tenant_id uuid, p_uuid text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_edge(p_tenant_id uuid, p_uuid text) IS 'Zep graph.edge.get: one relationship by its uuid in Zep''s shape (P0002 when unknown)';
+
+-- FUNCTION zep_edge(p_tenant_id uuid, p_uuid text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_edge(p_tenant_id uuid, p_uuid text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_edge(p_tenant_id uuid, p_uuid text) TO memory_reader;
+
+-- zep_edges(uuid, text, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_edges(p_tenant_id uuid, p_graph_id text, p_limit integer DEFAULT 1000, p_uuid_cursor text DEFAULT NULL::text) RETURNS SETOF jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_sim uuid := memory._zep_simulation(p_tenant_id, p_graph_id);
+BEGIN
+    RETURN QUERY
+    SELECT memory._zep_edge(g, e.created_at)
+      FROM memory.graph_edges(p_tenant_id, v_sim, p_limit, p_uuid_cursor) AS g
+      JOIN memory.edges AS e
+        ON e.tenant_id = p_tenant_id AND e.simulation_id = v_sim AND e.edge_key = pg_catalog.md5(g.edge_id)::uuid
+     ORDER BY g.edge_id COLLATE "C";
+END
+$$;
+
+ALTER FUNCTION memory.zep_edges(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text) OWNER TO memory_owner;
+
+-- FUNCTION zep_edges(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_edges(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text) IS 'Zep graph.edge.get_by_graph_id: a page of a graph''s relationships in Zep''s shape, after a uuid cursor';
+
+-- FUNCTION zep_edges(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_edges(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_edges(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text) TO memory_reader;
+
+-- zep_graph(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_graph(p_tenant_id uuid, p_graph_id text) RETURNS TABLE(simulation_id uuid, model text, graph jsonb)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_sim uuid := memory._zep_simulation(p_tenant_id, p_graph_id);
+BEGIN
+    RETURN QUERY
+    SELECT s.simulation_id, m.model, memory._zep_graph_json(s.simulation_id, s.name, s.metadata, s.created_at)
+      FROM memory.simulations AS s
+     CROSS JOIN LATERAL memory.model_of(p_tenant_id, s.simulation_id) AS m
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim;
+END
+$$;
+
+ALTER FUNCTION memory.zep_graph(p_tenant_id uuid, p_graph_id text) OWNER TO memory_owner;
+
+-- FUNCTION zep_graph(p_tenant_id uuid, p_graph_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_graph(p_tenant_id uuid, p_graph_id text) IS 'Zep graph.get: the graph a graph_id names, its simulation and its embedding model (P0002 when unknown)';
+
+-- FUNCTION zep_graph(p_tenant_id uuid, p_graph_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_graph(p_tenant_id uuid, p_graph_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_graph(p_tenant_id uuid, p_graph_id text) TO memory_reader;
+
+-- zep_graphs(uuid, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_graphs(p_tenant_id uuid, p_page_number integer DEFAULT 1, p_page_size integer DEFAULT 1000) RETURNS TABLE(graph jsonb, total_count bigint)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_size integer := memory._page_rows(p_page_size, 1000);
+    v_page integer := COALESCE(p_page_number, 1);
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF v_page < 1 THEN
+        RAISE EXCEPTION 'page number % is below 1', v_page
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pages are numbered from 1';
+    END IF;
+    RETURN QUERY
+    SELECT memory._zep_graph_json(s.simulation_id, s.name, s.metadata, s.created_at),
+           pg_catalog.count(*) OVER ()
+      FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.published
+     ORDER BY s.name NULLS LAST, s.created_at, s.simulation_id
+    OFFSET (v_page::bigint - 1) * v_size LIMIT v_size;
+END
+$$;
+
+ALTER FUNCTION memory.zep_graphs(p_tenant_id uuid, p_page_number integer, p_page_size integer) OWNER TO memory_owner;
+
+-- FUNCTION zep_graphs(p_tenant_id uuid, p_page_number integer, p_page_size integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_graphs(p_tenant_id uuid, p_page_number integer, p_page_size integer) IS 'Zep graph.list_all: the tenant''s committed simulations as Zep graphs, a page at a time, with the count of all';
+
+-- FUNCTION zep_graphs(p_tenant_id uuid, p_page_number integer, p_page_size integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_graphs(p_tenant_id uuid, p_page_number integer, p_page_size integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_graphs(p_tenant_id uuid, p_page_number integer, p_page_size integer) TO memory_reader;
+
+-- zep_node(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_node(p_tenant_id uuid, p_uuid text) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+    SELECT memory._zep_node(n.node_id, n.name, n.type, n.labels, n.summary, n.attributes, n.created_at)
+      FROM memory.get_node(p_tenant_id, memory._zep_home(p_tenant_id, 'node', p_uuid), p_uuid) AS n;
+$$;
+
+ALTER FUNCTION memory.zep_node(p_tenant_id uuid, p_uuid text) OWNER TO memory_owner;
+
+-- FUNCTION zep_node(p_tenant_id uuid, p_uuid text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_node(p_tenant_id uuid, p_uuid text) IS 'Zep graph.node.get: one entity by its uuid in Zep''s shape (P0002 when unknown)';
+
+-- FUNCTION zep_node(p_tenant_id uuid, p_uuid text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_node(p_tenant_id uuid, p_uuid text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_node(p_tenant_id uuid, p_uuid text) TO memory_reader;
+
+-- zep_node_edges(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_node_edges(p_tenant_id uuid, p_uuid text) RETURNS SETOF jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_sim uuid := memory._zep_home(p_tenant_id, 'node', p_uuid);
+    v_key uuid := pg_catalog.md5(p_uuid)::uuid;
+BEGIN
+    RETURN QUERY
+    SELECT memory._zep_edge(memory._edge_detail(ROW(e.*)::memory.edges), e.created_at)
+      FROM memory.edges AS e
+     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim
+       AND (e.source_key = v_key OR e.target_key = v_key)
+     ORDER BY e.edge_id COLLATE "C";
+END
+$$;
+
+ALTER FUNCTION memory.zep_node_edges(p_tenant_id uuid, p_uuid text) OWNER TO memory_owner;
+
+-- FUNCTION zep_node_edges(p_tenant_id uuid, p_uuid text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_node_edges(p_tenant_id uuid, p_uuid text) IS 'Zep graph.node.get_entity_edges: every relationship of an entity in Zep''s shape (P0002 when unknown)';
+
+-- FUNCTION zep_node_edges(p_tenant_id uuid, p_uuid text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_node_edges(p_tenant_id uuid, p_uuid text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_node_edges(p_tenant_id uuid, p_uuid text) TO memory_reader;
+
+-- zep_nodes(uuid, text, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_nodes(p_tenant_id uuid, p_graph_id text, p_limit integer DEFAULT 1000, p_uuid_cursor text DEFAULT NULL::text) RETURNS SETOF jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_sim uuid := memory._zep_simulation(p_tenant_id, p_graph_id);
+BEGIN
+    RETURN QUERY
+    SELECT memory._zep_node(g.node_id, g.name, g.type, g.labels, g.summary, g.attributes, n.created_at)
+      FROM memory.graph_nodes(p_tenant_id, v_sim, p_limit, p_uuid_cursor) AS g
+      JOIN memory.nodes AS n
+        ON n.tenant_id = p_tenant_id AND n.simulation_id = v_sim AND n.node_key = pg_catalog.md5(g.node_id)::uuid
+     ORDER BY g.node_id COLLATE "C";
+END
+$$;
+
+ALTER FUNCTION memory.zep_nodes(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text) OWNER TO memory_owner;
+
+-- FUNCTION zep_nodes(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_nodes(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text) IS 'Zep graph.node.get_by_graph_id: a page of a graph''s entities in Zep''s shape, after a uuid cursor';
+
+-- FUNCTION zep_nodes(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_nodes(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_nodes(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text) TO memory_reader;
+
+-- zep_search(uuid, text, text, public.vector, text, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_search(p_tenant_id uuid, p_graph_id text, p_query text, p_query_vector public.vector, p_scope text DEFAULT 'edges'::text, p_limit integer DEFAULT 10, p_model text DEFAULT NULL::text) RETURNS SETOF jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_sim     uuid := memory._zep_simulation(p_tenant_id, p_graph_id);
+    v_scope   text := memory._one_of('scope', COALESCE(p_scope, 'edges'), ARRAY['edges', 'nodes', 'episodes'],
+                                     'the scopes served are edges, nodes and episodes');
+    v_limit   integer := COALESCE(p_limit, 10);
+    v_options jsonb;
+BEGIN
+    IF v_limit < 1 THEN
+        RAISE EXCEPTION 'limit % is below 1', v_limit
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a limit from 1 to 50';
+    END IF;
+    v_options := pg_catalog.jsonb_build_object(
+        'kinds', pg_catalog.jsonb_build_array(CASE v_scope WHEN 'edges' THEN 'fact'
+                                                            WHEN 'nodes' THEN 'entity'
+                                                            ELSE 'episode' END));
+    IF p_model IS NOT NULL THEN
+        v_options := v_options OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('model', p_model);
+    END IF;
+    RETURN QUERY
+    SELECT CASE v_scope
+           WHEN 'edges' THEN
+               (SELECT memory._zep_edge(memory._edge_detail(ROW(e.*)::memory.edges), e.created_at)
+                  FROM memory.edges AS e
+                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim
+                   AND e.edge_key = pg_catalog.md5(r.id)::uuid)
+           WHEN 'nodes' THEN
+               (SELECT memory._zep_node(n.node_id, n.name, n.type, n.labels, n.summary, n.attributes, n.created_at)
+                  FROM memory.nodes AS n
+                 WHERE n.tenant_id = p_tenant_id AND n.simulation_id = v_sim
+                   AND n.node_key = pg_catalog.md5(r.id)::uuid)
+           ELSE
+               (SELECT pg_catalog.jsonb_build_object(
+                           'uuid', x.episode_id,
+                           'content', COALESCE(x.content, ''),
+                           'created_at', memory._zep_time(COALESCE(x.occurred_at, x.created_at)),
+                           'source', 'text',
+                           'processed', true,
+                           'metadata', x.metadata OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(
+                               pg_catalog.jsonb_build_object('agent_id', x.agent_id, 'agent_name', x.agent_name,
+                                                             'platform', x.platform, 'round', x.round,
+                                                             'action_type', x.action_type)))
+                  FROM memory.episodes AS x
+                 WHERE x.tenant_id = p_tenant_id AND x.simulation_id = v_sim
+                   AND x.episode_key = pg_catalog.md5(r.id)::uuid)
+           END OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('score', r.score)
+      FROM memory.recall(p_tenant_id, v_sim, p_query, p_query_vector, LEAST(v_limit, 50), v_options)
+           WITH ORDINALITY AS r (kind, id, text, score, ranks, why, copies, agents, ord)
+     ORDER BY r.ord;
+END
+$$;
+
+ALTER FUNCTION memory.zep_search(p_tenant_id uuid, p_graph_id text, p_query text, p_query_vector public.vector, p_scope text, p_limit integer, p_model text) OWNER TO memory_owner;
+
+-- FUNCTION zep_search(p_tenant_id uuid, p_graph_id text, p_query text, p_query_vector public.vector, p_scope text, p_limit integer, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_search(p_tenant_id uuid, p_graph_id text, p_query text, p_query_vector public.vector, p_scope text, p_limit integer, p_model text) IS 'Zep graph.search over one graph: memory.recall for one kind (edges, nodes, episodes), each hit in Zep''s shape with its fused score';
+
+-- FUNCTION zep_search(p_tenant_id uuid, p_graph_id text, p_query text, p_query_vector public.vector, p_scope text, p_limit integer, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_search(p_tenant_id uuid, p_graph_id text, p_query text, p_query_vector public.vector, p_scope text, p_limit integer, p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_search(p_tenant_id uuid, p_graph_id text, p_query text, p_query_vector public.vector, p_scope text, p_limit integer, p_model text) TO memory_reader;
