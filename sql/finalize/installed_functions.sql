@@ -104,7 +104,7 @@ AS $fn$
         ('memory._known(anyelement,uuid,uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dad8e004b708fa987f3cc0507ce3223d', false),
         ('memory._label_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '1dbe62f77eb846a8b0b9361391a89734', false),
         ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '510c14cf40c7ef2bcb27a4babfb3b887', false),
-        ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c75f07e3931fc12d048ee482f2f0f9f0', false),
+        ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6216275003d5e9fdc6022b5f789763d5', false),
         ('memory._merge(text,uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5e9603c4d3c9a67c67811b1c63f1ae24', false),
         ('memory._merge_edges(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '889c8f28e01239165edee07d06131188', false),
         ('memory._merge_episodes(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '640c3717b399d5059ee5b6f3be21f4b9', false),

@@ -23,7 +23,10 @@
 --            an English model reading Chinese too). A simulation with fewer than
 --            c_meaning_min such actions of the fact's model has no meaning links (too few
 --            to tell a fact's near actions from the rest), nor one where facts x actions
---            exceed c_meaning_pairs (every pair is compared twice, in the import's commit).
+--            exceed c_meaning_pairs: every pair is compared twice, in the import's commit,
+--            which holds the simulation's lock while it runs, so the bound keeps that
+--            commit to about a second (a run of a few hundred facts and a few thousand
+--            actions); larger runs are linked by ids and names alone.
 --   Each mention falls within the fact's validity window: occurred_at in [valid_at,
 --   invalid_at), an open bound open; an action without a time is not excluded (nothing says
 --   it fell outside). An action found both ways is one row, found_by {names, meaning}.
@@ -59,7 +62,7 @@ DECLARE
     c_meaning_z    constant double precision := 2.0;
     c_meaning_top  constant integer := 10;
     c_meaning_min  constant integer := 30;
-    c_meaning_pairs constant bigint := 20000000;
+    c_meaning_pairs constant bigint := 1000000;
     c_fact_words   constant integer := 2;
     c_common_share constant double precision := 0.1;
 BEGIN
