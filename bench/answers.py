@@ -307,8 +307,6 @@ def evaluate_locomo(
     options: dict | None = None,
     log: Callable[[str], None] = print,
 ) -> dict:
-    from swarm_memory.client import configure
-    from swarm_memory.embed import embedder_for
     from swarm_memory.importer import import_run
 
     options = {"kinds": ["episode"], **(options or {})}
@@ -326,11 +324,7 @@ def evaluate_locomo(
                 f"  conversation {name}: {len(texts)} turns imported in {time.perf_counter() - t:.0f} s"
             )
         with psycopg.connect(app_dsn, autocommit=True) as conn:
-            configure(conn)
-            sim_model = conn.execute(
-                "SELECT model FROM memory.model_of(%s, %s)", (tenant, sim)
-            ).fetchone()[0]
-            embedder = embedder_for(sim_model)
+            sim_model, embedder = _model(conn, tenant, sim)
             eps = _episodes(admin_dsn, tenant, sim)
             dia = [d for _, d, _, _ in eps]
             by_episode = {i: d for i, d, _, _ in eps}
@@ -384,8 +378,6 @@ def evaluate_zh(
 ) -> dict:
     """bench/zh_run: its run imported as it is, each question asked in Chinese and in
     English; precision@k by the topic labels (bench/zh_run/README.md)."""
-    from swarm_memory.client import configure
-    from swarm_memory.embed import embedder_for
     from swarm_memory.importer import import_run
 
     options = {"kinds": ["episode"], **(options or {})}
@@ -399,11 +391,7 @@ def evaluate_zh(
     rows = []
     seconds: dict[str, list[float]] = {m: [] for m in METHODS}
     with psycopg.connect(app_dsn, autocommit=True) as conn:
-        configure(conn)
-        sim_model = conn.execute(
-            "SELECT model FROM memory.model_of(%s, %s)", (tenant, sim)
-        ).fetchone()[0]
-        embedder = embedder_for(sim_model)
+        sim_model, embedder = _model(conn, tenant, sim)
         # the peers search what recall's episodes arm searches: the episodes with a vector
         eps = [e for e in _episodes(admin_dsn, tenant, sim) if e[2] is not None]
         ids = [i for i, _, _, _ in eps]
@@ -469,16 +457,24 @@ def _precision(found: list[str], labels: dict, topic: str, k: int) -> float:
 
 def _tenant(admin_dsn: str, app_dsn: str, prefix: str, model: str | None) -> uuid.UUID:
     """A fresh tenant granted to the app DSN's role, of `model` when one is named."""
-    with psycopg.connect(app_dsn) as conn:
-        role = conn.execute("SELECT current_user").fetchone()[0]
-    with psycopg.connect(admin_dsn, autocommit=True) as conn:
-        tenant = conn.execute(
-            "SELECT memory.create_tenant(%s)", (f"{prefix}-{uuid.uuid4().hex[:8]}",)
-        ).fetchone()[0]
-        conn.execute("SELECT memory.grant_tenant(%s, %s)", (role, tenant))
-        if model:
+    from bench.recall_eval import new_tenant
+
+    tenant = new_tenant(admin_dsn, app_dsn, prefix)
+    if model:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
             conn.execute("SELECT memory.set_tenant_model(%s, %s)", (tenant, model))
     return tenant
+
+
+def _model(conn: psycopg.Connection, tenant, sim):
+    """The simulation's model (the one its import chose) and its embedder, on a connection
+    made ready for vectors."""
+    from swarm_memory.client import configure
+    from swarm_memory.embed import embedder_for
+
+    configure(conn)
+    model = conn.execute("SELECT model FROM memory.model_of(%s, %s)", (tenant, sim)).fetchone()[0]
+    return model, embedder_for(model)
 
 
 def summarise(rows: list[dict], seconds: dict, name: str, metric: str, model: str | None) -> dict:

@@ -70,19 +70,25 @@ def prepare_run(evalset: dict, into: Path) -> Path:
     return run
 
 
+def new_tenant(admin_dsn: str, app_dsn: str, prefix: str) -> uuid.UUID:
+    """A fresh tenant, named `prefix` and a random suffix, granted to the app DSN's role."""
+    with psycopg.connect(app_dsn) as conn:
+        role = conn.execute("SELECT current_user").fetchone()[0]
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        tenant = conn.execute(
+            "SELECT memory.create_tenant(%s)", (f"{prefix}-{uuid.uuid4().hex[:8]}",)
+        ).fetchone()[0]
+        conn.execute("SELECT memory.grant_tenant(%s, %s)", (role, tenant))
+    return tenant
+
+
 def setup(
     admin_dsn: str, app_dsn: str, evalset: dict, embedder=None, log=print
 ) -> tuple[uuid.UUID, uuid.UUID]:
     """A fresh tenant (granted to the app DSN's role) and simulation holding the run."""
     from swarm_memory.importer import import_run
 
-    with psycopg.connect(app_dsn) as conn:
-        role = conn.execute("SELECT current_user").fetchone()[0]
-    with psycopg.connect(admin_dsn, autocommit=True) as conn:
-        tenant = conn.execute(
-            "SELECT memory.create_tenant(%s)", (f"recall-eval-{uuid.uuid4().hex[:8]}",)
-        ).fetchone()[0]
-        conn.execute("SELECT memory.grant_tenant(%s, %s)", (role, tenant))
+    tenant = new_tenant(admin_dsn, app_dsn, "recall-eval")
     sim = uuid.uuid4()
     with tempfile.TemporaryDirectory() as tmp:
         run = prepare_run(evalset, Path(tmp))
