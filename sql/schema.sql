@@ -2358,6 +2358,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._require_attempt(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7f902d6cdca12fde1b9285900f59e212', false),
         ('memory._require_row(text,uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b1b0dc3c3e7997695c06a837ebe0eaae', false),
         ('memory._require_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '175101a744e50c8d2a7510ca1d8d1087', false),
+        ('memory._said_something(uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'f2e032017672643cef00e6d6b56f2b4d', false),
         ('memory._search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6993717f22867c1dbde2b0b5548d7d6b', false),
         ('memory._search_episodes_ann(uuid,uuid,bigint,public.vector,integer,integer,real,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=100000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '016ae6dc7dda13d836e5e03ec40d97fc', false),
         ('memory._search_episodes_ivf(uuid,uuid,bigint,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, ivfflat.iterative_scan=relaxed_order, ivfflat.max_probes=60, ivfflat.probes=40, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a2322598b0d88aed3e424019f4ea1473', false),
@@ -2440,7 +2441,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.predictions(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '879b97e8d26886192ec82641beb6e7a9', false),
         ('memory.profiles(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3af2df50a726f3758fb10eeda29a269a', false),
         ('memory.quotas(uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '5f3f9faf0fa9e795eeb04e8fae2d6b67', false),
-        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'cd48c785028fff85158a0ab84231b8b8', false),
+        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '03eba68d0214d5eddc184b38dbf540da', false),
         ('memory.record_outcome(uuid,uuid,text,text,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f7ff317bf0689141c55901522d51aab5', false),
         ('memory.reembed_texts(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8b43a613d0249b323f1a174484d55a4e', false),
         ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
@@ -4712,6 +4713,26 @@ COMMENT ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id
 REVOKE ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
 GRANT ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
+-- _said_something(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._said_something(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text) RETURNS boolean
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT EXISTS (SELECT 1 FROM memory.episodes AS e
+                    WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                      AND e.episode_key = pg_catalog.md5(p_episode_id)::uuid
+                      AND memory._action_said(e.content, e.metadata) IS NOT NULL)
+$$;
+
+ALTER FUNCTION memory._said_something(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text) OWNER TO memory_owner;
+
+-- FUNCTION _said_something(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._said_something(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text) IS 'Internal: whether an episode said something of its own (recall''s words and graph arms answer only those)';
+
+-- FUNCTION _said_something(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._said_something(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._said_something(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text) TO memory_reader;
 
 -- _search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamp with time zone, timestamp with time zone, boolean, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text, p_pool integer) RETURNS TABLE(episode_id text, agent_id integer, agent_name text, platform text, round integer, action_type text, content text, occurred_at timestamp with time zone, similarity double precision, copies integer, agents integer)
@@ -9596,6 +9617,10 @@ BEGIN
         END IF;
     END IF;
 
+    -- The words and the graph arms answer only actions that said something (their own
+    -- text, or a repost's: memory._action_said): a follow, a mute, a like or doing nothing
+    -- is stored as a sentence naming agents, which those arms would find by the names alone
+    -- (the arms of meaning never see them: such actions carry no vector, or the liked post's).
     -- the words, each row trusted as far as it explains the question: its weight is scaled
     -- by the square of its cover (memory._search_words: its words' idf over the question's;
     -- an entity found by name explains it all), so rows that match a question only in
@@ -9610,15 +9635,20 @@ BEGIN
                                         p_simulation_id => p_simulation_id, p_query_text => v_text,
                                         p_top_k => v_cand, p_kinds => NULL,
                                         p_name_keys => v_name_keys,
-                                        p_name_sims => v_name_sims) AS w);
+                                        p_name_sims => v_name_sims) AS w
+             WHERE w.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, w.id));
     END IF;
 
     -- the graph: the entities the question names, their facts, neighbours and episodes
     IF v_text IS NOT NULL AND 'graph' = ANY (v_arms) THEN
-        v_hits := v_hits || ARRAY(SELECT g FROM memory._recall_graph(
-            p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_text => v_text,
-            p_candidates => v_cand, p_depth => v_depth, p_as_of => v_as_of,
-            p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g);
+        v_hits := v_hits || ARRAY(
+            SELECT ROW(g.arm, g.kind, g.id, g.body, g.raw,
+                       pg_catalog.row_number() OVER (ORDER BY g.rank), g.matched, g.trust)::memory.recall_hit
+              FROM memory._recall_graph(
+                       p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_text => v_text,
+                       p_candidates => v_cand, p_depth => v_depth, p_as_of => v_as_of,
+                       p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g
+             WHERE g.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, g.id));
     END IF;
 
     -- the context: the turns around the best episodes found so far (the one before and the

@@ -255,6 +255,10 @@ BEGIN
         END IF;
     END IF;
 
+    -- The words and the graph arms answer only actions that said something (their own
+    -- text, or a repost's: memory._action_said): a follow, a mute, a like or doing nothing
+    -- is stored as a sentence naming agents, which those arms would find by the names alone
+    -- (the arms of meaning never see them: such actions carry no vector, or the liked post's).
     -- the words, each row trusted as far as it explains the question: its weight is scaled
     -- by the square of its cover (memory._search_words: its words' idf over the question's;
     -- an entity found by name explains it all), so rows that match a question only in
@@ -269,15 +273,20 @@ BEGIN
                                         p_simulation_id => p_simulation_id, p_query_text => v_text,
                                         p_top_k => v_cand, p_kinds => NULL,
                                         p_name_keys => v_name_keys,
-                                        p_name_sims => v_name_sims) AS w);
+                                        p_name_sims => v_name_sims) AS w
+             WHERE w.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, w.id));
     END IF;
 
     -- the graph: the entities the question names, their facts, neighbours and episodes
     IF v_text IS NOT NULL AND 'graph' = ANY (v_arms) THEN
-        v_hits := v_hits || ARRAY(SELECT g FROM memory._recall_graph(
-            p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_text => v_text,
-            p_candidates => v_cand, p_depth => v_depth, p_as_of => v_as_of,
-            p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g);
+        v_hits := v_hits || ARRAY(
+            SELECT ROW(g.arm, g.kind, g.id, g.body, g.raw,
+                       pg_catalog.row_number() OVER (ORDER BY g.rank), g.matched, g.trust)::memory.recall_hit
+              FROM memory._recall_graph(
+                       p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_text => v_text,
+                       p_candidates => v_cand, p_depth => v_depth, p_as_of => v_as_of,
+                       p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g
+             WHERE g.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, g.id));
     END IF;
 
     -- the context: the turns around the best episodes found so far (the one before and the

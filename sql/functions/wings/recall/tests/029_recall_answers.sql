@@ -6,7 +6,7 @@
 -- model, are under test here; bench/answers.py measures the answers with the real models.
 BEGIN;
 \ir ../../../../tests/_fixtures.psql
-SELECT plan(22);
+SELECT plan(24);
 
 SET LOCAL SESSION AUTHORIZATION app_a;
 SELECT memory.upsert_episodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_array(
@@ -28,7 +28,11 @@ SELECT memory.upsert_episodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_
                                   'content', 'Where did you go on Saturday?', 'embedding', fx.emb(5)),
     pg_catalog.jsonb_build_object('id', 't2', 'agent_id', 2, 'agent_name', 'Bob Li', 'action_type', 'CREATE_COMMENT',
                                   'platform', 'reddit', 'round', 1, 'occurred_at', '2025-06-01T10:01:00Z',
-                                  'content', 'To the old quay market', 'embedding', fx.emb(6))));
+                                  'content', 'To the old quay market', 'embedding', fx.emb(6)),
+    -- an action that said nothing of its own: a follow, stored as a sentence of names
+    pg_catalog.jsonb_build_object('id', 'f1', 'agent_id', 2, 'agent_name', 'Bob Li', 'action_type', 'FOLLOW',
+                                  'content', 'Bob Li followed Alice Wong',
+                                  'metadata', '{"action_args": {"follow_id": 1}}'::jsonb)));
 RESET SESSION AUTHORIZATION;
 
 SET LOCAL SESSION AUTHORIZATION reader_a;
@@ -90,6 +94,13 @@ SELECT is((SELECT r.why FROM memory.recall(fx.tenant_a(), fx.sim_a(), NULL, fx.v
             WHERE r.id = 't2') LIKE '%context #1%via t1%', true, 'why names the episode a context row surrounds');
 SELECT is_empty($$SELECT 1 FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'Where did you go?', fx.vec(5)) AS r WHERE r.ranks ? 'context'$$,
                 'without a context weight no context is read');
+
+-- What the words and graph arms answer (2)
+SELECT results_eq($$SELECT w.id FROM memory.search_words(fx.tenant_a(), fx.sim_a(), 'Bob Li followed Alice Wong', 10, ARRAY['episode']) AS w
+                    WHERE w.id = 'f1'$$,
+                  $$VALUES ('f1'::text)$$, 'the words find a follow by its sentence');
+SELECT is_empty($$SELECT 1 FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'Bob Li followed Alice Wong', NULL) AS r WHERE r.id = 'f1'$$,
+                'recall''s words and graph arms answer only actions that said something');
 
 -- The words arm's trust (1)
 SELECT ok((SELECT pg_catalog.bool_and((r.ranks -> 'words' ->> 'trust')::float8 > 0 AND (r.ranks -> 'words' ->> 'trust')::float8 <= 1)
