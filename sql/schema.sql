@@ -2441,7 +2441,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.predictions(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '879b97e8d26886192ec82641beb6e7a9', false),
         ('memory.profiles(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3af2df50a726f3758fb10eeda29a269a', false),
         ('memory.quotas(uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '5f3f9faf0fa9e795eeb04e8fae2d6b67', false),
-        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '03eba68d0214d5eddc184b38dbf540da', false),
+        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '43cd9ef6dd6399c6b7e83f9e15b132bf', false),
         ('memory.record_outcome(uuid,uuid,text,text,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f7ff317bf0689141c55901522d51aab5', false),
         ('memory.reembed_texts(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8b43a613d0249b323f1a174484d55a4e', false),
         ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
@@ -9561,23 +9561,18 @@ BEGIN
     -- the summaries' index of the pair (V0035), searched as broadly as memory.search_nodes
     -- searches it: at 100, clustered synthetic questions got a top 50 overlapping the exact
     -- one less than tests/test_ann_entities.py asks.
-    IF v_vec IS NOT NULL AND 'episodes' = ANY (v_arms) THEN
-        v_hits := v_hits || ARRAY(
-            SELECT ROW('episodes', 'episode', h.episode_id, h.content, h.similarity,
-                       pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), NULL, NULL)::memory.recall_hit
-              FROM memory._search_episodes(p_tenant_id => p_tenant_id,
-                                           p_simulation_id => p_simulation_id, p_query => v_vec,
-                                           p_top_k => LEAST(v_cand, 100), p_agent_id => NULL,
-                                           p_round_from => NULL, p_round_to => NULL, p_from => NULL,
-                                           p_to => NULL, p_collapse => false, p_model => NULL,
-                                           p_pool => v_pool) AS h);
-    END IF;
-    -- the agents the question names: each one's episodes by meaning, an arm of their own,
-    -- so that "what did Caroline say about ..." ranks Caroline's actions twice
-    IF v_vec IS NOT NULL AND v_text IS NOT NULL AND 'agents' = ANY (v_arms) THEN
-        FOR v_agent IN SELECT a.agent_id, a.agent_name FROM memory._named_agents(p_tenant_id, p_simulation_id, v_text, 3) AS a LOOP
+    -- the episodes by meaning, and an arm of their own for each agent the question names
+    -- (that agent's episodes by the same vector), so that "what did Caroline say about ..."
+    -- ranks Caroline's actions twice: one search each, the arm named by what it searched
+    IF v_vec IS NOT NULL THEN
+        FOR v_agent IN SELECT 'episodes' AS arm, NULL::integer AS agent_id, NULL::text AS agent_name
+                        WHERE 'episodes' = ANY (v_arms)
+                       UNION ALL
+                       SELECT 'agents', a.agent_id, a.agent_name
+                         FROM memory._named_agents(p_tenant_id, p_simulation_id, v_text, 3) AS a
+                        WHERE v_text IS NOT NULL AND 'agents' = ANY (v_arms) LOOP
             v_hits := v_hits || ARRAY(
-                SELECT ROW('agents', 'episode', h.episode_id, h.content, h.similarity,
+                SELECT ROW(v_agent.arm, 'episode', h.episode_id, h.content, h.similarity,
                            pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), v_agent.agent_name, NULL)::memory.recall_hit
                   FROM memory._search_episodes(p_tenant_id => p_tenant_id,
                                                p_simulation_id => p_simulation_id, p_query => v_vec,

@@ -199,23 +199,18 @@ BEGIN
     -- the summaries' index of the pair (V0035), searched as broadly as memory.search_nodes
     -- searches it: at 100, clustered synthetic questions got a top 50 overlapping the exact
     -- one less than tests/test_ann_entities.py asks.
-    IF v_vec IS NOT NULL AND 'episodes' = ANY (v_arms) THEN
-        v_hits := v_hits || ARRAY(
-            SELECT ROW('episodes', 'episode', h.episode_id, h.content, h.similarity,
-                       pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), NULL, NULL)::memory.recall_hit
-              FROM memory._search_episodes(p_tenant_id => p_tenant_id,
-                                           p_simulation_id => p_simulation_id, p_query => v_vec,
-                                           p_top_k => LEAST(v_cand, 100), p_agent_id => NULL,
-                                           p_round_from => NULL, p_round_to => NULL, p_from => NULL,
-                                           p_to => NULL, p_collapse => false, p_model => NULL,
-                                           p_pool => v_pool) AS h);
-    END IF;
-    -- the agents the question names: each one's episodes by meaning, an arm of their own,
-    -- so that "what did Caroline say about ..." ranks Caroline's actions twice
-    IF v_vec IS NOT NULL AND v_text IS NOT NULL AND 'agents' = ANY (v_arms) THEN
-        FOR v_agent IN SELECT a.agent_id, a.agent_name FROM memory._named_agents(p_tenant_id, p_simulation_id, v_text, 3) AS a LOOP
+    -- the episodes by meaning, and an arm of their own for each agent the question names
+    -- (that agent's episodes by the same vector), so that "what did Caroline say about ..."
+    -- ranks Caroline's actions twice: one search each, the arm named by what it searched
+    IF v_vec IS NOT NULL THEN
+        FOR v_agent IN SELECT 'episodes' AS arm, NULL::integer AS agent_id, NULL::text AS agent_name
+                        WHERE 'episodes' = ANY (v_arms)
+                       UNION ALL
+                       SELECT 'agents', a.agent_id, a.agent_name
+                         FROM memory._named_agents(p_tenant_id, p_simulation_id, v_text, 3) AS a
+                        WHERE v_text IS NOT NULL AND 'agents' = ANY (v_arms) LOOP
             v_hits := v_hits || ARRAY(
-                SELECT ROW('agents', 'episode', h.episode_id, h.content, h.similarity,
+                SELECT ROW(v_agent.arm, 'episode', h.episode_id, h.content, h.similarity,
                            pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), v_agent.agent_name, NULL)::memory.recall_hit
                   FROM memory._search_episodes(p_tenant_id => p_tenant_id,
                                                p_simulation_id => p_simulation_id, p_query => v_vec,
