@@ -2306,7 +2306,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b847ccb3c10a7b1500a4c0ef40112a4e', false),
         ('memory._holds_grant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '12e5e22f66f7556b94206bfaf9b5143c', false),
         ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'fd3cbd66ba6087cfe69ece14740f1028', false),
-        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '8559271f8d216a49f008e03b8e354b28', false),
+        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '6b4cbd7ba5b7ed387f4ac9d57ed58161', false),
         ('memory._kind(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ef54e58aef42b081b621fd1f0b93ad64', false),
         ('memory._kind_columns(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '60be66f17c323b7bee73f792e06acc4c', false),
         ('memory._kind_key(text,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e9102568bf7756c17c45d8230251a64e', false),
@@ -2385,12 +2385,20 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._words_prepare(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '198f2743e46a19fcb3b1173db997810f', false),
         ('memory._words_query(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '932e6de9ea1d84344b537c909d7b8dec', false),
         ('memory._words_text(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '1d91a16a70b91362e4edac23d7624c76', false),
+        ('memory._zep_attempts_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5b37672100c7f1100a1920089675db1f', false),
+        ('memory._zep_batch_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '10a5ddcc53c13e31cc11001a00e1f503', false),
         ('memory._zep_edge(memory.edge_detail,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ce467b7698f663419598b30395487a10', false),
-        ('memory._zep_graph_json(uuid,text,jsonb,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'fb46e70a6612381e70d1707aad838dbc', false),
+        ('memory._zep_edge_item(memory.edges)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9df7dd211f552c1c73706b30065494ef', false),
+        ('memory._zep_episode(memory.zep_episodes)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ed2c7b80310588e7683ad076bae26e6c', false),
+        ('memory._zep_graph_json(uuid,text,jsonb,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '22f91eb39f953527631924ebd9076f76', false),
         ('memory._zep_home(uuid,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b63e6ba7408200ac8eb15155abc75c42', false),
         ('memory._zep_node(text,text,text,text[],text,jsonb,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a0ba74f703ca7cfef400f31b1405acb9', false),
+        ('memory._zep_pair_allowed(jsonb,text,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a7eac6c6d0e121d67b18ca21a542e9c2', false),
+        ('memory._zep_resolve_entity(uuid,uuid,text,text,public.vector,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f904a5cf7ace1b63611bdb651b27043c', false),
         ('memory._zep_simulation(uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e2dea6aa2ba4efcd59ebc7fa6c646e4b', false),
         ('memory._zep_time(timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e4fd76df50106b677df2939b8a2c0909', false),
+        ('memory._zep_type_problem(text,jsonb,integer,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '7b55e72bfe95473d4c90141eab90a9ed', false),
+        ('memory._zep_types_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'cc38bc82f4b651ed2eb04a505084d207', false),
         ('memory.abort_import(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '3d3a398f6fcd7556e4be9ac0efc22ba1', false),
         ('memory.ann_index(bigint,text,integer,integer,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '9d1b317b24e1aa92084d63edae7dc682', false),
         ('memory.ann_index_entities(bigint,text,integer,integer,boolean)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '8969e9980867dd558cb83a7cebea20a1', false),
@@ -2476,14 +2484,26 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.upsert_simulation(uuid,uuid,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '4d50e1bced9b3ccadf57e50f6a5ff9d3', false),
         ('memory.validate_import(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f3f4094686a9ff999b030159c273ea05', false),
         ('memory.warm(uuid,uuid)', 'invoker', 'memory_owner', 'enable_seqscan=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8208aa3451ad53ca50e634a0ae012d07', false),
+        ('memory.zep_add_episodes(uuid,text,jsonb,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a8ebf2021212683e1958f42a978c69a5', false),
+        ('memory.zep_apply_extraction(uuid,uuid,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6ba922ba1a0631a7ab3d783b183a0d14', false),
+        ('memory.zep_claim_episodes(uuid,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'ced0d021f01806b39ec5684fc35ef45f', false),
+        ('memory.zep_create_graph(uuid,text,text,text,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e7f426317e7890cc4a86f0701061de8c', false),
+        ('memory.zep_delete_graph(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'd0ebe0f1b7a7a274c534b55ff0f65f4d', false),
         ('memory.zep_edge(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dc6319ca449204e474673a45646060fc', false),
         ('memory.zep_edges(uuid,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8e722b09a524b6fd4ffedc71e6e587cd', false),
+        ('memory.zep_episode(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '2e8db7b65ac39e9e626b05490027f117', false),
+        ('memory.zep_extraction_context(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '11f8185816edc46608523903f93f04bd', false),
+        ('memory.zep_fail_extraction(uuid,uuid,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '1661bff98f998d0c92b600b5634c9c6e', false),
         ('memory.zep_graph(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee4d4ff3442a094893598f4984b2ea10', false),
+        ('memory.zep_graph_episodes(uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '837fed211ee26d133d9bb6af4fd638d0', false),
         ('memory.zep_graphs(uuid,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'bd90c4ad5ba33095d248f797eaf0c671', false),
         ('memory.zep_node(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1576a9e7862fe03b437b8fbad901ac71', false),
         ('memory.zep_node_edges(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '41449b7622c496e577e52bc6f315643e', false),
         ('memory.zep_nodes(uuid,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ff32353507078f06c2069e98876a9521', false),
-        ('memory.zep_search(uuid,text,text,public.vector,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'eba91b3427e7e42d42e515c9c32f5063', false)
+        ('memory.zep_ontology(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '475c24761440e699c434c8baed9e12a8', false),
+        ('memory.zep_retry_episodes(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8fab734cc02aee02fbbdb04eee51518e', false),
+        ('memory.zep_search(uuid,text,text,public.vector,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'eba91b3427e7e42d42e515c9c32f5063', false),
+        ('memory.zep_set_ontology(uuid,text[],jsonb,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5eff89563ee73da52a11df79620e7bcd', false)
 $$;
 
 ALTER FUNCTION memory._installed_functions() OWNER TO memory_owner;
@@ -2531,7 +2551,9 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
                                        'tenant_quotas',
                                        -- V0043: the keys of swarm-memory serve (administrators'
                                        -- alone, as the grants: below)
-                                       'api_keys']) AS t
+                                       'api_keys',
+                                       -- V0044: graphs written through swarm-memory serve
+                                       'zep_ontologies', 'zep_episodes']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -5972,6 +5994,36 @@ REVOKE ALL ON FUNCTION memory._words_text(p_text text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._words_text(p_text text) TO memory_reader;
 GRANT ALL ON FUNCTION memory._words_text(p_text text) TO memory_writer;
 
+-- _zep_attempts_max(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_attempts_max() RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$ SELECT 5 $$;
+
+ALTER FUNCTION memory._zep_attempts_max() OWNER TO memory_owner;
+
+-- FUNCTION _zep_attempts_max(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_attempts_max() IS 'Internal: the most extraction attempts of one episode (5)';
+
+-- FUNCTION _zep_attempts_max(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_attempts_max() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_attempts_max() TO memory_reader;
+
+-- _zep_batch_max(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_batch_max() RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$ SELECT 20 $$;
+
+ALTER FUNCTION memory._zep_batch_max() OWNER TO memory_owner;
+
+-- FUNCTION _zep_batch_max(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_batch_max() IS 'Internal: the most episodes of one add_batch (20, as Zep)';
+
+-- FUNCTION _zep_batch_max(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_batch_max() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_batch_max() TO memory_reader;
+
 -- _zep_edge(memory.edge_detail, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._zep_edge(p_edge memory.edge_detail, p_stored_at timestamp with time zone) RETURNS jsonb
     LANGUAGE sql STABLE PARALLEL SAFE
@@ -6002,6 +6054,57 @@ COMMENT ON FUNCTION memory._zep_edge(p_edge memory.edge_detail, p_stored_at time
 REVOKE ALL ON FUNCTION memory._zep_edge(p_edge memory.edge_detail, p_stored_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._zep_edge(p_edge memory.edge_detail, p_stored_at timestamp with time zone) TO memory_reader;
 
+-- _zep_edge_item(memory.edges); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_edge_item(p_edge memory.edges) RETURNS jsonb
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+        'id', (p_edge).edge_id, 'type', (p_edge).type, 'source_id', (p_edge).source_id,
+        'target_id', (p_edge).target_id, 'fact', (p_edge).fact, 'attributes', (p_edge).attributes,
+        'valid_at', (p_edge).valid_at, 'invalid_at', (p_edge).invalid_at,
+        'learned_at', (p_edge).learned_at, 'expired_at', (p_edge).expired_at,
+        'embedding', ((p_edge).embedding)::text::jsonb, 'embedding_model', (p_edge).embedding_model));
+$$;
+
+ALTER FUNCTION memory._zep_edge_item(p_edge memory.edges) OWNER TO memory_owner;
+
+-- FUNCTION _zep_edge_item(p_edge memory.edges); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_edge_item(p_edge memory.edges) IS 'Internal: a stored edge as the upsert_edges item that writes it back unchanged';
+
+-- FUNCTION _zep_edge_item(p_edge memory.edges); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_edge_item(p_edge memory.edges) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_edge_item(p_edge memory.edges) TO memory_writer;
+
+-- _zep_episode(memory.zep_episodes); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_episode(p_episode memory.zep_episodes) RETURNS jsonb
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.jsonb_build_object(
+        'uuid', (p_episode).episode_uuid,
+        'content', (p_episode).content,
+        'source', (p_episode).source,
+        'source_description', (p_episode).source_description,
+        'created_at', memory._zep_time((p_episode).created_at),
+        'processed', (p_episode).status = 'succeeded',
+        'status', (p_episode).status,
+        'sequence_index', (p_episode).sequence_index,
+        'attempts', (p_episode).attempts,
+        'error', (p_episode).last_error,
+        'refused', (p_episode).refused,
+        'batch_id', (p_episode).batch_id);
+$$;
+
+ALTER FUNCTION memory._zep_episode(p_episode memory.zep_episodes) OWNER TO memory_owner;
+
+-- FUNCTION _zep_episode(p_episode memory.zep_episodes); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_episode(p_episode memory.zep_episodes) IS 'Internal: an episode added through serve in the wire shape of Zep''s Episode';
+
+-- FUNCTION _zep_episode(p_episode memory.zep_episodes); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_episode(p_episode memory.zep_episodes) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_episode(p_episode memory.zep_episodes) TO memory_reader;
+
 -- _zep_graph_json(uuid, text, jsonb, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._zep_graph_json(p_simulation_id uuid, p_name text, p_metadata jsonb, p_created_at timestamp with time zone) RETURNS jsonb
     LANGUAGE sql STABLE PARALLEL SAFE
@@ -6010,7 +6113,7 @@ CREATE FUNCTION memory._zep_graph_json(p_simulation_id uuid, p_name text, p_meta
     SELECT pg_catalog.jsonb_build_object(
         'uuid', p_simulation_id,
         'graph_id', COALESCE(p_metadata ->> 'graph_id', p_name, p_simulation_id::text),
-        'name', COALESCE(p_name, p_metadata ->> 'graph_id'),
+        'name', COALESCE(p_metadata ->> 'zep_name', p_name, p_metadata ->> 'graph_id'),
         'description', p_metadata ->> 'description',
         'created_at', memory._zep_time(p_created_at));
 $$;
@@ -6097,6 +6200,69 @@ COMMENT ON FUNCTION memory._zep_node(p_node_id text, p_name text, p_type text, p
 REVOKE ALL ON FUNCTION memory._zep_node(p_node_id text, p_name text, p_type text, p_labels text[], p_summary text, p_attributes jsonb, p_stored_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._zep_node(p_node_id text, p_name text, p_type text, p_labels text[], p_summary text, p_attributes jsonb, p_stored_at timestamp with time zone) TO memory_reader;
 
+-- _zep_pair_allowed(jsonb, text, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_pair_allowed(p_edge_types jsonb, p_type text, p_source_type text, p_target_type text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT COALESCE((
+        SELECT pg_catalog.jsonb_typeof(t -> 'source_targets') IS DISTINCT FROM 'array'
+            OR pg_catalog.jsonb_array_length(t -> 'source_targets') = 0
+            OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements(t -> 'source_targets') AS st
+                        WHERE COALESCE(st ->> 'source', 'Entity') IN ('Entity', p_source_type)
+                          AND COALESCE(st ->> 'target', 'Entity') IN ('Entity', p_target_type))
+          FROM pg_catalog.jsonb_array_elements(p_edge_types) AS t
+         WHERE t ->> 'name' = p_type
+         LIMIT 1), true);
+$$;
+
+ALTER FUNCTION memory._zep_pair_allowed(p_edge_types jsonb, p_type text, p_source_type text, p_target_type text) OWNER TO memory_owner;
+
+-- FUNCTION _zep_pair_allowed(p_edge_types jsonb, p_type text, p_source_type text, p_target_type text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_pair_allowed(p_edge_types jsonb, p_type text, p_source_type text, p_target_type text) IS 'Internal: whether an edge type of an ontology may join these two entity types';
+
+-- FUNCTION _zep_pair_allowed(p_edge_types jsonb, p_type text, p_source_type text, p_target_type text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_pair_allowed(p_edge_types jsonb, p_type text, p_source_type text, p_target_type text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_pair_allowed(p_edge_types jsonb, p_type text, p_source_type text, p_target_type text) TO memory_writer;
+
+-- _zep_resolve_entity(uuid, uuid, text, text, public.vector, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_resolve_entity(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_type text, p_embedding public.vector, p_model text) RETURNS TABLE(node_id text, name text, found_by text, score real)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    WITH candidates AS (
+        SELECT n.node_id, n.name,
+               CASE WHEN pg_catalog.lower(n.name) = pg_catalog.lower(p_name)
+                      OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements_text(
+                                                   CASE WHEN pg_catalog.jsonb_typeof(n.attributes -> 'aliases') = 'array'
+                                                        THEN n.attributes -> 'aliases' ELSE '[]'::jsonb END) AS a
+                                  WHERE pg_catalog.lower(a) = pg_catalog.lower(p_name)) THEN 'name' END AS by_name,
+               public.similarity(pg_catalog.lower(memory._words_text(n.name)),
+                                 pg_catalog.lower(memory._words_text(p_name))) AS trigram,
+               CASE WHEN p_embedding IS NOT NULL AND n.embedding IS NOT NULL AND n.embedding_model = p_model
+                    THEN (1 - (n.embedding OPERATOR(public.<=>) p_embedding))::real END AS cosine
+          FROM memory.nodes AS n
+         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+           AND (n.type = p_type OR n.type = 'Entity' OR p_type = 'Entity')
+    )
+    SELECT c.node_id, c.name,
+           CASE WHEN c.by_name IS NOT NULL THEN 'name' WHEN c.trigram >= 0.8 THEN 'trigram' ELSE 'meaning' END,
+           CASE WHEN c.by_name IS NOT NULL THEN 1::real WHEN c.trigram >= 0.8 THEN c.trigram ELSE c.cosine END
+      FROM candidates AS c
+     WHERE c.by_name IS NOT NULL OR c.trigram >= 0.8 OR c.cosine >= 0.95
+     ORDER BY (c.by_name IS NOT NULL) DESC, (c.trigram >= 0.8) DESC, GREATEST(c.trigram, c.cosine) DESC, c.node_id
+     LIMIT 1;
+$$;
+
+ALTER FUNCTION memory._zep_resolve_entity(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_type text, p_embedding public.vector, p_model text) OWNER TO memory_owner;
+
+-- FUNCTION _zep_resolve_entity(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_type text, p_embedding public.vector, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_resolve_entity(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_type text, p_embedding public.vector, p_model text) IS 'Internal: the entity of a graph an extracted name is (name or alias, trigram >= 0.8, cosine >= 0.95)';
+
+-- FUNCTION _zep_resolve_entity(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_type text, p_embedding public.vector, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_resolve_entity(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_type text, p_embedding public.vector, p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_resolve_entity(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_type text, p_embedding public.vector, p_model text) TO memory_writer;
+
 -- _zep_simulation(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._zep_simulation(p_tenant_id uuid, p_graph_id text) RETURNS uuid
     LANGUAGE plpgsql STABLE
@@ -6159,6 +6325,61 @@ COMMENT ON FUNCTION memory._zep_time(p_at timestamp with time zone) IS 'Internal
 -- FUNCTION _zep_time(p_at timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._zep_time(p_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._zep_time(p_at timestamp with time zone) TO memory_reader;
+
+-- _zep_type_problem(text, jsonb, integer, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_type_problem(p_kind text, p_type jsonb, p_position integer, p_entities jsonb) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+    SELECT CASE
+        WHEN pg_catalog.jsonb_typeof(p_type) IS DISTINCT FROM 'object' THEN
+            pg_catalog.format('%s type %s is not an object', p_kind, p_position)
+        WHEN pg_catalog.jsonb_typeof(p_type -> 'name') IS DISTINCT FROM 'string'
+          OR p_type ->> 'name' !~ '^[^[:cntrl:]]+$'
+          OR pg_catalog.char_length(p_type ->> 'name') > memory._label_max() THEN
+            pg_catalog.format('%s type %s: "name" must be a label of at most %s characters', p_kind, p_position, memory._label_max())
+        WHEN p_type ? 'properties' AND pg_catalog.jsonb_typeof(p_type -> 'properties') NOT IN ('array', 'null') THEN
+            pg_catalog.format('%s type %s: "properties" must be an array', p_kind, memory._quote(p_type ->> 'name'))
+        WHEN p_kind = 'edge' AND p_type ? 'source_targets'
+             AND pg_catalog.jsonb_typeof(p_type -> 'source_targets') NOT IN ('array', 'null') THEN
+            pg_catalog.format('edge type %s: "source_targets" must be an array', memory._quote(p_type ->> 'name'))
+        WHEN p_kind = 'edge' THEN (
+            SELECT pg_catalog.format('edge type %s joins %s, which is not an entity type of the ontology',
+                                     memory._quote(p_type ->> 'name'), memory._quote(e.name))
+              FROM pg_catalog.jsonb_array_elements(
+                       CASE WHEN pg_catalog.jsonb_typeof(p_type -> 'source_targets') = 'array'
+                            THEN p_type -> 'source_targets' ELSE '[]'::jsonb END) AS st
+             CROSS JOIN LATERAL (VALUES (st ->> 'source'), (st ->> 'target')) AS e (name)
+             WHERE e.name IS NOT NULL AND e.name <> 'Entity'
+               AND NOT EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements(p_entities) AS t
+                                WHERE t ->> 'name' = e.name)
+             LIMIT 1)
+    END
+$_$;
+
+ALTER FUNCTION memory._zep_type_problem(p_kind text, p_type jsonb, p_position integer, p_entities jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _zep_type_problem(p_kind text, p_type jsonb, p_position integer, p_entities jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_type_problem(p_kind text, p_type jsonb, p_position integer, p_entities jsonb) IS 'Internal: what is wrong with one type of a Zep ontology, NULL when nothing';
+
+-- FUNCTION _zep_type_problem(p_kind text, p_type jsonb, p_position integer, p_entities jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_type_problem(p_kind text, p_type jsonb, p_position integer, p_entities jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_type_problem(p_kind text, p_type jsonb, p_position integer, p_entities jsonb) TO memory_writer;
+
+-- _zep_types_max(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_types_max() RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$ SELECT 10 $$;
+
+ALTER FUNCTION memory._zep_types_max() OWNER TO memory_owner;
+
+-- FUNCTION _zep_types_max(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_types_max() IS 'Internal: the most entity types and edge types of one ontology (10 each)';
+
+-- FUNCTION _zep_types_max(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_types_max() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_types_max() TO memory_reader;
 
 -- abort_import(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.abort_import(p_tenant_id uuid, p_attempt_id uuid, p_reason text DEFAULT NULL::text) RETURNS void
@@ -12815,6 +13036,489 @@ CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.word_posting
 ALTER TABLE ONLY memory.word_postings
     ADD CONSTRAINT word_postings_pkey PRIMARY KEY (tenant_id, simulation_id, word, kind, row_key);
 
+-- zep_add_episodes(uuid, text, jsonb, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_add_episodes(p_tenant_id uuid, p_graph_id text, p_episodes jsonb, p_batch_id uuid DEFAULT NULL::uuid) RETURNS SETOF jsonb
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+DECLARE
+    v_sim     uuid := memory._zep_simulation(p_tenant_id, p_graph_id);
+    v_items   jsonb;
+    v_added   jsonb;
+    v_problem text;
+BEGIN
+    IF pg_catalog.jsonb_typeof(p_episodes) IS DISTINCT FROM 'array' OR pg_catalog.jsonb_array_length(p_episodes) = 0 THEN
+        RAISE EXCEPTION 'p_episodes must be a non-empty JSON array of episodes'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass [{"data": "...", "type": "text"}]';
+    END IF;
+    IF pg_catalog.jsonb_array_length(p_episodes) > memory._zep_batch_max() THEN
+        RAISE EXCEPTION 'at most % episodes a call, not %', memory._zep_batch_max(), pg_catalog.jsonb_array_length(p_episodes)
+            USING ERRCODE = 'program_limit_exceeded', HINT = 'split the batch; nothing was written';
+    END IF;
+    SELECT CASE
+               WHEN pg_catalog.jsonb_typeof(e.value) IS DISTINCT FROM 'object' THEN 'is not an object'
+               WHEN pg_catalog.jsonb_typeof(e.value -> 'data') IS DISTINCT FROM 'string'
+                 OR pg_catalog.btrim(e.value ->> 'data') = '' THEN '"data" must be a non-empty string'
+               WHEN pg_catalog.octet_length(e.value ->> 'data') > memory._limit('string_bytes') THEN
+                   pg_catalog.format('"data" is %s bytes, more than %s', pg_catalog.octet_length(e.value ->> 'data'),
+                                     memory._limit('string_bytes'))
+               WHEN COALESCE(e.value ->> 'type', 'text') NOT IN ('text', 'json', 'message') THEN
+                   pg_catalog.format('"type" %s is not one of text, json, message', memory._quote(e.value ->> 'type'))
+               WHEN e.value ->> 'type' = 'json' AND NOT pg_catalog.pg_input_is_valid(e.value ->> 'data', 'jsonb') THEN
+                   '"data" of type json is not JSON'
+               WHEN e.value ? 'created_at' AND pg_catalog.jsonb_typeof(e.value -> 'created_at') <> 'null'
+                    AND NOT pg_catalog.pg_input_is_valid(e.value ->> 'created_at', 'timestamptz') THEN
+                   pg_catalog.format('"created_at" %s is not a time', memory._quote(e.value ->> 'created_at'))
+               WHEN pg_catalog.octet_length(e.value ->> 'source_description') > memory._limit('string_bytes') THEN
+                   '"source_description" is too long'
+           END || pg_catalog.format(' (episode %s)', e.ordinality)
+      INTO v_problem
+      FROM pg_catalog.jsonb_array_elements(p_episodes) WITH ORDINALITY AS e
+     WHERE pg_catalog.jsonb_typeof(e.value) IS DISTINCT FROM 'object'
+        OR pg_catalog.jsonb_typeof(e.value -> 'data') IS DISTINCT FROM 'string'
+        OR pg_catalog.btrim(e.value ->> 'data') = ''
+        OR pg_catalog.octet_length(e.value ->> 'data') > memory._limit('string_bytes')
+        OR COALESCE(e.value ->> 'type', 'text') NOT IN ('text', 'json', 'message')
+        OR (e.value ->> 'type' = 'json' AND NOT pg_catalog.pg_input_is_valid(e.value ->> 'data', 'jsonb'))
+        OR (e.value ? 'created_at' AND pg_catalog.jsonb_typeof(e.value -> 'created_at') <> 'null'
+            AND NOT pg_catalog.pg_input_is_valid(e.value ->> 'created_at', 'timestamptz'))
+        OR pg_catalog.octet_length(e.value ->> 'source_description') > memory._limit('string_bytes')
+     ORDER BY e.ordinality LIMIT 1;
+    IF v_problem IS NOT NULL THEN
+        RAISE EXCEPTION 'bad episode: %', v_problem
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'an episode is {"data": "...", "type": "text"}; nothing was written';
+    END IF;
+
+    SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+               'ord', e.ordinality,
+               'episode_uuid', CASE WHEN e.value ->> 'created_at' IS NULL THEN pg_catalog.gen_random_uuid()
+                                    ELSE pg_catalog.md5(pg_catalog.concat_ws(E'\x1f', v_sim::text,
+                                             (e.value ->> 'created_at')::timestamptz::text,
+                                             e.value ->> 'source_description', e.value ->> 'data'))::uuid END,
+               'content', e.value ->> 'data', 'source', COALESCE(e.value ->> 'type', 'text'),
+               'source_description', e.value ->> 'source_description',
+               'created_at', COALESCE((e.value ->> 'created_at')::timestamptz, pg_catalog.now()),
+               'embedding', NULLIF(e.value -> 'embedding', 'null'::jsonb), 'embedding_model', e.value ->> 'embedding_model'))
+      INTO v_added
+      FROM pg_catalog.jsonb_array_elements(p_episodes) WITH ORDINALITY AS e;
+
+    -- the searchable episode: an ordinary one of the simulation (words, meaning, evidence)
+    SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+               'id', a.episode_uuid::text, 'action_type', pg_catalog.upper(a.source), 'content', a.content,
+               'occurred_at', a.created_at,
+               'metadata', pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+                   'zep_source', a.source, 'source_description', a.source_description)),
+               'embedding', a.embedding, 'embedding_model', a.embedding_model)) ORDER BY a.ord)
+      INTO v_items
+      FROM pg_catalog.jsonb_to_recordset(v_added) AS a (ord bigint, episode_uuid uuid, content text, source text,
+               source_description text, created_at timestamptz, embedding jsonb, embedding_model text)
+     WHERE NOT EXISTS (SELECT 1 FROM memory.zep_episodes AS z
+                        WHERE z.tenant_id = p_tenant_id AND z.simulation_id = v_sim AND z.episode_uuid = a.episode_uuid);
+    IF v_items IS NOT NULL THEN
+        PERFORM memory.upsert_episodes(p_tenant_id, v_sim, v_items);
+    END IF;
+    INSERT INTO memory.zep_episodes (tenant_id, simulation_id, episode_uuid, content, source, source_description,
+                                     created_at, batch_id)
+    SELECT p_tenant_id, v_sim, a.episode_uuid, a.content, a.source, a.source_description, a.created_at, p_batch_id
+      FROM pg_catalog.jsonb_to_recordset(v_added) AS a (ord bigint, episode_uuid uuid, content text, source text,
+               source_description text, created_at timestamptz, embedding jsonb, embedding_model text) ORDER BY a.ord
+    ON CONFLICT (tenant_id, simulation_id, episode_uuid) DO NOTHING;
+
+    RETURN QUERY
+    SELECT memory._zep_episode(z)
+      FROM pg_catalog.jsonb_to_recordset(v_added) AS a (ord bigint, episode_uuid uuid, content text, source text,
+               source_description text, created_at timestamptz, embedding jsonb, embedding_model text)
+      JOIN memory.zep_episodes AS z
+        ON z.tenant_id = p_tenant_id AND z.simulation_id = v_sim AND z.episode_uuid = a.episode_uuid
+     ORDER BY a.ord;
+END
+$$;
+
+ALTER FUNCTION memory.zep_add_episodes(p_tenant_id uuid, p_graph_id text, p_episodes jsonb, p_batch_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION zep_add_episodes(p_tenant_id uuid, p_graph_id text, p_episodes jsonb, p_batch_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_add_episodes(p_tenant_id uuid, p_graph_id text, p_episodes jsonb, p_batch_id uuid) IS 'Zep graph.add / add_batch: episodes committed, searchable and queued for extraction; all or none';
+
+-- FUNCTION zep_add_episodes(p_tenant_id uuid, p_graph_id text, p_episodes jsonb, p_batch_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_add_episodes(p_tenant_id uuid, p_graph_id text, p_episodes jsonb, p_batch_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_add_episodes(p_tenant_id uuid, p_graph_id text, p_episodes jsonb, p_batch_id uuid) TO memory_writer;
+
+-- zep_apply_extraction(uuid, uuid, integer, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_apply_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_extraction jsonb) RETURNS jsonb
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+DECLARE
+    v_ep         memory.zep_episodes;
+    v_sim        uuid;
+    v_model      text;
+    v_etypes     text[];
+    v_edge_types jsonb;
+    v_names      jsonb := '{}'::jsonb;
+    v_nodes      jsonb := '{}'::jsonb;
+    v_edges      jsonb := '{}'::jsonb;
+    v_refused    jsonb := '[]'::jsonb;
+    v_counts     jsonb := '{"entities_created": 0, "entities_resolved": 0, "facts_created": 0,
+                           "facts_merged": 0, "facts_ended": 0}'::jsonb;
+    v_item       record;
+    v_name       text;
+    v_type       text;
+    v_vec        public.vector;
+    v_found      record;
+    v_id         text;
+    v_src        text;
+    v_tgt        text;
+    v_fact       text;
+    v_valid      timestamptz;
+    v_invalid    timestamptz;
+    v_old        jsonb;
+    v_end        text;
+    v_summary    jsonb;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    SELECT * INTO v_ep FROM memory.zep_episodes AS z
+     WHERE z.tenant_id = p_tenant_id AND z.episode_uuid = p_episode_uuid
+     LIMIT 1 FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown episode %', p_episode_uuid USING ERRCODE = 'no_data_found';
+    END IF;
+    IF v_ep.status = 'succeeded' THEN
+        RETURN COALESCE(v_ep.extracted, '{}'::jsonb) || '{"status": "already"}'::jsonb;
+    END IF;
+    IF v_ep.status <> 'processing' OR v_ep.attempts IS DISTINCT FROM p_attempt THEN
+        RAISE EXCEPTION 'episode % is no longer claimed by attempt %', p_episode_uuid, p_attempt
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'its claim ran out and another extractor took it: claim again (memory.zep_claim_episodes)';
+    END IF;
+    IF pg_catalog.jsonb_typeof(p_extraction) IS DISTINCT FROM 'object'
+       OR pg_catalog.jsonb_typeof(COALESCE(p_extraction -> 'entities', '[]')) <> 'array'
+       OR pg_catalog.jsonb_typeof(COALESCE(p_extraction -> 'facts', '[]')) <> 'array' THEN
+        RAISE EXCEPTION 'an extraction is {"entities": [...], "facts": [...]}, not %', memory._quote(p_extraction::text)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    PERFORM memory._check_limit('batch_bytes', 'p_extraction', pg_catalog.octet_length(p_extraction::text));
+    v_sim := v_ep.simulation_id;
+    -- one extraction of a graph commits at a time: each resolves against the entities the
+    -- one before it made
+    PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('zep-extract/' || v_sim::text, 44));
+    v_model := (memory._simulation_model(p_tenant_id, v_sim)).model;
+    SELECT ARRAY(SELECT t ->> 'name' FROM pg_catalog.jsonb_array_elements(o.entity_types) AS t), o.edge_types
+      INTO v_etypes, v_edge_types
+      FROM memory.zep_ontologies AS o WHERE o.tenant_id = p_tenant_id AND o.simulation_id = v_sim;
+    v_etypes := COALESCE(v_etypes, '{}');
+    v_edge_types := COALESCE(v_edge_types, '[]');
+
+    -- entities
+    FOR v_item IN SELECT e.value AS item, e.ordinality AS ord
+                    FROM pg_catalog.jsonb_array_elements(COALESCE(p_extraction -> 'entities', '[]')) WITH ORDINALITY AS e LOOP
+        v_name := pg_catalog.btrim(v_item.item ->> 'name');
+        v_type := COALESCE(NULLIF(pg_catalog.btrim(v_item.item ->> 'type'), ''), 'Entity');
+        IF pg_catalog.jsonb_typeof(v_item.item) <> 'object' OR v_name IS NULL OR v_name = ''
+           OR pg_catalog.char_length(v_name) > 200 THEN
+            v_refused := v_refused || pg_catalog.jsonb_build_object('entity', v_item.ord, 'item', v_item.item,
+                                                                    'why', 'no name of at most 200 characters');
+            CONTINUE;
+        END IF;
+        IF v_type <> 'Entity' AND NOT (v_type = ANY (v_etypes)) THEN
+            v_refused := v_refused || pg_catalog.jsonb_build_object('entity', v_item.ord, 'name', v_name,
+                'why', pg_catalog.format('type %s is not an entity type of the ontology', memory._quote(v_type)));
+            CONTINUE;
+        END IF;
+        CONTINUE WHEN v_names ? pg_catalog.lower(v_name);
+        v_vec := CASE WHEN pg_catalog.jsonb_typeof(v_item.item -> 'embedding') = 'array'
+                      THEN (v_item.item -> 'embedding')::text::public.vector END;
+        SELECT * INTO v_found FROM memory._zep_resolve_entity(p_tenant_id, v_sim, v_name, v_type, v_vec, v_model);
+        IF v_found.node_id IS NOT NULL THEN
+            v_names := v_names || pg_catalog.jsonb_build_object(pg_catalog.lower(v_name), v_found.node_id);
+            v_counts := pg_catalog.jsonb_set(v_counts, '{entities_resolved}', pg_catalog.to_jsonb((v_counts ->> 'entities_resolved')::int + 1));
+            IF v_found.found_by <> 'name' THEN
+                -- the name it was found by becomes an alias: the next mention is found by it
+                SELECT pg_catalog.jsonb_build_object('id', n.node_id, 'name', n.name, 'type', n.type, 'labels', n.labels,
+                           'summary', n.summary,
+                           'attributes', n.attributes || pg_catalog.jsonb_build_object('aliases',
+                               COALESCE(CASE WHEN pg_catalog.jsonb_typeof(n.attributes -> 'aliases') = 'array'
+                                             THEN n.attributes -> 'aliases' END, '[]') || pg_catalog.to_jsonb(v_name)),
+                           'embedding', n.embedding::text::jsonb, 'embedding_model', n.embedding_model,
+                           'summary_embedding', n.summary_embedding::text::jsonb)
+                  INTO v_old
+                  FROM memory.nodes AS n
+                 WHERE n.tenant_id = p_tenant_id AND n.simulation_id = v_sim AND n.node_key = pg_catalog.md5(v_found.node_id)::uuid;
+                v_nodes := v_nodes || pg_catalog.jsonb_build_object(v_found.node_id, pg_catalog.jsonb_strip_nulls(v_old));
+            END IF;
+        ELSE
+            v_id := pg_catalog.md5('zep-entity/' || v_sim::text || '/' || v_type || '/' || pg_catalog.lower(v_name))::uuid::text;
+            v_nodes := v_nodes || pg_catalog.jsonb_build_object(v_id, pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+                'id', v_id, 'name', v_name, 'type', v_type,
+                'labels', CASE WHEN v_type = 'Entity' THEN '["Entity"]'::jsonb ELSE pg_catalog.jsonb_build_array('Entity', v_type) END,
+                'summary', NULLIF(pg_catalog.btrim(v_item.item ->> 'summary'), ''),
+                'embedding', CASE WHEN v_vec IS NOT NULL THEN v_item.item -> 'embedding' END,
+                'embedding_model', CASE WHEN v_vec IS NOT NULL THEN v_item.item ->> 'embedding_model' END)));
+            v_names := v_names || pg_catalog.jsonb_build_object(pg_catalog.lower(v_name), v_id);
+            v_counts := pg_catalog.jsonb_set(v_counts, '{entities_created}', pg_catalog.to_jsonb((v_counts ->> 'entities_created')::int + 1));
+        END IF;
+    END LOOP;
+    IF v_nodes <> '{}'::jsonb THEN
+        PERFORM memory.upsert_nodes(p_tenant_id, v_sim,
+                                    (SELECT pg_catalog.jsonb_agg(n.value ORDER BY n.key) FROM pg_catalog.jsonb_each(v_nodes) AS n));
+    END IF;
+
+    -- facts
+    FOR v_item IN SELECT e.value AS item, e.ordinality AS ord
+                    FROM pg_catalog.jsonb_array_elements(COALESCE(p_extraction -> 'facts', '[]')) WITH ORDINALITY AS e LOOP
+        IF pg_catalog.jsonb_typeof(v_item.item) <> 'object' THEN
+            v_refused := v_refused || pg_catalog.jsonb_build_object('fact', v_item.ord, 'item', v_item.item, 'why', 'not an object');
+            CONTINUE;
+        END IF;
+        v_type := pg_catalog.btrim(v_item.item ->> 'type');
+        v_fact := pg_catalog.btrim(v_item.item ->> 'fact');
+        v_src := COALESCE(v_names ->> pg_catalog.lower(pg_catalog.btrim(v_item.item ->> 'source')),
+                          (SELECT r.node_id FROM memory._zep_resolve_entity(p_tenant_id, v_sim, pg_catalog.btrim(v_item.item ->> 'source'),
+                                                                            'Entity', NULL, NULL) AS r WHERE r.found_by = 'name'));
+        v_tgt := COALESCE(v_names ->> pg_catalog.lower(pg_catalog.btrim(v_item.item ->> 'target')),
+                          (SELECT r.node_id FROM memory._zep_resolve_entity(p_tenant_id, v_sim, pg_catalog.btrim(v_item.item ->> 'target'),
+                                                                            'Entity', NULL, NULL) AS r WHERE r.found_by = 'name'));
+        v_end := CASE
+            WHEN v_fact IS NULL OR v_fact = '' THEN 'no fact'
+            WHEN v_type IS NULL OR v_type = '' OR pg_catalog.char_length(v_type) > memory._label_max() THEN
+                pg_catalog.format('no type of at most %s characters', memory._label_max())
+            WHEN pg_catalog.jsonb_array_length(v_edge_types) > 0
+                 AND NOT EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements(v_edge_types) AS t WHERE t ->> 'name' = v_type) THEN
+                pg_catalog.format('type %s is not an edge type of the ontology', memory._quote(v_type))
+            WHEN v_src IS NULL THEN
+                pg_catalog.format('source %s is not an entity of the text or the graph', memory._quote(v_item.item ->> 'source'))
+            WHEN v_tgt IS NULL THEN
+                pg_catalog.format('target %s is not an entity of the text or the graph', memory._quote(v_item.item ->> 'target'))
+            WHEN v_src = v_tgt THEN 'source and target are the same entity'
+            WHEN NOT memory._zep_pair_allowed(v_edge_types, v_type,
+                     (SELECT n.type FROM memory.nodes AS n WHERE n.tenant_id = p_tenant_id AND n.simulation_id = v_sim
+                         AND n.node_key = pg_catalog.md5(v_src)::uuid),
+                     (SELECT n.type FROM memory.nodes AS n WHERE n.tenant_id = p_tenant_id AND n.simulation_id = v_sim
+                         AND n.node_key = pg_catalog.md5(v_tgt)::uuid)) THEN
+                pg_catalog.format('edge type %s may not join these entity types (its source_targets)', memory._quote(v_type))
+        END;
+        IF v_end IS NOT NULL THEN
+            v_refused := v_refused || pg_catalog.jsonb_build_object('fact', v_item.ord, 'item', v_item.item - 'embedding', 'why', v_end);
+            CONTINUE;
+        END IF;
+        v_valid := NULL;
+        v_invalid := NULL;
+        IF v_item.item ->> 'valid_at' IS NOT NULL THEN
+            IF pg_catalog.pg_input_is_valid(v_item.item ->> 'valid_at', 'timestamptz') THEN
+                v_valid := (v_item.item ->> 'valid_at')::timestamptz;
+            ELSE
+                v_refused := v_refused || pg_catalog.jsonb_build_object('fact', v_item.ord, 'valid_at', v_item.item -> 'valid_at',
+                                                                        'why', 'valid_at is not a time (the fact kept without it)');
+            END IF;
+        END IF;
+        IF v_item.item ->> 'invalid_at' IS NOT NULL THEN
+            IF pg_catalog.pg_input_is_valid(v_item.item ->> 'invalid_at', 'timestamptz')
+               AND (v_valid IS NULL OR (v_item.item ->> 'invalid_at')::timestamptz >= v_valid) THEN
+                v_invalid := (v_item.item ->> 'invalid_at')::timestamptz;
+            ELSE
+                v_refused := v_refused || pg_catalog.jsonb_build_object('fact', v_item.ord, 'invalid_at', v_item.item -> 'invalid_at',
+                                                                        'why', 'invalid_at is not a time after valid_at (the fact kept without it)');
+            END IF;
+        END IF;
+        -- the same fact, current between the same entities: it gains this episode
+        SELECT memory._zep_edge_item(e) INTO v_old
+          FROM memory.edges AS e
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim
+           AND e.source_key = pg_catalog.md5(v_src)::uuid AND e.target_key = pg_catalog.md5(v_tgt)::uuid
+           AND e.type = v_type AND pg_catalog.lower(e.fact) = pg_catalog.lower(v_fact)
+           AND memory._fact_state(e.valid_at, e.invalid_at, e.expired_at, pg_catalog.now()) = 'current'
+         ORDER BY e.edge_id LIMIT 1;
+        v_old := COALESCE(v_edges -> (v_old ->> 'id'), v_old);
+        IF v_old ->> 'invalid_at' IS NOT NULL OR v_old ->> 'expired_at' IS NOT NULL THEN
+            v_old := NULL;  -- ended by a fact of this same text
+        END IF;
+        IF v_old IS NOT NULL THEN
+            v_edges := v_edges || pg_catalog.jsonb_build_object(v_old ->> 'id',
+                pg_catalog.jsonb_set(v_old, '{attributes,episodes}',
+                    (SELECT pg_catalog.jsonb_agg(DISTINCT x) FROM pg_catalog.jsonb_array_elements(
+                         COALESCE(v_old -> 'attributes' -> 'episodes', '[]') || pg_catalog.to_jsonb(p_episode_uuid::text)) AS x)));
+            v_counts := pg_catalog.jsonb_set(v_counts, '{facts_merged}', pg_catalog.to_jsonb((v_counts ->> 'facts_merged')::int + 1));
+            v_id := v_old ->> 'id';
+        ELSE
+            v_id := pg_catalog.md5('zep-fact/' || v_sim::text || '/' || p_episode_uuid::text || '/' || v_item.ord)::uuid::text;
+            v_edges := v_edges || pg_catalog.jsonb_build_object(v_id, pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+                'id', v_id, 'type', v_type, 'source_id', v_src, 'target_id', v_tgt, 'fact', v_fact,
+                'attributes', pg_catalog.jsonb_build_object('episodes', pg_catalog.jsonb_build_array(p_episode_uuid::text)),
+                'valid_at', v_valid, 'invalid_at', v_invalid, 'learned_at', pg_catalog.now(),
+                'embedding', CASE WHEN pg_catalog.jsonb_typeof(v_item.item -> 'embedding') = 'array' THEN v_item.item -> 'embedding' END,
+                'embedding_model', CASE WHEN pg_catalog.jsonb_typeof(v_item.item -> 'embedding') = 'array'
+                                        THEN v_item.item ->> 'embedding_model' END)));
+            v_counts := pg_catalog.jsonb_set(v_counts, '{facts_created}', pg_catalog.to_jsonb((v_counts ->> 'facts_created')::int + 1));
+        END IF;
+        -- the current facts of its entities that it ends
+        FOR v_end IN SELECT x FROM pg_catalog.jsonb_array_elements_text(
+                         CASE WHEN pg_catalog.jsonb_typeof(v_item.item -> 'ends') = 'array' THEN v_item.item -> 'ends' ELSE '[]' END) AS x LOOP
+            SELECT memory._zep_edge_item(e) INTO v_old
+              FROM memory.edges AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = v_sim AND e.edge_key = pg_catalog.md5(v_end)::uuid
+               AND e.edge_id <> v_id
+               AND (e.source_key IN (pg_catalog.md5(v_src)::uuid, pg_catalog.md5(v_tgt)::uuid)
+                    OR e.target_key IN (pg_catalog.md5(v_src)::uuid, pg_catalog.md5(v_tgt)::uuid));
+            v_old := COALESCE(v_edges -> v_end, v_old);
+            IF v_old IS NULL OR v_old ->> 'invalid_at' IS NOT NULL OR v_old ->> 'expired_at' IS NOT NULL
+               OR (v_old ->> 'valid_at')::timestamptz > pg_catalog.now() THEN
+                v_refused := v_refused || pg_catalog.jsonb_build_object('fact', v_item.ord, 'ends', v_end,
+                    'why', 'not a current fact of its source or target');
+                CONTINUE;
+            END IF;
+            v_edges := v_edges || pg_catalog.jsonb_build_object(v_end, v_old || pg_catalog.jsonb_build_object(
+                'invalid_at', GREATEST((v_old ->> 'valid_at')::timestamptz, COALESCE(v_valid, v_ep.created_at)),
+                'expired_at', pg_catalog.now()));
+            v_counts := pg_catalog.jsonb_set(v_counts, '{facts_ended}', pg_catalog.to_jsonb((v_counts ->> 'facts_ended')::int + 1));
+        END LOOP;
+    END LOOP;
+    IF v_edges <> '{}'::jsonb THEN
+        PERFORM memory.upsert_edges(p_tenant_id, v_sim,
+                                    (SELECT pg_catalog.jsonb_agg(e.value ORDER BY e.key) FROM pg_catalog.jsonb_each(v_edges) AS e));
+        PERFORM memory.link_evidence(p_tenant_id, v_sim);
+    END IF;
+
+    v_summary := v_counts || pg_catalog.jsonb_build_object('refused', pg_catalog.jsonb_array_length(v_refused));
+    UPDATE memory.zep_episodes AS z
+       SET status = 'succeeded', processed_at = pg_catalog.now(), claimed_until = NULL, next_attempt_at = NULL,
+           last_error = NULL, extracted = v_summary, refused = NULLIF(v_refused, '[]'::jsonb)
+     WHERE z.tenant_id = p_tenant_id AND z.simulation_id = v_sim AND z.episode_uuid = p_episode_uuid;
+    RETURN v_summary || '{"status": "succeeded"}'::jsonb;
+END
+$$;
+
+ALTER FUNCTION memory.zep_apply_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_extraction jsonb) OWNER TO memory_owner;
+
+-- FUNCTION zep_apply_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_extraction jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_apply_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_extraction jsonb) IS 'Commit an episode''s extraction whole: entities resolved, facts added or merged, ended facts kept ended, evidence, processed';
+
+-- FUNCTION zep_apply_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_extraction jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_apply_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_extraction jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_apply_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_extraction jsonb) TO memory_writer;
+
+-- zep_claim_episodes(uuid, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_claim_episodes(p_tenant_id uuid, p_limit integer DEFAULT 1, p_lease_seconds integer DEFAULT 300) RETURNS TABLE(graph_id text, simulation_id uuid, episode_uuid uuid, sequence_index bigint, content text, source text, source_description text, created_at timestamp with time zone, attempt integer, model text, entity_types jsonb, edge_types jsonb)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+DECLARE
+    v_lease interval := pg_catalog.make_interval(secs => LEAST(GREATEST(COALESCE(p_lease_seconds, 300), 10), 3600));
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    UPDATE memory.zep_episodes AS z
+       SET status = 'failed', claimed_until = NULL, next_attempt_at = NULL,
+           last_error = pg_catalog.format('extraction did not finish in %s attempts (the last claim ran out)', z.attempts)
+     WHERE z.tenant_id = p_tenant_id AND z.status = 'processing' AND z.claimed_until < pg_catalog.now()
+       AND z.attempts >= memory._zep_attempts_max();
+    RETURN QUERY
+    WITH next AS (
+        SELECT z.simulation_id, z.episode_uuid
+          FROM memory.zep_episodes AS z
+         WHERE z.tenant_id = p_tenant_id AND z.status <> 'succeeded'
+           AND (z.status = 'queued'
+                OR (z.status = 'processing' AND z.claimed_until < pg_catalog.now())
+                OR (z.status = 'failed' AND z.attempts < memory._zep_attempts_max()
+                    AND z.next_attempt_at <= pg_catalog.now()))
+         ORDER BY z.sequence_index
+         LIMIT LEAST(GREATEST(COALESCE(p_limit, 1), 1), 100)
+           FOR UPDATE SKIP LOCKED
+    ), claimed AS (
+        UPDATE memory.zep_episodes AS z
+           SET status = 'processing', attempts = z.attempts + 1,
+               claimed_until = pg_catalog.now() + v_lease, next_attempt_at = NULL
+          FROM next AS n
+         WHERE z.tenant_id = p_tenant_id AND z.simulation_id = n.simulation_id AND z.episode_uuid = n.episode_uuid
+        RETURNING z.*
+    )
+    SELECT (memory._zep_graph_json(s.simulation_id, s.name, s.metadata, s.created_at)) ->> 'graph_id',
+           c.simulation_id, c.episode_uuid, c.sequence_index, c.content, c.source, c.source_description,
+           c.created_at, c.attempts, m.model,
+           COALESCE(o.entity_types, '[]'::jsonb), COALESCE(o.edge_types, '[]'::jsonb)
+      FROM claimed AS c
+      JOIN memory.simulations AS s ON s.tenant_id = p_tenant_id AND s.simulation_id = c.simulation_id
+      LEFT JOIN memory.zep_ontologies AS o ON o.tenant_id = p_tenant_id AND o.simulation_id = c.simulation_id
+     CROSS JOIN LATERAL memory._simulation_model(p_tenant_id, c.simulation_id) AS m
+     ORDER BY c.sequence_index;
+END
+$$;
+
+ALTER FUNCTION memory.zep_claim_episodes(p_tenant_id uuid, p_limit integer, p_lease_seconds integer) OWNER TO memory_owner;
+
+-- FUNCTION zep_claim_episodes(p_tenant_id uuid, p_limit integer, p_lease_seconds integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_claim_episodes(p_tenant_id uuid, p_limit integer, p_lease_seconds integer) IS 'The extraction queue: claim the oldest episodes due for extraction, with their graph''s ontology and model';
+
+-- FUNCTION zep_claim_episodes(p_tenant_id uuid, p_limit integer, p_lease_seconds integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_claim_episodes(p_tenant_id uuid, p_limit integer, p_lease_seconds integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_claim_episodes(p_tenant_id uuid, p_limit integer, p_lease_seconds integer) TO memory_writer;
+
+-- zep_create_graph(uuid, text, text, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_create_graph(p_tenant_id uuid, p_graph_id text, p_name text DEFAULT NULL::text, p_description text DEFAULT NULL::text, p_model text DEFAULT NULL::text) RETURNS TABLE(simulation_id uuid, model text, graph jsonb, created boolean)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $_$
+DECLARE
+    v_sim uuid;
+    v_new boolean := false;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    PERFORM memory._not_null(p_graph_id, 'p_graph_id', 'name the graph (graph.create''s graph_id)');
+    IF p_graph_id !~ '^[A-Za-z0-9][A-Za-z0-9_.:-]*$' OR pg_catalog.char_length(p_graph_id) > memory._label_max() THEN
+        RAISE EXCEPTION 'graph_id % is not a graph id', memory._quote(p_graph_id)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = pg_catalog.format('letters, digits and _ . : - , at most %s characters, starting with a letter or digit',
+                                           memory._label_max());
+    END IF;
+    PERFORM memory._check_limit('string_bytes', 'p_name', pg_catalog.octet_length(p_name));
+    PERFORM memory._check_limit('string_bytes', 'p_description', pg_catalog.octet_length(p_description));
+    -- one graph_id, one graph: racing creates of the same id wait for each other
+    PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(p_tenant_id::text || '/' || p_graph_id, 44));
+    BEGIN
+        v_sim := memory._zep_simulation(p_tenant_id, p_graph_id);
+    EXCEPTION WHEN no_data_found THEN
+        v_sim := pg_catalog.md5('zep-graph/' || p_tenant_id::text || '/' || p_graph_id)::uuid;
+        PERFORM memory.upsert_simulation(p_tenant_id, v_sim, p_graph_id,
+            pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+                'graph_id', p_graph_id, 'zep_name', p_name, 'description', p_description, 'made_by', 'zep')));
+        v_new := true;
+    END;
+    IF p_model IS NOT NULL THEN
+        PERFORM memory.set_model(p_tenant_id, v_sim, p_model);
+    END IF;
+    RETURN QUERY SELECT g.simulation_id, g.model, g.graph, v_new FROM memory.zep_graph(p_tenant_id, v_sim::text) AS g;
+END
+$_$;
+
+ALTER FUNCTION memory.zep_create_graph(p_tenant_id uuid, p_graph_id text, p_name text, p_description text, p_model text) OWNER TO memory_owner;
+
+-- FUNCTION zep_create_graph(p_tenant_id uuid, p_graph_id text, p_name text, p_description text, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_create_graph(p_tenant_id uuid, p_graph_id text, p_name text, p_description text, p_model text) IS 'Zep graph.create: the graph of a graph_id, made once (creating it again returns it)';
+
+-- FUNCTION zep_create_graph(p_tenant_id uuid, p_graph_id text, p_name text, p_description text, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_create_graph(p_tenant_id uuid, p_graph_id text, p_name text, p_description text, p_model text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_create_graph(p_tenant_id uuid, p_graph_id text, p_name text, p_description text, p_model text) TO memory_writer;
+
+-- zep_delete_graph(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_delete_graph(p_tenant_id uuid, p_graph_id text) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint)
+    LANGUAGE sql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+    SELECT d.nodes, d.edges, d.episodes
+      FROM memory.delete_simulation(p_tenant_id, memory._zep_simulation(p_tenant_id, p_graph_id)) AS d;
+$$;
+
+ALTER FUNCTION memory.zep_delete_graph(p_tenant_id uuid, p_graph_id text) OWNER TO memory_owner;
+
+-- FUNCTION zep_delete_graph(p_tenant_id uuid, p_graph_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_delete_graph(p_tenant_id uuid, p_graph_id text) IS 'Zep graph.delete: a graph and everything in it';
+
+-- FUNCTION zep_delete_graph(p_tenant_id uuid, p_graph_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_delete_graph(p_tenant_id uuid, p_graph_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_delete_graph(p_tenant_id uuid, p_graph_id text) TO memory_writer;
+
 -- zep_edge(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.zep_edge(p_tenant_id uuid, p_uuid text) RETURNS jsonb
     LANGUAGE plpgsql STABLE
@@ -12867,6 +13571,198 @@ COMMENT ON FUNCTION memory.zep_edges(p_tenant_id uuid, p_graph_id text, p_limit 
 REVOKE ALL ON FUNCTION memory.zep_edges(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.zep_edges(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text) TO memory_reader;
 
+-- zep_episode(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_episode(p_tenant_id uuid, p_episode_uuid uuid) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_episode jsonb;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    PERFORM memory._not_null(p_episode_uuid, 'p_episode_uuid', 'pass the uuid graph.add answered');
+    SELECT memory._zep_episode(z) INTO v_episode
+      FROM memory.zep_episodes AS z
+     WHERE z.tenant_id = p_tenant_id AND z.episode_uuid = p_episode_uuid
+     LIMIT 1;
+    IF v_episode IS NULL THEN
+        RAISE EXCEPTION 'unknown episode %', p_episode_uuid
+            USING ERRCODE = 'no_data_found', HINT = 'graph.episode.get_by_graph_id lists a graph''s episodes';
+    END IF;
+    RETURN v_episode;
+END
+$$;
+
+ALTER FUNCTION memory.zep_episode(p_tenant_id uuid, p_episode_uuid uuid) OWNER TO memory_owner;
+
+-- FUNCTION zep_episode(p_tenant_id uuid, p_episode_uuid uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_episode(p_tenant_id uuid, p_episode_uuid uuid) IS 'Zep graph.episode.get: an episode added through serve, processed or not (P0002 when unknown)';
+
+-- FUNCTION zep_episode(p_tenant_id uuid, p_episode_uuid uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_episode(p_tenant_id uuid, p_episode_uuid uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_episode(p_tenant_id uuid, p_episode_uuid uuid) TO memory_reader;
+
+-- zep_episodes; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.zep_episodes ENABLE ROW LEVEL SECURITY;
+
+-- zep_episodes; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.zep_episodes (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    episode_uuid uuid NOT NULL,
+    sequence_index bigint DEFAULT nextval('memory.zep_sequence'::regclass) NOT NULL,
+    content text NOT NULL,
+    source text DEFAULT 'text'::text NOT NULL,
+    source_description text,
+    created_at timestamp with time zone NOT NULL,
+    added_at timestamp with time zone DEFAULT now() NOT NULL,
+    added_by name DEFAULT CURRENT_USER NOT NULL,
+    batch_id uuid,
+    status text DEFAULT 'queued'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    claimed_until timestamp with time zone,
+    next_attempt_at timestamp with time zone,
+    last_error text,
+    processed_at timestamp with time zone,
+    extracted jsonb,
+    refused jsonb,
+    CONSTRAINT zep_episodes_attempts_check CHECK ((attempts >= 0)),
+    CONSTRAINT zep_episodes_claim_check CHECK (((status = 'processing'::text) = (claimed_until IS NOT NULL))),
+    CONSTRAINT zep_episodes_source_check CHECK ((source = ANY (ARRAY['text'::text, 'json'::text, 'message'::text]))),
+    CONSTRAINT zep_episodes_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'processing'::text, 'succeeded'::text, 'failed'::text])))
+);
+
+ALTER TABLE ONLY memory.zep_episodes FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.zep_episodes OWNER TO memory_owner;
+
+-- TABLE zep_episodes; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.zep_episodes IS 'Episodes added through swarm-memory serve: their Zep fields and their place in the extraction queue';
+
+-- TABLE zep_episodes; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.zep_episodes TO memory_reader;
+GRANT INSERT,DELETE,UPDATE ON TABLE memory.zep_episodes TO memory_writer;
+
+-- zep_episodes owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.zep_episodes FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_episodes owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.zep_episodes FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_episodes readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.zep_episodes FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_episodes writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.zep_episodes FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_episodes writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.zep_episodes FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_episodes writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.zep_episodes FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_episodes zep_episodes_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.zep_episodes
+    ADD CONSTRAINT zep_episodes_pkey PRIMARY KEY (tenant_id, simulation_id, episode_uuid);
+
+-- zep_episodes zep_episodes_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.zep_episodes
+    ADD CONSTRAINT zep_episodes_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- zep_episodes_graph_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX zep_episodes_graph_idx ON memory.zep_episodes USING btree (tenant_id, simulation_id, sequence_index);
+
+-- zep_episodes_queue_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX zep_episodes_queue_idx ON memory.zep_episodes USING btree (tenant_id, sequence_index) WHERE (status <> 'succeeded'::text);
+
+-- zep_episodes_uuid_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX zep_episodes_uuid_idx ON memory.zep_episodes USING btree (tenant_id, episode_uuid);
+
+-- zep_extraction_context(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_extraction_context(p_tenant_id uuid, p_simulation_id uuid, p_text text) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_text     text := pg_catalog.lower(COALESCE(p_text, ''));
+    v_entities jsonb;
+    v_facts    jsonb;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_limit('string_bytes', 'p_text', pg_catalog.octet_length(p_text));
+    WITH named AS MATERIALIZED (
+        SELECT n.node_id, n.node_key, n.name, n.type, n.summary
+          FROM memory.nodes AS n
+         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+           AND (pg_catalog.strpos(v_text, pg_catalog.lower(n.name)) > 0
+                OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements_text(
+                                             CASE WHEN pg_catalog.jsonb_typeof(n.attributes -> 'aliases') = 'array'
+                                                  THEN n.attributes -> 'aliases' ELSE '[]'::jsonb END) AS a
+                            WHERE pg_catalog.strpos(v_text, pg_catalog.lower(a)) > 0))
+         ORDER BY pg_catalog.char_length(n.name) DESC, n.node_id
+         LIMIT 40
+    ), current_facts AS (
+        SELECT e.edge_id, e.type, e.fact, s.name AS source, t.name AS target, e.valid_at, e.learned_at
+          FROM memory.edges AS e
+          JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
+          JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+           AND (e.source_key IN (SELECT x.node_key FROM named AS x) OR e.target_key IN (SELECT x.node_key FROM named AS x))
+           AND memory._fact_state(e.valid_at, e.invalid_at, e.expired_at, pg_catalog.now()) = 'current'
+         ORDER BY COALESCE(e.valid_at, e.learned_at, e.created_at) DESC, e.edge_id
+         LIMIT 40
+    )
+    SELECT (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                       'id', x.node_id, 'name', x.name, 'type', x.type, 'summary', x.summary) ORDER BY x.name), '[]')
+              FROM named AS x),
+           (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                       'n', f.n, 'id', f.edge_id, 'type', f.type, 'fact', f.fact, 'source', f.source,
+                       'target', f.target, 'valid_at', memory._zep_time(f.valid_at)) ORDER BY f.n), '[]')
+              FROM (SELECT c.*, pg_catalog.row_number() OVER (ORDER BY c.source, c.target, c.edge_id) AS n
+                      FROM current_facts AS c) AS f)
+      INTO v_entities, v_facts;
+    RETURN pg_catalog.jsonb_build_object('entities', v_entities, 'facts', v_facts);
+END
+$$;
+
+ALTER FUNCTION memory.zep_extraction_context(p_tenant_id uuid, p_simulation_id uuid, p_text text) OWNER TO memory_owner;
+
+-- FUNCTION zep_extraction_context(p_tenant_id uuid, p_simulation_id uuid, p_text text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_extraction_context(p_tenant_id uuid, p_simulation_id uuid, p_text text) IS 'The entities a text names in a graph and their current facts, numbered: what extraction resolves against and may end';
+
+-- FUNCTION zep_extraction_context(p_tenant_id uuid, p_simulation_id uuid, p_text text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_extraction_context(p_tenant_id uuid, p_simulation_id uuid, p_text text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_extraction_context(p_tenant_id uuid, p_simulation_id uuid, p_text text) TO memory_reader;
+
+-- zep_fail_extraction(uuid, uuid, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_fail_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_error text) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    UPDATE memory.zep_episodes AS z
+       SET status = 'failed', claimed_until = NULL,
+           last_error = pg_catalog.left(COALESCE(p_error, 'extraction failed'), 2000),
+           next_attempt_at = pg_catalog.now() + pg_catalog.make_interval(secs => 30 * 2 ^ LEAST(z.attempts - 1, 10))
+     WHERE z.tenant_id = p_tenant_id AND z.episode_uuid = p_episode_uuid
+       AND z.status = 'processing' AND z.attempts = p_attempt;
+    RETURN FOUND;
+END
+$$;
+
+ALTER FUNCTION memory.zep_fail_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_error text) OWNER TO memory_owner;
+
+-- FUNCTION zep_fail_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_error text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_fail_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_error text) IS 'An extraction that did not commit: the episode failed with its error, retried later';
+
+-- FUNCTION zep_fail_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_error text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_fail_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_fail_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_error text) TO memory_writer;
+
 -- zep_graph(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.zep_graph(p_tenant_id uuid, p_graph_id text) RETURNS TABLE(simulation_id uuid, model text, graph jsonb)
     LANGUAGE plpgsql STABLE
@@ -12892,6 +13788,29 @@ COMMENT ON FUNCTION memory.zep_graph(p_tenant_id uuid, p_graph_id text) IS 'Zep 
 -- FUNCTION zep_graph(p_tenant_id uuid, p_graph_id text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.zep_graph(p_tenant_id uuid, p_graph_id text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.zep_graph(p_tenant_id uuid, p_graph_id text) TO memory_reader;
+
+-- zep_graph_episodes(uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_graph_episodes(p_tenant_id uuid, p_graph_id text, p_lastn integer DEFAULT NULL::integer) RETURNS SETOF jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+    SELECT memory._zep_episode(z)
+      FROM (SELECT z FROM memory.zep_episodes AS z
+             WHERE z.tenant_id = p_tenant_id AND z.simulation_id = memory._zep_simulation(p_tenant_id, p_graph_id)
+             ORDER BY z.sequence_index DESC
+             LIMIT memory._page_rows(p_lastn, 10)) AS l (z)
+     ORDER BY (l.z).sequence_index;
+$$;
+
+ALTER FUNCTION memory.zep_graph_episodes(p_tenant_id uuid, p_graph_id text, p_lastn integer) OWNER TO memory_owner;
+
+-- FUNCTION zep_graph_episodes(p_tenant_id uuid, p_graph_id text, p_lastn integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_graph_episodes(p_tenant_id uuid, p_graph_id text, p_lastn integer) IS 'Zep graph.episode.get_by_graph_id: a graph''s last episodes, oldest first';
+
+-- FUNCTION zep_graph_episodes(p_tenant_id uuid, p_graph_id text, p_lastn integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_graph_episodes(p_tenant_id uuid, p_graph_id text, p_lastn integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_graph_episodes(p_tenant_id uuid, p_graph_id text, p_lastn integer) TO memory_reader;
 
 -- zep_graphs(uuid, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.zep_graphs(p_tenant_id uuid, p_page_number integer DEFAULT 1, p_page_size integer DEFAULT 1000) RETURNS TABLE(graph jsonb, total_count bigint)
@@ -13001,6 +13920,112 @@ COMMENT ON FUNCTION memory.zep_nodes(p_tenant_id uuid, p_graph_id text, p_limit 
 REVOKE ALL ON FUNCTION memory.zep_nodes(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.zep_nodes(p_tenant_id uuid, p_graph_id text, p_limit integer, p_uuid_cursor text) TO memory_reader;
 
+-- zep_ontologies; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.zep_ontologies ENABLE ROW LEVEL SECURITY;
+
+-- zep_ontologies; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.zep_ontologies (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    entity_types jsonb DEFAULT '[]'::jsonb NOT NULL,
+    edge_types jsonb DEFAULT '[]'::jsonb NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT zep_ontologies_edge_types_check CHECK ((jsonb_typeof(edge_types) = 'array'::text)),
+    CONSTRAINT zep_ontologies_entity_types_check CHECK ((jsonb_typeof(entity_types) = 'array'::text))
+);
+
+ALTER TABLE ONLY memory.zep_ontologies FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.zep_ontologies OWNER TO memory_owner;
+
+-- TABLE zep_ontologies; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.zep_ontologies IS 'The entity and edge types of a graph made through swarm-memory serve (Zep''s set_ontology)';
+
+-- TABLE zep_ontologies; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.zep_ontologies TO memory_reader;
+GRANT INSERT,DELETE,UPDATE ON TABLE memory.zep_ontologies TO memory_writer;
+
+-- zep_ontologies owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.zep_ontologies FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_ontologies owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.zep_ontologies FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_ontologies readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.zep_ontologies FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_ontologies writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.zep_ontologies FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_ontologies writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.zep_ontologies FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_ontologies writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.zep_ontologies FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_ontologies zep_ontologies_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.zep_ontologies
+    ADD CONSTRAINT zep_ontologies_pkey PRIMARY KEY (tenant_id, simulation_id);
+
+-- zep_ontologies zep_ontologies_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.zep_ontologies
+    ADD CONSTRAINT zep_ontologies_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- zep_ontology(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_ontology(p_tenant_id uuid, p_graph_id text) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+    SELECT pg_catalog.jsonb_build_object(
+        'entity_types', COALESCE((SELECT o.entity_types FROM memory.zep_ontologies AS o
+                                   WHERE o.tenant_id = p_tenant_id AND o.simulation_id = g.sim), '[]'::jsonb),
+        'edge_types', COALESCE((SELECT o.edge_types FROM memory.zep_ontologies AS o
+                                 WHERE o.tenant_id = p_tenant_id AND o.simulation_id = g.sim), '[]'::jsonb))
+      FROM (SELECT memory._zep_simulation(p_tenant_id, p_graph_id) AS sim) AS g;
+$$;
+
+ALTER FUNCTION memory.zep_ontology(p_tenant_id uuid, p_graph_id text) OWNER TO memory_owner;
+
+-- FUNCTION zep_ontology(p_tenant_id uuid, p_graph_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_ontology(p_tenant_id uuid, p_graph_id text) IS 'Zep list_entity_types: a graph''s entity and edge types';
+
+-- FUNCTION zep_ontology(p_tenant_id uuid, p_graph_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_ontology(p_tenant_id uuid, p_graph_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_ontology(p_tenant_id uuid, p_graph_id text) TO memory_reader;
+
+-- zep_retry_episodes(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_retry_episodes(p_tenant_id uuid, p_graph_id text DEFAULT NULL::text) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+DECLARE
+    v_sim uuid;
+    v_n   bigint;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_graph_id IS NOT NULL THEN
+        v_sim := memory._zep_simulation(p_tenant_id, p_graph_id);
+    END IF;
+    UPDATE memory.zep_episodes AS z
+       SET status = 'queued', attempts = 0, next_attempt_at = NULL
+     WHERE z.tenant_id = p_tenant_id AND z.status = 'failed'
+       AND (v_sim IS NULL OR z.simulation_id = v_sim);
+    GET DIAGNOSTICS v_n = ROW_COUNT;
+    RETURN v_n;
+END
+$$;
+
+ALTER FUNCTION memory.zep_retry_episodes(p_tenant_id uuid, p_graph_id text) OWNER TO memory_owner;
+
+-- FUNCTION zep_retry_episodes(p_tenant_id uuid, p_graph_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_retry_episodes(p_tenant_id uuid, p_graph_id text) IS 'Queue again the failed episodes of a graph (NULL: all), attempts from zero';
+
+-- FUNCTION zep_retry_episodes(p_tenant_id uuid, p_graph_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_retry_episodes(p_tenant_id uuid, p_graph_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_retry_episodes(p_tenant_id uuid, p_graph_id text) TO memory_writer;
+
 -- zep_search(uuid, text, text, public.vector, text, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.zep_search(p_tenant_id uuid, p_graph_id text, p_query text, p_query_vector public.vector, p_scope text DEFAULT 'edges'::text, p_limit integer DEFAULT 10, p_model text DEFAULT NULL::text) RETURNS SETOF jsonb
     LANGUAGE plpgsql STABLE
@@ -13066,3 +14091,80 @@ COMMENT ON FUNCTION memory.zep_search(p_tenant_id uuid, p_graph_id text, p_query
 -- FUNCTION zep_search(p_tenant_id uuid, p_graph_id text, p_query text, p_query_vector public.vector, p_scope text, p_limit integer, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.zep_search(p_tenant_id uuid, p_graph_id text, p_query text, p_query_vector public.vector, p_scope text, p_limit integer, p_model text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.zep_search(p_tenant_id uuid, p_graph_id text, p_query text, p_query_vector public.vector, p_scope text, p_limit integer, p_model text) TO memory_reader;
+
+-- zep_sequence; Type: SEQUENCE; Schema: memory; Owner: memory_owner
+CREATE SEQUENCE memory.zep_sequence
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE memory.zep_sequence OWNER TO memory_owner;
+
+-- SEQUENCE zep_sequence; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT USAGE ON SEQUENCE memory.zep_sequence TO memory_writer;
+
+-- zep_set_ontology(uuid, text[], jsonb, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_set_ontology(p_tenant_id uuid, p_graph_ids text[], p_entity_types jsonb, p_edge_types jsonb) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+DECLARE
+    v_entities jsonb := COALESCE(p_entity_types, '[]'::jsonb);
+    v_edges    jsonb := COALESCE(p_edge_types, '[]'::jsonb);
+    v_graph    text;
+    v_sim      uuid;
+    v_n        integer := 0;
+    v_problem  text;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    PERFORM memory._not_null(p_graph_ids, 'p_graph_ids', 'name the graphs (set_ontology''s graph_ids)');
+    PERFORM memory._check_limit('object_bytes', 'the ontology', pg_catalog.pg_column_size(v_entities) + pg_catalog.pg_column_size(v_edges));
+    SELECT memory._zep_type_problem(k.kind, t.value, t.ordinality::integer, v_entities) INTO v_problem
+      FROM (VALUES ('entity', v_entities), ('edge', v_edges)) AS k (kind, types)
+     CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(
+               CASE WHEN pg_catalog.jsonb_typeof(k.types) = 'array' THEN k.types ELSE '[null]'::jsonb END)
+           WITH ORDINALITY AS t
+     WHERE memory._zep_type_problem(k.kind, t.value, t.ordinality::integer, v_entities) IS NOT NULL
+     LIMIT 1;
+    IF v_problem IS NULL THEN
+        SELECT pg_catalog.format('%s types: at most %s, not %s', k.kind, memory._zep_types_max(), pg_catalog.jsonb_array_length(k.types))
+          INTO v_problem
+          FROM (VALUES ('entity', v_entities), ('edge', v_edges)) AS k (kind, types)
+         WHERE pg_catalog.jsonb_array_length(k.types) > memory._zep_types_max();
+    END IF;
+    IF v_problem IS NULL THEN
+        SELECT pg_catalog.format('%s type %s named twice', k.kind, memory._quote(t.value ->> 'name')) INTO v_problem
+          FROM (VALUES ('entity', v_entities), ('edge', v_edges)) AS k (kind, types)
+         CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(k.types) AS t
+         GROUP BY k.kind, t.value ->> 'name' HAVING pg_catalog.count(*) > 1
+         LIMIT 1;
+    END IF;
+    IF v_problem IS NOT NULL THEN
+        RAISE EXCEPTION 'bad ontology: %', v_problem
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'an entity type is {"name", "description", "properties"}; an edge type adds "source_targets": [{"source", "target"}]';
+    END IF;
+    FOREACH v_graph IN ARRAY p_graph_ids LOOP
+        v_sim := memory._zep_simulation(p_tenant_id, v_graph);
+        INSERT INTO memory.zep_ontologies AS o (tenant_id, simulation_id, entity_types, edge_types)
+        VALUES (p_tenant_id, v_sim, v_entities, v_edges)
+        ON CONFLICT (tenant_id, simulation_id) DO UPDATE
+           SET entity_types = excluded.entity_types, edge_types = excluded.edge_types, updated_at = excluded.updated_at
+         WHERE (o.entity_types, o.edge_types) IS DISTINCT FROM (excluded.entity_types, excluded.edge_types);
+        v_n := v_n + 1;
+    END LOOP;
+    RETURN v_n;
+END
+$$;
+
+ALTER FUNCTION memory.zep_set_ontology(p_tenant_id uuid, p_graph_ids text[], p_entity_types jsonb, p_edge_types jsonb) OWNER TO memory_owner;
+
+-- FUNCTION zep_set_ontology(p_tenant_id uuid, p_graph_ids text[], p_entity_types jsonb, p_edge_types jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_set_ontology(p_tenant_id uuid, p_graph_ids text[], p_entity_types jsonb, p_edge_types jsonb) IS 'Zep set_ontology: the entity and edge types of graphs, replaced whole; all graphs or none';
+
+-- FUNCTION zep_set_ontology(p_tenant_id uuid, p_graph_ids text[], p_entity_types jsonb, p_edge_types jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_set_ontology(p_tenant_id uuid, p_graph_ids text[], p_entity_types jsonb, p_edge_types jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_set_ontology(p_tenant_id uuid, p_graph_ids text[], p_entity_types jsonb, p_edge_types jsonb) TO memory_writer;

@@ -104,10 +104,22 @@ class Service:
     """The connection pool (as a role that may SET ROLE to the keys' roles: the role that
     made them, or a superuser) and the count of each key's requests in flight."""
 
-    def __init__(self, dsn: str, *, max_concurrent: int = 4, pool_size: int = 10) -> None:
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        max_concurrent: int = 4,
+        pool_size: int = 10,
+        model: str | None = None,
+        extractor: Any = None,
+    ) -> None:
         if max_concurrent < 1:
             raise ValueError(f"max_concurrent must be at least 1, not {max_concurrent}")
         self.max_concurrent = max_concurrent
+        # the embedding model of the graphs graph.create makes (None: the tenant's, else the
+        # default model), and the extraction worker the service runs (None: none runs here)
+        self.model = model
+        self.extractor = extractor
         self.pool = ConnectionPool(
             dsn, min_size=1, max_size=pool_size, configure=configure, open=False, timeout=30
         )
@@ -117,8 +129,12 @@ class Service:
 
     def open(self) -> None:
         self.pool.open(wait=True)
+        if self.extractor is not None:
+            self.extractor.start()
 
     def close(self) -> None:
+        if self.extractor is not None:
+            self.extractor.stop()
         self.pool.close()
 
     @contextmanager
@@ -214,10 +230,10 @@ def _text(value: Any, name: str, *, required: bool = False) -> str | None:
 def create_app(service: Service) -> Starlette:
     """The ASGI application over a Service (which the application opens and closes)."""
 
-    async def answer(request: Request, call: Call, **headers: str) -> Response:
+    async def answer(request: Request, call: Call, status: int = 200, **headers: str) -> Response:
         key = _api_key(request)
         result = await run_in_threadpool(service.run, key, call)
-        return JSONResponse(result, headers=headers or None)
+        return JSONResponse(result, status, headers=headers or None)
 
     async def list_all(request: Request) -> Response:
         page = _int(request.query_params.get("pageNumber"), "pageNumber")
@@ -299,11 +315,125 @@ def create_app(service: Service) -> Starlette:
 
         return await answer(request, call, **{RERANKER_HEADER: "rrf"})
 
+    # writes: graphs, ontologies, episodes (sql/functions/wings/zep: zep_create_graph ...)
+
+    async def create_graph(request: Request) -> Response:
+        body = await _body(request)
+        graph_id = _text(body.get("graph_id"), "graph_id", required=True)
+        name = _text(body.get("name"), "name")
+        description = _text(body.get("description"), "description")
+        if body.get("fact_rating_instruction") not in (None, {}):
+            raise ZepError(400, "not served yet: fact_rating_instruction (docs/zep.md)")
+
+        def call(mem: Memory, conn: psycopg.Connection, tenant: uuid.UUID) -> Any:
+            graph, _ = mem.zep_create_graph(
+                tenant, graph_id, name, description, service.model, conn=conn
+            )
+            return graph.graph
+
+        return await answer(request, call, status=201)
+
+    async def set_ontology(request: Request) -> Response:
+        body = await _body(request)
+        if body.get("user_ids"):
+            raise ZepError(400, "user graphs are not served: set a graph's ontology by graph_ids")
+        graph_ids = body.get("graph_ids")
+        if (
+            not isinstance(graph_ids, list)
+            or not graph_ids
+            or not all(isinstance(g, str) for g in graph_ids)
+        ):
+            raise ZepError(400, "graph_ids must be a non-empty list of graph ids")
+        entity_types = body.get("entity_types") or []
+        edge_types = body.get("edge_types") or []
+        if not isinstance(entity_types, list) or not isinstance(edge_types, list):
+            raise ZepError(400, "entity_types and edge_types must be lists")
+
+        def call(mem: Memory, conn: psycopg.Connection, tenant: uuid.UUID) -> Any:
+            n = mem.zep_set_ontology(tenant, graph_ids, entity_types, edge_types, conn=conn)
+            return {"message": f"ontology set on {n} graph{'s' if n != 1 else ''}"}
+
+        return await answer(request, call)
+
+    def add_call(graph_id: str, episodes: list[dict[str, Any]], one: bool) -> Call:
+        """Add episodes, each with its vector of the graph's model (searchable at once)."""
+
+        def call(mem: Memory, conn: psycopg.Connection, tenant: uuid.UUID) -> Any:
+            from swarm_memory.embed import embedder_for  # loads the model on first use
+
+            model = mem.zep_graph(tenant, graph_id, conn=conn).model
+            texts = [e.get("data") for e in episodes]
+            if all(isinstance(t, str) and t.strip() for t in texts):
+                vectors = embedder_for(model).encode(texts)
+                episodes_with = [
+                    {**e, "embedding": [float(x) for x in v], "embedding_model": model}
+                    for e, v in zip(episodes, vectors, strict=True)
+                ]
+            else:  # the database says which one is wrong
+                episodes_with = episodes
+            added = mem.zep_add_episodes(tenant, graph_id, episodes_with, conn=conn)
+            return added[0] if one else added
+
+        return call
+
+    def episode_fields(item: Any, where: str) -> dict[str, Any]:
+        if not isinstance(item, dict):
+            raise ZepError(400, f"{where} must be an object")
+        if item.get("user_id") is not None:
+            raise ZepError(400, "user graphs are not served: add to a graph by graph_id")
+        return {
+            k: item.get(k)
+            for k in ("data", "type", "created_at", "source_description")
+            if k in item
+        }
+
+    async def add(request: Request) -> Response:
+        body = await _body(request)
+        episode = episode_fields(body, "the request body")
+        graph_id = _text(body.get("graph_id"), "graph_id", required=True)
+        return await answer(request, add_call(graph_id, [episode], one=True))
+
+    async def add_batch(request: Request) -> Response:
+        body = await _body(request)
+        if body.get("user_id") is not None:
+            raise ZepError(400, "user graphs are not served: add to a graph by graph_id")
+        graph_id = _text(body.get("graph_id"), "graph_id", required=True)
+        items = body.get("episodes")
+        if not isinstance(items, list) or not items:
+            raise ZepError(400, "episodes must be a non-empty list")
+        episodes = [episode_fields(e, f"episode {i + 1}") for i, e in enumerate(items)]
+        return await answer(request, add_call(graph_id, episodes, one=False))
+
+    async def get_episode(request: Request) -> Response:
+        try:
+            uid = uuid.UUID(request.path_params["uuid"])
+        except ValueError:
+            raise ZepError(404, f"unknown episode {request.path_params['uuid']!r}") from None
+        return await answer(request, lambda mem, conn, t: mem.zep_episode(t, uid, conn=conn))
+
+    async def graph_episodes(request: Request) -> Response:
+        graph_id = request.path_params["graph_id"]
+        lastn = _int(request.query_params.get("lastn"), "lastn")
+
+        def call(mem: Memory, conn: psycopg.Connection, tenant: uuid.UUID) -> Any:
+            return {"episodes": mem.zep_graph_episodes(tenant, graph_id, lastn, conn=conn)}
+
+        return await answer(request, call)
+
+    async def delete_graph(request: Request) -> Response:
+        graph_id = request.path_params["graph_id"]
+
+        def call(mem: Memory, conn: psycopg.Connection, tenant: uuid.UUID) -> Any:
+            mem.zep_delete_graph(tenant, graph_id, conn=conn)
+            return {"message": f"graph {graph_id} deleted"}
+
+        return await answer(request, call)
+
     async def not_served(request: Request) -> Response:
         return JSONResponse(
             {
                 "message": f"{request.method} {request.url.path} is not served by swarm-memory "
-                "yet: it serves Zep's graph reads (docs/zep.md)"
+                "yet: it serves Zep's graphs, episodes and their reads (docs/zep.md)"
             },
             501,
         )
@@ -314,6 +444,12 @@ def create_app(service: Service) -> Starlette:
 
     routes = [
         Route(f"{PREFIX}/graph/list-all", list_all, methods=["GET"]),
+        Route(f"{PREFIX}/graph/create", create_graph, methods=["POST"]),
+        Route(f"{PREFIX}/entity-types", set_ontology, methods=["PUT"]),
+        Route(f"{PREFIX}/graph", add, methods=["POST"]),
+        Route(f"{PREFIX}/graph-batch", add_batch, methods=["POST"]),
+        Route(f"{PREFIX}/graph/episodes/graph/{{graph_id}}", graph_episodes, methods=["GET"]),
+        Route(f"{PREFIX}/graph/episodes/{{uuid}}", get_episode, methods=["GET"]),
         Route(f"{PREFIX}/graph/search", search, methods=["POST"]),
         Route(f"{PREFIX}/graph/node/graph/{{graph_id}}", nodes_by_graph, methods=["POST"]),
         Route(f"{PREFIX}/graph/edge/graph/{{graph_id}}", edges_by_graph, methods=["POST"]),
@@ -321,6 +457,7 @@ def create_app(service: Service) -> Starlette:
         Route(f"{PREFIX}/graph/node/{{uuid}}", get_node, methods=["GET"]),
         Route(f"{PREFIX}/graph/edge/{{uuid}}", get_edge, methods=["GET"]),
         Route(f"{PREFIX}/graph/{{graph_id}}", get_graph, methods=["GET"]),
+        Route(f"{PREFIX}/graph/{{graph_id}}", delete_graph, methods=["DELETE"]),
         Route(
             "/{path:path}",
             not_served,

@@ -4,7 +4,7 @@
 -- memory.tenant_id gives nothing. Both tenants hold the same ids: reads, deletes and edges
 -- never cross; a role granted two tenants acts for one per call.
 BEGIN;
-SELECT plan(337);  -- V0043: api_keys (4); V0028, V0029: a mapped grant revoked and renewed, a malformed map refused (6); V0026: 4 tables (16); 231 + 11 report and prediction tables x 4 + row_history (V0015) 4 + edge_evidence (V0016) 4 + tenant_models (V0022) 4 + word_postings (V0020) 4 + changes, change_heads, retention_rules, episode_clumps (V0021) 16
+SELECT plan(345);  -- V0044: zep_ontologies, zep_episodes (8); V0043: api_keys (4); V0028, V0029: a mapped grant revoked and renewed, a malformed map refused (6); V0026: 4 tables (16); 231 + 11 report and prediction tables x 4 + row_history (V0015) 4 + edge_evidence (V0016) 4 + tenant_models (V0022) 4 + word_postings (V0020) 4 + changes, change_heads, retention_rules, episode_clumps (V0021) 16
 \ir _fixtures.psql
 
 -- Every call template of fx.calls succeeds for a granted tenant (checked at the end), so each
@@ -115,6 +115,10 @@ INSERT INTO memory.tenant_quotas (tenant_id, kind, max_rows) VALUES (fx.tenant_b
 -- V0043: an API key of B's, bound to app_b
 INSERT INTO memory.api_keys (tenant_id, key_hash, key_prefix, role_oid, role_name)
 VALUES (fx.tenant_b(), pg_catalog.sha256('pgtap-key-of-b'), 'pgtapkb', 'app_b'::regrole, 'app_b');
+-- V0044: a graph of B's written through swarm-memory serve: its ontology and an episode
+INSERT INTO memory.zep_ontologies (tenant_id, simulation_id, entity_types) VALUES (fx.tenant_b(), fx.sim_b(), '[{"name": "Person"}]');
+INSERT INTO memory.zep_episodes (tenant_id, simulation_id, episode_uuid, content, created_at)
+VALUES (fx.tenant_b(), fx.sim_b(), 'bbbbbbbb-e915-4000-8000-000000000001', 'said by B', now());
 
 -- Every table, and for the tenant-owned data tables a forged INSERT of a row of B and an
 -- UPDATE of B's rows, as app_a would try them.
@@ -154,6 +158,9 @@ INSERT INTO fx.tables VALUES
     (26, 'tenant_quotas',   $q$INSERT INTO memory.tenant_quotas (tenant_id, kind, max_rows) VALUES (fx.tenant_b(), 'edges', 1)$q$, $q$max_rows = 1000000$q$),
     -- V0043: the API keys of swarm-memory serve, written only by administrators
     (27, 'api_keys',        $q$INSERT INTO memory.api_keys (tenant_id, key_hash, key_prefix, role_oid, role_name) VALUES (fx.tenant_b(), pg_catalog.sha256('forged'), 'forged', 'app_a'::regrole, 'app_a')$q$, $q$revoked_at = now()$q$),
+    -- V0044: the graphs of swarm-memory serve
+    (28, 'zep_ontologies',  $q$INSERT INTO memory.zep_ontologies (tenant_id, simulation_id) VALUES (fx.tenant_b(), fx.unknown())$q$, $q$edge_types = '[]'$q$),
+    (29, 'zep_episodes',    $q$INSERT INTO memory.zep_episodes (tenant_id, simulation_id, episode_uuid, content, created_at) VALUES (fx.tenant_b(), fx.sim_b(), fx.unknown(), 'forged', now())$q$, $q$content = 'pwned'$q$),
     (16, 'word_postings',   $q$INSERT INTO memory.word_postings (tenant_id, simulation_id, word, kind, row_key, tf, weight, doc_len) VALUES (fx.tenant_b(), fx.sim_b(), 'forged', 'e', md5('forged')::uuid, 1, 'A', 1)$q$, $q$tf = 2$q$),
     -- V0014: reports and predictions
     (101, 'reports',         $q$INSERT INTO memory.reports (tenant_id, simulation_id, report_id, status) VALUES (fx.tenant_b(), fx.sim_b(), 'forged', 'completed')$q$, $q$title = 'pwned'$q$),

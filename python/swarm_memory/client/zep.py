@@ -8,9 +8,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from swarm_memory.client._base import Connection, MemoryBase, UUIDLike, _vector
+from swarm_memory.client._base import Connection, MemoryBase, UUIDLike, _json, _vector
 
-__all__ = ["ApiKeyRow", "KeyRole", "RevokedKey", "ZepGraph", "ZepGraphRow", "ZepMixin"]
+__all__ = [
+    "ApiKeyRow",
+    "ClaimedEpisode",
+    "KeyRole",
+    "RevokedKey",
+    "ZepGraph",
+    "ZepGraphRow",
+    "ZepMixin",
+]
 
 
 @dataclass(frozen=True)
@@ -55,6 +63,25 @@ class ZepGraph:
     simulation_id: uuid.UUID
     model: str
     graph: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ClaimedEpisode:
+    """An episode claimed for extraction, with its graph's ontology and model; `attempt`
+    goes back with its result (zep_apply_extraction, zep_fail_extraction)."""
+
+    graph_id: str
+    simulation_id: uuid.UUID
+    episode_uuid: uuid.UUID
+    sequence_index: int
+    content: str
+    source: str
+    source_description: str | None
+    created_at: datetime
+    attempt: int
+    model: str
+    entity_types: list[dict[str, Any]]
+    edge_types: list[dict[str, Any]]
 
 
 class ZepMixin(MemoryBase):
@@ -184,3 +211,156 @@ class ZepMixin(MemoryBase):
             (tenant_id, graph_id, query, _vector(vector), scope, limit, model),
             conn,
         )
+
+    # Writes: as a role granted the tenant with memory_writer (the service runs them as the
+    # key's role). Each is atomic; repeating graph creation or an ontology changes nothing.
+
+    def zep_create_graph(
+        self,
+        tenant_id: UUIDLike,
+        graph_id: str,
+        name: str | None = None,
+        description: str | None = None,
+        model: str | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> tuple[ZepGraph, bool]:
+        """graph.create: the graph of `graph_id`, made once; (graph, whether it was made)."""
+        row = self._rows(
+            "SELECT simulation_id, model, graph, created FROM memory.zep_create_graph(%s, %s, %s, %s, %s)",
+            (tenant_id, graph_id, name, description, model),
+            conn,
+        )[0]
+        return ZepGraph(row[0], row[1], row[2]), row[3]
+
+    def zep_set_ontology(
+        self,
+        tenant_id: UUIDLike,
+        graph_ids: list[str],
+        entity_types: list[dict[str, Any]] | None,
+        edge_types: list[dict[str, Any]] | None,
+        *,
+        conn: Connection | None = None,
+    ) -> int:
+        """set_ontology: the graphs' entity and edge types, replaced whole; all or none."""
+        return self._rows(
+            "SELECT memory.zep_set_ontology(%s, %s, %s, %s)",
+            (tenant_id, graph_ids, _json(entity_types or []), _json(edge_types or [])),
+            conn,
+        )[0][0]
+
+    def zep_add_episodes(
+        self,
+        tenant_id: UUIDLike,
+        graph_id: str,
+        episodes: list[dict[str, Any]],
+        batch_id: UUIDLike | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> list[dict[str, Any]]:
+        """graph.add / add_batch: episodes committed, searchable and queued; Zep's Episodes."""
+        return self._jsons(
+            "SELECT e FROM memory.zep_add_episodes(%s, %s, %s, %s) AS e",
+            (tenant_id, graph_id, _json(episodes), batch_id),
+            conn,
+        )
+
+    def zep_episode(
+        self, tenant_id: UUIDLike, episode_uuid: UUIDLike, *, conn: Connection | None = None
+    ) -> dict[str, Any]:
+        """graph.episode.get: processed once its extraction committed."""
+        return self._jsons("SELECT memory.zep_episode(%s, %s)", (tenant_id, episode_uuid), conn)[0]
+
+    def zep_graph_episodes(
+        self,
+        tenant_id: UUIDLike,
+        graph_id: str,
+        lastn: int | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> list[dict[str, Any]]:
+        return self._jsons(
+            "SELECT e FROM memory.zep_graph_episodes(%s, %s, %s) AS e",
+            (tenant_id, graph_id, lastn),
+            conn,
+        )
+
+    def zep_delete_graph(
+        self, tenant_id: UUIDLike, graph_id: str, *, conn: Connection | None = None
+    ) -> dict[str, int]:
+        rows = self._rows(
+            "SELECT nodes, edges, episodes FROM memory.zep_delete_graph(%s, %s)",
+            (tenant_id, graph_id),
+            conn,
+        )
+        return dict(zip(("nodes", "edges", "episodes"), rows[0], strict=True))
+
+    def zep_claim_episodes(
+        self,
+        tenant_id: UUIDLike,
+        limit: int = 1,
+        lease_seconds: int = 300,
+        *,
+        conn: Connection | None = None,
+    ) -> list[ClaimedEpisode]:
+        """The extraction queue: the oldest episodes due, claimed for `lease_seconds`."""
+        return self._records(
+            ClaimedEpisode,
+            "SELECT * FROM memory.zep_claim_episodes(%s, %s, %s)",
+            (tenant_id, limit, lease_seconds),
+            conn,
+        )
+
+    def zep_extraction_context(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        text: str,
+        *,
+        conn: Connection | None = None,
+    ) -> dict[str, Any]:
+        """The graph's entities a text names and their current facts, numbered."""
+        return self._jsons(
+            "SELECT memory.zep_extraction_context(%s, %s, %s)",
+            (tenant_id, simulation_id, text),
+            conn,
+        )[0]
+
+    def zep_apply_extraction(
+        self,
+        tenant_id: UUIDLike,
+        episode_uuid: UUIDLike,
+        attempt: int,
+        extraction: dict[str, Any],
+        *,
+        conn: Connection | None = None,
+    ) -> dict[str, Any]:
+        """Commit an episode's extraction whole; the counts and what was refused."""
+        return self._jsons(
+            "SELECT memory.zep_apply_extraction(%s, %s, %s, %s)",
+            (tenant_id, episode_uuid, attempt, _json(extraction)),
+            conn,
+        )[0]
+
+    def zep_fail_extraction(
+        self,
+        tenant_id: UUIDLike,
+        episode_uuid: UUIDLike,
+        attempt: int,
+        error: str,
+        *,
+        conn: Connection | None = None,
+    ) -> bool:
+        return self._rows(
+            "SELECT memory.zep_fail_extraction(%s, %s, %s, %s)",
+            (tenant_id, episode_uuid, attempt, error),
+            conn,
+        )[0][0]
+
+    def zep_retry_episodes(
+        self, tenant_id: UUIDLike, graph_id: str | None = None, *, conn: Connection | None = None
+    ) -> int:
+        """Queue a graph's failed episodes again (None: every graph of the tenant)."""
+        return self._rows("SELECT memory.zep_retry_episodes(%s, %s)", (tenant_id, graph_id), conn)[
+            0
+        ][0]

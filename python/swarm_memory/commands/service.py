@@ -24,16 +24,34 @@ def new_key() -> str:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from swarm_memory.extract import LLMConfig, Worker
     from swarm_memory.zep import Service, create_app
 
+    dsn = resolve_dsn(args)
+    llm = LLMConfig.from_env(args.llm_base_url, args.llm_model)
+    worker = None
+    if args.extract and llm is not None:
+        worker = Worker(dsn, llm, poll=args.poll)
     service = Service(
-        resolve_dsn(args), max_concurrent=args.max_concurrent, pool_size=args.pool_size
+        dsn,
+        max_concurrent=args.max_concurrent,
+        pool_size=args.pool_size,
+        model=args.model,
+        extractor=worker,
     )
     print(
-        f"serving Zep's graph reads at http://{args.host}:{args.port}/api/v2 "
+        f"serving Zep's graph API at http://{args.host}:{args.port}/api/v2 "
         f"(point the SDK there: ZEP_API_URL=http://{args.host}:{args.port})",
         flush=True,
     )
+    if worker is not None:
+        print(f"extracting with {llm.model} at {llm.base_url}", flush=True)
+    else:
+        print(
+            "not extracting: added episodes wait in the queue (name a chat-completions "
+            "endpoint: LLM_BASE_URL and LLM_MODEL_NAME, or --llm-base-url and --llm-model)",
+            flush=True,
+        )
     uvicorn.run(create_app(service), host=args.host, port=args.port, log_level=args.log_level)
     return 0
 
@@ -138,14 +156,53 @@ def _revoke_key(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_extract(args: argparse.Namespace) -> int:
+    """Work a tenant's extraction queue as this role (a writer granted the tenant) until
+    nothing is due, then say what was done."""
+    from swarm_memory.extract import Extractor, LLMConfig, enter_role
+
+    llm = LLMConfig.from_env(args.llm_base_url, args.llm_model)
+    if llm is None:
+        raise ValueError(
+            "no model endpoint: set LLM_BASE_URL and LLM_MODEL_NAME (as MiroFish does), "
+            "or pass --llm-base-url and --llm-model"
+        )
+    mem = memory(args)
+    tenant = resolve_tenant(mem, args.tenant)
+    extractor = Extractor(mem, llm)
+    import psycopg
+
+    with psycopg.connect(resolve_dsn(args), autocommit=True) as conn:
+        if args.retry_failed:
+            with conn.transaction():
+                queued = mem.zep_retry_episodes(tenant, args.graph, conn=conn)
+            print(f"queued {queued} failed episode{'s' if queued != 1 else ''} again")
+        extractor.drain(conn, tenant, enter_role(None), limit=args.limit)
+    print(
+        f"extracted {extractor.done} episode{'s' if extractor.done != 1 else ''}, "
+        f"{extractor.failed} failed (episode.get shows why; they are retried)"
+    )
+    return 0 if not extractor.failed else 1
+
+
 def cmd_key(args: argparse.Namespace) -> int:
     return {"create": _create_key, "list": _list_keys, "revoke": _revoke_key}[args.action](args)
+
+
+def _llm_options(s: argparse.ArgumentParser) -> None:
+    s.add_argument(
+        "--llm-base-url",
+        metavar="URL",
+        help="chat-completions endpoint that extraction asks (default: $LLM_BASE_URL, "
+        "MiroFish's setting); its key: $LLM_API_KEY",
+    )
+    s.add_argument("--llm-model", metavar="NAME", help="its model (default: $LLM_MODEL_NAME)")
 
 
 def add_commands(sub: Subcommands) -> None:
     from swarm_memory.commands.common import uuid_arg
 
-    s = sub.add_parser("serve", help="serve Zep's graph reads over HTTP (docs/zep.md)")
+    s = sub.add_parser("serve", help="serve Zep's graph API over HTTP (docs/zep.md)")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (%(default)s)")
     s.add_argument("--port", type=int, default=8000, help="port (%(default)s)")
     s.add_argument(
@@ -159,7 +216,36 @@ def add_commands(sub: Subcommands) -> None:
         "--pool-size", type=int, default=10, metavar="N", help="database connections (%(default)s)"
     )
     s.add_argument("--log-level", default="info", help="uvicorn's log level (%(default)s)")
+    s.add_argument(
+        "--model",
+        help="embedding model of the graphs graph.create makes (default: the tenant's, else "
+        "the default model)",
+    )
+    _llm_options(s)
+    s.add_argument(
+        "--no-extract",
+        dest="extract",
+        action="store_false",
+        help="run no extractor in the service (run `swarm-memory extract` elsewhere)",
+    )
+    s.add_argument(
+        "--poll",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how often an idle extractor looks at the queue (%(default)s)",
+    )
     s.set_defaults(func=cmd_serve)
+
+    s = sub.add_parser("extract", help="turn a tenant's queued episodes into entities and facts")
+    s.add_argument("--tenant", required=True, help="UUID or name")
+    s.add_argument("--graph", help="with --retry-failed: only this graph's")
+    s.add_argument("--limit", type=int, metavar="N", help="at most N episodes")
+    s.add_argument(
+        "--retry-failed", action="store_true", help="queue the failed episodes again first"
+    )
+    _llm_options(s)
+    s.set_defaults(func=cmd_extract)
 
     s = sub.add_parser("key", help="API keys of `serve`, each bound to a tenant role (admin)")
     ksub = s.add_subparsers(dest="action", required=True)

@@ -39,7 +39,9 @@ AS $fn$
                                        'tenant_quotas',
                                        -- V0043: the keys of swarm-memory serve (administrators'
                                        -- alone, as the grants: below)
-                                       'api_keys']) AS t
+                                       'api_keys',
+                                       -- V0044: graphs written through swarm-memory serve
+                                       'zep_ontologies', 'zep_episodes']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
