@@ -16,13 +16,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from swarm_memory.client.zep_batches import ZepBatchMixin
 from swarm_memory.errors import SwarmMemoryError
 from swarm_memory.zep import ZepError, _body, _int, _text
 
 __all__ = ["batch_routes"]
 
-# Zep's batch endpoint's work: as swarm_memory.zep's Call, on a Memory with ZepBatchMixin.
+# A batch endpoint's work: swarm_memory.zep's Call, on a Memory with ZepBatchMixin's methods.
 BatchCall = Callable[[Any, psycopg.Connection, uuid.UUID], Any]
 Answer = Callable[..., Awaitable[Response]]
 
@@ -105,9 +104,7 @@ def batch_routes(answer: Answer, prefix: str) -> list[Route]:
         limit, cursor, status = _page(request)
         return await answer(
             request,
-            lambda mem, conn, t: ZepBatchMixin.zep_batches(
-                mem, t, limit, cursor, status, conn=conn
-            ),
+            lambda mem, conn, t: mem.zep_batches(t, limit, cursor, status, conn=conn),
         )
 
     async def create(request: Request) -> Response:
@@ -122,21 +119,19 @@ def batch_routes(answer: Answer, prefix: str) -> list[Route]:
             raise ZepError(400, "ignore_roles must be a list of role names")
         return await answer(
             request,
-            lambda mem, conn, t: ZepBatchMixin.zep_batch_create(mem, t, metadata, roles, conn=conn),
+            lambda mem, conn, t: mem.zep_batch_create(t, metadata, roles, conn=conn),
             status=201,
         )
 
     async def get(request: Request) -> Response:
         batch_id = _batch_id(request)
-        return await answer(
-            request, lambda mem, conn, t: ZepBatchMixin.zep_batch(mem, t, batch_id, conn=conn)
-        )
+        return await answer(request, lambda mem, conn, t: mem.zep_batch(t, batch_id, conn=conn))
 
     async def delete(request: Request) -> Response:
         batch_id = _batch_id(request)
 
         def call(mem: Any, conn: psycopg.Connection, tenant: uuid.UUID) -> Any:
-            ZepBatchMixin.zep_batch_delete(mem, tenant, batch_id, conn=conn)
+            mem.zep_batch_delete(tenant, batch_id, conn=conn)
             return {"message": f"batch {batch_id} deleted"}
 
         return await answer(request, _conflict(call))
@@ -146,9 +141,7 @@ def batch_routes(answer: Answer, prefix: str) -> list[Route]:
         limit, cursor, status = _page(request)
         return await answer(
             request,
-            lambda mem, conn, t: ZepBatchMixin.zep_batch_items(
-                mem, t, batch_id, limit, cursor, status, conn=conn
-            ),
+            lambda mem, conn, t: mem.zep_batch_items(t, batch_id, limit, cursor, status, conn=conn),
         )
 
     async def add(request: Request) -> Response:
@@ -163,9 +156,9 @@ def batch_routes(answer: Answer, prefix: str) -> list[Route]:
 
         def call(mem: Any, conn: psycopg.Connection, tenant: uuid.UUID) -> Any:
             # the batch first: an unknown one is 404 before a model is loaded for its items
-            ZepBatchMixin.zep_batch(mem, tenant, batch_id, conn=conn)
+            mem.zep_batch(tenant, batch_id, conn=conn)
             with_vectors = _with_vectors(mem, conn, tenant, items)
-            return ZepBatchMixin.zep_batch_add(mem, tenant, batch_id, with_vectors, conn=conn)
+            return mem.zep_batch_add(tenant, batch_id, with_vectors, conn=conn)
 
         return await answer(request, _conflict(call))
 
@@ -173,9 +166,7 @@ def batch_routes(answer: Answer, prefix: str) -> list[Route]:
         batch_id = _batch_id(request)
         return await answer(
             request,
-            _conflict(
-                lambda mem, conn, t: ZepBatchMixin.zep_batch_process(mem, t, batch_id, conn=conn)
-            ),
+            _conflict(lambda mem, conn, t: mem.zep_batch_process(t, batch_id, conn=conn)),
         )
 
     return [
