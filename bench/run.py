@@ -717,6 +717,10 @@ def run(
         su, app_dsn, log=log, conversations=None if scale >= 0.1 else answers.DEV_CONVERSATIONS[:1]
     )
     results["models"] = __import__("bench.models").models.run(su, app_dsn, log=log)
+    log("bench: the Zep-compatible service: MiroFish's adds and searches over HTTP")
+    results["zep_service"] = __import__("bench.zep_service").zep_service.run(
+        su, log=log, **({"adds": 10, "questions": 8} if scale < 0.1 else {})
+    )
     log("bench: embedding throughput")
     results["embedding"] = measure_embedding(2000 if scale >= 0.1 else 200)
 
@@ -894,6 +898,7 @@ def table(results: dict) -> str:
     if "names" in results:
         lines.append(__import__("bench.names").names.row(results["names"]))
     lines += __import__("bench.models").models.rows(results)
+    lines += __import__("bench.zep_service").zep_service.rows(results)
     d = results["driver"]
     lines.append(
         f"| driver overhead per call | <= 1 ms | {d['overhead_ms']:.3f} ms "
@@ -943,6 +948,8 @@ def write_results(
         body += f"\n## Recall quality\n\n{results['recall_quality']['table']}\n"
     for r in results.get("answers", []):
         body += f"\n## Answers: {r['set']}\n\n{r['table']}\n"
+    if "zep_service" in results:
+        body += f"\n## The Zep-compatible service\n\n{results['zep_service']['table']}\n"
     if "background" in results:
         body += f"\n## Autovacuum during the run\n\n{background.table(results['background'])}\n"
     path = directory / "latest.md"

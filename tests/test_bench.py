@@ -47,6 +47,11 @@ def test_bench_pipeline_runs_end_to_end(tmp_path, monkeypatch):
     assert results["pgbench"]["failed"] == 0 and results["pgbench"]["exit_code"] == 0
     assert results["pgbench"]["transactions"] > 0
     assert results["bulk_vs_record"]["speedup"] > 1
+    # the Zep-compatible service: every add answered through the SDK, and graph.search
+    # answering what the SQL call answers
+    z = results["zep_service"]
+    assert z["one_writer"]["adds"] == z["two_writers"]["adds"] == 10
+    assert z["search"]["answers_differ"] == 0 and z["search"]["episodes"]["with_hits"] > 0
     # from files to searchable: the exact scan answers in full before the index exists, and
     # the simulation's own index was built after the import
     sr = results["searchable"]
@@ -61,6 +66,7 @@ def test_bench_pipeline_runs_end_to_end(tmp_path, monkeypatch):
     assert run.background.table(results["background"])
     text = run.table(results)
     assert "search, simulation of" in text and "mixed load" in text
+    assert "Zep service ingest, 2 writers" in text
     facts_rows = [line for line in text.splitlines() if line.startswith("| search_facts top 10,")]
     assert facts_rows and all("(first call, apart: " in line for line in facts_rows)
 
