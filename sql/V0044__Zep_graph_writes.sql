@@ -74,5 +74,11 @@ ALTER TABLE memory.zep_episodes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE memory.zep_episodes FORCE ROW LEVEL SECURITY;
 REVOKE ALL ON memory.zep_ontologies, memory.zep_episodes FROM PUBLIC;
 GRANT SELECT ON memory.zep_ontologies, memory.zep_episodes TO memory_reader;
-GRANT INSERT, UPDATE, DELETE ON memory.zep_ontologies, memory.zep_episodes TO memory_writer;
+-- writers add rows and change only what the functions change (no DELETE: a graph's rows go
+-- with it, memory.delete_simulation; a table-wide privilege would let a role LOCK the table
+-- in modes that stop every tenant)
+GRANT INSERT ON memory.zep_ontologies, memory.zep_episodes TO memory_writer;
+GRANT UPDATE (entity_types, edge_types, updated_at) ON memory.zep_ontologies TO memory_writer;
+GRANT UPDATE (status, attempts, claimed_until, next_attempt_at, last_error, processed_at, extracted, refused)
+    ON memory.zep_episodes TO memory_writer;
 GRANT USAGE ON SEQUENCE memory.zep_sequence TO memory_writer;

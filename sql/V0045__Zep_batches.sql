@@ -22,6 +22,7 @@ CREATE TABLE memory.zep_batches (
     created_by    name        NOT NULL DEFAULT CURRENT_USER,
     updated_at    timestamptz NOT NULL DEFAULT pg_catalog.now(),
     processed_at  timestamptz,
+    deleted_at    timestamptz,
     CONSTRAINT zep_batches_pkey PRIMARY KEY (tenant_id, batch_id),
     CONSTRAINT zep_batches_status_check CHECK (status IN ('draft', 'submitted')),
     CONSTRAINT zep_batches_processed_check CHECK ((status = 'submitted') = (processed_at IS NOT NULL)),
@@ -69,5 +70,9 @@ ALTER TABLE memory.zep_batch_items ENABLE ROW LEVEL SECURITY;
 ALTER TABLE memory.zep_batch_items FORCE ROW LEVEL SECURITY;
 REVOKE ALL ON memory.zep_batches, memory.zep_batch_items FROM PUBLIC;
 GRANT SELECT ON memory.zep_batches, memory.zep_batch_items TO memory_reader;
-GRANT INSERT, UPDATE, DELETE ON memory.zep_batches, memory.zep_batch_items TO memory_writer;
+-- writers add rows and change only what the functions change; batch.delete marks a batch
+-- deleted and empties its items (no DELETE privilege: as V0044)
+GRANT INSERT ON memory.zep_batches, memory.zep_batch_items TO memory_writer;
+GRANT UPDATE (status, item_count, updated_at, processed_at, deleted_at) ON memory.zep_batches TO memory_writer;
+GRANT UPDATE (episode_uuid, episode, metadata) ON memory.zep_batch_items TO memory_writer;
 GRANT USAGE ON SEQUENCE memory.zep_batch_sequence TO memory_writer;

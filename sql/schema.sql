@@ -2306,7 +2306,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b847ccb3c10a7b1500a4c0ef40112a4e', false),
         ('memory._holds_grant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '12e5e22f66f7556b94206bfaf9b5143c', false),
         ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'fd3cbd66ba6087cfe69ece14740f1028', false),
-        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '6b4cbd7ba5b7ed387f4ac9d57ed58161', false),
+        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '5041986e99933ae08cfda69948428657', false),
         ('memory._kind(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ef54e58aef42b081b621fd1f0b93ad64', false),
         ('memory._kind_columns(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '60be66f17c323b7bee73f792e06acc4c', false),
         ('memory._kind_key(text,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e9102568bf7756c17c45d8230251a64e', false),
@@ -2386,6 +2386,11 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._words_query(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '932e6de9ea1d84344b537c909d7b8dec', false),
         ('memory._words_text(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '1d91a16a70b91362e4edac23d7624c76', false),
         ('memory._zep_attempts_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5b37672100c7f1100a1920089675db1f', false),
+        ('memory._zep_batch(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1b0e3c9bee4eea61da8e70fc4a0a8091', false),
+        ('memory._zep_batch_item(memory.zep_batch_items,memory.zep_episodes)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'bf73487a4ee58a1a05e66aa1809506ad', false),
+        ('memory._zep_batch_item_problem(jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'c9adf7b8b15d77be164169a862c1dc2f', false),
+        ('memory._zep_batch_items_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '0ef012dbde66d45a359b9268bca770fa', false),
+        ('memory._zep_batch_json(memory.zep_batches)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7e615eff0d00904d0e2837fc22f28e47', false),
         ('memory._zep_batch_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '10a5ddcc53c13e31cc11001a00e1f503', false),
         ('memory._zep_edge(memory.edge_detail,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ce467b7698f663419598b30395487a10', false),
         ('memory._zep_edge_item(memory.edges)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9df7dd211f552c1c73706b30065494ef', false),
@@ -2486,6 +2491,13 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.warm(uuid,uuid)', 'invoker', 'memory_owner', 'enable_seqscan=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8208aa3451ad53ca50e634a0ae012d07', false),
         ('memory.zep_add_episodes(uuid,text,jsonb,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a8ebf2021212683e1958f42a978c69a5', false),
         ('memory.zep_apply_extraction(uuid,uuid,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6ba922ba1a0631a7ab3d783b183a0d14', false),
+        ('memory.zep_batch(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8fe70fe0fcaafcfa0d33c94f03fc46c0', false),
+        ('memory.zep_batch_add(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '450c4d8991928ff7dec28f00fd70ff14', false),
+        ('memory.zep_batch_create(uuid,jsonb,text[])', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '678b0127ce99036ebf250e4b45c2892d', false),
+        ('memory.zep_batch_delete(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '605798d053e312da4e6b1b7c9d6165a4', false),
+        ('memory.zep_batch_items(uuid,uuid,integer,bigint,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e269dec957bdb1a57af620b39a07b2fe', false),
+        ('memory.zep_batch_process(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '1b4389cae7fe0972754d4d53eca25ffd', false),
+        ('memory.zep_batches(uuid,integer,bigint,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6b18c3fe1054978844bc92be15afd95e', false),
         ('memory.zep_claim_episodes(uuid,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'ced0d021f01806b39ec5684fc35ef45f', false),
         ('memory.zep_create_graph(uuid,text,text,text,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e7f426317e7890cc4a86f0701061de8c', false),
         ('memory.zep_delete_graph(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'd0ebe0f1b7a7a274c534b55ff0f65f4d', false),
@@ -2502,7 +2514,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.zep_nodes(uuid,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ff32353507078f06c2069e98876a9521', false),
         ('memory.zep_ontology(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '475c24761440e699c434c8baed9e12a8', false),
         ('memory.zep_retry_episodes(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8fab734cc02aee02fbbdb04eee51518e', false),
-        ('memory.zep_search(uuid,text,text,public.vector,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'eba91b3427e7e42d42e515c9c32f5063', false),
+        ('memory.zep_search(uuid,text,text,public.vector,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'cacf5afa3f70314fd9fc705b23ce12b8', false),
         ('memory.zep_set_ontology(uuid,text[],jsonb,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5eff89563ee73da52a11df79620e7bcd', false)
 $$;
 
@@ -2553,7 +2565,7 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
                                        -- alone, as the grants: below)
                                        'api_keys',
                                        -- V0044: graphs written through swarm-memory serve
-                                       'zep_ontologies', 'zep_episodes']) AS t
+                                       'zep_ontologies', 'zep_episodes', 'zep_batches', 'zep_batch_items']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -6008,6 +6020,183 @@ COMMENT ON FUNCTION memory._zep_attempts_max() IS 'Internal: the most extraction
 -- FUNCTION _zep_attempts_max(); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._zep_attempts_max() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._zep_attempts_max() TO memory_reader;
+
+-- _zep_batch(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_batch(p_tenant_id uuid, p_batch_id uuid) RETURNS memory.zep_batches
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_batch memory.zep_batches;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    PERFORM memory._not_null(p_batch_id, 'p_batch_id', 'pass the batch_id batch.create answered');
+    SELECT b.* INTO v_batch
+      FROM memory.zep_batches AS b
+     WHERE b.tenant_id = p_tenant_id AND b.batch_id = p_batch_id AND b.deleted_at IS NULL;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown batch %', p_batch_id
+            USING ERRCODE = 'no_data_found', HINT = 'batch.list lists the batches of the key''s tenant';
+    END IF;
+    RETURN v_batch;
+END
+$$;
+
+ALTER FUNCTION memory._zep_batch(p_tenant_id uuid, p_batch_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _zep_batch(p_tenant_id uuid, p_batch_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_batch(p_tenant_id uuid, p_batch_id uuid) IS 'Internal: a batch of the caller''s tenant by its id (P0002 when unknown)';
+
+-- FUNCTION _zep_batch(p_tenant_id uuid, p_batch_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_batch(p_tenant_id uuid, p_batch_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_batch(p_tenant_id uuid, p_batch_id uuid) TO memory_reader;
+
+-- _zep_batch_item(memory.zep_batch_items, memory.zep_episodes); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_batch_item(p_item memory.zep_batch_items, p_episode memory.zep_episodes) RETURNS jsonb
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.jsonb_build_object(
+        'item_id', (p_item).item_id,
+        'item_no', (p_item).item_no,
+        'kind', (p_item).kind,
+        'graph_id', (p_item).graph_id,
+        'graph_uuid', (p_item).simulation_id,
+        'status', COALESCE((p_episode).status, 'pending'),
+        'episode_uuid', (p_item).episode_uuid,
+        'source_uuid', (p_item).episode_uuid,
+        'sequence_index', (p_episode).sequence_index,
+        'attempts', (p_episode).attempts,
+        'error', CASE WHEN (p_episode).status = 'failed'
+                      THEN pg_catalog.jsonb_build_object('message', (p_episode).last_error) END,
+        'metadata', (p_item).metadata,
+        'created_at', memory._zep_time((p_item).added_at),
+        'updated_at', memory._zep_time(GREATEST((p_item).added_at, (p_episode).processed_at, (p_episode).added_at)));
+$$;
+
+ALTER FUNCTION memory._zep_batch_item(p_item memory.zep_batch_items, p_episode memory.zep_episodes) OWNER TO memory_owner;
+
+-- FUNCTION _zep_batch_item(p_item memory.zep_batch_items, p_episode memory.zep_episodes); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_batch_item(p_item memory.zep_batch_items, p_episode memory.zep_episodes) IS 'Internal: a Zep batch item in its wire shape, its status its episode''s (pending before)';
+
+-- FUNCTION _zep_batch_item(p_item memory.zep_batch_items, p_episode memory.zep_episodes); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_batch_item(p_item memory.zep_batch_items, p_episode memory.zep_episodes) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_batch_item(p_item memory.zep_batch_items, p_episode memory.zep_episodes) TO memory_reader;
+
+-- _zep_batch_item_problem(jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_batch_item_problem(p_item jsonb) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT CASE
+        WHEN pg_catalog.jsonb_typeof(p_item) IS DISTINCT FROM 'object' THEN 'is not an object'
+        WHEN p_item ->> 'type' = 'thread_message' THEN
+            'thread_message items are not served (threads are not): add graph_episode items'
+        WHEN p_item ->> 'type' IS DISTINCT FROM 'graph_episode' THEN
+            pg_catalog.format('"type" %s is not graph_episode', COALESCE(memory._quote(p_item ->> 'type'), 'null'))
+        WHEN pg_catalog.jsonb_typeof(p_item -> 'user_id') = 'string' THEN
+            'user graphs are not served: add to a graph by graph_id'
+        WHEN pg_catalog.jsonb_typeof(p_item -> 'graph_id') IS DISTINCT FROM 'string'
+          OR pg_catalog.btrim(p_item ->> 'graph_id') = '' THEN '"graph_id" must name a graph'
+        WHEN pg_catalog.jsonb_typeof(p_item -> 'data') IS DISTINCT FROM 'string'
+          OR pg_catalog.btrim(p_item ->> 'data') = '' THEN '"data" must be a non-empty string'
+        WHEN pg_catalog.octet_length(p_item ->> 'data') > memory._limit('string_bytes') THEN
+            pg_catalog.format('"data" is %s bytes, more than %s', pg_catalog.octet_length(p_item ->> 'data'),
+                              memory._limit('string_bytes'))
+        WHEN COALESCE(p_item ->> 'data_type', 'text') NOT IN ('text', 'json', 'message') THEN
+            pg_catalog.format('"data_type" %s is not one of text, json, message', memory._quote(p_item ->> 'data_type'))
+        WHEN p_item ->> 'data_type' = 'json' AND NOT pg_catalog.pg_input_is_valid(p_item ->> 'data', 'jsonb') THEN
+            '"data" of data_type json is not JSON'
+        WHEN pg_catalog.jsonb_typeof(p_item -> 'created_at') NOT IN ('string', 'null') THEN '"created_at" is not a time'
+        WHEN pg_catalog.jsonb_typeof(p_item -> 'created_at') = 'string'
+         AND NOT pg_catalog.pg_input_is_valid(p_item ->> 'created_at', 'timestamptz') THEN
+            pg_catalog.format('"created_at" %s is not a time', memory._quote(p_item ->> 'created_at'))
+        WHEN pg_catalog.jsonb_typeof(p_item -> 'source_description') NOT IN ('string', 'null') THEN
+            '"source_description" must be a string'
+        WHEN pg_catalog.octet_length(p_item ->> 'source_description') > memory._limit('string_bytes') THEN
+            '"source_description" is too long'
+        WHEN pg_catalog.jsonb_typeof(p_item -> 'metadata') NOT IN ('object', 'null') THEN '"metadata" must be an object'
+    END;
+$$;
+
+ALTER FUNCTION memory._zep_batch_item_problem(p_item jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _zep_batch_item_problem(p_item jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_batch_item_problem(p_item jsonb) IS 'Internal: what is wrong with an item added to a Zep batch, or NULL';
+
+-- FUNCTION _zep_batch_item_problem(p_item jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_batch_item_problem(p_item jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_batch_item_problem(p_item jsonb) TO memory_reader;
+
+-- _zep_batch_items_max(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_batch_items_max() RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$ SELECT 10000 $$;
+
+ALTER FUNCTION memory._zep_batch_items_max() OWNER TO memory_owner;
+
+-- FUNCTION _zep_batch_items_max(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_batch_items_max() IS 'Internal: the most items of one Zep batch (10000)';
+
+-- FUNCTION _zep_batch_items_max(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_batch_items_max() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_batch_items_max() TO memory_reader;
+
+-- _zep_batch_json(memory.zep_batches); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_batch_json(p_batch memory.zep_batches) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    WITH items AS (
+        SELECT memory._zep_batch_item(i, z) ->> 'status' AS status, z.processed_at
+          FROM memory.zep_batch_items AS i
+          LEFT JOIN memory.zep_episodes AS z
+            ON z.tenant_id = i.tenant_id AND z.simulation_id = i.simulation_id AND z.episode_uuid = i.episode_uuid
+         WHERE i.tenant_id = (p_batch).tenant_id AND i.batch_id = (p_batch).batch_id
+    ), c AS (
+        SELECT pg_catalog.count(*) AS total,
+               pg_catalog.count(*) FILTER (WHERE s.status = 'queued') AS queued,
+               pg_catalog.count(*) FILTER (WHERE s.status = 'processing') AS processing,
+               pg_catalog.count(*) FILTER (WHERE s.status = 'succeeded') AS succeeded,
+               pg_catalog.count(*) FILTER (WHERE s.status = 'failed') AS failed,
+               pg_catalog.max(s.processed_at) AS last_done
+          FROM items AS s
+    ), d AS (
+        SELECT c.*, CASE WHEN (p_batch).status = 'draft' THEN 'draft'
+                         WHEN c.queued = c.total AND c.total > 0 THEN 'queued'
+                         WHEN c.queued + c.processing > 0 THEN 'processing'
+                         WHEN c.failed = 0 THEN 'succeeded'
+                         WHEN c.succeeded = 0 THEN 'failed'
+                         ELSE 'partial' END AS status
+          FROM c
+    )
+    SELECT pg_catalog.jsonb_build_object(
+        'batch_id', (p_batch).batch_id,
+        'status', d.status,
+        'metadata', (p_batch).metadata,
+        'ignore_roles', pg_catalog.to_jsonb((p_batch).ignore_roles),
+        'item_count', d.total,
+        'created_at', memory._zep_time((p_batch).created_at),
+        'updated_at', memory._zep_time(GREATEST((p_batch).updated_at, d.last_done)),
+        'processed_at', memory._zep_time((p_batch).processed_at),
+        'completed_at', CASE WHEN d.status IN ('succeeded', 'failed', 'partial') THEN memory._zep_time(d.last_done) END,
+        'progress', pg_catalog.jsonb_build_object(
+            'total_items', d.total, 'queued_items', d.queued, 'processing_items', d.processing,
+            'succeeded_items', d.succeeded, 'failed_items', d.failed, 'skipped_items', 0, 'canceled_items', 0,
+            'percent_complete', CASE WHEN d.total = 0 OR d.status = 'draft' THEN 0
+                                     ELSE pg_catalog.round(100.0 * (d.succeeded + d.failed) / d.total, 1) END))
+      FROM d;
+$$;
+
+ALTER FUNCTION memory._zep_batch_json(p_batch memory.zep_batches) OWNER TO memory_owner;
+
+-- FUNCTION _zep_batch_json(p_batch memory.zep_batches); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_batch_json(p_batch memory.zep_batches) IS 'Internal: a Zep batch in its wire shape, its status and progress derived from its items'' episodes';
+
+-- FUNCTION _zep_batch_json(p_batch memory.zep_batches); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_batch_json(p_batch memory.zep_batches) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_batch_json(p_batch memory.zep_batches) TO memory_reader;
 
 -- _zep_batch_max(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._zep_batch_max() RETURNS integer
@@ -13397,6 +13586,512 @@ COMMENT ON FUNCTION memory.zep_apply_extraction(p_tenant_id uuid, p_episode_uuid
 REVOKE ALL ON FUNCTION memory.zep_apply_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_extraction jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.zep_apply_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer, p_extraction jsonb) TO memory_writer;
 
+-- zep_batch(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_batch(p_tenant_id uuid, p_batch_id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+    SELECT memory._zep_batch_json(memory._zep_batch(p_tenant_id, p_batch_id));
+$$;
+
+ALTER FUNCTION memory.zep_batch(p_tenant_id uuid, p_batch_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION zep_batch(p_tenant_id uuid, p_batch_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_batch(p_tenant_id uuid, p_batch_id uuid) IS 'Zep batch.get: a batch, its status and progress (P0002 when unknown)';
+
+-- FUNCTION zep_batch(p_tenant_id uuid, p_batch_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_batch(p_tenant_id uuid, p_batch_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_batch(p_tenant_id uuid, p_batch_id uuid) TO memory_reader;
+
+-- zep_batch_add(uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_batch_add(p_tenant_id uuid, p_batch_id uuid, p_items jsonb) RETURNS SETOF jsonb
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+DECLARE
+    v_batch   memory.zep_batches;
+    v_n       integer;
+    v_problem text;
+BEGIN
+    v_batch := memory._zep_batch(p_tenant_id, p_batch_id);
+    -- locked, and read again once locked: the lock orders the adds, processes and deletes
+    -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
+    SELECT b.* INTO STRICT v_batch
+      FROM memory.zep_batches AS b
+     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id AND b.deleted_at IS NULL
+       FOR UPDATE;
+    IF v_batch.status <> 'draft' THEN
+        RAISE EXCEPTION 'batch % was processed: items are added to a draft batch', p_batch_id
+            USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'create a new batch (batch.create) for more items';
+    END IF;
+    IF pg_catalog.jsonb_typeof(p_items) IS DISTINCT FROM 'array' OR pg_catalog.jsonb_array_length(p_items) = 0 THEN
+        RAISE EXCEPTION 'p_items must be a non-empty JSON array of items'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'pass [{"type": "graph_episode", "graph_id": "...", "data": "...", "data_type": "text"}]';
+    END IF;
+    v_n := pg_catalog.jsonb_array_length(p_items);
+    IF v_batch.item_count + v_n > memory._zep_batch_items_max() THEN
+        RAISE EXCEPTION 'a batch holds at most % items: it has %, and % more were sent',
+                        memory._zep_batch_items_max(), v_batch.item_count, v_n
+            USING ERRCODE = 'program_limit_exceeded', HINT = 'put the rest in another batch; nothing was written';
+    END IF;
+    SELECT memory._zep_batch_item_problem(e.value) || pg_catalog.format(' (item %s)', e.ordinality) INTO v_problem
+      FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS e
+     WHERE memory._zep_batch_item_problem(e.value) IS NOT NULL
+     ORDER BY e.ordinality LIMIT 1;
+    IF v_problem IS NOT NULL THEN
+        RAISE EXCEPTION 'bad batch item: %', v_problem
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'an item is {"type": "graph_episode", "graph_id": "...", "data": "..."}; nothing was written';
+    END IF;
+
+    INSERT INTO memory.zep_batch_items (tenant_id, batch_id, item_no, simulation_id, graph_id, episode, metadata)
+    SELECT p_tenant_id, v_batch.batch_id, v_batch.item_count + e.ordinality::integer,
+           memory._zep_simulation(p_tenant_id, e.value ->> 'graph_id'), e.value ->> 'graph_id',
+           pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+               'data', e.value ->> 'data', 'type', COALESCE(e.value ->> 'data_type', 'text'),
+               'created_at', e.value ->> 'created_at', 'source_description', e.value ->> 'source_description',
+               'embedding', NULLIF(e.value -> 'embedding', 'null'::jsonb), 'embedding_model', e.value ->> 'embedding_model')),
+           NULLIF(e.value -> 'metadata', 'null'::jsonb)
+      FROM pg_catalog.jsonb_array_elements(p_items) WITH ORDINALITY AS e
+     ORDER BY e.ordinality;
+    UPDATE memory.zep_batches AS b
+       SET item_count = b.item_count + v_n, updated_at = pg_catalog.now()
+     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id;
+
+    RETURN QUERY
+    SELECT memory._zep_batch_item(i, NULL::memory.zep_episodes)
+      FROM memory.zep_batch_items AS i
+     WHERE i.tenant_id = p_tenant_id AND i.batch_id = v_batch.batch_id AND i.item_no > v_batch.item_count
+     ORDER BY i.item_no;
+END
+$$;
+
+ALTER FUNCTION memory.zep_batch_add(p_tenant_id uuid, p_batch_id uuid, p_items jsonb) OWNER TO memory_owner;
+
+-- FUNCTION zep_batch_add(p_tenant_id uuid, p_batch_id uuid, p_items jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_batch_add(p_tenant_id uuid, p_batch_id uuid, p_items jsonb) IS 'Zep batch.add: graph episodes appended to a draft batch (55000 once processed); all or none';
+
+-- FUNCTION zep_batch_add(p_tenant_id uuid, p_batch_id uuid, p_items jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_batch_add(p_tenant_id uuid, p_batch_id uuid, p_items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_batch_add(p_tenant_id uuid, p_batch_id uuid, p_items jsonb) TO memory_writer;
+
+-- zep_batch_create(uuid, jsonb, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_batch_create(p_tenant_id uuid, p_metadata jsonb DEFAULT NULL::jsonb, p_ignore_roles text[] DEFAULT NULL::text[]) RETURNS jsonb
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+DECLARE
+    v_batch memory.zep_batches;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_metadata IS NOT NULL AND pg_catalog.jsonb_typeof(p_metadata) NOT IN ('object', 'null') THEN
+        RAISE EXCEPTION 'metadata must be a JSON object, not %', pg_catalog.jsonb_typeof(p_metadata)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {"operation_id": "..."} or nothing';
+    END IF;
+    IF pg_catalog.octet_length(p_metadata::text) > memory._limit('object_bytes') THEN
+        RAISE EXCEPTION 'metadata is % bytes, more than %', pg_catalog.octet_length(p_metadata::text),
+                        memory._limit('object_bytes')
+            USING ERRCODE = 'program_limit_exceeded', HINT = 'keep a batch''s metadata small; nothing was written';
+    END IF;
+    -- Zep's RoleType
+    PERFORM memory._one_of('role', r.role, ARRAY['norole', 'system', 'assistant', 'user', 'function', 'tool'],
+                           'ignore_roles takes Zep''s message roles')
+       FROM pg_catalog.unnest(p_ignore_roles) AS r (role);
+    INSERT INTO memory.zep_batches (tenant_id, metadata, ignore_roles)
+    VALUES (p_tenant_id, COALESCE(NULLIF(p_metadata, 'null'::jsonb), '{}'::jsonb), COALESCE(p_ignore_roles, '{}'))
+    RETURNING * INTO v_batch;
+    RETURN memory._zep_batch_json(v_batch);
+END
+$$;
+
+ALTER FUNCTION memory.zep_batch_create(p_tenant_id uuid, p_metadata jsonb, p_ignore_roles text[]) OWNER TO memory_owner;
+
+-- FUNCTION zep_batch_create(p_tenant_id uuid, p_metadata jsonb, p_ignore_roles text[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_batch_create(p_tenant_id uuid, p_metadata jsonb, p_ignore_roles text[]) IS 'Zep batch.create: a draft batch, its metadata and ignore_roles';
+
+-- FUNCTION zep_batch_create(p_tenant_id uuid, p_metadata jsonb, p_ignore_roles text[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_batch_create(p_tenant_id uuid, p_metadata jsonb, p_ignore_roles text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_batch_create(p_tenant_id uuid, p_metadata jsonb, p_ignore_roles text[]) TO memory_writer;
+
+-- zep_batch_delete(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_batch_delete(p_tenant_id uuid, p_batch_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+DECLARE
+    v_batch memory.zep_batches;
+    v_json  jsonb;
+BEGIN
+    v_batch := memory._zep_batch(p_tenant_id, p_batch_id);
+    -- locked, and read again once locked: the lock orders the adds, processes and deletes
+    -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
+    SELECT b.* INTO STRICT v_batch
+      FROM memory.zep_batches AS b
+     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id AND b.deleted_at IS NULL
+       FOR UPDATE;
+    v_json := memory._zep_batch_json(v_batch);
+    IF v_json ->> 'status' IN ('queued', 'processing') THEN
+        RAISE EXCEPTION 'batch % is %: its items are not all done', p_batch_id, v_json ->> 'status'
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'delete it once it succeeded, failed or partly succeeded (batch.get shows its status)';
+    END IF;
+    -- gone for every read, its items' text and vectors with it; the rows themselves go with
+    -- the tenant (a writer holds no DELETE)
+    UPDATE memory.zep_batch_items AS i SET episode = '{}'::jsonb, metadata = NULL
+     WHERE i.tenant_id = p_tenant_id AND i.batch_id = v_batch.batch_id;
+    UPDATE memory.zep_batches AS b SET deleted_at = pg_catalog.now(), updated_at = pg_catalog.now()
+     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id;
+    RETURN v_json;
+END
+$$;
+
+ALTER FUNCTION memory.zep_batch_delete(p_tenant_id uuid, p_batch_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION zep_batch_delete(p_tenant_id uuid, p_batch_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_batch_delete(p_tenant_id uuid, p_batch_id uuid) IS 'Zep batch.delete: a draft or finished batch and its items (55000 while queued or processing)';
+
+-- FUNCTION zep_batch_delete(p_tenant_id uuid, p_batch_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_batch_delete(p_tenant_id uuid, p_batch_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_batch_delete(p_tenant_id uuid, p_batch_id uuid) TO memory_writer;
+
+-- zep_batch_items(uuid, uuid, integer, bigint, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_batch_items(p_tenant_id uuid, p_batch_id uuid, p_limit integer DEFAULT NULL::integer, p_cursor bigint DEFAULT NULL::bigint, p_status text DEFAULT NULL::text) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_batch memory.zep_batches := memory._zep_batch(p_tenant_id, p_batch_id);
+    v_limit integer := memory._page_rows(p_limit, 100);
+    v_page  jsonb;
+BEGIN
+    IF p_cursor < 0 THEN
+        RAISE EXCEPTION 'cursor must not be negative, not %', p_cursor
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass the next_cursor of the page before, or nothing';
+    END IF;
+    IF p_status IS NOT NULL THEN
+        PERFORM memory._one_of('item status', p_status,
+                               ARRAY['pending', 'queued', 'processing', 'succeeded', 'failed', 'skipped', 'canceled']);
+    END IF;
+    SELECT pg_catalog.jsonb_build_object(
+               'items', COALESCE(pg_catalog.jsonb_agg(p.j ORDER BY p.item_no) FILTER (WHERE p.n <= v_limit), '[]'::jsonb),
+               'next_cursor', CASE WHEN pg_catalog.count(*) > v_limit
+                                   THEN pg_catalog.max(p.item_no) FILTER (WHERE p.n <= v_limit) END)
+      INTO v_page
+      FROM (SELECT f.item_no, f.j, pg_catalog.row_number() OVER (ORDER BY f.item_no) AS n
+              FROM (SELECT i.item_no, memory._zep_batch_item(i, z) AS j
+                      FROM memory.zep_batch_items AS i
+                      LEFT JOIN memory.zep_episodes AS z
+                        ON z.tenant_id = i.tenant_id AND z.simulation_id = i.simulation_id
+                       AND z.episode_uuid = i.episode_uuid
+                     WHERE i.tenant_id = p_tenant_id AND i.batch_id = v_batch.batch_id
+                       AND i.item_no > COALESCE(p_cursor, 0)) AS f
+             WHERE p_status IS NULL OR f.j ->> 'status' = p_status
+             ORDER BY f.item_no
+             LIMIT v_limit + 1) AS p;
+    RETURN v_page;
+END
+$$;
+
+ALTER FUNCTION memory.zep_batch_items(p_tenant_id uuid, p_batch_id uuid, p_limit integer, p_cursor bigint, p_status text) OWNER TO memory_owner;
+
+-- zep_batch_items; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.zep_batch_items ENABLE ROW LEVEL SECURITY;
+
+-- zep_batch_items; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.zep_batch_items (
+    tenant_id uuid NOT NULL,
+    batch_id uuid NOT NULL,
+    item_no integer NOT NULL,
+    item_id uuid DEFAULT gen_random_uuid() NOT NULL,
+    kind text DEFAULT 'graph_episode'::text NOT NULL,
+    simulation_id uuid NOT NULL,
+    graph_id text NOT NULL,
+    episode jsonb NOT NULL,
+    metadata jsonb,
+    added_at timestamp with time zone DEFAULT now() NOT NULL,
+    episode_uuid uuid,
+    CONSTRAINT zep_batch_items_episode_check CHECK ((jsonb_typeof(episode) = 'object'::text)),
+    CONSTRAINT zep_batch_items_item_no_check CHECK ((item_no >= 1)),
+    CONSTRAINT zep_batch_items_kind_check CHECK ((kind = 'graph_episode'::text))
+);
+
+ALTER TABLE ONLY memory.zep_batch_items FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.zep_batch_items OWNER TO memory_owner;
+
+-- FUNCTION zep_batch_items(p_tenant_id uuid, p_batch_id uuid, p_limit integer, p_cursor bigint, p_status text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_batch_items(p_tenant_id uuid, p_batch_id uuid, p_limit integer, p_cursor bigint, p_status text) IS 'Zep batch.list_items: a page of a batch''s items after a cursor, their status their episodes''';
+
+-- TABLE zep_batch_items; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.zep_batch_items IS 'The items of Zep batches (swarm-memory serve): graph episodes, and the episode each became';
+
+-- FUNCTION zep_batch_items(p_tenant_id uuid, p_batch_id uuid, p_limit integer, p_cursor bigint, p_status text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_batch_items(p_tenant_id uuid, p_batch_id uuid, p_limit integer, p_cursor bigint, p_status text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_batch_items(p_tenant_id uuid, p_batch_id uuid, p_limit integer, p_cursor bigint, p_status text) TO memory_reader;
+
+-- TABLE zep_batch_items; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.zep_batch_items TO memory_reader;
+GRANT INSERT ON TABLE memory.zep_batch_items TO memory_writer;
+
+-- zep_batch_items owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.zep_batch_items FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_batch_items owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.zep_batch_items FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_batch_items readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.zep_batch_items FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_batch_items writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.zep_batch_items FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_batch_items writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.zep_batch_items FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_batch_items writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.zep_batch_items FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_batch_items zep_batch_items_batch_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.zep_batch_items
+    ADD CONSTRAINT zep_batch_items_batch_fkey FOREIGN KEY (tenant_id, batch_id) REFERENCES memory.zep_batches(tenant_id, batch_id) ON DELETE CASCADE;
+
+-- zep_batch_items zep_batch_items_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.zep_batch_items
+    ADD CONSTRAINT zep_batch_items_pkey PRIMARY KEY (tenant_id, batch_id, item_no);
+
+-- zep_batch_items zep_batch_items_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.zep_batch_items
+    ADD CONSTRAINT zep_batch_items_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- COLUMN zep_batch_items.episode; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(episode) ON TABLE memory.zep_batch_items TO memory_writer;
+
+-- COLUMN zep_batch_items.episode_uuid; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(episode_uuid) ON TABLE memory.zep_batch_items TO memory_writer;
+
+-- COLUMN zep_batch_items.metadata; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(metadata) ON TABLE memory.zep_batch_items TO memory_writer;
+
+-- zep_batch_items_episode_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX zep_batch_items_episode_idx ON memory.zep_batch_items USING btree (tenant_id, simulation_id, episode_uuid);
+
+-- zep_batch_process(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_batch_process(p_tenant_id uuid, p_batch_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+DECLARE
+    v_batch memory.zep_batches;
+    v_chunk record;
+BEGIN
+    v_batch := memory._zep_batch(p_tenant_id, p_batch_id);
+    -- locked, and read again once locked: the lock orders the adds, processes and deletes
+    -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
+    SELECT b.* INTO STRICT v_batch
+      FROM memory.zep_batches AS b
+     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id AND b.deleted_at IS NULL
+       FOR UPDATE;
+    IF v_batch.status = 'draft' THEN
+        IF NOT EXISTS (SELECT 1 FROM memory.zep_batch_items AS i
+                        WHERE i.tenant_id = p_tenant_id AND i.batch_id = v_batch.batch_id) THEN
+            RAISE EXCEPTION 'batch % has no items to process', p_batch_id
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'add items first (batch.add)';
+        END IF;
+        FOR v_chunk IN
+            WITH runs AS (
+                SELECT i.item_no, i.simulation_id, i.episode,
+                       i.item_no - pg_catalog.row_number() OVER (PARTITION BY i.simulation_id ORDER BY i.item_no) AS run
+                  FROM memory.zep_batch_items AS i
+                 WHERE i.tenant_id = p_tenant_id AND i.batch_id = v_batch.batch_id
+            ), parts AS (
+                SELECT r.*, (pg_catalog.row_number() OVER (PARTITION BY r.simulation_id, r.run ORDER BY r.item_no) - 1)
+                            / memory._zep_batch_max() AS part
+                  FROM runs AS r
+            )
+            SELECT p.simulation_id, pg_catalog.array_agg(p.item_no ORDER BY p.item_no) AS item_nos,
+                   pg_catalog.jsonb_agg(p.episode ORDER BY p.item_no) AS episodes
+              FROM parts AS p
+             GROUP BY p.simulation_id, p.run, p.part
+             ORDER BY pg_catalog.min(p.item_no)
+        LOOP
+            UPDATE memory.zep_batch_items AS i
+               SET episode_uuid = (a.e ->> 'uuid')::uuid, episode = i.episode - 'embedding' - 'embedding_model'
+              FROM memory.zep_add_episodes(p_tenant_id => p_tenant_id, p_graph_id => v_chunk.simulation_id::text,
+                                           p_episodes => v_chunk.episodes, p_batch_id => v_batch.batch_id)
+                   WITH ORDINALITY AS a (e, ord)
+             WHERE i.tenant_id = p_tenant_id AND i.batch_id = v_batch.batch_id
+               AND i.item_no = v_chunk.item_nos[a.ord];
+        END LOOP;
+        UPDATE memory.zep_batches AS b
+           SET status = 'submitted', processed_at = pg_catalog.now(), updated_at = pg_catalog.now()
+         WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id
+        RETURNING * INTO v_batch;
+    ELSE
+        UPDATE memory.zep_episodes AS z
+           SET status = 'queued', attempts = 0, next_attempt_at = NULL
+          FROM memory.zep_batch_items AS i
+         WHERE i.tenant_id = p_tenant_id AND i.batch_id = v_batch.batch_id
+           AND z.tenant_id = p_tenant_id AND z.simulation_id = i.simulation_id AND z.episode_uuid = i.episode_uuid
+           AND z.status = 'failed';
+        IF FOUND THEN
+            UPDATE memory.zep_batches AS b
+               SET updated_at = pg_catalog.now()
+             WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id
+            RETURNING * INTO v_batch;
+        END IF;
+    END IF;
+    RETURN memory._zep_batch_json(v_batch);
+END
+$$;
+
+ALTER FUNCTION memory.zep_batch_process(p_tenant_id uuid, p_batch_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION zep_batch_process(p_tenant_id uuid, p_batch_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_batch_process(p_tenant_id uuid, p_batch_id uuid) IS 'Zep batch.process: a draft''s items made episodes in one transaction; again: its failed episodes queued again';
+
+-- FUNCTION zep_batch_process(p_tenant_id uuid, p_batch_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_batch_process(p_tenant_id uuid, p_batch_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_batch_process(p_tenant_id uuid, p_batch_id uuid) TO memory_writer;
+
+-- zep_batch_sequence; Type: SEQUENCE; Schema: memory; Owner: memory_owner
+CREATE SEQUENCE memory.zep_batch_sequence
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE memory.zep_batch_sequence OWNER TO memory_owner;
+
+-- SEQUENCE zep_batch_sequence; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT USAGE ON SEQUENCE memory.zep_batch_sequence TO memory_writer;
+
+-- zep_batches(uuid, integer, bigint, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.zep_batches(p_tenant_id uuid, p_limit integer DEFAULT NULL::integer, p_cursor bigint DEFAULT NULL::bigint, p_status text DEFAULT NULL::text) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_limit integer := memory._page_rows(p_limit, 100);
+    v_page  jsonb;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    IF p_cursor < 0 THEN
+        RAISE EXCEPTION 'cursor must not be negative, not %', p_cursor
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass the next_cursor of the page before, or nothing';
+    END IF;
+    IF p_status IS NOT NULL THEN
+        PERFORM memory._one_of('batch status', p_status,
+                               ARRAY['draft', 'queued', 'processing', 'succeeded', 'partial', 'failed', 'invalid', 'canceled']);
+    END IF;
+    SELECT pg_catalog.jsonb_build_object(
+               'batches', COALESCE(pg_catalog.jsonb_agg(p.j ORDER BY p.batch_no) FILTER (WHERE p.n <= v_limit), '[]'::jsonb),
+               'next_cursor', CASE WHEN pg_catalog.count(*) > v_limit
+                                   THEN pg_catalog.max(p.batch_no) FILTER (WHERE p.n <= v_limit) END)
+      INTO v_page
+      FROM (SELECT f.batch_no, f.j, pg_catalog.row_number() OVER (ORDER BY f.batch_no) AS n
+              FROM (SELECT b.batch_no, memory._zep_batch_json(b) AS j
+                      FROM memory.zep_batches AS b
+                     WHERE b.tenant_id = p_tenant_id AND b.deleted_at IS NULL
+                       AND b.batch_no > COALESCE(p_cursor, 0)) AS f
+             WHERE p_status IS NULL OR f.j ->> 'status' = p_status
+             ORDER BY f.batch_no
+             LIMIT v_limit + 1) AS p;
+    RETURN v_page;
+END
+$$;
+
+ALTER FUNCTION memory.zep_batches(p_tenant_id uuid, p_limit integer, p_cursor bigint, p_status text) OWNER TO memory_owner;
+
+-- zep_batches; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.zep_batches ENABLE ROW LEVEL SECURITY;
+
+-- zep_batches; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.zep_batches (
+    tenant_id uuid NOT NULL,
+    batch_id uuid DEFAULT gen_random_uuid() NOT NULL,
+    batch_no bigint DEFAULT nextval('memory.zep_batch_sequence'::regclass) NOT NULL,
+    status text DEFAULT 'draft'::text NOT NULL,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    ignore_roles text[] DEFAULT '{}'::text[] NOT NULL,
+    item_count integer DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_by name DEFAULT CURRENT_USER NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    processed_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    CONSTRAINT zep_batches_item_count_check CHECK ((item_count >= 0)),
+    CONSTRAINT zep_batches_metadata_check CHECK ((jsonb_typeof(metadata) = 'object'::text)),
+    CONSTRAINT zep_batches_processed_check CHECK (((status = 'submitted'::text) = (processed_at IS NOT NULL))),
+    CONSTRAINT zep_batches_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'submitted'::text])))
+);
+
+ALTER TABLE ONLY memory.zep_batches FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.zep_batches OWNER TO memory_owner;
+
+-- FUNCTION zep_batches(p_tenant_id uuid, p_limit integer, p_cursor bigint, p_status text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.zep_batches(p_tenant_id uuid, p_limit integer, p_cursor bigint, p_status text) IS 'Zep batch.list: a page of the tenant''s batches after a cursor, by status when given';
+
+-- TABLE zep_batches; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.zep_batches IS 'Batches of Zep''s batch API (swarm-memory serve): drafts, then processed into episodes';
+
+-- FUNCTION zep_batches(p_tenant_id uuid, p_limit integer, p_cursor bigint, p_status text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.zep_batches(p_tenant_id uuid, p_limit integer, p_cursor bigint, p_status text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.zep_batches(p_tenant_id uuid, p_limit integer, p_cursor bigint, p_status text) TO memory_reader;
+
+-- TABLE zep_batches; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.zep_batches TO memory_reader;
+GRANT INSERT ON TABLE memory.zep_batches TO memory_writer;
+
+-- zep_batches owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.zep_batches FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_batches owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.zep_batches FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_batches readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.zep_batches FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_batches writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.zep_batches FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_batches writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.zep_batches FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_batches writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.zep_batches FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- zep_batches zep_batches_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.zep_batches
+    ADD CONSTRAINT zep_batches_pkey PRIMARY KEY (tenant_id, batch_id);
+
+-- COLUMN zep_batches.deleted_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(deleted_at) ON TABLE memory.zep_batches TO memory_writer;
+
+-- COLUMN zep_batches.item_count; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(item_count) ON TABLE memory.zep_batches TO memory_writer;
+
+-- COLUMN zep_batches.processed_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(processed_at) ON TABLE memory.zep_batches TO memory_writer;
+
+-- COLUMN zep_batches.status; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(status) ON TABLE memory.zep_batches TO memory_writer;
+
+-- COLUMN zep_batches.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.zep_batches TO memory_writer;
+
+-- zep_batches_list_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX zep_batches_list_idx ON memory.zep_batches USING btree (tenant_id, batch_no);
+
 -- zep_claim_episodes(uuid, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.zep_claim_episodes(p_tenant_id uuid, p_limit integer DEFAULT 1, p_lease_seconds integer DEFAULT 300) RETURNS TABLE(graph_id text, simulation_id uuid, episode_uuid uuid, sequence_index bigint, content text, source text, source_description text, created_at timestamp with time zone, attempt integer, model text, entity_types jsonb, edge_types jsonb)
     LANGUAGE plpgsql
@@ -13642,7 +14337,7 @@ COMMENT ON TABLE memory.zep_episodes IS 'Episodes added through swarm-memory ser
 
 -- TABLE zep_episodes; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.zep_episodes TO memory_reader;
-GRANT INSERT,DELETE,UPDATE ON TABLE memory.zep_episodes TO memory_writer;
+GRANT INSERT ON TABLE memory.zep_episodes TO memory_writer;
 
 -- zep_episodes owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.zep_episodes FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -13669,6 +14364,30 @@ ALTER TABLE ONLY memory.zep_episodes
 -- zep_episodes zep_episodes_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.zep_episodes
     ADD CONSTRAINT zep_episodes_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- COLUMN zep_episodes.attempts; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(attempts) ON TABLE memory.zep_episodes TO memory_writer;
+
+-- COLUMN zep_episodes.claimed_until; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(claimed_until) ON TABLE memory.zep_episodes TO memory_writer;
+
+-- COLUMN zep_episodes.extracted; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(extracted) ON TABLE memory.zep_episodes TO memory_writer;
+
+-- COLUMN zep_episodes.last_error; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(last_error) ON TABLE memory.zep_episodes TO memory_writer;
+
+-- COLUMN zep_episodes.next_attempt_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(next_attempt_at) ON TABLE memory.zep_episodes TO memory_writer;
+
+-- COLUMN zep_episodes.processed_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(processed_at) ON TABLE memory.zep_episodes TO memory_writer;
+
+-- COLUMN zep_episodes.refused; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(refused) ON TABLE memory.zep_episodes TO memory_writer;
+
+-- COLUMN zep_episodes.status; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(status) ON TABLE memory.zep_episodes TO memory_writer;
 
 -- zep_episodes_graph_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX zep_episodes_graph_idx ON memory.zep_episodes USING btree (tenant_id, simulation_id, sequence_index);
@@ -13943,7 +14662,7 @@ COMMENT ON TABLE memory.zep_ontologies IS 'The entity and edge types of a graph 
 
 -- TABLE zep_ontologies; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.zep_ontologies TO memory_reader;
-GRANT INSERT,DELETE,UPDATE ON TABLE memory.zep_ontologies TO memory_writer;
+GRANT INSERT ON TABLE memory.zep_ontologies TO memory_writer;
 
 -- zep_ontologies owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.zep_ontologies FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -13970,6 +14689,15 @@ ALTER TABLE ONLY memory.zep_ontologies
 -- zep_ontologies zep_ontologies_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
 ALTER TABLE ONLY memory.zep_ontologies
     ADD CONSTRAINT zep_ontologies_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- COLUMN zep_ontologies.edge_types; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(edge_types) ON TABLE memory.zep_ontologies TO memory_writer;
+
+-- COLUMN zep_ontologies.entity_types; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(entity_types) ON TABLE memory.zep_ontologies TO memory_writer;
+
+-- COLUMN zep_ontologies.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.zep_ontologies TO memory_writer;
 
 -- zep_ontology(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.zep_ontology(p_tenant_id uuid, p_graph_id text) RETURNS jsonb
@@ -14067,13 +14795,19 @@ BEGIN
                            'uuid', x.episode_id,
                            'content', COALESCE(x.content, ''),
                            'created_at', memory._zep_time(COALESCE(x.occurred_at, x.created_at)),
-                           'source', 'text',
-                           'processed', true,
+                           -- an episode added through serve says its own source and whether
+                           -- its extraction committed; an imported action is processed
+                           'source', COALESCE(z.source, 'text'),
+                           'processed', COALESCE(z.status = 'succeeded', true),
                            'metadata', x.metadata OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(
                                pg_catalog.jsonb_build_object('agent_id', x.agent_id, 'agent_name', x.agent_name,
                                                              'platform', x.platform, 'round', x.round,
                                                              'action_type', x.action_type)))
                   FROM memory.episodes AS x
+                  LEFT JOIN memory.zep_episodes AS z
+                    ON z.tenant_id = x.tenant_id AND z.simulation_id = x.simulation_id
+                   AND z.episode_uuid = CASE WHEN pg_catalog.pg_input_is_valid(x.episode_id, 'uuid')
+                                             THEN x.episode_id::uuid END
                  WHERE x.tenant_id = p_tenant_id AND x.simulation_id = v_sim
                    AND x.episode_key = pg_catalog.md5(r.id)::uuid)
            END OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('score', r.score)

@@ -18,19 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
 from swarm_memory.cli import main
-from swarm_memory.client import Memory
-from swarm_memory.client.zep_batches import ZepBatchMixin
-from swarm_memory.zep import PREFIX, Service, _api_key, create_app
-from swarm_memory.zep_batches import batch_routes
+from swarm_memory.zep import Service, create_app
 
 from tests.test_zep_serve import _free_port
 
 ROOT = Path(__file__).resolve().parents[1]
-SDK_DIR = ROOT / ".cache" / "zep-cloud-3.25.0"
+SDK_DIR = ROOT / ".venv" / "zep-cloud-3.25.0"
 GRAPH = "mirofish_batch"
 
 # The 3.25 calls, run in a subprocess: argv[1] is the step, stdin its JSON arguments, stdout
@@ -140,14 +134,9 @@ print(json.dumps(out))
 
 @pytest.fixture(scope="session")
 def sdk325() -> Path:
-    """zep-cloud 3.25.0 in a directory of its own (its dependencies are 3.13's, in the venv);
-    installed once, kept in .cache."""
-    if not (SDK_DIR / "zep_cloud" / "batch").is_dir():
-        subprocess.run(
-            [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(SDK_DIR)]
-            + ["zep-cloud==3.25.0"],
-            check=True,
-        )
+    """zep-cloud 3.25.0 in a directory of its own beside the venv (its dependencies are
+    3.13's, in the venv), which `make setup` installs."""
+    assert (SDK_DIR / "zep_cloud" / "batch").is_dir(), f"{SDK_DIR} is missing: run make setup"
     return SDK_DIR
 
 
@@ -165,20 +154,6 @@ def run325(sdk: Path, step: str, **args: Any) -> dict[str, Any]:
     return json.loads(done.stdout)
 
 
-def _app(service: Service):  # type: ignore[no-untyped-def]
-    """The service's application, with the batch routes where it does not serve them yet."""
-    app = create_app(service)
-    if any(getattr(r, "path", "") == f"{PREFIX}/batches" for r in app.router.routes):
-        return app
-
-    async def answer(request: Request, call: Any, status: int = 200, **headers: str) -> Response:
-        result = await run_in_threadpool(service.run, _api_key(request), call)
-        return JSONResponse(result, status, headers=headers or None)
-
-    app.router.routes[-1:-1] = batch_routes(answer, PREFIX)  # before the catch-all
-    return app
-
-
 @contextmanager
 def serving(dsn: str) -> Iterator[str]:
     import threading
@@ -187,15 +162,9 @@ def serving(dsn: str) -> Iterator[str]:
     import uvicorn
 
     service = Service(dsn)
-    if not isinstance(service.memory, ZepBatchMixin):  # until Memory has the mixin
-
-        class BatchMemory(Memory, ZepBatchMixin):
-            pass
-
-        service.memory = BatchMemory(dsn)
     port = _free_port()
     server = uvicorn.Server(
-        uvicorn.Config(_app(service), host="127.0.0.1", port=port, log_level="warning")
+        uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="warning")
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

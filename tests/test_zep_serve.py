@@ -296,9 +296,13 @@ def test_keys_tenants_and_errors(served, capsys):
         a.graph.search(graph_id=NAME, query="x", scope="communities")
     with pytest.raises(BadRequestError):
         a.graph.search(graph_id=NAME, query="x", reranker="mmr")
-    # what is not served yet says so (501), with Zep's JSON body
+    # a reader key writes nothing: 403
     with pytest.raises(ApiError) as err:
         a.graph.add(graph_id=NAME, type="text", data="Maya wrote a story")
+    assert err.value.status_code == 403
+    # what is not served yet says so (501), with Zep's JSON body
+    with pytest.raises(ApiError) as err:
+        a.graph.clone(source_graph_id=NAME, target_graph_id="riverside_copy")
     assert err.value.status_code == 501 and "not served" in _message(err.value)
 
     # a key at its limit of requests in flight: 429 and retry-after

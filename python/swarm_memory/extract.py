@@ -34,10 +34,13 @@ from swarm_memory.client.zep import ClaimedEpisode
 
 __all__ = ["Extractor", "LLMConfig", "LLMError", "extraction_schema", "messages_for"]
 
-# The most entities and facts one episode's extraction may hold: a chunk of a document or
-# five sentences of a run name a few dozen things, and a bound keeps a small model from
-# running on.
-MAX_ITEMS = 30
+# The most entities and facts one episode's extraction may hold, and the longest name,
+# summary and fact: a chunk of a document (MiroFish's are 500 characters) or five sentences
+# of a run name a dozen or two things, and the bounds keep a model that would run on within
+# its max_tokens (output cut there is not JSON, and fails the attempt).
+MAX_ITEMS = 20
+MAX_NAME = 80
+MAX_TEXT = 240
 
 
 class LLMError(Exception):
@@ -53,6 +56,9 @@ class LLMConfig:
     api_key: str | None = None
     timeout: float = 300.0
     max_tokens: int = 1024
+    # the most entities, and the most facts, one answer may hold (at most MAX_ITEMS): fewer
+    # for a small model that would otherwise list until max_tokens cuts it
+    max_items: int = MAX_ITEMS
 
     @classmethod
     def from_env(
@@ -60,6 +66,8 @@ class LLMConfig:
         base_url: str | None = None,
         model: str | None = None,
         api_key: str | None = None,
+        max_tokens: int | None = None,
+        max_items: int | None = None,
     ) -> LLMConfig | None:
         """The options given, else MiroFish's environment (LLM_BASE_URL, LLM_MODEL_NAME,
         LLM_API_KEY); None when no endpoint is named."""
@@ -71,6 +79,8 @@ class LLMConfig:
             base_url=base_url.rstrip("/"),
             model=model,
             api_key=api_key or os.environ.get("LLM_API_KEY"),
+            max_tokens=max_tokens or 1024,
+            max_items=max_items or MAX_ITEMS,
         )
 
     def chat(self, messages: list[dict[str, str]], schema: dict[str, Any]) -> str:
@@ -103,9 +113,15 @@ class LLMConfig:
                 f"the model endpoint answered {response.status_code}: {response.text[:300]}"
             )
         try:
-            content = response.json()["choices"][0]["message"]["content"]
+            choice = response.json()["choices"][0]
+            content = choice["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError) as exc:
             raise LLMError(f"the model endpoint's answer has no message: {exc}") from exc
+        if choice.get("finish_reason") == "length":
+            raise LLMError(
+                f"the model's answer was cut at max_tokens {self.max_tokens} (raise "
+                "--llm-max-tokens, or use a model that answers more briefly)"
+            )
         if not isinstance(content, str) or not content.strip():
             raise LLMError("the model answered no text")
         return content
@@ -115,9 +131,13 @@ def _names(types: list[dict[str, Any]]) -> list[str]:
     return [t["name"] for t in types if isinstance(t, dict) and isinstance(t.get("name"), str)]
 
 
-def extraction_schema(entity_types: list[dict[str, Any]], edge_types: list[dict[str, Any]]) -> dict:
+def extraction_schema(
+    entity_types: list[dict[str, Any]], edge_types: list[dict[str, Any]], max_items: int = MAX_ITEMS
+) -> dict:
     """The JSON schema of one episode's extraction under an ontology: entity types and edge
-    types as enums where the ontology names them (any label where it does not)."""
+    types as enums where the ontology names them (any label where it does not), at most
+    `max_items` of each."""
+    max_items = max(1, min(max_items, MAX_ITEMS))
     entity_names = _names(entity_types)
     edge_names = _names(edge_types)
     entity_type: dict[str, Any] = (
@@ -133,30 +153,30 @@ def extraction_schema(entity_types: list[dict[str, Any]], edge_types: list[dict[
         "properties": {
             "entities": {
                 "type": "array",
-                "maxItems": MAX_ITEMS,
+                "maxItems": max_items,
                 "items": {
                     "type": "object",
                     "properties": {
-                        "name": {"type": "string"},
+                        "name": {"type": "string", "maxLength": MAX_NAME},
                         "type": entity_type,
-                        "summary": {"type": "string"},
+                        "summary": {"type": "string", "maxLength": MAX_TEXT},
                     },
                     "required": ["name", "type", "summary"],
                 },
             },
             "facts": {
                 "type": "array",
-                "maxItems": MAX_ITEMS,
+                "maxItems": max_items,
                 "items": {
                     "type": "object",
                     "properties": {
-                        "source": {"type": "string"},
-                        "target": {"type": "string"},
+                        "source": {"type": "string", "maxLength": MAX_NAME},
+                        "target": {"type": "string", "maxLength": MAX_NAME},
                         "type": edge_type,
-                        "fact": {"type": "string"},
-                        "valid_at": {"type": ["string", "null"]},
-                        "invalid_at": {"type": ["string", "null"]},
-                        "ends": {"type": "array", "items": {"type": "integer"}},
+                        "fact": {"type": "string", "maxLength": MAX_TEXT},
+                        "valid_at": {"type": ["string", "null"], "maxLength": 32},
+                        "invalid_at": {"type": ["string", "null"], "maxLength": 32},
+                        "ends": {"type": "array", "maxItems": 10, "items": {"type": "integer"}},
                     },
                     "required": [
                         "source",
@@ -295,7 +315,7 @@ class Extractor:
                 context = self.memory.zep_extraction_context(
                     tenant, episode.simulation_id, episode.content, conn=conn
                 )
-            schema = extraction_schema(episode.entity_types, episode.edge_types)
+            schema = extraction_schema(episode.entity_types, episode.edge_types, self.llm.max_items)
             content = self.llm.chat(messages_for(episode, context), schema)
             extraction = parse_extraction(content, context)
             _embed(extraction, episode.model)

@@ -1,5 +1,6 @@
-"""`swarm-memory serve`: the part of Zep's v3 API that MiroFish's readers call, over the zep
-wing of the SQL API (sql/functions/wings/zep; what is served and what is not: docs/zep.md).
+"""`swarm-memory serve`: the part of Zep's v3 API that MiroFish calls (its graph build, memory
+updater, entity reader and report tools), over the zep wing of the SQL API
+(sql/functions/wings/zep; what is served and what is not: docs/zep.md).
 
 A face, not a brain. Each request authenticates by its key (`Authorization: Api-Key <key>`,
 as the zep-cloud SDK sends it): the key's sha256 names a tenant and a role
@@ -8,8 +9,9 @@ to that role, so the role's grant and row-level security decide what it sees; th
 never taken from the request. Each endpoint is then one call of a zep wing function, whose
 rows are already in Zep's wire shape. The process keeps no state the database does not hold
 beyond the count of each key's requests in flight (the per-key limit, answered 429 with
-retry-after as Zep answers it). graph.search embeds its query with the graph's model, loaded
-once a process on first use.
+retry-after as Zep answers it). graph.search embeds its query, and graph.add its episodes,
+with the graph's model, loaded once a process on first use; the extraction worker, when one
+runs here, is swarm_memory.extract's.
 """
 
 from __future__ import annotations
@@ -95,6 +97,8 @@ def _from_database(exc: SwarmMemoryError | psycopg.Error) -> ZepError:
         return ZepError(400, message)
     if code == "42501":
         return ZepError(403, message)
+    if code == "55000":  # a state that forbids it: an added batch's items, a claim taken over
+        return ZepError(409, message)
     if code in ("57014", "55P03"):
         return ZepError(503, message, {"retry-after": "1"})
     return ZepError(500, message)
@@ -229,6 +233,8 @@ def _text(value: Any, name: str, *, required: bool = False) -> str | None:
 
 def create_app(service: Service) -> Starlette:
     """The ASGI application over a Service (which the application opens and closes)."""
+    # 3.25's batches: their module takes this one's helpers, so it is imported here
+    from swarm_memory.zep_batches import batch_routes
 
     async def answer(request: Request, call: Call, status: int = 200, **headers: str) -> Response:
         key = _api_key(request)
@@ -458,6 +464,7 @@ def create_app(service: Service) -> Starlette:
         Route(f"{PREFIX}/graph/edge/{{uuid}}", get_edge, methods=["GET"]),
         Route(f"{PREFIX}/graph/{{graph_id}}", get_graph, methods=["GET"]),
         Route(f"{PREFIX}/graph/{{graph_id}}", delete_graph, methods=["DELETE"]),
+        *batch_routes(answer, PREFIX),
         Route(
             "/{path:path}",
             not_served,

@@ -123,7 +123,13 @@ $$, $$
         -- memory.record_outcome records and corrects outcomes.
         ('prediction_outcomes', ARRAY['outcome', 'note', 'observed_at', 'recorded_at', 'recorded_by']),
         -- memory.set_tenant_model names the model of the tenant's new simulations (V0022).
-        ('tenant_models', ARRAY['embedding_model', 'updated_at'])) AS v(t, cols)
+        ('tenant_models', ARRAY['embedding_model', 'updated_at']),
+        -- V0044, V0045: the zep wing's ontologies, queue and batches
+        ('zep_ontologies', ARRAY['entity_types', 'edge_types', 'updated_at']),
+        ('zep_episodes', ARRAY['status', 'attempts', 'claimed_until', 'next_attempt_at', 'last_error',
+                               'processed_at', 'extracted', 'refused']),
+        ('zep_batches', ARRAY['status', 'item_count', 'updated_at', 'processed_at', 'deleted_at']),
+        ('zep_batch_items', ARRAY['episode_uuid', 'episode', 'metadata'])) AS v(t, cols)
      CROSS JOIN LATERAL unnest(v.cols) AS c
     UNION ALL
     -- memory._merge sets every committed column of the kind, and updated_at.

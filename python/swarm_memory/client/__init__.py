@@ -93,6 +93,7 @@ from swarm_memory.client.simulations import SimulationsMixin
 from swarm_memory.client.tenancy import TenancyMixin
 from swarm_memory.client.time import TimeMixin
 from swarm_memory.client.zep import ZepMixin
+from swarm_memory.client.zep_batches import ZepBatchMixin
 
 
 # The wings first: a wing's mixin may build on a core family's (recall and kinds on reads'
@@ -110,6 +111,7 @@ class Memory(
     ReadsMixin,
     SearchMixin,
     ZepMixin,
+    ZepBatchMixin,
 ):
     """Client of the swarm-memory SQL API over a psycopg connection pool.
 

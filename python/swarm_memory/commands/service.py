@@ -28,7 +28,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from swarm_memory.zep import Service, create_app
 
     dsn = resolve_dsn(args)
-    llm = LLMConfig.from_env(args.llm_base_url, args.llm_model)
+    llm = LLMConfig.from_env(
+        args.llm_base_url,
+        args.llm_model,
+        max_tokens=args.llm_max_tokens,
+        max_items=args.llm_max_items,
+    )
     worker = None
     if args.extract and llm is not None:
         worker = Worker(dsn, llm, poll=args.poll)
@@ -161,7 +166,12 @@ def cmd_extract(args: argparse.Namespace) -> int:
     nothing is due, then say what was done."""
     from swarm_memory.extract import Extractor, LLMConfig, enter_role
 
-    llm = LLMConfig.from_env(args.llm_base_url, args.llm_model)
+    llm = LLMConfig.from_env(
+        args.llm_base_url,
+        args.llm_model,
+        max_tokens=args.llm_max_tokens,
+        max_items=args.llm_max_items,
+    )
     if llm is None:
         raise ValueError(
             "no model endpoint: set LLM_BASE_URL and LLM_MODEL_NAME (as MiroFish does), "
@@ -197,6 +207,18 @@ def _llm_options(s: argparse.ArgumentParser) -> None:
         "MiroFish's setting); its key: $LLM_API_KEY",
     )
     s.add_argument("--llm-model", metavar="NAME", help="its model (default: $LLM_MODEL_NAME)")
+    s.add_argument(
+        "--llm-max-tokens",
+        type=int,
+        metavar="N",
+        help="the most tokens one extraction's answer may take (1024)",
+    )
+    s.add_argument(
+        "--llm-max-items",
+        type=int,
+        metavar="N",
+        help="the most entities, and facts, one extraction may name (20; fewer for a small model)",
+    )
 
 
 def add_commands(sub: Subcommands) -> None:

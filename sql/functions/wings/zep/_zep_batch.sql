@@ -11,7 +11,7 @@ BEGIN
     PERFORM memory._not_null(p_batch_id, 'p_batch_id', 'pass the batch_id batch.create answered');
     SELECT b.* INTO v_batch
       FROM memory.zep_batches AS b
-     WHERE b.tenant_id = p_tenant_id AND b.batch_id = p_batch_id;
+     WHERE b.tenant_id = p_tenant_id AND b.batch_id = p_batch_id AND b.deleted_at IS NULL;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'unknown batch %', p_batch_id
             USING ERRCODE = 'no_data_found', HINT = 'batch.list lists the batches of the key''s tenant';

@@ -23,7 +23,7 @@ BEGIN
     -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
     SELECT b.* INTO STRICT v_batch
       FROM memory.zep_batches AS b
-     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id
+     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id AND b.deleted_at IS NULL
        FOR UPDATE;
     IF v_batch.status <> 'draft' THEN
         RAISE EXCEPTION 'batch % was processed: items are added to a draft batch', p_batch_id

@@ -1,4 +1,5 @@
--- Zep's batch.delete: a batch of the caller's tenant and its items, a draft or one whose
+-- Zep's batch.delete: a batch of the caller's tenant and its items (marked deleted, their text
+-- emptied), a draft or one whose
 -- items are all done (succeeded or failed); the episodes a processed batch made stay in their
 -- graphs (graph.delete removes them). A batch still queued or processing is 55000. Returns
 -- the batch as it was.
@@ -16,7 +17,7 @@ BEGIN
     -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
     SELECT b.* INTO STRICT v_batch
       FROM memory.zep_batches AS b
-     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id
+     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id AND b.deleted_at IS NULL
        FOR UPDATE;
     v_json := memory._zep_batch_json(v_batch);
     IF v_json ->> 'status' IN ('queued', 'processing') THEN
@@ -24,8 +25,12 @@ BEGIN
             USING ERRCODE = 'object_not_in_prerequisite_state',
                   HINT = 'delete it once it succeeded, failed or partly succeeded (batch.get shows its status)';
     END IF;
-    DELETE FROM memory.zep_batch_items AS i WHERE i.tenant_id = p_tenant_id AND i.batch_id = v_batch.batch_id;
-    DELETE FROM memory.zep_batches AS b WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id;
+    -- gone for every read, its items' text and vectors with it; the rows themselves go with
+    -- the tenant (a writer holds no DELETE)
+    UPDATE memory.zep_batch_items AS i SET episode = '{}'::jsonb, metadata = NULL
+     WHERE i.tenant_id = p_tenant_id AND i.batch_id = v_batch.batch_id;
+    UPDATE memory.zep_batches AS b SET deleted_at = pg_catalog.now(), updated_at = pg_catalog.now()
+     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id;
     RETURN v_json;
 END
 $fn$;

@@ -30,7 +30,8 @@ BEGIN
       FROM (SELECT f.batch_no, f.j, pg_catalog.row_number() OVER (ORDER BY f.batch_no) AS n
               FROM (SELECT b.batch_no, memory._zep_batch_json(b) AS j
                       FROM memory.zep_batches AS b
-                     WHERE b.tenant_id = p_tenant_id AND b.batch_no > COALESCE(p_cursor, 0)) AS f
+                     WHERE b.tenant_id = p_tenant_id AND b.deleted_at IS NULL
+                       AND b.batch_no > COALESCE(p_cursor, 0)) AS f
              WHERE p_status IS NULL OR f.j ->> 'status' = p_status
              ORDER BY f.batch_no
              LIMIT v_limit + 1) AS p;

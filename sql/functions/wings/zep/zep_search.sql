@@ -47,13 +47,19 @@ BEGIN
                            'uuid', x.episode_id,
                            'content', COALESCE(x.content, ''),
                            'created_at', memory._zep_time(COALESCE(x.occurred_at, x.created_at)),
-                           'source', 'text',
-                           'processed', true,
+                           -- an episode added through serve says its own source and whether
+                           -- its extraction committed; an imported action is processed
+                           'source', COALESCE(z.source, 'text'),
+                           'processed', COALESCE(z.status = 'succeeded', true),
                            'metadata', x.metadata OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(
                                pg_catalog.jsonb_build_object('agent_id', x.agent_id, 'agent_name', x.agent_name,
                                                              'platform', x.platform, 'round', x.round,
                                                              'action_type', x.action_type)))
                   FROM memory.episodes AS x
+                  LEFT JOIN memory.zep_episodes AS z
+                    ON z.tenant_id = x.tenant_id AND z.simulation_id = x.simulation_id
+                   AND z.episode_uuid = CASE WHEN pg_catalog.pg_input_is_valid(x.episode_id, 'uuid')
+                                             THEN x.episode_id::uuid END
                  WHERE x.tenant_id = p_tenant_id AND x.simulation_id = v_sim
                    AND x.episode_key = pg_catalog.md5(r.id)::uuid)
            END OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('score', r.score)
