@@ -85,29 +85,21 @@ class LLMConfig:
 
     def chat(self, messages: list[dict[str, str]], schema: dict[str, Any]) -> str:
         """The assistant's text for `messages`, constrained to `schema` (response_format
-        json_schema); LLMError for anything but a 2xx answer with text."""
-        headers = {"content-type": "application/json"}
-        if self.api_key:
-            headers["authorization"] = f"Bearer {self.api_key}"
-        body = {
-            "model": self.model,
-            "messages": messages,
-            "temperature": 0,
-            "max_tokens": self.max_tokens,
-            "response_format": {
+        json_schema); LLMError for anything but a 2xx answer with text. An endpoint that
+        refuses json_schema (400: many serve only json_object) is asked again for a JSON
+        object, the schema written into the instructions, and the database checks what comes
+        back as it checks everything."""
+        response = self._post(
+            messages,
+            {
                 "type": "json_schema",
                 "json_schema": {"name": "extraction", "schema": schema, "strict": True},
             },
-        }
-        try:
-            response = httpx.post(
-                f"{self.base_url}/chat/completions",
-                json=body,
-                headers=headers,
-                timeout=self.timeout,
-            )
-        except httpx.HTTPError as exc:
-            raise LLMError(f"the model endpoint {self.base_url} did not answer: {exc}") from exc
+        )
+        if response.status_code == 400 and any(
+            word in response.text.lower() for word in ("response_format", "json_schema", "schema")
+        ):
+            response = self._post(_with_schema(messages, schema), {"type": "json_object"})
         if response.status_code // 100 != 2:
             raise LLMError(
                 f"the model endpoint answered {response.status_code}: {response.text[:300]}"
@@ -125,6 +117,35 @@ class LLMConfig:
         if not isinstance(content, str) or not content.strip():
             raise LLMError("the model answered no text")
         return content
+
+    def _post(
+        self, messages: list[dict[str, str]], response_format: dict[str, Any]
+    ) -> httpx.Response:
+        headers = {"content-type": "application/json"}
+        if self.api_key:
+            headers["authorization"] = f"Bearer {self.api_key}"
+        body = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": 0,
+            "max_tokens": self.max_tokens,
+            "response_format": response_format,
+        }
+        try:
+            return httpx.post(
+                f"{self.base_url}/chat/completions",
+                json=body,
+                headers=headers,
+                timeout=self.timeout,
+            )
+        except httpx.HTTPError as exc:
+            raise LLMError(f"the model endpoint {self.base_url} did not answer: {exc}") from exc
+
+
+def _with_schema(messages: list[dict[str, str]], schema: dict[str, Any]) -> list[dict[str, str]]:
+    """The messages with the JSON schema the answer must follow added to the instructions."""
+    note = "\n\nAnswer with one JSON object following this JSON schema:\n" + json.dumps(schema)
+    return [{**messages[0], "content": messages[0]["content"] + note}, *messages[1:]]
 
 
 def _names(types: list[dict[str, Any]]) -> list[str]:
@@ -162,6 +183,7 @@ def extraction_schema(
                         "summary": {"type": "string", "maxLength": MAX_TEXT},
                     },
                     "required": ["name", "type", "summary"],
+                    "additionalProperties": False,
                 },
             },
             "facts": {
@@ -174,8 +196,12 @@ def extraction_schema(
                         "target": {"type": "string", "maxLength": MAX_NAME},
                         "type": edge_type,
                         "fact": {"type": "string", "maxLength": MAX_TEXT},
-                        "valid_at": {"type": ["string", "null"], "maxLength": 32},
-                        "invalid_at": {"type": ["string", "null"], "maxLength": 32},
+                        "valid_at": {
+                            "anyOf": [{"type": "string", "maxLength": 32}, {"type": "null"}]
+                        },
+                        "invalid_at": {
+                            "anyOf": [{"type": "string", "maxLength": 32}, {"type": "null"}]
+                        },
                         "ends": {"type": "array", "maxItems": 10, "items": {"type": "integer"}},
                     },
                     "required": [
@@ -187,10 +213,12 @@ def extraction_schema(
                         "invalid_at",
                         "ends",
                     ],
+                    "additionalProperties": False,
                 },
             },
         },
         "required": ["entities", "facts"],
+        "additionalProperties": False,
     }
 
 

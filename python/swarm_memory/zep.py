@@ -116,6 +116,7 @@ class Service:
         pool_size: int = 10,
         model: str | None = None,
         extractor: Any = None,
+        torch_threads: int | None = None,
     ) -> None:
         if max_concurrent < 1:
             raise ValueError(f"max_concurrent must be at least 1, not {max_concurrent}")
@@ -124,6 +125,11 @@ class Service:
         # default model), and the extraction worker the service runs (None: none runs here)
         self.model = model
         self.extractor = extractor
+        # PyTorch's intra-op threads for the embeddings of adds and searches: requests run
+        # side by side in the thread pool, and one thread each beats two threads fighting for
+        # two cores (an add's embedding 15-28 ms against 80-170 ms, bench/README.md); None
+        # leaves the process's setting alone
+        self.torch_threads = torch_threads
         self.pool = ConnectionPool(
             dsn, min_size=1, max_size=pool_size, configure=configure, open=False, timeout=30
         )
@@ -132,6 +138,10 @@ class Service:
         self._lock = threading.Lock()
 
     def open(self) -> None:
+        if self.torch_threads:
+            import torch
+
+            torch.set_num_threads(self.torch_threads)
         self.pool.open(wait=True)
         if self.extractor is not None:
             self.extractor.start()

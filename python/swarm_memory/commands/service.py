@@ -43,6 +43,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         pool_size=args.pool_size,
         model=args.model,
         extractor=worker,
+        torch_threads=args.torch_threads,
     )
     print(
         f"serving Zep's graph API at http://{args.host}:{args.port}/api/v2 "
@@ -242,6 +243,13 @@ def add_commands(sub: Subcommands) -> None:
         "--model",
         help="embedding model of the graphs graph.create makes (default: the tenant's, else "
         "the default model)",
+    )
+    s.add_argument(
+        "--torch-threads",
+        type=int,
+        default=1,
+        metavar="N",
+        help="PyTorch threads of each request's embedding (%(default)s: requests run side by side)",
     )
     _llm_options(s)
     s.add_argument(
