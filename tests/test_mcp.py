@@ -12,7 +12,6 @@ import json
 import os
 import re
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -81,18 +80,23 @@ def _key(capsys, dsn: str, tenant: uuid.UUID) -> str:
 
 
 @pytest.fixture
-def run(world, minilm, capsys) -> Iterator[Run]:
-    sim = uuid.uuid4()
-    import_run(world.dsn("app_a"), world.tenant_a, sim, RUN, name=NAME, embedder=minilm)
-    key_a = _key(capsys, world.dsn(), world.tenant_a)
-    key_b = _key(capsys, world.dsn(), world.tenant_b)
+def keys(world, capsys) -> Iterator[tuple[str, str]]:
+    """A reader key of tenant A and one of tenant B, for the administrator to serve."""
     try:
-        yield Run(world.dsn("admin"), world.tenant_a, sim, key_a, key_b, world.dsn("reader_a"))
+        yield _key(capsys, world.dsn(), world.tenant_a), _key(capsys, world.dsn(), world.tenant_b)
     finally:
         # the keys' roles are the cluster's: drop them with the test's database
         with world.connect() as conn:
             for (role,) in conn.execute("SELECT role_name FROM memory.api_keys").fetchall():
                 conn.execute(f'DROP ROLE IF EXISTS "{role}"')
+
+
+@pytest.fixture
+def run(world, minilm, keys) -> Run:
+    """Tenant A holds the example run as simulation 'riverside'."""
+    sim = uuid.uuid4()
+    import_run(world.dsn("app_a"), world.tenant_a, sim, RUN, name=NAME, embedder=minilm)
+    return Run(world.dsn("admin"), world.tenant_a, sim, *keys, world.dsn("reader_a"))
 
 
 @contextmanager
@@ -258,7 +262,7 @@ async def _another_tenants_simulation_is_unknown(session: ClientSession, r: Run)
     assert missing.replace(str(other), "S") == text.replace(str(r.sim), "S")
 
 
-def test_stdio_with_a_key_answers_every_tool_as_sql(run, world, minilm, capsys):
+def test_stdio_serves_as_its_key_or_its_tenant(run, world, minilm, capsys):
     async def go() -> None:
         params = _stdio(run.dsn, "--key-env", "MEMORY_KEY", env={"MEMORY_KEY": run.key_a})
         async with stdio_session(params) as session:
@@ -268,14 +272,10 @@ def test_stdio_with_a_key_answers_every_tool_as_sql(run, world, minilm, capsys):
             text = await refused(session, "list_simulations")
             assert text.endswith("unknown or revoked API key")
 
-    anyio.run(go)
-
-
-def test_stdio_key_of_another_tenant_and_tenant_binding(run, world):
-    async def go() -> None:
         params = _stdio(run.dsn, "--key-env", "MEMORY_KEY", env={"MEMORY_KEY": run.key_b})
         async with stdio_session(params) as session:
             await _another_tenants_simulation_is_unknown(session, run)
+
         # bound to a tenant, the server acts as the connecting role: reader_a holds A's grant
         params = _stdio(world.dsn("reader_a"), "--tenant", "tenant-a")
         async with stdio_session(params) as session:
@@ -284,35 +284,32 @@ def test_stdio_key_of_another_tenant_and_tenant_binding(run, world):
         params = _stdio(world.dsn("app_b"), "--tenant", str(world.tenant_b))
         async with stdio_session(params) as session:
             text = await refused(session, "simulation_stats", simulation=str(run.sim))
-            assert "P0002" in text
+            assert "unknown simulation" in text and text.endswith("[P0002]")
 
     anyio.run(go)
 
 
-def _cli(dsn: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "swarm_memory.cli", "--dsn", dsn, "mcp", *args],
-        env={**os.environ, **(env or {})},
-        cwd=ROOT,
-        input="",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+def test_a_missing_unknown_or_revoked_key_is_refused_before_serving(
+    world, keys, capsys, monkeypatch
+):
+    """One line on stderr, exit 2, nothing on stdout (the protocol's stream)."""
 
+    def refused_with(*args: str) -> str:
+        assert main(["--dsn", world.dsn("admin"), "mcp", *args]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1
+        return err
 
-def test_stdio_refuses_a_missing_unknown_or_revoked_key_before_serving(run, world, capsys):
-    done = _cli(run.dsn, "--key-env", "MEMORY_KEY", env={"MEMORY_KEY": ""})
-    assert done.returncode == 2 and "holds no API key" in done.stderr
-    done = _cli(run.dsn, "--key-env", "MEMORY_KEY", env={"MEMORY_KEY": "smk_" + "x" * 43})
-    assert done.returncode == 2 and "unknown or revoked" in done.stderr
-    done = _cli(run.dsn)
-    assert done.returncode == 2 and "--key-env VAR" in done.stderr
-    assert done.stdout == ""  # nothing half-written on the protocol's stream
+    monkeypatch.setenv("MEMORY_KEY", "")
+    assert "$MEMORY_KEY holds no API key" in refused_with("--key-env", "MEMORY_KEY")
+    monkeypatch.setenv("MEMORY_KEY", "smk_" + "x" * 43)
+    assert "unknown or revoked" in refused_with("--key-env", "MEMORY_KEY")
+    assert "--key-env VAR" in refused_with()
+    assert "over HTTP" in refused_with("--transport", "http", "--tenant", "tenant-a")
 
-    _revoke(capsys, world, run.key_a)
-    done = _cli(run.dsn, "--key-env", "MEMORY_KEY", env={"MEMORY_KEY": run.key_a})
-    assert done.returncode == 2 and "unknown or revoked" in done.stderr
+    monkeypatch.setenv("MEMORY_KEY", keys[0])
+    _revoke(capsys, world, keys[0])
+    assert "unknown or revoked" in refused_with("--key-env", "MEMORY_KEY")
 
 
 def _revoke(capsys, world, key: str) -> None:
