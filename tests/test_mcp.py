@@ -367,3 +367,27 @@ def test_http_answers_every_tool_as_sql_and_binds_each_request_to_its_key(
         with pytest.raises(BaseExceptionGroup) as caught:
             anyio.run(revoked)
         assert caught.group_contains(MCPError)
+
+
+def test_each_call_runs_as_its_keys_role_or_the_connecting_one(world, keys):
+    """What row-level security sees: the key's role for the key's tenant, in a transaction
+    that ends with the call (the pooled connection is the server's own again after it)."""
+
+    def who(mem: Memory, conn: Any, tenant: uuid.UUID) -> tuple[str, uuid.UUID]:
+        return conn.execute("SELECT current_user").fetchone()[0], tenant
+
+    with world.connect() as conn:
+        roles = dict(conn.execute("SELECT tenant_id, role_name FROM memory.api_keys").fetchall())
+    gateway = Gateway(world.dsn("admin"), pool_size=1)
+    try:
+        assert gateway.run(who, keys[0]) == (roles[world.tenant_a], world.tenant_a)
+        assert gateway.run(who, keys[1]) == (roles[world.tenant_b], world.tenant_b)
+        with gateway.memory.pool.connection() as conn:
+            assert conn.execute("SELECT current_user").fetchone()[0] == "admin"
+    finally:
+        gateway.close()
+    bound = Gateway(world.dsn("reader_a"), tenant=world.tenant_a, pool_size=1)
+    try:
+        assert bound.run(who) == ("reader_a", world.tenant_a)
+    finally:
+        bound.close()

@@ -199,14 +199,22 @@ def _on_entity(
     return read(named[0].node_id)
 
 
+def _embedder(
+    mem: Memory, conn: psycopg.Connection, tenant: uuid.UUID, simulation: uuid.UUID
+) -> tuple[Any, str]:
+    """The embedder of the simulation's model, and the model's name."""
+    from swarm_memory.embed import embedder_for  # loads the model on first use
+
+    model = mem.model_of(tenant, simulation, conn=conn).model
+    return embedder_for(model), model
+
+
 def _query_vector(
     mem: Memory, conn: psycopg.Connection, tenant: uuid.UUID, simulation: uuid.UUID, text: str
 ) -> tuple[Any, str]:
     """The text embedded with the simulation's model, and the model's name."""
-    from swarm_memory.embed import embedder_for  # loads the model on first use
-
-    model = mem.model_of(tenant, simulation, conn=conn).model
-    return embedder_for(model).encode_query(text), model
+    embedder, model = _embedder(mem, conn, tenant, simulation)
+    return embedder.encode_query(text), model
 
 
 SimulationArg = Annotated[
@@ -307,13 +315,13 @@ def create_server(gateway: Gateway, *, log_level: LogLevel = "WARNING") -> MCPSe
 
         def call(mem: Memory, conn: psycopg.Connection, t: uuid.UUID) -> Rows:
             sim = _simulation(mem, conn, t, simulation)
+            embedder, model = _embedder(mem, conn, t, sim)
             rows = []
             for q in queries:
-                vector, model = _query_vector(mem, conn, t, sim, q)
-                for row in _rows(mem.recall(t, sim, q, vector, limit, {"model": model}, conn=conn))[
-                    "rows"
-                ]:
-                    rows.append({"query": q, **row})
+                found = mem.recall(
+                    t, sim, q, embedder.encode_query(q), limit, {"model": model}, conn=conn
+                )
+                rows += [{"query": q, **row} for row in _rows(found)["rows"]]
             return {"rows": rows}
 
         return run(ctx, call)
