@@ -20,6 +20,7 @@ from swarm_memory.commands import (
     citus,
     feed,
     imports,
+    mcp,
     models,
     reads,
     recall,
@@ -46,6 +47,7 @@ FAMILIES = (
     models,
     citus,
     service,
+    mcp,
 )
 
 
