@@ -244,6 +244,7 @@ def _text(value: Any, name: str, *, required: bool = False) -> str | None:
 def create_app(service: Service) -> Starlette:
     """The ASGI application over a Service (which the application opens and closes)."""
     # 3.25's batches: their module takes this one's helpers, so it is imported here
+    from swarm_memory.pictures import picture_routes
     from swarm_memory.zep_batches import batch_routes
 
     async def answer(request: Request, call: Call, status: int = 200, **headers: str) -> Response:
@@ -475,6 +476,7 @@ def create_app(service: Service) -> Starlette:
         Route(f"{PREFIX}/graph/{{graph_id}}", get_graph, methods=["GET"]),
         Route(f"{PREFIX}/graph/{{graph_id}}", delete_graph, methods=["DELETE"]),
         *batch_routes(answer, PREFIX),
+        *picture_routes(answer),
         Route(
             "/{path:path}",
             not_served,
