@@ -154,24 +154,34 @@ def neighbourhood(
     count(centre_id)
     widths = {centre_id: _width(centre_name, centre_type)}
     widths.update({r.node_id: _width(r.name, r.type) for r in rows})
-    # each ring far enough out that its nodes fit side by side on it
-    radius = [0.0]
-    for d in range(1, max((r.depth for r in rows), default=0) + 1):
-        arc = sum(widths[r.node_id] + NODE_GAP for r in rows if r.depth == d)
-        radius.append(max(radius[-1] + RING, arc / (2 * math.pi)))
-
     angle: dict[str, float] = {centre_id: 0.0}
+    share: dict[str, float] = {centre_id: 2 * math.pi}
 
     def place(node: str, start: float, span: float) -> None:
         at = start
         for k in children.get(node, []):
-            share = span * leaves[k.node_id] / leaves[node]
-            angle[k.node_id] = at + share / 2
-            place(k.node_id, at, share)
-            at += share
+            share[k.node_id] = span * leaves[k.node_id] / leaves[node]
+            angle[k.node_id] = at + share[k.node_id] / 2
+            place(k.node_id, at, share[k.node_id])
+            at += share[k.node_id]
 
     # start at the top and go clockwise
     place(centre_id, -math.pi / 2, 2 * math.pi)
+    # each ring far enough out that every node fits in its sector: what a box needs along the
+    # ring is its width at the top and bottom, its height at the sides
+    radius = [0.0]
+    for d in range(1, max((r.depth for r in rows), default=0) + 1):
+        need = max(
+            (
+                abs(widths[r.node_id] * math.sin(angle[r.node_id]))
+                + abs(NODE_HEIGHT * math.cos(angle[r.node_id]))
+                + NODE_GAP
+            )
+            / share[r.node_id]
+            for r in rows
+            if r.depth == d
+        )
+        radius.append(max(radius[-1] + RING, need))
 
     def spot(node: str, depth: int) -> tuple[float, float]:
         r = radius[depth]
@@ -378,7 +388,7 @@ def page_html() -> str:
         dashed = f" stroke-dasharray: {dash};" if dash else ""
         css.append(f".edge.{name} path {{ stroke: {colour};{dashed}{faded} }}")
         css.append(f".edge.{name} text {{ fill: {colour};{faded} }}")
-    config = {"nodeHeight": NODE_HEIGHT, "centreFill": CENTRE_FILL}
+    config = {"api": API, "nodeHeight": NODE_HEIGHT, "centreFill": CENTRE_FILL}
     html = resources.files("swarm_memory").joinpath("pictures.html").read_text("utf-8")
     return html.replace("/*STATE_STYLES*/", "\n  ".join(css)).replace(
         "/*PICTURE_CONFIG*/{}", json.dumps(config)
