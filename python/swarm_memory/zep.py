@@ -35,6 +35,7 @@ from starlette.routing import Route
 from swarm_memory.client import Memory
 from swarm_memory.client._base import configure
 from swarm_memory.errors import SwarmMemoryError, translate
+from swarm_memory.pictures import picture_routes
 from swarm_memory.zep_batches import batch_routes
 from swarm_memory.zep_http import MAX_BODY_BYTES, ZepError
 from swarm_memory.zep_http import api_key as _api_key
@@ -423,6 +424,7 @@ def create_app(service: Service) -> Starlette:
         Route(f"{PREFIX}/graph/{{graph_id}}", get_graph, methods=["GET"]),
         Route(f"{PREFIX}/graph/{{graph_id}}", delete_graph, methods=["DELETE"]),
         *batch_routes(answer, PREFIX),
+        *picture_routes(answer),
         Route(
             "/{path:path}",
             not_served,

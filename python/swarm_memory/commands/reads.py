@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from swarm_memory import pictures
 from swarm_memory.commands.common import Subcommands, day, memory, resolve_node, resolved, scoped
 from swarm_memory.render import table
 
@@ -39,6 +40,8 @@ def cmd_neighbors(args: argparse.Namespace) -> int:
             include_ended=args.include_ended,
             limit=args.limit,
         )
+        if args.format in pictures.FORMATS:  # a picture (docs/pictures.md)
+            return pictures.print_neighbourhood(args, mem, node_id, rows)
     print(
         table(
             [(r.depth, r.name, r.type, r.edge_type, r.state, r.fact) for r in rows],
@@ -186,6 +189,12 @@ def add_commands(sub: Subcommands) -> None:
     )
     s.add_argument(
         "--limit", type=int, help="at most this many nodes, nearest first (default: no bound)"
+    )
+    s.add_argument(
+        "--format",
+        default="table",
+        choices=["table", *pictures.FORMATS],
+        help="a table, or a picture: Graphviz DOT or SVG (docs/pictures.md)",
     )
     s.set_defaults(func=resolved(cmd_neighbors))
 
