@@ -95,13 +95,23 @@ def _login_refused(path: Path, exc: Exception) -> ConnectionError:
     )
 
 
-def _start_failed(path: Path, exc: Exception) -> ConnectionError:
-    """Why the server did not start, in a line: the last FATAL or PANIC of its log."""
+def _log_size(path: Path) -> int:
+    try:
+        return (path / "log").stat().st_size
+    except OSError:
+        return 0
+
+
+def _start_failed(path: Path, exc: Exception, log_from: int) -> ConnectionError:
+    """Why the server did not start, in a line: the last two messages its log holds of this
+    start (the log grows across starts; the cause is often a LOG line before the FATAL)."""
     reason = " ".join(str(exc).split())
     try:
-        lines = (path / "log").read_text(errors="replace").splitlines()
-        fatal = [ln for ln in lines if "FATAL" in ln or "PANIC" in ln]
-        reason = fatal[-1].strip() if fatal else reason
+        with (path / "log").open("rb") as log:
+            log.seek(log_from)
+            lines = log.read().decode(errors="replace").splitlines()
+        said = [ln.split(":  ", 1)[1].strip() for ln in lines if ":  " in ln]
+        reason = "; ".join(said[-2:]) or reason
     except OSError:
         pass
     return ConnectionError(
@@ -138,6 +148,7 @@ def start(datadir: str | os.PathLike[str] = DEFAULT_DATADIR) -> str:
     if not (path / "postmaster.pid").exists():
         what = "starting" if (path / "PG_VERSION").exists() else "initialising and starting"
         notice.info("%s the embedded PostgreSQL at %s ...", what, path)
+    log_from = _log_size(path)
     deadline = time.monotonic() + 30
     while True:
         if not (path / "postmaster.pid").exists():
@@ -150,7 +161,7 @@ def start(datadir: str | os.PathLike[str] = DEFAULT_DATADIR) -> str:
             # notice and exit; PostgreSQL refuses to start until then.
             if not stale or time.monotonic() > deadline:
                 _forget(path)
-                raise _start_failed(path, exc) from exc
+                raise _start_failed(path, exc, log_from) from exc
             time.sleep(0.5)
     _answers(uri, path)
     return uri
