@@ -8,9 +8,12 @@ import os
 import uuid
 from collections.abc import Callable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from swarm_memory import server
-from swarm_memory.client import Memory
+
+if TYPE_CHECKING:  # the client (psycopg) is imported when a command connects, not with --help
+    from swarm_memory.client import Memory
 
 __all__ = [
     "SIMULATION_NAMESPACE",
@@ -122,6 +125,8 @@ def resolve_dsn(args: argparse.Namespace) -> str:
 
 
 def memory(args: argparse.Namespace) -> Memory:
+    from swarm_memory.client import Memory
+
     return Memory(resolve_dsn(args))
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from swarm_memory.commands.common import Subcommands, memory, resolve_dsn, resolved, scoped
-from swarm_memory.render import print_import_report, table
+from swarm_memory.render import add_json_flag, print_import_report, print_json_rows, table
 
 __all__ = ["add_commands"]
 
@@ -47,6 +47,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_attempts(args: argparse.Namespace) -> int:
     with memory(args) as mem:
         rows = mem.import_attempts(args.tenant, args.simulation)
+    if args.json:
+        return print_json_rows(rows)
     print(
         table(
             [
@@ -145,6 +147,7 @@ def add_commands(sub: Subcommands) -> None:
     s.set_defaults(func=resolved(cmd_import, create=True))
 
     s = scoped(sub, "attempts", "the import attempts of a simulation")
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_attempts))
 
     s = scoped(sub, "remember", "add one memory (an episode written outside imports), embedded")

@@ -7,7 +7,7 @@ import argparse
 
 from swarm_memory import pictures
 from swarm_memory.commands.common import Subcommands, day, memory, resolve_node, resolved, scoped
-from swarm_memory.render import table
+from swarm_memory.render import add_json_flag, print_json_record, print_json_rows, table
 
 __all__ = ["add_commands"]
 
@@ -15,6 +15,8 @@ __all__ = ["add_commands"]
 def cmd_nodes(args: argparse.Namespace) -> int:
     with memory(args) as mem:
         nodes = mem.nodes_by_type(args.tenant, args.simulation, args.type, args.limit)
+    if args.json:
+        return print_json_rows(nodes)
     print(
         table(
             [(n.type, n.name, n.node_id, n.summary) for n in nodes],
@@ -42,6 +44,8 @@ def cmd_neighbors(args: argparse.Namespace) -> int:
         )
         if args.format in pictures.FORMATS:  # a picture (docs/pictures.md)
             return pictures.print_neighbourhood(args, mem, node_id, rows)
+    if args.json:
+        return print_json_rows(rows)
     print(
         table(
             [(r.depth, r.name, r.type, r.edge_type, r.state, r.fact) for r in rows],
@@ -58,6 +62,8 @@ def cmd_facts(args: argparse.Namespace) -> int:
             resolve_node(mem, args.tenant, args.simulation, args.node_id) if args.node_id else None
         )
         rows = mem.facts(args.tenant, args.simulation, node_id, args.state, args.as_of, args.limit)
+    if args.json:
+        return print_json_rows(rows)
     print(
         table(
             [
@@ -84,6 +90,8 @@ def cmd_paths(args: argparse.Namespace) -> int:
         source = resolve_node(mem, args.tenant, args.simulation, args.source)
         target = resolve_node(mem, args.tenant, args.simulation, args.target)
         rows = mem.paths(args.tenant, args.simulation, source, target, args.max_depth)
+    if args.json:
+        return print_json_rows(rows)
     if not rows:
         print(f"no chain of current facts within {args.max_depth} steps")
     for r in rows:
@@ -96,6 +104,8 @@ def cmd_paths(args: argparse.Namespace) -> int:
 def cmd_profiles(args: argparse.Namespace) -> int:
     with memory(args) as mem:
         rows = mem.profiles(args.tenant, args.simulation, args.platform, args.agent_id)
+    if args.json:
+        return print_json_rows(rows)
     print(
         table(
             [(p.platform, p.agent_id, p.name or "", p.username or "", p.bio or "") for p in rows],
@@ -119,6 +129,8 @@ def cmd_episodes(args: argparse.Namespace) -> int:
             limit=args.limit,
             after=args.after,
         )
+    if args.json:  # the next page's cursor is the last row's episode_id
+        return print_json_rows(rows)
     print(
         table(
             [(e.round, e.platform, e.agent_name, e.action_type, e.content) for e in rows],
@@ -134,6 +146,8 @@ def cmd_episodes(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     with memory(args) as mem:
         s = mem.simulation_stats(args.tenant, args.simulation)
+    if args.json:
+        return print_json_record(s)
     for key in (
         "simulation_id",
         "name",
@@ -155,10 +169,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_warm(args: argparse.Namespace) -> int:
     with memory(args) as mem:
-        rows = [
-            (w.part, "" if w.amount is None else f"{w.amount:,}", w.unit)
-            for w in mem.warm(args.tenant, args.simulation)
-        ]
+        warmed = mem.warm(args.tenant, args.simulation)
+    if args.json:
+        return print_json_rows(warmed)
+    rows = [(w.part, "" if w.amount is None else f"{w.amount:,}", w.unit) for w in warmed]
     print(table(rows, ["part", "read", "unit"]))
     return 0
 
@@ -167,6 +181,7 @@ def add_commands(sub: Subcommands) -> None:
     s = scoped(sub, "nodes", "entities by type")
     s.add_argument("--type")
     s.add_argument("--limit", type=int, default=100)
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_nodes))
 
     s = scoped(sub, "neighbors", "neighbourhood walk from a node")
@@ -196,6 +211,7 @@ def add_commands(sub: Subcommands) -> None:
         choices=["table", *pictures.FORMATS],
         help="a table, or a picture: Graphviz DOT or SVG (docs/pictures.md)",
     )
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_neighbors))
 
     s = scoped(sub, "facts", "facts of a simulation or a node, current or historical")
@@ -205,17 +221,20 @@ def add_commands(sub: Subcommands) -> None:
     s.add_argument("--state", default="current", choices=["current", "historical", "future", "all"])
     s.add_argument("--as-of", metavar="TIME", help="world time (default now)")
     s.add_argument("--limit", type=int, default=100)
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_facts))
 
     s = scoped(sub, "paths", "the shortest chains of current facts between two entities")
     s.add_argument("source", metavar="FROM", help="a node's id, or its name")
     s.add_argument("target", metavar="TO", help="a node's id, or its name")
     s.add_argument("--max-depth", type=int, default=4)
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_paths))
 
     s = scoped(sub, "profiles", "the agents' profiles")
     s.add_argument("--platform")
     s.add_argument("--agent-id", type=int)
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_profiles))
 
     s = scoped(sub, "episodes", "what the agents did, in order, a page at a time")
@@ -226,10 +245,13 @@ def add_commands(sub: Subcommands) -> None:
     s.add_argument("--round-to", type=int)
     s.add_argument("--limit", type=int, default=50)
     s.add_argument("--after", help="the last episode id of the previous page")
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_episodes))
 
     s = scoped(sub, "stats", "what a simulation holds")
+    add_json_flag(s, single=True)
     s.set_defaults(func=resolved(cmd_stats))
 
     s = scoped(sub, "warm", "load a simulation's rows, postings and indexes into memory")
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_warm))
