@@ -721,6 +721,10 @@ def run(
     results["zep_service"] = __import__("bench.zep_service").zep_service.run(
         su, log=log, **({"adds": 10, "questions": 8} if scale < 0.1 else {})
     )
+    log("bench: how soon the CLI answers a command that needs no model")
+    results["cli_start"] = __import__("bench.cli_start").cli_start.run(
+        su, log=log, runs=7 if scale >= 0.1 else 2
+    )
     log("bench: embedding throughput")
     results["embedding"] = measure_embedding(2000 if scale >= 0.1 else 200)
 
@@ -899,6 +903,7 @@ def table(results: dict) -> str:
         lines.append(__import__("bench.names").names.row(results["names"]))
     lines += __import__("bench.models").models.rows(results)
     lines += __import__("bench.zep_service").zep_service.rows(results)
+    lines += __import__("bench.cli_start").cli_start.rows(results)
     d = results["driver"]
     lines.append(
         f"| driver overhead per call | <= 1 ms | {d['overhead_ms']:.3f} ms "
