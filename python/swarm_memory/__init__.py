@@ -34,6 +34,7 @@ from swarm_memory.client import (
     ReportRow,
     ReportSection,
     Route,
+    SimulationMatch,
     SimulationRow,
     SimulationStats,
     StagedCounts,
@@ -48,6 +49,7 @@ from swarm_memory.client import (
     WordHit,
 )
 from swarm_memory.errors import (
+    AmbiguousName,
     ConcurrentImport,
     Conflict,
     CountMismatch,
@@ -66,6 +68,7 @@ from swarm_memory.errors import (
 )
 
 __all__ = [
+    "AmbiguousName",
     "ConcurrentImport",
     "AnnPlanRow",
     "AuditRow",
@@ -104,6 +107,7 @@ __all__ = [
     "QuotaExceeded",
     "ProfileRow",
     "PromoteCounts",
+    "SimulationMatch",
     "SimulationRow",
     "SimulationStats",
     "StagedCounts",
