@@ -77,7 +77,7 @@ def import_target(func: Handler) -> Handler:
     yet, or with --create; else nothing is written and the command exits 2. A re-import keeps
     the simulation's name unless --name gives another."""
     from swarm_memory.errors import NotFound
-    from swarm_memory.mirofish.read import read_simulation
+    from swarm_memory.mirofish.read import Clock, read_simulation
 
     def run(args: argparse.Namespace) -> int:
         run_dir = Path(args.run_dir)
@@ -87,6 +87,7 @@ def import_target(func: Handler) -> Handler:
                 if not run_dir.exists()
                 else f"not a directory: {args.run_dir} (import takes a MiroFish run's folder)"
             )
+        Clock(args.timezone)  # an unknown zone is refused before the server is asked anything
         run_id = read_simulation(run_dir).get("simulation_id")
         given = args.simulation or run_id or run_dir.resolve().name
         with memory(args) as mem:
