@@ -129,7 +129,7 @@ def _known_type(given: str, known: list[str], what: str, simulation: uuid.UUID) 
         return same[0]
     if same:
         raise ValueError(f"{given!r} is {len(same)} {what}s of simulation {simulation}: {same}")
-    listed = ", ".join(known) or f"none (it holds no {what}s yet)"
+    listed = ", ".join(sorted(known)) or f"none (it holds no {what}s yet)"
     raise ValueError(f"no {what} {given!r} in simulation {simulation}; its {what}s: {listed}")
 
 
