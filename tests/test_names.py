@@ -218,6 +218,18 @@ def test_import_makes_a_simulation_of_an_unknown_name_only_with_create(
     )  # fmt: skip
     assert code == 0, err
     assert set(simulations(su, world.tenant_a)) == {"sim-a", "riverside"}
+    # renamed, its old name is free: a new import under it makes another simulation
+    first = simulations(su, world.tenant_a)["riverside"]
+    code, _, err = run(capsys, "--dsn", app_a, "simulation", "rename", "riverside", "old",
+                       "--tenant", "tenant-a", "--yes")  # fmt: skip
+    assert code == 0, err
+    code, _, err = run(
+        capsys, "--dsn", app_a, "import", str(folder), "--tenant", "tenant-a", "--simulation",
+        "riverside", "--create", "--quiet",
+    )  # fmt: skip
+    assert code == 0, err
+    now = simulations(su, world.tenant_a)
+    assert set(now) == {"sim-a", "old", "riverside"} and now["old"] == first
 
 
 def test_import_without_simulation_takes_the_runs_mirofish_id(world, connect, capsys, tmp_path):

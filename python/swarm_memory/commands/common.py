@@ -52,7 +52,7 @@ def as_uuid(text: str | uuid.UUID) -> uuid.UUID | None:
         return None
 
 
-# The simulation a name or MiroFish id names when no simulation has it yet: the same name
+# The id of a simulation an import makes for a name no simulation has yet: the same name
 # under the same tenant always gives the same id, so a first import by name and every later
 # command by that name meet.
 SIMULATION_NAMESPACE = uuid.UUID("5b0c6a53-3f0e-4d1b-9a51-2f9d0c7e6a10")
@@ -63,20 +63,10 @@ def resolve_tenant(mem: Memory, tenant: str | uuid.UUID) -> uuid.UUID:
     return mem.tenant(tenant)
 
 
-def resolve_simulation(
-    mem: Memory, tenant_id: uuid.UUID, simulation: str | uuid.UUID, *, create: bool = False
-) -> uuid.UUID:
+def resolve_simulation(mem: Memory, tenant_id: uuid.UUID, simulation: str | uuid.UUID) -> uuid.UUID:
     """A simulation given as a UUID, by name or by MiroFish id: an exact name first, and a
-    reference several simulations answer to is refused listing them (Memory.simulation).
-    With `create` (an import), a name no simulation has yet gives a new, stable id."""
-    from swarm_memory.errors import NotFound
-
-    try:
-        return mem.simulation(tenant_id, simulation)
-    except NotFound:
-        if not create:
-            raise
-        return uuid.uuid5(SIMULATION_NAMESPACE, f"{tenant_id}/{simulation}")
+    reference several simulations answer to is refused listing them (Memory.simulation)."""
+    return mem.simulation(tenant_id, simulation)
 
 
 def resolve_node(mem: Memory, tenant_id: uuid.UUID, simulation_id: uuid.UUID, node: str) -> str:
@@ -176,7 +166,7 @@ def confirmed(args: argparse.Namespace, question: str) -> bool:
     if args.yes:
         return True
     if not sys.stdin.isatty():
-        raise ValueError(f"{question}: no terminal to confirm it; pass --yes")
+        raise ValueError(f"not confirmed: {question} (no terminal to ask: pass --yes)")
     answer = input(f"{question} [y/N] ")
     if answer.strip().lower() in ("y", "yes"):
         return True

@@ -101,6 +101,8 @@ def import_target(func: Handler) -> Handler:
                         f"no simulation {given} in tenant {args.tenant}; pass --create to make it"
                     ) from None
                 simulation = uuid.uuid5(SIMULATION_NAMESPACE, f"{tenant}/{given}")
+                if simulation in held:  # made under this name once, and renamed since
+                    simulation = uuid.uuid4()
         existing = held.get(simulation)
         if run_id and existing is not None and existing.mirofish_id not in (None, run_id):
             _warn(
