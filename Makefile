@@ -9,6 +9,7 @@ STAMP := $(VENV)/.installed
 PGDATA ?= .cache/pgdata
 PGTAP_CACHE := .cache/pgtap
 PGTAP_STAMP := $(VENV)/.pgtap-installed
+BROWSER_STAMP := $(VENV)/.browser-installed
 # pgTAP: one version, fetched one way everywhere (Debian's package, checked by its hash)
 PGTAP_VERSION := 1.2.0-3
 PGTAP_DEB := postgresql-15-pgtap_$(PGTAP_VERSION)_all.deb
@@ -21,7 +22,7 @@ help: ## list the targets
 	@echo "swarm-memory: make <target>"
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 16
 
-setup: $(STAMP) $(PGTAP_STAMP) ## the venv, its packages and pgTAP, nothing else
+setup: $(STAMP) $(PGTAP_STAMP) $(BROWSER_STAMP) ## the venv, its packages, pgTAP and the test browser
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -61,16 +62,24 @@ $(PGTAP_STAMP): $(STAMP)
 	     $(PGTAP_CACHE)/root/usr/share/postgresql/15/extension/pgtap--1.2.0.sql "$$ext"/
 	touch $@
 
+# The pictures page's test (tests/test_pictures_page.py) runs in Debian's chromium through its
+# chromedriver (selenium drives them; it downloads no browser). Installed as root, only when
+# either program is missing.
+$(BROWSER_STAMP): $(STAMP)
+	command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver)
+	touch $@
+
 demo: $(STAMP) ## set up, start the embedded PostgreSQL, migrate, run the walkthrough
 	$(PY) -m swarm_memory.cli --datadir $(PGDATA) demo
 
-test: $(STAMP) $(PGTAP_STAMP) ## every test: pytest and the pgTAP files
+test: $(STAMP) $(PGTAP_STAMP) $(BROWSER_STAMP) ## every test: pytest and the pgTAP files
 	$(PY) -m pytest tests
 
 test-sql: $(STAMP) $(PGTAP_STAMP) ## the pgTAP files only (sql/tests, each wing's tests/)
 	$(PY) -m pytest tests/test_pgtap.py
 
-test-py: $(STAMP) $(PGTAP_STAMP) ## every test but the pgTAP files
+test-py: $(STAMP) $(PGTAP_STAMP) $(BROWSER_STAMP) ## every test but the pgTAP files
 	$(PY) -m pytest tests --ignore=tests/test_pgtap.py
 
 bench: $(STAMP) ## the benchmarks, results in bench/README.md (not part of make test)

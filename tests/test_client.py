@@ -365,6 +365,10 @@ READS = {
     "api_key_role": swarm_memory.client.zep.KeyRole,
     "zep_graphs": swarm_memory.client.zep.ZepGraphRow,
     "zep_graph": swarm_memory.client.zep.ZepGraph,
+    # its writes and the extraction queue (V0044)
+    "zep_create_graph": swarm_memory.client.zep.ZepCreatedGraph,
+    "zep_delete_graph": swarm_memory.client.zep.ZepDeletedGraph,
+    "zep_claim_episodes": swarm_memory.client.zep.ClaimedEpisode,
 }
 
 

@@ -246,6 +246,14 @@ def test_mirofish_build_update_read_and_search(served, world):
     )
     assert again.graph_id == graph_id
     mirofish_set_ontology(zep, graph_id, ONTOLOGY)
+    types = zep.graph.list_entity_types(graph_id=graph_id)
+    assert [t.name for t in types.entity_types] == ["Person", "Organization"]
+    assert {
+        t.name: [(st.source, st.target) for st in t.source_targets] for t in types.edge_types
+    } == {
+        "WORKS_FOR": [("Person", "Organization")],
+        "SUPPORTS": [("Person", "Organization")],
+    }
 
     added = zep.graph.add_batch(
         graph_id=graph_id, episodes=[EpisodeData(data=c, type="text") for c in CHUNKS]

@@ -1,71 +1,163 @@
-"""swarm-memory: tenant-owned memory for agent swarms, inside PostgreSQL."""
+"""swarm-memory: tenant-owned memory for agent swarms, inside PostgreSQL.
 
-# Reports and predictions (V0014)
-from swarm_memory.client import (
-    AnnPlanRow,
-    AuditRow,
-    Chain,
-    CommittedHash,
-    DeleteCounts,
-    EdgeDetail,
-    EntityMatch,  # the words arm (V0017)
-    EpisodeHit,
-    EpisodeRow,
-    Evidence,  # evidence and timeline (V0016)
-    EvidenceLinks,
-    Fact,
-    FactHit,
-    ImportAttempt,
-    ImportProblem,
-    Memory,
-    Neighbor,
-    Node,
-    NodeDetail,
-    NodeHit,
-    NodeRef,
-    OutcomeRow,
-    PanoramaRow,
-    PredictionRow,
-    ProfileRow,
-    PromoteCounts,
-    Recalled,
-    ReportHit,
-    ReportLogLine,
-    ReportRow,
-    ReportSection,
-    Route,
-    SimulationMatch,
-    SimulationRow,
-    SimulationStats,
-    StagedCounts,
-    StagingColumn,
-    StagingTable,
-    SummaryRow,
-    TenantDeleteCounts,
-    TenantRow,
-    TimelineEvent,
-    UpsertCounts,
-    Version,
-    WordHit,
+`from swarm_memory import Memory` (and the row types and errors below) works as ever; the
+client is imported on first use of one of them, so a program that imports a module of the
+package (the command line) pays for psycopg only when it connects.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from swarm_memory.client import (
+        AnnPlanRow,
+        AuditRow,
+        Chain,
+        CommittedHash,
+        DeleteCounts,
+        EdgeDetail,
+        EntityMatch,  # the words arm (V0017)
+        EpisodeHit,
+        EpisodeRow,
+        Evidence,  # evidence and timeline (V0016)
+        EvidenceLinks,
+        Fact,
+        FactHit,
+        ImportAttempt,
+        ImportProblem,
+        Memory,
+        Neighbor,
+        Node,
+        NodeDetail,
+        NodeHit,
+        NodeRef,
+        OutcomeRow,
+        PanoramaRow,
+        PredictionRow,
+        ProfileRow,
+        PromoteCounts,
+        Recalled,
+        ReportHit,
+        ReportLogLine,
+        ReportRow,
+        ReportSection,
+        Route,
+        SimulationMatch,
+        SimulationRow,
+        SimulationStats,
+        StagedCounts,
+        StagingColumn,
+        StagingTable,
+        SummaryRow,
+        TenantDeleteCounts,
+        TenantRow,
+        TimelineEvent,
+        UpsertCounts,
+        Version,
+        WordHit,
+    )
+    from swarm_memory.errors import (
+        AmbiguousName,
+        ConcurrentImport,
+        Conflict,
+        CountMismatch,
+        DatabaseError,
+        ImportFailed,
+        InvalidInput,
+        LimitExceeded,
+        NotFound,
+        NotSupported,
+        QuotaExceeded,
+        StateError,
+        SwarmMemoryError,
+        TenantAccessDenied,
+        Timeout,
+        UnknownReference,
+    )
+
+_FROM_CLIENT = frozenset(
+    {
+        "AnnPlanRow",
+        "AuditRow",
+        "Chain",
+        "CommittedHash",
+        "DeleteCounts",
+        "EdgeDetail",
+        "EntityMatch",
+        "EpisodeHit",
+        "EpisodeRow",
+        "Evidence",
+        "EvidenceLinks",
+        "Fact",
+        "FactHit",
+        "ImportAttempt",
+        "ImportProblem",
+        "Memory",
+        "Neighbor",
+        "Node",
+        "NodeDetail",
+        "NodeHit",
+        "NodeRef",
+        "OutcomeRow",
+        "PanoramaRow",
+        "PredictionRow",
+        "ProfileRow",
+        "PromoteCounts",
+        "Recalled",
+        "ReportHit",
+        "ReportLogLine",
+        "ReportRow",
+        "ReportSection",
+        "Route",
+        "SimulationMatch",
+        "SimulationRow",
+        "SimulationStats",
+        "StagedCounts",
+        "StagingColumn",
+        "StagingTable",
+        "SummaryRow",
+        "TenantDeleteCounts",
+        "TenantRow",
+        "TimelineEvent",
+        "UpsertCounts",
+        "Version",
+        "WordHit",
+    }
 )
-from swarm_memory.errors import (
-    AmbiguousName,
-    ConcurrentImport,
-    Conflict,
-    CountMismatch,
-    DatabaseError,
-    ImportFailed,
-    InvalidInput,
-    LimitExceeded,
-    NotFound,
-    NotSupported,
-    QuotaExceeded,
-    StateError,
-    SwarmMemoryError,
-    TenantAccessDenied,
-    Timeout,
-    UnknownReference,
+_FROM_ERRORS = frozenset(
+    {
+        "AmbiguousName",
+        "ConcurrentImport",
+        "Conflict",
+        "CountMismatch",
+        "DatabaseError",
+        "ImportFailed",
+        "InvalidInput",
+        "LimitExceeded",
+        "NotFound",
+        "NotSupported",
+        "QuotaExceeded",
+        "StateError",
+        "SwarmMemoryError",
+        "TenantAccessDenied",
+        "Timeout",
+        "UnknownReference",
+    }
 )
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_CLIENT:
+        from swarm_memory import client
+
+        return getattr(client, name)
+    if name in _FROM_ERRORS:
+        from swarm_memory import errors
+
+        return getattr(errors, name)
+    raise AttributeError(f"module 'swarm_memory' has no attribute {name!r}")
+
 
 __all__ = [
     "AmbiguousName",

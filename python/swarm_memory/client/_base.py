@@ -11,10 +11,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any, Self, TypeVar
 
-import numpy as np
 import psycopg
-from pgvector import Vector
-from pgvector.psycopg import register_vector
 from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
@@ -28,7 +25,10 @@ T = TypeVar("T")
 
 def configure(conn: psycopg.Connection) -> None:
     """Register pgvector's adapter on a connection: numpy arrays and `Vector`s go as the
-    binary `vector` type. A database without pgvector gets nothing registered."""
+    binary `vector` type. A database without pgvector gets nothing registered. (pgvector
+    brings numpy: imported here, when a connection is made, not with the client.)"""
+    from pgvector.psycopg import register_vector
+
     with suppress(psycopg.ProgrammingError):  # no vector type (a database not migrated yet)
         register_vector(conn)
 
@@ -40,6 +40,9 @@ def _ensure_vector(conn: psycopg.Connection) -> None:
 
 def _vector(value: Any) -> Any:
     """A query vector as something the adapter sends binary; None stays NULL."""
+    import numpy as np
+    from pgvector import Vector
+
     if value is None or isinstance(value, Vector):
         return value
     try:
@@ -52,6 +55,9 @@ def _vector(value: Any) -> Any:
 
 
 def _plain(value: Any) -> Any:
+    import numpy as np
+    from pgvector import Vector
+
     if isinstance(value, np.ndarray):
         return value.tolist()
     if isinstance(value, np.generic):

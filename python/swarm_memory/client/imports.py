@@ -7,9 +7,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import numpy as np
 import psycopg
-from pgvector import Vector
 from psycopg.rows import class_row
 
 from swarm_memory.client._base import (
@@ -213,6 +211,9 @@ class ImportsMixin(MemoryBase):
     ) -> list[CachedVector]:
         """The tenant's cached vectors of `embedding_model` for these content hashes (hits
         only; at most memory._limit('cache_hashes') hashes a call). Vectors as float32 arrays."""
+        import numpy as np
+        from pgvector import Vector
+
         rows = self._records(
             CachedVector,
             "SELECT * FROM memory.cached_vectors(%s, %s, %s::bytea[])",

@@ -7,10 +7,12 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from psycopg import sql
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ __all__ = [
     "ClaimedEpisode",
     "KeyRole",
     "RevokedKey",
+    "ZepCreatedGraph",
+    "ZepDeletedGraph",
     "ZepGraph",
     "ZepGraphRow",
     "ZepMixin",
@@ -63,6 +65,25 @@ class ZepGraph:
     simulation_id: uuid.UUID
     model: str
     graph: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ZepCreatedGraph:
+    """graph.create's graph (Zep's Graph), its simulation and model, and whether it was made."""
+
+    simulation_id: uuid.UUID
+    model: str
+    graph: dict[str, Any]
+    created: bool
+
+
+@dataclass(frozen=True)
+class ZepDeletedGraph:
+    """What graph.delete removed, by kind."""
+
+    nodes: int
+    edges: int
+    episodes: int
 
 
 @dataclass(frozen=True)
@@ -224,14 +245,14 @@ class ZepMixin(MemoryBase):
         model: str | None = None,
         *,
         conn: Connection | None = None,
-    ) -> tuple[ZepGraph, bool]:
-        """graph.create: the graph of `graph_id`, made once; (graph, whether it was made)."""
-        row = self._rows(
-            "SELECT simulation_id, model, graph, created FROM memory.zep_create_graph(%s, %s, %s, %s, %s)",
+    ) -> ZepCreatedGraph:
+        """graph.create: the graph of `graph_id`, made once."""
+        return self._one(
+            ZepCreatedGraph,
+            "SELECT * FROM memory.zep_create_graph(%s, %s, %s, %s, %s)",
             (tenant_id, graph_id, name, description, model),
             conn,
-        )[0]
-        return ZepGraph(row[0], row[1], row[2]), row[3]
+        )
 
     def zep_set_ontology(
         self,
@@ -248,6 +269,12 @@ class ZepMixin(MemoryBase):
             (tenant_id, graph_ids, _json(entity_types or []), _json(edge_types or [])),
             conn,
         )[0][0]
+
+    def zep_ontology(
+        self, tenant_id: UUIDLike, graph_id: str, *, conn: Connection | None = None
+    ) -> dict[str, Any]:
+        """list_entity_types: a graph's entity and edge types as set_ontology set them."""
+        return self._jsons("SELECT memory.zep_ontology(%s, %s)", (tenant_id, graph_id), conn)[0]
 
     def zep_add_episodes(
         self,
@@ -287,13 +314,13 @@ class ZepMixin(MemoryBase):
 
     def zep_delete_graph(
         self, tenant_id: UUIDLike, graph_id: str, *, conn: Connection | None = None
-    ) -> dict[str, int]:
-        rows = self._rows(
-            "SELECT nodes, edges, episodes FROM memory.zep_delete_graph(%s, %s)",
+    ) -> ZepDeletedGraph:
+        return self._one(
+            ZepDeletedGraph,
+            "SELECT * FROM memory.zep_delete_graph(%s, %s)",
             (tenant_id, graph_id),
             conn,
         )
-        return dict(zip(("nodes", "edges", "episodes"), rows[0], strict=True))
 
     def zep_claim_episodes(
         self,

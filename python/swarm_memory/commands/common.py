@@ -9,9 +9,12 @@ import sys
 import uuid
 from collections.abc import Callable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from swarm_memory import server
-from swarm_memory.client import Memory
+
+if TYPE_CHECKING:  # the client (psycopg) is imported when a command connects, not with --help
+    from swarm_memory.client import Memory
 
 __all__ = [
     "SIMULATION_NAMESPACE",
@@ -94,6 +97,8 @@ def resolve_dsn(args: argparse.Namespace) -> str:
 
 
 def memory(args: argparse.Namespace) -> Memory:
+    from swarm_memory.client import Memory
+
     return Memory(resolve_dsn(args))
 
 

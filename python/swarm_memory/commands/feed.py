@@ -7,7 +7,7 @@ import argparse
 import json
 
 from swarm_memory.commands.common import Subcommands, memory, resolve_tenant
-from swarm_memory.render import table
+from swarm_memory.render import add_json_flag, print_json_rows, table
 
 __all__ = ["add_commands"]
 
@@ -16,6 +16,8 @@ def cmd_changes(args: argparse.Namespace) -> int:
     with memory(args) as mem:
         tenant = resolve_tenant(mem, args.tenant)
         changes = mem.changes_since(tenant, args.cursor, args.limit)
+    if args.json:
+        return print_json_rows(changes)
     rows = [
         (
             c.change_id,
@@ -36,6 +38,10 @@ def cmd_health(args: argparse.Namespace) -> int:
     with memory(args) as mem:
         tenant = resolve_tenant(mem, args.tenant) if args.tenant else None
         report = mem.health(tenant, args.recall_sample)
+    alert = 1 if any(h.ok is False for h in report) else 0
+    if args.json:
+        print_json_rows(report)
+        return alert
     rows = [
         (
             h.section,
@@ -52,16 +58,16 @@ def cmd_health(args: argparse.Namespace) -> int:
     print(
         table(rows, ["section", "tenant", "simulation", "agent", "metric", "value", "", "detail"])
     )
-    return 1 if any(h.ok is False for h in report) else 0
+    return alert
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     with memory(args) as mem:
         tenant = resolve_tenant(mem, args.tenant) if args.tenant else None
-        rows = [
-            (str(r.tenant_id)[:8], r.simulation_id, r.action, json.dumps(r.detail))
-            for r in mem.sweep(tenant)
-        ]
+        swept = mem.sweep(tenant)
+    if args.json:
+        return print_json_rows(swept)
+    rows = [(str(r.tenant_id)[:8], r.simulation_id, r.action, json.dumps(r.detail)) for r in swept]
     print(table(rows, ["tenant", "simulation", "action", "detail"]))
     return 0
 
@@ -71,13 +77,16 @@ def add_commands(sub: Subcommands) -> None:
     s.add_argument("--tenant", required=True, help="UUID or name")
     s.add_argument("--cursor", type=int, default=None, help="the last change id handled")
     s.add_argument("--limit", type=int, default=100)
+    add_json_flag(s)
     s.set_defaults(func=cmd_changes)
 
     s = sub.add_parser("health", help="sizes, index state and recall, feed head, latency")
     s.add_argument("--tenant", help="UUID or name (default: every tenant this role may see)")
     s.add_argument("--recall-sample", type=int, default=10, help="queries for the recall check")
+    add_json_flag(s)
     s.set_defaults(func=cmd_health)
 
     s = sub.add_parser("sweep", help="apply retention and compaction policies (memory_admin)")
     s.add_argument("--tenant", help="UUID or name (default: every tenant)")
+    add_json_flag(s)
     s.set_defaults(func=cmd_sweep)

@@ -20,7 +20,7 @@ from swarm_memory.commands.common import (
     resolved,
     scoped,
 )
-from swarm_memory.render import print_import_report, table
+from swarm_memory.render import add_json_flag, print_import_report, print_json_rows, table
 
 __all__ = ["add_commands"]
 
@@ -137,6 +137,8 @@ def import_target(func: Handler) -> Handler:
 def cmd_attempts(args: argparse.Namespace) -> int:
     with memory(args) as mem:
         rows = mem.import_attempts(args.tenant, args.simulation)
+    if args.json:
+        return print_json_rows(rows)
     print(
         table(
             [
@@ -247,6 +249,7 @@ def add_commands(sub: Subcommands) -> None:
     s.set_defaults(func=import_target(cmd_import))
 
     s = scoped(sub, "attempts", "the import attempts of a simulation")
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_attempts))
 
     s = scoped(sub, "remember", "add one memory (an episode written outside imports), embedded")

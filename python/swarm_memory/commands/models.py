@@ -12,7 +12,7 @@ from swarm_memory.commands.common import (
     resolve_simulation,
     resolve_tenant,
 )
-from swarm_memory.render import table
+from swarm_memory.render import add_json_flag, print_json_record, print_json_rows, table
 
 __all__ = ["add_commands"]
 
@@ -32,10 +32,22 @@ def cmd_models(args: argparse.Namespace) -> int:
             if args.simulation is not None:
                 sim = resolve_simulation(mem, tenant, args.simulation)
                 mem.set_model(tenant, sim, args.set)
-                print(f"simulation {sim} now names model {args.set}")
+                if not args.json:
+                    print(f"simulation {sim} now names model {args.set}")
             else:
                 named = mem.set_tenant_model(tenant, args.set)
-                print(f"tenant {tenant}'s new simulations now take model {named}")
+                if not args.json:
+                    print(f"tenant {tenant}'s new simulations now take model {named}")
+        if args.json:
+            # the known models; with --tenant the one record of model_of (the tenant's, or
+            # with --simulation the simulation's), as it is after --set or --clear
+            if args.tenant is None:
+                return print_json_rows(mem.list_models())
+            tenant = resolve_tenant(mem, args.tenant)
+            sim = None
+            if args.simulation is not None:
+                sim = resolve_simulation(mem, tenant, args.simulation)
+            return print_json_record(mem.model_of(tenant, sim))
         rows = mem.list_models()
         print(
             table(
@@ -98,6 +110,7 @@ def add_commands(sub: Subcommands) -> None:
     s.add_argument(
         "--clear", action="store_true", help="the tenant's new simulations take the default model"
     )
+    add_json_flag(s)
     s.set_defaults(func=cmd_models)
 
     s = sub.add_parser(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from swarm_memory import pictures
 from swarm_memory.commands.common import (
     Subcommands,
     day,
@@ -14,7 +15,7 @@ from swarm_memory.commands.common import (
     scoped,
     typed,
 )
-from swarm_memory.render import table
+from swarm_memory.render import add_json_flag, print_json_record, print_json_rows, table
 
 __all__ = ["add_commands"]
 
@@ -22,6 +23,8 @@ __all__ = ["add_commands"]
 def cmd_nodes(args: argparse.Namespace) -> int:
     with memory(args) as mem:
         nodes = mem.nodes_by_type(args.tenant, args.simulation, args.type, args.limit)
+    if args.json:
+        return print_json_rows(nodes)
     print(
         table(
             [(n.type, n.name, n.node_id, n.summary) for n in nodes],
@@ -47,6 +50,10 @@ def cmd_neighbors(args: argparse.Namespace) -> int:
             include_ended=args.include_ended,
             limit=args.limit,
         )
+        if args.format in pictures.FORMATS:  # a picture (docs/pictures.md)
+            return pictures.print_neighbourhood(args, mem, node_id, rows)
+    if args.json:
+        return print_json_rows(rows)
     print(
         table(
             [(r.depth, r.name, r.type, r.edge_type, r.state, r.fact) for r in rows],
@@ -63,6 +70,8 @@ def cmd_facts(args: argparse.Namespace) -> int:
             resolve_node(mem, args.tenant, args.simulation, args.node_id) if args.node_id else None
         )
         rows = mem.facts(args.tenant, args.simulation, node_id, args.state, args.as_of, args.limit)
+    if args.json:
+        return print_json_rows(rows)
     print(
         table(
             [
@@ -89,6 +98,8 @@ def cmd_paths(args: argparse.Namespace) -> int:
         source = resolve_node(mem, args.tenant, args.simulation, args.source)
         target = resolve_node(mem, args.tenant, args.simulation, args.target)
         rows = mem.paths(args.tenant, args.simulation, source, target, args.max_depth)
+    if args.json:
+        return print_json_rows(rows)
     if not rows:
         print(f"no chain of current facts within {args.max_depth} steps")
     for r in rows:
@@ -101,6 +112,8 @@ def cmd_paths(args: argparse.Namespace) -> int:
 def cmd_profiles(args: argparse.Namespace) -> int:
     with memory(args) as mem:
         rows = mem.profiles(args.tenant, args.simulation, args.platform, args.agent_id)
+    if args.json:
+        return print_json_rows(rows)
     print(
         table(
             [(p.platform, p.agent_id, p.name or "", p.username or "", p.bio or "") for p in rows],
@@ -124,6 +137,8 @@ def cmd_episodes(args: argparse.Namespace) -> int:
             limit=args.limit,
             after=args.after,
         )
+    if args.json:  # the next page's cursor is the last row's episode_id
+        return print_json_rows(rows)
     print(
         table(
             [(e.round, e.platform, e.agent_name, e.action_type, e.content) for e in rows],
@@ -139,6 +154,8 @@ def cmd_episodes(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     with memory(args) as mem:
         s = mem.simulation_stats(args.tenant, args.simulation)
+    if args.json:
+        return print_json_record(s)
     for key in (
         "simulation_id",
         "name",
@@ -160,10 +177,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_warm(args: argparse.Namespace) -> int:
     with memory(args) as mem:
-        rows = [
-            (w.part, "" if w.amount is None else f"{w.amount:,}", w.unit)
-            for w in mem.warm(args.tenant, args.simulation)
-        ]
+        warmed = mem.warm(args.tenant, args.simulation)
+    if args.json:
+        return print_json_rows(warmed)
+    rows = [(w.part, "" if w.amount is None else f"{w.amount:,}", w.unit) for w in warmed]
     print(table(rows, ["part", "read", "unit"]))
     return 0
 
@@ -172,6 +189,7 @@ def add_commands(sub: Subcommands) -> None:
     s = scoped(sub, "nodes", "entities by type")
     s.add_argument("--type")
     s.add_argument("--limit", type=int, default=100)
+    add_json_flag(s)
     s.set_defaults(func=resolved(typed(cmd_nodes)))
 
     s = scoped(sub, "neighbors", "neighbourhood walk from a node")
@@ -195,6 +213,13 @@ def add_commands(sub: Subcommands) -> None:
     s.add_argument(
         "--limit", type=int, help="at most this many nodes, nearest first (default: no bound)"
     )
+    s.add_argument(
+        "--format",
+        default="table",
+        choices=["table", *pictures.FORMATS],
+        help="a table, or a picture: Graphviz DOT or SVG (docs/pictures.md)",
+    )
+    add_json_flag(s)
     s.set_defaults(func=resolved(typed(cmd_neighbors)))
 
     s = scoped(sub, "facts", "facts of a simulation or a node, current or historical")
@@ -204,17 +229,20 @@ def add_commands(sub: Subcommands) -> None:
     s.add_argument("--state", default="current", choices=["current", "historical", "future", "all"])
     s.add_argument("--as-of", metavar="TIME", help="world time (default now)")
     s.add_argument("--limit", type=int, default=100)
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_facts))
 
     s = scoped(sub, "paths", "the shortest chains of current facts between two entities")
     s.add_argument("source", metavar="FROM", help="a node's id, or its name")
     s.add_argument("target", metavar="TO", help="a node's id, or its name")
     s.add_argument("--max-depth", type=int, default=4)
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_paths))
 
     s = scoped(sub, "profiles", "the agents' profiles")
     s.add_argument("--platform")
     s.add_argument("--agent-id", type=int)
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_profiles))
 
     s = scoped(sub, "episodes", "what the agents did, in order, a page at a time")
@@ -225,10 +253,13 @@ def add_commands(sub: Subcommands) -> None:
     s.add_argument("--round-to", type=int)
     s.add_argument("--limit", type=int, default=50)
     s.add_argument("--after", help="the last episode id of the previous page")
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_episodes))
 
     s = scoped(sub, "stats", "what a simulation holds")
+    add_json_flag(s, single=True)
     s.set_defaults(func=resolved(cmd_stats))
 
     s = scoped(sub, "warm", "load a simulation's rows, postings and indexes into memory")
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_warm))

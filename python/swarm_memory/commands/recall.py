@@ -7,7 +7,7 @@ import argparse
 import json
 
 from swarm_memory.commands.common import Subcommands, memory, resolved, scoped
-from swarm_memory.render import table
+from swarm_memory.render import add_json_flag, print_json_record, print_json_rows, table
 
 __all__ = ["add_commands"]
 
@@ -38,6 +38,8 @@ def cmd_recall(args: argparse.Namespace) -> int:
             options,
             embed=not args.words_only,
         )
+    if args.json:
+        return print_json_rows(rows)
     print(
         table(
             [
@@ -60,6 +62,8 @@ def cmd_recall(args: argparse.Namespace) -> int:
 def cmd_route(args: argparse.Namespace) -> int:
     with memory(args) as mem:
         route = mem.route(args.question)
+    if args.json:
+        return print_json_record(route)
     phrases = ", ".join(f"{s['phrase']} ({s['target']})" for s in route.signals)
     print(f"{route.target}: {phrases or 'no signal'}")
     return 0
@@ -69,6 +73,8 @@ def cmd_words(args: argparse.Namespace) -> int:
     """The words arm: full-text and name search, no model loaded."""
     with memory(args) as mem:
         hits = mem.search_words(args.tenant, args.simulation, args.text, args.top_k)
+    if args.json:
+        return print_json_rows(hits)
     print(
         table(
             [(f"{h.score:.3f}", h.kind, h.id, h.matched, h.text) for h in hits],
@@ -96,13 +102,16 @@ def add_commands(sub: Subcommands) -> None:
     s.add_argument(
         "--words-only", action="store_true", help="do not embed the question (words and graph arms)"
     )
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_recall))
 
     s = sub.add_parser("route", help="where recall sends a question (graph, vector, hybrid)")
     s.add_argument("question")
+    add_json_flag(s, single=True)
     s.set_defaults(func=cmd_route)
 
     s = scoped(sub, "words", "full-text search over episodes, facts and entities (no model)")
     s.add_argument("text", metavar="TEXT")
     s.add_argument("--top-k", type=int, default=10)
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_words))

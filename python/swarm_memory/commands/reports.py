@@ -6,20 +6,28 @@ from __future__ import annotations
 import argparse
 import hashlib
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from swarm_memory.client import Memory
 from swarm_memory.commands.common import Subcommands, bound, scoped
-from swarm_memory.render import table
+from swarm_memory.render import add_json_flag, print_json_record, print_json_rows, table
+
+if TYPE_CHECKING:
+    from swarm_memory.client import Memory
 
 __all__ = ["add_commands"]
 
 
 def cmd_reports(args: argparse.Namespace, mem: Memory) -> int:
     if args.report:
-        for s in mem.report_sections(args.tenant, args.simulation, args.report):
+        sections = mem.report_sections(args.tenant, args.simulation, args.report)
+        if args.json:
+            return print_json_rows(sections)
+        for s in sections:
             print(s.markdown.rstrip("\n") + "\n")
         return 0
     rows = mem.reports(args.tenant, args.simulation)
+    if args.json:
+        return print_json_rows(rows)
     print(
         table(
             [
@@ -48,6 +56,8 @@ def cmd_search_reports(args: argparse.Namespace, mem: Memory) -> int:
     hits = mem.search_reports(
         args.tenant, args.simulation, query, args.top_k, args.report, model=model
     )
+    if args.json:
+        return print_json_rows(hits)
     print(
         table(
             [
@@ -63,6 +73,8 @@ def cmd_search_reports(args: argparse.Namespace, mem: Memory) -> int:
 
 def cmd_predictions(args: argparse.Namespace, mem: Memory) -> int:
     rows = mem.predictions(args.tenant, args.simulation, args.report)
+    if args.json:
+        return print_json_rows(rows)
     print(
         table(
             [
@@ -101,6 +113,8 @@ def cmd_outcome(args: argparse.Namespace, mem: Memory) -> int:
     row = mem.record_outcome(
         args.tenant, args.simulation, args.prediction_id, args.outcome, args.note, observed
     )
+    if args.json:
+        return print_json_record(row)
     print(
         f"prediction {row.prediction_id}: {row.outcome}, recorded {row.recorded_at:%Y-%m-%d %H:%M} "
         f"by {row.recorded_by}"
@@ -112,16 +126,19 @@ def add_commands(sub: Subcommands) -> None:
     """Register the commands; each handler takes (args, Memory)."""
     s = scoped(sub, "reports", "a simulation's MiroFish reports, or one report's sections")
     s.add_argument("--report", help="print this report's sections (markdown)")
+    add_json_flag(s)
     s.set_defaults(func=bound(cmd_reports))
 
     s = scoped(sub, "search-reports", "semantic search over the sections of the reports")
     s.add_argument("question")
     s.add_argument("--top-k", type=int, default=10)
     s.add_argument("--report")
+    add_json_flag(s)
     s.set_defaults(func=bound(cmd_search_reports))
 
     s = scoped(sub, "predictions", "the predictions and their recorded outcomes")
     s.add_argument("--report")
+    add_json_flag(s)
     s.set_defaults(func=bound(cmd_predictions))
 
     s = scoped(sub, "predict", "add a prediction (written outside imports)")
@@ -137,4 +154,5 @@ def add_commands(sub: Subcommands) -> None:
     s.add_argument("outcome", choices=["confirmed", "refuted", "partial", "void"])
     s.add_argument("--note")
     s.add_argument("--observed-at", help="ISO 8601 time the outcome was observed")
+    add_json_flag(s, single=True)
     s.set_defaults(func=bound(cmd_outcome))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from swarm_memory.commands.common import Subcommands, memory, resolve_dsn, resolved, scoped
-from swarm_memory.render import table
+from swarm_memory.render import add_json_flag, print_json_rows, table
 
 __all__ = ["add_commands"]
 
@@ -42,6 +42,8 @@ def cmd_search(args: argparse.Namespace) -> int:
             collapse=args.collapse,
             model=model,
         )
+    if args.json:
+        return print_json_rows(hits)
     rows = [
         (f"{h.similarity:.3f}", h.platform, h.round, h.agent_name, h.action_type, h.content)
         for h in hits
@@ -133,6 +135,7 @@ def add_commands(sub: Subcommands) -> None:
         action="store_true",
         help="near-identical hits as one row, with the copies and agents behind it",
     )
+    add_json_flag(s)
     s.set_defaults(func=resolved(cmd_search))
 
     s = sub.add_parser(

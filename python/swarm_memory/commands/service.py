@@ -8,7 +8,7 @@ import hashlib
 import secrets
 
 from swarm_memory.commands.common import Subcommands, memory, resolve_dsn, resolve_tenant
-from swarm_memory.render import table
+from swarm_memory.render import add_json_flag, print_json_rows, table
 
 __all__ = ["KEY_PREFIX", "add_commands", "new_key"]
 
@@ -117,9 +117,13 @@ def _list_keys(args: argparse.Namespace) -> int:
         tenant = resolve_tenant(mem, args.tenant)
     try:
         with psycopg.connect(resolve_dsn(args), autocommit=True) as conn:
-            rows = conn.execute("SELECT * FROM memory.api_keys(%s)", (tenant,)).fetchall()
+            cur = conn.execute("SELECT * FROM memory.api_keys(%s)", (tenant,))
+            rows = cur.fetchall()
+            columns = [c.name for c in cur.description or ()]
     except psycopg.Error as exc:
         raise translate(exc) from exc
+    if args.json:
+        return print_json_rows(dict(zip(columns, r, strict=True)) for r in rows)
     print(
         table(
             [
@@ -289,6 +293,7 @@ def add_commands(sub: Subcommands) -> None:
     )
     k = ksub.add_parser("list", help="a tenant's keys (first characters only)")
     k.add_argument("--tenant", required=True, help="UUID or name")
+    add_json_flag(k)
     k = ksub.add_parser("revoke", help="revoke a key and drop its role")
     k.add_argument("--tenant", required=True, help="UUID or name")
     k.add_argument("key", type=uuid_arg, help="the key's id, as `key list` shows it")

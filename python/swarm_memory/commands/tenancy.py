@@ -17,7 +17,7 @@ from swarm_memory.commands.common import (
     resolve_tenant,
     uuid_arg,
 )
-from swarm_memory.render import audit_table, table
+from swarm_memory.render import add_json_flag, audit_table, print_json_rows, table
 
 __all__ = ["ROLE_CONNECTION_LIMIT", "ROLE_STATEMENT_TIMEOUT", "add_commands"]
 
@@ -67,7 +67,10 @@ def _tenant_delete(args: argparse.Namespace, tenant: uuid.UUID) -> int:
 
 def cmd_tenants(args: argparse.Namespace) -> int:
     with memory(args) as mem:
-        rows = [(t.name, t.tenant_id, f"{t.created_at:%Y-%m-%d %H:%M}") for t in mem.list_tenants()]
+        tenants = mem.list_tenants()
+    if args.json:
+        return print_json_rows(tenants)
+    rows = [(t.name, t.tenant_id, f"{t.created_at:%Y-%m-%d %H:%M}") for t in tenants]
     print(table(rows, ["name", "tenant", "created"]))
     return 0
 
@@ -75,16 +78,19 @@ def cmd_tenants(args: argparse.Namespace) -> int:
 def cmd_simulations(args: argparse.Namespace) -> int:
     with memory(args) as mem:
         tenant = resolve_tenant(mem, args.tenant)
-        rows = [
-            (
-                s.name or "",
-                s.mirofish_id or "",
-                s.simulation_id,
-                "yes" if s.published else "not yet",
-                f"{s.updated_at:%Y-%m-%d %H:%M}",
-            )
-            for s in mem.list_simulations(tenant)
-        ]
+        simulations = mem.list_simulations(tenant)
+    if args.json:
+        return print_json_rows(simulations)
+    rows = [
+        (
+            s.name or "",
+            s.mirofish_id or "",
+            s.simulation_id,
+            "yes" if s.published else "not yet",
+            f"{s.updated_at:%Y-%m-%d %H:%M}",
+        )
+        for s in simulations
+    ]
     print(table(rows, ["name", "mirofish id", "simulation", "committed", "updated"]))
     return 0
 
@@ -252,6 +258,8 @@ def cmd_quota(args: argparse.Namespace) -> int:
         if args.action == "set":
             mem.set_quota(tenant, args.kind, cap)
         rows = mem.quotas(tenant)
+    if args.json:
+        return print_json_rows(rows)
     print(
         table(
             [
@@ -286,8 +294,12 @@ def cmd_audit(args: argparse.Namespace) -> int:
             for subject, problem in audit.code_problems(conn)
             if subject not in reported
         ]
+    verdict = 0 if all(r.ok for r in rows) else 1
+    if args.json:
+        print_json_rows(rows)
+        return verdict
     print(audit_table(rows))
-    return 0 if all(r.ok for r in rows) else 1
+    return verdict
 
 
 def add_commands(sub: Subcommands) -> None:
@@ -310,10 +322,12 @@ def add_commands(sub: Subcommands) -> None:
     s.set_defaults(func=cmd_tenant)
 
     s = sub.add_parser("tenants", help="the tenants this role may act for")
+    add_json_flag(s)
     s.set_defaults(func=cmd_tenants)
 
     s = sub.add_parser("simulations", help="the simulations of a tenant")
     s.add_argument("--tenant", required=True, help="UUID or name")
+    add_json_flag(s)
     s.set_defaults(func=cmd_simulations)
 
     s = sub.add_parser("simulation", help="rename or delete a simulation")
@@ -360,9 +374,12 @@ def add_commands(sub: Subcommands) -> None:
     q.add_argument("--tenant", required=True, help="UUID or name")
     q.add_argument("--kind", required=True, help="simulations, or a record kind such as nodes")
     q.add_argument("--max", required=True, help="the most the tenant may hold; none: no cap")
+    add_json_flag(q)
     q = qsub.add_parser("list", help="the caps beside what the tenant holds now")
     q.add_argument("--tenant", required=True, help="UUID or name")
+    add_json_flag(q)
     s.set_defaults(func=cmd_quota)
 
     s = sub.add_parser("audit", help="row-level security audit of every table (memory_admin)")
+    add_json_flag(s)
     s.set_defaults(func=cmd_audit)
