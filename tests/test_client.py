@@ -43,6 +43,7 @@ from swarm_memory import (
     PromoteCounts,
     Recalled,
     Route,
+    SimulationMatch,
     SimulationStats,
     StagedCounts,
     StateError,
@@ -330,6 +331,7 @@ READS = {
     "graph_nodes": GraphNode,
     "graph_edges": GraphEdge,
     "list_simulations": SimulationRow,
+    "resolve_simulation": SimulationMatch,
     # Reports and predictions (V0014)
     "reports": ReportRow,
     "report_sections": ReportSection,
