@@ -2460,6 +2460,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
         ('memory.report_sections(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'eb961b56fb248001691fbbfd96e9cb9b', false),
         ('memory.reports(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '99a5b9f145d3d599143c9c1d7e3ed947', false),
+        ('memory.resolve_simulation(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '471123e3667680fbba85415134fd5b45', false),
         ('memory.revoke_api_key(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '43144b64ea7b48b89661c799e2f0cceb', false),
         ('memory.revoke_tenant(name,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '02e664882edbb1f83fccb87b1275dcca', false),
         ('memory.rls_audit()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '2cc1a7929c3cad7bb259fed9a10dfd36', false),
@@ -10693,6 +10694,40 @@ GRANT UPDATE(title) ON TABLE memory.reports TO memory_writer;
 
 -- COLUMN reports.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT UPDATE(updated_at) ON TABLE memory.reports TO memory_writer;
+
+-- resolve_simulation(uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.resolve_simulation(p_tenant_id uuid, p_reference text) RETURNS TABLE(simulation_id uuid, name text, mirofish_id text, graph_id text, matched_by text)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+    SELECT memory._enter_tenant(p_tenant_id);
+    SELECT memory._not_null(p_reference, 'p_reference', 'pass a simulation''s name or MiroFish id');
+    SELECT memory._check_limit('string_bytes', 'p_reference', pg_catalog.octet_length(p_reference));
+    WITH matched AS (
+        SELECT s.simulation_id, s.name, s.metadata ->> 'simulation_id' AS mirofish_id,
+               s.metadata ->> 'graph_id' AS graph_id, m.matched_by, m.rank, s.created_at
+          FROM memory.simulations AS s
+         CROSS JOIN LATERAL (VALUES ('name', 1, s.name),
+                                    ('mirofish_id', 2, s.metadata ->> 'simulation_id'),
+                                    ('graph_id', 3, s.metadata ->> 'graph_id'))
+                 AS m (matched_by, rank, value)
+         WHERE s.tenant_id = p_tenant_id AND m.value = p_reference
+    )
+    SELECT m.simulation_id, m.name, m.mirofish_id, m.graph_id, m.matched_by
+      FROM matched AS m
+     WHERE m.rank = (SELECT pg_catalog.min(b.rank) FROM matched AS b)
+     ORDER BY m.created_at, m.simulation_id;
+$$;
+
+ALTER FUNCTION memory.resolve_simulation(p_tenant_id uuid, p_reference text) OWNER TO memory_owner;
+
+-- FUNCTION resolve_simulation(p_tenant_id uuid, p_reference text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.resolve_simulation(p_tenant_id uuid, p_reference text) IS 'The simulations a name or MiroFish id names (an exact name first); several rows: ambiguous';
+
+-- FUNCTION resolve_simulation(p_tenant_id uuid, p_reference text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.resolve_simulation(p_tenant_id uuid, p_reference text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.resolve_simulation(p_tenant_id uuid, p_reference text) TO memory_reader;
 
 -- retention_rules; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.retention_rules ENABLE ROW LEVEL SECURITY;

@@ -450,12 +450,14 @@ def test_deleting_a_tenant_drops_its_indexes(world, connect, big_sim, capsys):
         ]
 
     assert len(indexes(sim_no)) == 6
-    assert main(["--dsn", world.dsn("admin"), "tenant", "delete", str(world.tenant_a)]) == 2
+    assert (
+        main(["--dsn", world.dsn("admin"), "tenant", "delete", str(world.tenant_a), "--yes"]) == 2
+    )
     assert "42501" in capsys.readouterr().err  # admin may not act as memory_owner: nothing deleted
     assert su.execute(
         "SELECT count(*) FROM memory.tenants WHERE tenant_id = %s", (world.tenant_a,)
     ).fetchone() == (1,)
-    assert main(["--dsn", world.dsn(), "tenant", "delete", str(world.tenant_a)]) == 0
+    assert main(["--dsn", world.dsn(), "tenant", "delete", str(world.tenant_a), "--yes"]) == 0
     out = capsys.readouterr().out
     assert f"deleted tenant {world.tenant_a}: 1 simulations" in out and "6 search indexes" in out
     assert indexes(sim_no) == []

@@ -43,6 +43,7 @@ from swarm_memory import (
     PromoteCounts,
     Recalled,
     Route,
+    SimulationMatch,
     SimulationStats,
     StagedCounts,
     StateError,
@@ -217,7 +218,7 @@ def test_each_sqlstate_leaves_the_driver_as_its_class(graph, connect):
             "22023",
             lambda: a.neighbors(w.tenant_a, w.sim_a, "alice", 1, None, "upward"),
         )
-        raises(InvalidInput, "22P02", lambda: a.nodes_by_type("not-a-uuid", w.sim_a, None))
+        raises(InvalidInput, "22P02", lambda: a.validate_import(w.tenant_a, "not-a-uuid"))
         err = raises(
             LimitExceeded,
             "54000",
@@ -330,6 +331,7 @@ READS = {
     "graph_nodes": GraphNode,
     "graph_edges": GraphEdge,
     "list_simulations": SimulationRow,
+    "resolve_simulation": SimulationMatch,
     # Reports and predictions (V0014)
     "reports": ReportRow,
     "report_sections": ReportSection,

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         ReportRow,
         ReportSection,
         Route,
+        SimulationMatch,
         SimulationRow,
         SimulationStats,
         StagedCounts,
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
         WordHit,
     )
     from swarm_memory.errors import (
+        AmbiguousName,
         ConcurrentImport,
         Conflict,
         CountMismatch,
@@ -108,6 +110,7 @@ _FROM_CLIENT = frozenset(
         "ReportRow",
         "ReportSection",
         "Route",
+        "SimulationMatch",
         "SimulationRow",
         "SimulationStats",
         "StagedCounts",
@@ -124,6 +127,7 @@ _FROM_CLIENT = frozenset(
 )
 _FROM_ERRORS = frozenset(
     {
+        "AmbiguousName",
         "ConcurrentImport",
         "Conflict",
         "CountMismatch",
@@ -156,6 +160,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "AmbiguousName",
     "ConcurrentImport",
     "AnnPlanRow",
     "AuditRow",
@@ -194,6 +199,7 @@ __all__ = [
     "QuotaExceeded",
     "ProfileRow",
     "PromoteCounts",
+    "SimulationMatch",
     "SimulationRow",
     "SimulationStats",
     "StagedCounts",

@@ -87,6 +87,8 @@ CLI_HINTS = {
     "memory.ann_plan()": "`swarm-memory index`",
     "memory.set_quota()": "`swarm-memory quota set --tenant T --kind K --max N`",
     "neighbors()": "`swarm-memory neighbors`",
+    "memory.list_tenants()": "`swarm-memory tenants`",
+    "memory.list_simulations()": "`swarm-memory simulations --tenant TENANT`",
 }
 
 

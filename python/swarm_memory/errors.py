@@ -8,7 +8,9 @@
     |   |                    23502 not_null_violation, 23514 check_violation
     |   +-- UnknownReference 23503 foreign_key_violation (an edge to a node not there)
     |   +-- LimitExceeded    54000 program_limit_exceeded (a batch, list, object or string
-    |                        over a cap of memory._limit(); the message names the limit)
+    |   |                    over a cap of memory._limit(); the message names the limit)
+    |   +-- AmbiguousName    raised by the client: a tenant or simulation given by a name
+    |                        or MiroFish id that several simulations answer to
     +-- QuotaExceeded        53400 configuration_limit_exceeded (a write that would take
     |                        the tenant beyond a cap of memory.set_quota; nothing was written)
     +-- Conflict             23505 unique_violation (a tenant name or id already taken)
@@ -78,6 +80,16 @@ class LimitExceeded(InvalidInput):
     """54000: a batch, list argument, object or string over a cap of memory._limit() (rows
     or bytes per batch, object_bytes, string_bytes, list_elements); nothing was written.
     Split the batch or shorten the value."""
+
+
+class AmbiguousName(InvalidInput):
+    """A simulation given by a name or MiroFish id that several simulations of the tenant
+    answer to (memory.resolve_simulation); `candidates` holds them, as (UUID, name) pairs,
+    and the message lists them. Nothing was called."""
+
+    def __init__(self, message: str, candidates: Sequence[tuple[Any, str | None]] = ()):
+        super().__init__(message)
+        self.candidates = list(candidates)
 
 
 class QuotaExceeded(SwarmMemoryError):

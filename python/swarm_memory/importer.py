@@ -458,6 +458,10 @@ def import_run(
         files=parsed.files,
     )
     with Memory(dsn) as mem, mem.connect() as conn:
+        # a tenant or simulation given by name, once: every call below takes the UUIDs (a new
+        # simulation is given by its UUID: a name no simulation has is NotFound)
+        tenant_id = mem.tenant(tenant_id, conn=conn)
+        simulation_id = mem.simulation(tenant_id, simulation_id, conn=conn)
         # models (V0022): embed with the simulation's model (a new one's: the tenant's); when
         # no one names one, with the model the run's languages call for; and say when they
         # suggest another than a named one, never switching a named model by ourselves.

@@ -250,6 +250,7 @@ AS $fn$
         ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
         ('memory.report_sections(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'eb961b56fb248001691fbbfd96e9cb9b', false),
         ('memory.reports(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '99a5b9f145d3d599143c9c1d7e3ed947', false),
+        ('memory.resolve_simulation(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '471123e3667680fbba85415134fd5b45', false),
         ('memory.revoke_api_key(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '43144b64ea7b48b89661c799e2f0cceb', false),
         ('memory.revoke_tenant(name,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '02e664882edbb1f83fccb87b1275dcca', false),
         ('memory.rls_audit()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '2cc1a7929c3cad7bb259fed9a10dfd36', false),

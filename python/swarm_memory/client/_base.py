@@ -16,7 +16,7 @@ from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from swarm_memory.errors import InvalidInput, translate
+from swarm_memory.errors import AmbiguousName, InvalidInput, NotFound, translate
 
 UUIDLike = uuid.UUID | str
 Connection = psycopg.Connection[Any]
@@ -108,6 +108,63 @@ _NOT_TENANT_FIRST = frozenset(
     }
 )
 _CALL = re.compile(r"memory\.([a-z_]+)\(%s")
+# The functions that take the tenant second (a role first); the simulation's functions take
+# it second, after the tenant. A tenant or simulation given there as a name (or MiroFish id)
+# is resolved before the call (_resolve_names); tests hold both lists to the catalog.
+_TENANT_SECOND = frozenset({"grant_tenant", "revoke_tenant"})
+_SIMULATION_SECOND = frozenset(
+    {
+        "ann_index_tenant",
+        "begin_import",
+        "committed_hashes",
+        "compact_episodes",
+        "delete_simulation",
+        "entity_summary",
+        "episode_vector",
+        "episodes",
+        "evidence",
+        "facts",
+        "get_edge",
+        "get_node",
+        "graph_edges",
+        "graph_nodes",
+        "history",
+        "import_attempts",
+        "link_evidence",
+        "match_entities",
+        "model_of",
+        "neighbors",
+        "nodes_by_type",
+        "nodes_named",
+        "panorama",
+        "paths",
+        "predictions",
+        "profiles",
+        "recall",
+        "record_outcome",
+        "reembed_texts",
+        "report_log",
+        "report_sections",
+        "reports",
+        "search_episodes",
+        "search_facts",
+        "search_nodes",
+        "search_reports",
+        "search_words",
+        "set_model",
+        "simulation_stats",
+        "switch_model",
+        "timeline",
+        "upsert_edges",
+        "upsert_episodes",
+        "upsert_nodes",
+        "upsert_predictions",
+        "upsert_profiles",
+        "upsert_simulation",
+        "warm",
+        "zep_extraction_context",
+    }
+)
 
 
 def _refuse_null_tenant(query: str, params: Sequence[Any]) -> None:
@@ -121,6 +178,90 @@ def _refuse_null_tenant(query: str, params: Sequence[Any]) -> None:
             "22004",
             hint="pass the id of the tenant to act for",
         )
+
+
+def _as_uuid(value: Any) -> uuid.UUID | None:
+    """`value` as a UUID if it is one or reads as one; None for anything else."""
+    if isinstance(value, uuid.UUID):
+        return value
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return None
+
+
+def _is_name(value: Any) -> bool:
+    """A tenant or simulation given by name: a string that does not read as a UUID. A UUID
+    (or a string that reads as one) is always taken as the id itself."""
+    return isinstance(value, str) and _as_uuid(value) is None
+
+
+def _tenant_named(c: Connection, name: str) -> uuid.UUID:
+    """The tenant of a name among those the caller may act for (names are unique)."""
+    row = c.execute(
+        "SELECT t.tenant_id FROM memory.list_tenants() AS t WHERE t.name = %s", (name,)
+    ).fetchone()
+    if row is None:
+        raise NotFound(
+            f"no tenant named {name!r} that this role may act for",
+            "P0002",
+            hint="memory.list_tenants() lists them",
+        )
+    return row[0]
+
+
+def _simulation_named(c: Connection, tenant_id: UUIDLike, reference: str) -> uuid.UUID:
+    """The one simulation a name or MiroFish id names (memory.resolve_simulation: an exact
+    name first); none is NotFound, several AmbiguousName listing them."""
+    rows = c.execute(
+        "SELECT simulation_id, name, matched_by FROM memory.resolve_simulation(%s, %s)",
+        (tenant_id, reference),
+    ).fetchall()
+    if not rows:
+        raise NotFound(
+            f"no simulation named {reference!r} (nor with that MiroFish id) in tenant {tenant_id}",
+            "P0002",
+            hint="memory.list_simulations() lists them",
+        )
+    if len(rows) == 1:
+        return rows[0][0]
+    by = {"name": "name", "mirofish_id": "MiroFish id", "graph_id": "MiroFish graph id"}
+    names = [name for _, name, _ in rows]
+    listed = ", ".join(f"{name or '(no name)'} ({sid})" for sid, name, _ in rows)
+    way = "its UUID" if len(set(names)) < len(names) or None in names else "its name or UUID"
+    raise AmbiguousName(
+        f"{len(rows)} simulations of tenant {tenant_id} have the {by[rows[0][2]]} "
+        f"{reference!r}: {listed}; give {way}",
+        [(sid, name) for sid, name, _ in rows],
+    )
+
+
+def _resolve_names(c: Connection, query: str, params: Sequence[Any]) -> Sequence[Any]:
+    """`params` with a tenant or simulation given by name replaced by its UUID, on the
+    call's own connection (so under its role and in its transaction). Calls given UUIDs
+    pay nothing: one resolution query a name, none otherwise."""
+    m = _CALL.search(query)
+    if m is None or not params:
+        return params
+    fn = m.group(1)
+    if fn in _TENANT_SECOND:
+        tenant_at, simulation_at = 1, None
+    elif fn in _NOT_TENANT_FIRST:
+        return params
+    else:
+        tenant_at, simulation_at = 0, (1 if fn in _SIMULATION_SECOND else None)
+    if len(params) <= tenant_at:
+        return params
+    tenant = params[tenant_at]
+    simulation = params[simulation_at] if simulation_at is not None else None
+    if not _is_name(tenant) and not _is_name(simulation):
+        return params
+    out = list(params)
+    if _is_name(tenant):
+        out[tenant_at] = _tenant_named(c, tenant)
+    if simulation_at is not None and _is_name(simulation):
+        out[simulation_at] = _simulation_named(c, out[tenant_at], simulation)
+    return out
 
 
 class MemoryBase:
@@ -185,7 +326,7 @@ class MemoryBase:
     ) -> list[tuple[Any, ...]]:
         _refuse_null_tenant(query, params)
         with _translated(), self._conn(conn) as c:
-            return c.execute(query, params).fetchall()
+            return c.execute(query, _resolve_names(c, query, params)).fetchall()
 
     def _records(
         self,
@@ -202,8 +343,31 @@ class MemoryBase:
         with _translated(), self._conn(conn) as c:
             if vectors:
                 _ensure_vector(c)
+            params = _resolve_names(c, query, params)
             with c.cursor(row_factory=class_row(cls)) as cur:
                 return cur.execute(query, params).fetchall()
+
+    def tenant(self, tenant: UUIDLike, *, conn: Connection | None = None) -> uuid.UUID:
+        """A tenant given as a UUID or by name, as its UUID (a name among the tenants the
+        caller may act for; NotFound if none). Every method resolves a name itself: this is
+        for a caller that wants the UUID once."""
+        as_id = _as_uuid(tenant)
+        if as_id is not None:
+            return as_id
+        with _translated(), self._conn(conn) as c:
+            return _tenant_named(c, str(tenant))
+
+    def simulation(
+        self, tenant: UUIDLike, simulation: UUIDLike, *, conn: Connection | None = None
+    ) -> uuid.UUID:
+        """A simulation given as a UUID, by name or by MiroFish id (an exact name first), as
+        its UUID; NotFound if none, AmbiguousName (listing them) if several."""
+        as_id = _as_uuid(simulation)
+        if as_id is not None:
+            return as_id
+        with _translated(), self._conn(conn) as c:
+            tenant_id = _tenant_named(c, str(tenant)) if _is_name(tenant) else tenant
+            return _simulation_named(c, tenant_id, str(simulation))
 
     def _one(self, cls: type[T], query: str, params: Sequence[Any], conn: Connection | None) -> T:
         return self._records(cls, query, params, conn)[0]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from swarm_memory.client._base import Connection, UUIDLike, _translated
+from swarm_memory.client._base import Connection, UUIDLike, _resolve_names, _translated
 from swarm_memory.client.rows import Change, CompactCounts, HealthRow, SweepRow
 from swarm_memory.client.tenancy import TenancyMixin
 from swarm_memory.errors import NotSupported
@@ -74,10 +74,9 @@ class FeedMixin(TenancyMixin):
     ) -> None:
         """Set a tenant's retention and compaction policy (memory_admin)."""
         with _translated(), self._conn(conn) as c:
-            c.execute(
-                "SELECT memory.set_retention(%s, %s, %s::real, %s)",
-                (tenant_id, keep_days, compact_similarity, compact_drop),
-            )
+            query = "SELECT memory.set_retention(%s, %s, %s::real, %s)"
+            params = (tenant_id, keep_days, compact_similarity, compact_drop)
+            c.execute(query, _resolve_names(c, query, params))
 
     def sweep(
         self, tenant_id: UUIDLike | None = None, *, conn: Connection | None = None

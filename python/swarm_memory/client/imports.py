@@ -16,6 +16,7 @@ from swarm_memory.client._base import (
     UUIDLike,
     _ensure_vector,
     _json,
+    _resolve_names,
     _translated,
     _vector,
 )
@@ -131,9 +132,9 @@ class ImportsMixin(MemoryBase):
                         for row in items:
                             copy.write_row(row)
                 with conn.cursor(row_factory=class_row(StagedCounts)) as cur:
-                    counts = cur.execute(
-                        "SELECT * FROM memory.stage_rows(%s, %s)", (tenant_id, attempt_id)
-                    ).fetchone()
+                    query = "SELECT * FROM memory.stage_rows(%s, %s)"
+                    params = _resolve_names(conn, query, (tenant_id, attempt_id))
+                    counts = cur.execute(query, params).fetchone()
         assert counts is not None
         return counts
 
@@ -240,9 +241,8 @@ class ImportsMixin(MemoryBase):
         content hash; returns how many were new (a cached hash keeps its vector)."""
         with _translated(), self._conn(conn) as c:
             _ensure_vector(c)
-            row = c.execute(
-                "SELECT memory.cache_vectors(%s, %s, %s::bytea[], %s::public.vector[])",
-                (tenant_id, embedding_model, list(hashes), [_vector(v) for v in vectors]),
-            ).fetchone()
+            query = "SELECT memory.cache_vectors(%s, %s, %s::bytea[], %s::public.vector[])"
+            params = (tenant_id, embedding_model, list(hashes), [_vector(v) for v in vectors])
+            row = c.execute(query, _resolve_names(c, query, params)).fetchone()
         assert row is not None
         return int(row[0])

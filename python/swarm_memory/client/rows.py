@@ -406,6 +406,17 @@ class TenantRow:
 
 
 @dataclass(frozen=True)
+class SimulationMatch:
+    """A row of resolve_simulation: a simulation a name or MiroFish id names, and how."""
+
+    simulation_id: uuid.UUID
+    name: str | None
+    mirofish_id: str | None
+    graph_id: str | None
+    matched_by: str  # 'name', 'mirofish_id' or 'graph_id'
+
+
+@dataclass(frozen=True)
 class SimulationRow:
     """A row of list_simulations."""
 

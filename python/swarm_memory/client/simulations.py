@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from swarm_memory.client._base import Connection, MemoryBase, UUIDLike, _json
-from swarm_memory.client.rows import DeleteCounts, SimulationRow, SimulationStats
+from swarm_memory.client.rows import DeleteCounts, SimulationMatch, SimulationRow, SimulationStats
 
 
 class SimulationsMixin(MemoryBase):
@@ -52,4 +52,17 @@ class SimulationsMixin(MemoryBase):
         """The simulations of a tenant, with their names and MiroFish ids."""
         return self._records(
             SimulationRow, "SELECT * FROM memory.list_simulations(%s)", (tenant_id,), conn
+        )
+
+    def resolve_simulation(
+        self, tenant_id: UUIDLike, reference: str, *, conn: Connection | None = None
+    ) -> list[SimulationMatch]:
+        """The simulations a name or MiroFish id names, the best kind of match only (an exact
+        name, else the MiroFish simulation_id, else the graph_id): none, one, or the
+        candidates of an ambiguous reference. `Memory.simulation()` takes the one."""
+        return self._records(
+            SimulationMatch,
+            "SELECT * FROM memory.resolve_simulation(%s, %s)",
+            (tenant_id, reference),
+            conn,
         )

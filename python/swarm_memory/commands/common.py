@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import uuid
 from collections.abc import Callable
 from datetime import datetime
@@ -21,6 +22,7 @@ __all__ = [
     "Subcommands",
     "as_uuid",
     "bound",
+    "confirmed",
     "day",
     "memory",
     "resolve_dsn",
@@ -29,6 +31,7 @@ __all__ = [
     "resolve_tenant",
     "resolved",
     "scoped",
+    "typed",
     "uuid_arg",
 ]
 
@@ -52,7 +55,7 @@ def as_uuid(text: str | uuid.UUID) -> uuid.UUID | None:
         return None
 
 
-# The simulation a name or MiroFish id names when no simulation has it yet: the same name
+# The id of a simulation an import makes for a name no simulation has yet: the same name
 # under the same tenant always gives the same id, so a first import by name and every later
 # command by that name meet.
 SIMULATION_NAMESPACE = uuid.UUID("5b0c6a53-3f0e-4d1b-9a51-2f9d0c7e6a10")
@@ -60,44 +63,13 @@ SIMULATION_NAMESPACE = uuid.UUID("5b0c6a53-3f0e-4d1b-9a51-2f9d0c7e6a10")
 
 def resolve_tenant(mem: Memory, tenant: str | uuid.UUID) -> uuid.UUID:
     """A tenant given as a UUID or by name (among the tenants the caller may act for)."""
-    as_id = as_uuid(tenant)
-    if as_id is not None:
-        return as_id
-    found = [t.tenant_id for t in mem.list_tenants() if t.name == tenant]
-    if not found:
-        raise ValueError(
-            f"no tenant named {tenant!r} that this role may act for; "
-            "`swarm-memory tenants` lists them"
-        )
-    return found[0]
+    return mem.tenant(tenant)
 
 
-def resolve_simulation(
-    mem: Memory, tenant_id: uuid.UUID, simulation: str | uuid.UUID, *, create: bool = False
-) -> uuid.UUID:
-    """A simulation given as a UUID, by name or by MiroFish id. With `create` (an import), a
-    name no simulation has yet gives a new, stable id."""
-    as_id = as_uuid(simulation)
-    if as_id is not None:
-        return as_id
-    found = {
-        s.simulation_id
-        for s in mem.list_simulations(tenant_id)
-        if simulation in (s.name, s.mirofish_id)
-    }
-    if len(found) > 1:
-        raise ValueError(
-            f"{len(found)} simulations are named {simulation!r}; give its UUID "
-            f"(`swarm-memory simulations --tenant {tenant_id}` lists them)"
-        )
-    if found:
-        return found.pop()
-    if create:
-        return uuid.uuid5(SIMULATION_NAMESPACE, f"{tenant_id}/{simulation}")
-    raise ValueError(
-        f"no simulation named {simulation!r}; `swarm-memory simulations --tenant "
-        f"{tenant_id}` lists them"
-    )
+def resolve_simulation(mem: Memory, tenant_id: uuid.UUID, simulation: str | uuid.UUID) -> uuid.UUID:
+    """A simulation given as a UUID, by name or by MiroFish id: an exact name first, and a
+    reference several simulations answer to is refused listing them (Memory.simulation)."""
+    return mem.simulation(tenant_id, simulation)
 
 
 def resolve_node(mem: Memory, tenant_id: uuid.UUID, simulation_id: uuid.UUID, node: str) -> str:
@@ -130,19 +102,53 @@ def memory(args: argparse.Namespace) -> Memory:
     return Memory(resolve_dsn(args))
 
 
-def resolved(func: Handler, *, create: bool = False) -> Handler:
-    """Run a command with its --tenant and --simulation turned into UUIDs. With `create` (an
-    import), a simulation named for the first time gets a new id and, unless --name says
-    otherwise, the name it was given."""
+def resolved(func: Handler) -> Handler:
+    """Run a command with its --tenant and --simulation turned into UUIDs."""
 
     def run(args: argparse.Namespace) -> int:
-        given = args.simulation
         with memory(args) as mem:
             args.tenant = resolve_tenant(mem, args.tenant)
-            if given is not None:
-                args.simulation = resolve_simulation(mem, args.tenant, given, create=create)
-        if create and as_uuid(given) is None and not args.name:
-            args.name = given  # a simulation addressed by name is created with that name
+            if args.simulation is not None:
+                args.simulation = resolve_simulation(mem, args.tenant, args.simulation)
+        return func(args)
+
+    return run
+
+
+def _known_type(given: str, known: list[str], what: str, simulation: uuid.UUID) -> str:
+    """A type as the simulation spells it: exactly, else the one it has in another case."""
+    if given in known:
+        return given
+    same = [t for t in known if t.casefold() == given.casefold()]
+    if len(same) == 1:
+        return same[0]
+    if same:
+        raise ValueError(f"{given!r} is {len(same)} {what}s of simulation {simulation}: {same}")
+    listed = ", ".join(sorted(known)) or f"none (it holds no {what}s yet)"
+    raise ValueError(f"no {what} {given!r} in simulation {simulation}; its {what}s: {listed}")
+
+
+def typed(func: Handler) -> Handler:
+    """Run a command with its --type (node types) and --edge-type (edge types) matched to the
+    simulation's in any case (`--type person` finds Person); a type the simulation does not
+    have is refused, listing those it has. Under `resolved`: --tenant and --simulation are
+    UUIDs by then. No type given, no query."""
+
+    def run(args: argparse.Namespace) -> int:
+        node_types = getattr(args, "type", None)
+        edge_types = getattr(args, "edge_type", None)
+        if node_types is not None or edge_types:
+            with memory(args) as mem:
+                stats = mem.simulation_stats(args.tenant, args.simulation)
+            if node_types is not None:
+                args.type = _known_type(
+                    node_types, list(stats.node_types), "node type", args.simulation
+                )
+            if edge_types:
+                args.edge_type = [
+                    _known_type(t, list(stats.edge_types), "edge type", args.simulation)
+                    for t in edge_types
+                ]
         return func(args)
 
     return run
@@ -156,6 +162,21 @@ def bound(handler: Callable[[argparse.Namespace, Memory], int]) -> Handler:
             return handler(args, mem)
 
     return resolved(run)
+
+
+def confirmed(args: argparse.Namespace, question: str) -> bool:
+    """Whether a command that deletes or renames may go on: --yes, or an answer of y at the
+    terminal's prompt. Without a terminal to ask and without --yes it is refused, before
+    anything changed."""
+    if args.yes:
+        return True
+    if not sys.stdin.isatty():
+        raise ValueError(f"not confirmed: {question} (no terminal to ask: pass --yes)")
+    answer = input(f"{question} [y/N] ")
+    if answer.strip().lower() in ("y", "yes"):
+        return True
+    print("nothing changed", file=sys.stderr)
+    return False
 
 
 def scoped(sub: Subcommands, name: str, help_: str) -> argparse.ArgumentParser:

@@ -4,8 +4,22 @@
 from __future__ import annotations
 
 import argparse
+import re
+import sys
+import uuid
+from pathlib import Path
 
-from swarm_memory.commands.common import Subcommands, memory, resolve_dsn, resolved, scoped
+from swarm_memory.commands.common import (
+    SIMULATION_NAMESPACE,
+    Handler,
+    Subcommands,
+    as_uuid,
+    memory,
+    resolve_dsn,
+    resolve_tenant,
+    resolved,
+    scoped,
+)
 from swarm_memory.render import add_json_flag, print_import_report, print_json_rows, table
 
 __all__ = ["add_commands"]
@@ -42,6 +56,82 @@ def cmd_import(args: argparse.Namespace) -> int:
     else:
         print(f"model: {report.model}")
     return 0
+
+
+# What a MiroFish simulation id looks like (sim_ and 12 hex digits): a --simulation of that
+# shape that is not the run's own is worth a warning.
+MIROFISH_ID = re.compile(r"sim_[0-9a-f]{12}")
+
+
+def _warn(text: str) -> None:
+    print(f"warning: {text}", file=sys.stderr)
+
+
+def import_target(func: Handler) -> Handler:
+    """Run `import` with its directory checked and --tenant and --simulation resolved.
+
+    The simulation: --simulation as a UUID, name or MiroFish id (Memory.simulation); without
+    it, the run's own MiroFish id from state.json, else the directory's name. A reference no
+    simulation answers to makes a new simulation of that name only where no other could have
+    been meant: when --simulation is left out or is a UUID, when the tenant has no simulation
+    yet, or with --create; else nothing is written and the command exits 2. A re-import keeps
+    the simulation's name unless --name gives another."""
+    from swarm_memory.errors import NotFound
+    from swarm_memory.mirofish.read import Clock, read_simulation
+
+    def run(args: argparse.Namespace) -> int:
+        run_dir = Path(args.run_dir)
+        if not run_dir.is_dir():
+            raise ValueError(
+                f"no directory {args.run_dir}"
+                if not run_dir.exists()
+                else f"not a directory: {args.run_dir} (import takes a MiroFish run's folder)"
+            )
+        Clock(args.timezone)  # an unknown zone is refused before the server is asked anything
+        run_id = read_simulation(run_dir).get("simulation_id")
+        given = args.simulation or run_id or run_dir.resolve().name
+        with memory(args) as mem:
+            tenant = resolve_tenant(mem, args.tenant)
+            held = {s.simulation_id: s for s in mem.list_simulations(tenant)}
+            try:
+                simulation = mem.simulation(tenant, given)
+            except NotFound:
+                if args.simulation is not None and held and not args.create:
+                    raise ValueError(
+                        f"no simulation {given} in tenant {args.tenant}; pass --create to make it"
+                    ) from None
+                simulation = uuid.uuid5(SIMULATION_NAMESPACE, f"{tenant}/{given}")
+                if simulation in held:  # made under this name once, and renamed since
+                    simulation = uuid.uuid4()
+        existing = held.get(simulation)
+        if run_id and existing is not None and existing.mirofish_id not in (None, run_id):
+            _warn(
+                f"simulation {existing.name or simulation} holds MiroFish run "
+                f"{existing.mirofish_id}; {run_dir / 'state.json'} is of {run_id}: "
+                "this import replaces what it holds"
+            )
+        if run_id and existing is None:
+            copies = [s for s in held.values() if s.mirofish_id == run_id]
+            if copies:
+                names = ", ".join(f"{s.name or '(no name)'} ({s.simulation_id})" for s in copies)
+                _warn(
+                    f"MiroFish run {run_id} is already imported as {names}; this makes another "
+                    f"copy (--simulation {copies[0].name or copies[0].simulation_id} updates "
+                    "that one)"
+                )
+            elif MIROFISH_ID.fullmatch(given) and given != run_id:
+                _warn(
+                    f"--simulation {given} is not the run's MiroFish id: state.json says {run_id}"
+                )
+        if not args.name:
+            if existing is not None:
+                args.name = existing.name  # a re-import keeps the name, however addressed
+            elif as_uuid(given) is None:
+                args.name = given  # a new simulation takes the name it was addressed by
+        args.tenant, args.simulation = tenant, simulation
+        return func(args)
+
+    return run
 
 
 def cmd_attempts(args: argparse.Namespace) -> int:
@@ -114,8 +204,20 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub: Subcommands) -> None:
-    s = scoped(sub, "import", "import a MiroFish run directory")
+    s = sub.add_parser("import", help="import a MiroFish run directory")
     s.add_argument("run_dir")
+    s.add_argument("--tenant", required=True, help="UUID or name")
+    s.add_argument(
+        "--simulation",
+        help="UUID, name or MiroFish id (default: the run's MiroFish id from state.json, else "
+        "the directory's name)",
+    )
+    s.add_argument(
+        "--create",
+        action="store_true",
+        help="make a new simulation when --simulation names none (needed when the tenant "
+        "already has simulations)",
+    )
     s.add_argument("--graph", help="graph export JSON (default: RUN_DIR/graph.json)")
     s.add_argument("--name")
     s.add_argument("--skip-dangling", action="store_true")
@@ -144,7 +246,7 @@ def add_commands(sub: Subcommands) -> None:
     )
     s.add_argument("--quiet", action="store_true")
     s.add_argument("--batch-size", type=int, default=5000)
-    s.set_defaults(func=resolved(cmd_import, create=True))
+    s.set_defaults(func=import_target(cmd_import))
 
     s = scoped(sub, "attempts", "the import attempts of a simulation")
     add_json_flag(s)

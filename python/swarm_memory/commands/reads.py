@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import argparse
 
-from swarm_memory.commands.common import Subcommands, day, memory, resolve_node, resolved, scoped
+from swarm_memory.commands.common import (
+    Subcommands,
+    day,
+    memory,
+    resolve_node,
+    resolved,
+    scoped,
+    typed,
+)
 from swarm_memory.render import add_json_flag, print_json_record, print_json_rows, table
 
 __all__ = ["add_commands"]
@@ -183,7 +191,7 @@ def add_commands(sub: Subcommands) -> None:
     s.add_argument("--type")
     s.add_argument("--limit", type=int, default=100)
     add_json_flag(s)
-    s.set_defaults(func=resolved(cmd_nodes))
+    s.set_defaults(func=resolved(typed(cmd_nodes)))
 
     s = scoped(sub, "neighbors", "neighbourhood walk from a node")
     s.add_argument("node_id", metavar="NODE", help="a node's id, or its name")
@@ -213,7 +221,7 @@ def add_commands(sub: Subcommands) -> None:
         help="a table, or a picture: Graphviz DOT or SVG (docs/pictures.md)",
     )
     add_json_flag(s)
-    s.set_defaults(func=resolved(cmd_neighbors))
+    s.set_defaults(func=resolved(typed(cmd_neighbors)))
 
     s = scoped(sub, "facts", "facts of a simulation or a node, current or historical")
     s.add_argument(

@@ -9,8 +9,11 @@ import uuid
 
 from swarm_memory.commands.common import (
     Subcommands,
+    as_uuid,
+    confirmed,
     memory,
     resolve_dsn,
+    resolve_simulation,
     resolve_tenant,
     uuid_arg,
 )
@@ -31,7 +34,15 @@ def cmd_tenant(args: argparse.Namespace) -> int:
         elif args.action == "revoke":
             mem.revoke_tenant(args.role, resolve_tenant(mem, args.tenant))
         elif args.action == "delete":
-            return _tenant_delete(args, resolve_tenant(mem, args.tenant))
+            tenant = resolve_tenant(mem, args.tenant)
+            named = {t.tenant_id: t.name for t in mem.list_tenants()}.get(tenant)
+            question = (
+                f"delete tenant {named or args.tenant} ({tenant}) with all its simulations, "
+                "rows and grants?"
+            )
+            if not confirmed(args, question):
+                return 1
+            return _tenant_delete(args, tenant)
     return 0
 
 
@@ -81,6 +92,48 @@ def cmd_simulations(args: argparse.Namespace) -> int:
         for s in simulations
     ]
     print(table(rows, ["name", "mirofish id", "simulation", "committed", "updated"]))
+    return 0
+
+
+def cmd_simulation(args: argparse.Namespace) -> int:
+    """Rename a simulation (memory.upsert_simulation with the new name) or delete it with
+    everything in it (memory.delete_simulation), after confirmation."""
+    with memory(args) as mem:
+        tenant = resolve_tenant(mem, args.tenant)
+        simulation = resolve_simulation(mem, tenant, args.simulation)
+        held = {s.simulation_id: s for s in mem.list_simulations(tenant)}
+        if simulation not in held:
+            raise ValueError(
+                f"no simulation {args.simulation} in tenant {args.tenant}; "
+                f"`swarm-memory simulations --tenant {args.tenant}` lists them"
+            )
+        label = f"{held[simulation].name or '(no name)'} ({simulation})"
+        if args.action == "rename":
+            new = args.new_name.strip()
+            if not new or as_uuid(new) is not None:
+                raise ValueError(f"not a name a simulation can be addressed by: {args.new_name!r}")
+            taken = [s for s in held.values() if s.name == new and s.simulation_id != simulation]
+            if taken:
+                raise ValueError(
+                    f"simulation {new} ({taken[0].simulation_id}) already has that name in "
+                    f"tenant {args.tenant}; two would answer to it"
+                )
+            if not held[simulation].published:
+                raise ValueError(f"simulation {label} has no committed import yet: rename it after")
+            if not confirmed(args, f"rename simulation {label} to {new}?"):
+                return 1
+            mem.upsert_simulation(tenant, simulation, new)
+            print(f"renamed simulation {simulation} to {new}")
+        else:
+            if not confirmed(args, f"delete simulation {label} with everything in it?"):
+                return 1
+            c = mem.delete_simulation(tenant, simulation)
+            print(
+                f"deleted simulation {label}: {c.nodes} nodes, {c.edges} edges, "
+                f"{c.episodes} episodes, {c.profiles} profiles, {c.reports} reports, "
+                f"{c.predictions} predictions (its search indexes go at the next "
+                "`swarm-memory index`)"
+            )
     return 0
 
 
@@ -144,6 +197,8 @@ def cmd_role(args: argparse.Namespace) -> int:
     group = "memory_writer" if args.writer else "memory_reader"
     timeout = _statement_timeout(args.statement_timeout or ROLE_STATEMENT_TIMEOUT[group])
     limit = _connection_limit(args.connection_limit or str(ROLE_CONNECTION_LIMIT))
+    with memory(args) as mem:  # a tenant's name resolved before a password is asked for
+        tenants = [resolve_tenant(mem, t) for t in args.tenant]
     if args.password_env:
         password = os.environ.get(args.password_env)
         if password is None:
@@ -173,12 +228,12 @@ def cmd_role(args: argparse.Namespace) -> int:
                     sql.Identifier(group), sql.Identifier(args.name)
                 )
             )
-            for tenant in args.tenant:
+            for tenant in tenants:
                 conn.execute("SELECT memory.grant_tenant(%s, %s)", (args.name, tenant))
     except psycopg.Error as exc:
         raise translate(exc) from exc
     print(
-        f"role {args.name}: login, {group}, tenants {', '.join(map(str, args.tenant))}, "
+        f"role {args.name}: login, {group}, tenants {', '.join(map(str, tenants))}, "
         f"statement_timeout {timeout or 'none'}, "
         f"connection limit {'none' if limit < 0 else limit}"
     )
@@ -263,6 +318,7 @@ def add_commands(sub: Subcommands) -> None:
         help="delete a tenant with all its rows, then drop its search indexes CONCURRENTLY",
     )
     t.add_argument("tenant", help="UUID or name")
+    t.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     s.set_defaults(func=cmd_tenant)
 
     s = sub.add_parser("tenants", help="the tenants this role may act for")
@@ -274,6 +330,18 @@ def add_commands(sub: Subcommands) -> None:
     add_json_flag(s)
     s.set_defaults(func=cmd_simulations)
 
+    s = sub.add_parser("simulation", help="rename or delete a simulation")
+    ssub = s.add_subparsers(dest="action", required=True)
+    r = ssub.add_parser("rename", help="give a simulation another name")
+    r.add_argument("simulation", help="UUID, name or MiroFish id")
+    r.add_argument("new_name")
+    d = ssub.add_parser("delete", help="delete a simulation with everything in it")
+    d.add_argument("simulation", help="UUID, name or MiroFish id")
+    for p in (r, d):
+        p.add_argument("--tenant", required=True, help="UUID or name")
+        p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    s.set_defaults(func=cmd_simulation)
+
     s = sub.add_parser("role", help="create a login role for a tenant (CREATEROLE, memory_admin)")
     rsub = s.add_subparsers(dest="action", required=True)
     r = rsub.add_parser("create")
@@ -281,7 +349,7 @@ def add_commands(sub: Subcommands) -> None:
     kind = r.add_mutually_exclusive_group(required=True)
     kind.add_argument("--reader", action="store_true", help="memory_reader: reads")
     kind.add_argument("--writer", action="store_true", help="memory_writer: reads and writes")
-    r.add_argument("--tenant", type=uuid_arg, action="append", required=True, help="repeatable")
+    r.add_argument("--tenant", action="append", required=True, help="UUID or name; repeatable")
     r.add_argument(
         "--password-env", metavar="VAR", help="read the password from this variable (else prompt)"
     )
