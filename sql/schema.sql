@@ -2386,15 +2386,15 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._words_query(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '932e6de9ea1d84344b537c909d7b8dec', false),
         ('memory._words_text(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '1d91a16a70b91362e4edac23d7624c76', false),
         ('memory._zep_attempts_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5b37672100c7f1100a1920089675db1f', false),
-        ('memory._zep_batch(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1b0e3c9bee4eea61da8e70fc4a0a8091', false),
-        ('memory._zep_batch_item(memory.zep_batch_items,memory.zep_episodes)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'bf73487a4ee58a1a05e66aa1809506ad', false),
+        ('memory._zep_batch(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '2ba44ff06be3242c6ff5a67019ed8775', false),
+        ('memory._zep_batch_item(jsonb,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd2efd0f70a0a9897c2c6b0d8d25c205b', false),
         ('memory._zep_batch_item_problem(jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'c9adf7b8b15d77be164169a862c1dc2f', false),
         ('memory._zep_batch_items_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '0ef012dbde66d45a359b9268bca770fa', false),
-        ('memory._zep_batch_json(memory.zep_batches)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7e615eff0d00904d0e2837fc22f28e47', false),
+        ('memory._zep_batch_json(jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'c4bc3623c1b029f7fc6da93af53ae864', false),
         ('memory._zep_batch_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '10a5ddcc53c13e31cc11001a00e1f503', false),
         ('memory._zep_edge(memory.edge_detail,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ce467b7698f663419598b30395487a10', false),
         ('memory._zep_edge_item(memory.edges)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9df7dd211f552c1c73706b30065494ef', false),
-        ('memory._zep_episode(memory.zep_episodes)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ed2c7b80310588e7683ad076bae26e6c', false),
+        ('memory._zep_episode(jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '69fb445f6c3d38a099329714d557e290', false),
         ('memory._zep_graph_json(uuid,text,jsonb,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '22f91eb39f953527631924ebd9076f76', false),
         ('memory._zep_home(uuid,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b63e6ba7408200ac8eb15155abc75c42', false),
         ('memory._zep_node(text,text,text,text[],text,jsonb,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a0ba74f703ca7cfef400f31b1405acb9', false),
@@ -2490,25 +2490,25 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.upsert_simulation(uuid,uuid,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '4d50e1bced9b3ccadf57e50f6a5ff9d3', false),
         ('memory.validate_import(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f3f4094686a9ff999b030159c273ea05', false),
         ('memory.warm(uuid,uuid)', 'invoker', 'memory_owner', 'enable_seqscan=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8208aa3451ad53ca50e634a0ae012d07', false),
-        ('memory.zep_add_episodes(uuid,text,jsonb,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a8ebf2021212683e1958f42a978c69a5', false),
+        ('memory.zep_add_episodes(uuid,text,jsonb,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e580c2026da553bb590c486c82798992', false),
         ('memory.zep_apply_extraction(uuid,uuid,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6ba922ba1a0631a7ab3d783b183a0d14', false),
         ('memory.zep_batch(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8fe70fe0fcaafcfa0d33c94f03fc46c0', false),
-        ('memory.zep_batch_add(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '450c4d8991928ff7dec28f00fd70ff14', false),
-        ('memory.zep_batch_create(uuid,jsonb,text[])', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '678b0127ce99036ebf250e4b45c2892d', false),
-        ('memory.zep_batch_delete(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '605798d053e312da4e6b1b7c9d6165a4', false),
-        ('memory.zep_batch_items(uuid,uuid,integer,bigint,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e269dec957bdb1a57af620b39a07b2fe', false),
-        ('memory.zep_batch_process(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '1b4389cae7fe0972754d4d53eca25ffd', false),
-        ('memory.zep_batches(uuid,integer,bigint,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6b18c3fe1054978844bc92be15afd95e', false),
+        ('memory.zep_batch_add(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'fc19a9dfb1be7cf3e9b85069dd1513e8', false),
+        ('memory.zep_batch_create(uuid,jsonb,text[])', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '66cae94ffe205b7f4b41f420a53b0e20', false),
+        ('memory.zep_batch_delete(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f767a61319976da2227e16ca18900e8c', false),
+        ('memory.zep_batch_items(uuid,uuid,integer,bigint,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'af2530f071b88a8739239f4f192f0a88', false),
+        ('memory.zep_batch_process(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '596f64039250483e91b73129f68f1612', false),
+        ('memory.zep_batches(uuid,integer,bigint,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dfa094b7d13c55286ae2ce1a54124588', false),
         ('memory.zep_claim_episodes(uuid,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'ced0d021f01806b39ec5684fc35ef45f', false),
         ('memory.zep_create_graph(uuid,text,text,text,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e7f426317e7890cc4a86f0701061de8c', false),
         ('memory.zep_delete_graph(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'd0ebe0f1b7a7a274c534b55ff0f65f4d', false),
         ('memory.zep_edge(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dc6319ca449204e474673a45646060fc', false),
         ('memory.zep_edges(uuid,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8e722b09a524b6fd4ffedc71e6e587cd', false),
-        ('memory.zep_episode(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '2e8db7b65ac39e9e626b05490027f117', false),
+        ('memory.zep_episode(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'babf0e69c43e46bbe0fad0384df1cb44', false),
         ('memory.zep_extraction_context(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '11f8185816edc46608523903f93f04bd', false),
         ('memory.zep_fail_extraction(uuid,uuid,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '1661bff98f998d0c92b600b5634c9c6e', false),
         ('memory.zep_graph(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee4d4ff3442a094893598f4984b2ea10', false),
-        ('memory.zep_graph_episodes(uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '837fed211ee26d133d9bb6af4fd638d0', false),
+        ('memory.zep_graph_episodes(uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a87f531a9d4933cf62570f4d51fe1dfa', false),
         ('memory.zep_graphs(uuid,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'bd90c4ad5ba33095d248f797eaf0c671', false),
         ('memory.zep_node(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1576a9e7862fe03b437b8fbad901ac71', false),
         ('memory.zep_node_edges(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '41449b7622c496e577e52bc6f315643e', false),
@@ -6023,7 +6023,7 @@ REVOKE ALL ON FUNCTION memory._zep_attempts_max() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._zep_attempts_max() TO memory_reader;
 
 -- _zep_batch(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._zep_batch(p_tenant_id uuid, p_batch_id uuid) RETURNS memory.zep_batches
+CREATE FUNCTION memory._zep_batch(p_tenant_id uuid, p_batch_id uuid) RETURNS jsonb
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
@@ -6039,7 +6039,7 @@ BEGIN
         RAISE EXCEPTION 'unknown batch %', p_batch_id
             USING ERRCODE = 'no_data_found', HINT = 'batch.list lists the batches of the key''s tenant';
     END IF;
-    RETURN v_batch;
+    RETURN pg_catalog.to_jsonb(v_batch);
 END
 $$;
 
@@ -6052,37 +6052,39 @@ COMMENT ON FUNCTION memory._zep_batch(p_tenant_id uuid, p_batch_id uuid) IS 'Int
 REVOKE ALL ON FUNCTION memory._zep_batch(p_tenant_id uuid, p_batch_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._zep_batch(p_tenant_id uuid, p_batch_id uuid) TO memory_reader;
 
--- _zep_batch_item(memory.zep_batch_items, memory.zep_episodes); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._zep_batch_item(p_item memory.zep_batch_items, p_episode memory.zep_episodes) RETURNS jsonb
+-- _zep_batch_item(jsonb, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_batch_item(p_item jsonb, p_episode jsonb) RETURNS jsonb
     LANGUAGE sql STABLE PARALLEL SAFE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
     SELECT pg_catalog.jsonb_build_object(
-        'item_id', (p_item).item_id,
-        'item_no', (p_item).item_no,
-        'kind', (p_item).kind,
-        'graph_id', (p_item).graph_id,
-        'graph_uuid', (p_item).simulation_id,
-        'status', COALESCE((p_episode).status, 'pending'),
-        'episode_uuid', (p_item).episode_uuid,
-        'source_uuid', (p_item).episode_uuid,
-        'sequence_index', (p_episode).sequence_index,
-        'attempts', (p_episode).attempts,
-        'error', CASE WHEN (p_episode).status = 'failed'
-                      THEN pg_catalog.jsonb_build_object('message', (p_episode).last_error) END,
-        'metadata', (p_item).metadata,
-        'created_at', memory._zep_time((p_item).added_at),
-        'updated_at', memory._zep_time(GREATEST((p_item).added_at, (p_episode).processed_at, (p_episode).added_at)));
+        'item_id', i.item_id,
+        'item_no', i.item_no,
+        'kind', i.kind,
+        'graph_id', i.graph_id,
+        'graph_uuid', i.simulation_id,
+        'status', COALESCE(e.status, 'pending'),
+        'episode_uuid', i.episode_uuid,
+        'source_uuid', i.episode_uuid,
+        'sequence_index', e.sequence_index,
+        'attempts', e.attempts,
+        'error', CASE WHEN e.status = 'failed'
+                      THEN pg_catalog.jsonb_build_object('message', e.last_error) END,
+        'metadata', i.metadata,
+        'created_at', memory._zep_time(i.added_at),
+        'updated_at', memory._zep_time(GREATEST(i.added_at, e.processed_at, e.added_at)))
+      FROM pg_catalog.jsonb_populate_record(NULL::memory.zep_batch_items, p_item) AS i,
+           pg_catalog.jsonb_populate_record(NULL::memory.zep_episodes, p_episode) AS e;
 $$;
 
-ALTER FUNCTION memory._zep_batch_item(p_item memory.zep_batch_items, p_episode memory.zep_episodes) OWNER TO memory_owner;
+ALTER FUNCTION memory._zep_batch_item(p_item jsonb, p_episode jsonb) OWNER TO memory_owner;
 
--- FUNCTION _zep_batch_item(p_item memory.zep_batch_items, p_episode memory.zep_episodes); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._zep_batch_item(p_item memory.zep_batch_items, p_episode memory.zep_episodes) IS 'Internal: a Zep batch item in its wire shape, its status its episode''s (pending before)';
+-- FUNCTION _zep_batch_item(p_item jsonb, p_episode jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_batch_item(p_item jsonb, p_episode jsonb) IS 'Internal: a Zep batch item in its wire shape, its status its episode''s (pending before)';
 
--- FUNCTION _zep_batch_item(p_item memory.zep_batch_items, p_episode memory.zep_episodes); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._zep_batch_item(p_item memory.zep_batch_items, p_episode memory.zep_episodes) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._zep_batch_item(p_item memory.zep_batch_items, p_episode memory.zep_episodes) TO memory_reader;
+-- FUNCTION _zep_batch_item(p_item jsonb, p_episode jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_batch_item(p_item jsonb, p_episode jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_batch_item(p_item jsonb, p_episode jsonb) TO memory_reader;
 
 -- _zep_batch_item_problem(jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._zep_batch_item_problem(p_item jsonb) RETURNS text
@@ -6144,17 +6146,19 @@ COMMENT ON FUNCTION memory._zep_batch_items_max() IS 'Internal: the most items o
 REVOKE ALL ON FUNCTION memory._zep_batch_items_max() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._zep_batch_items_max() TO memory_reader;
 
--- _zep_batch_json(memory.zep_batches); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._zep_batch_json(p_batch memory.zep_batches) RETURNS jsonb
+-- _zep_batch_json(jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_batch_json(p_batch jsonb) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-    WITH items AS (
-        SELECT memory._zep_batch_item(i, z) ->> 'status' AS status, z.processed_at
-          FROM memory.zep_batch_items AS i
+    WITH pb AS (
+        SELECT * FROM pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, p_batch)
+    ), items AS (
+        SELECT memory._zep_batch_item(pg_catalog.to_jsonb(i), pg_catalog.to_jsonb(z)) ->> 'status' AS status, z.processed_at
+          FROM pb, memory.zep_batch_items AS i
           LEFT JOIN memory.zep_episodes AS z
             ON z.tenant_id = i.tenant_id AND z.simulation_id = i.simulation_id AND z.episode_uuid = i.episode_uuid
-         WHERE i.tenant_id = (p_batch).tenant_id AND i.batch_id = (p_batch).batch_id
+         WHERE i.tenant_id = pb.tenant_id AND i.batch_id = pb.batch_id
     ), c AS (
         SELECT pg_catalog.count(*) AS total,
                pg_catalog.count(*) FILTER (WHERE s.status = 'queued') AS queued,
@@ -6164,40 +6168,40 @@ CREATE FUNCTION memory._zep_batch_json(p_batch memory.zep_batches) RETURNS jsonb
                pg_catalog.max(s.processed_at) AS last_done
           FROM items AS s
     ), d AS (
-        SELECT c.*, CASE WHEN (p_batch).status = 'draft' THEN 'draft'
+        SELECT c.*, CASE WHEN pb.status = 'draft' THEN 'draft'
                          WHEN c.queued = c.total AND c.total > 0 THEN 'queued'
                          WHEN c.queued + c.processing > 0 THEN 'processing'
                          WHEN c.failed = 0 THEN 'succeeded'
                          WHEN c.succeeded = 0 THEN 'failed'
                          ELSE 'partial' END AS status
-          FROM c
+          FROM c, pb
     )
     SELECT pg_catalog.jsonb_build_object(
-        'batch_id', (p_batch).batch_id,
+        'batch_id', pb.batch_id,
         'status', d.status,
-        'metadata', (p_batch).metadata,
-        'ignore_roles', pg_catalog.to_jsonb((p_batch).ignore_roles),
+        'metadata', pb.metadata,
+        'ignore_roles', pg_catalog.to_jsonb(pb.ignore_roles),
         'item_count', d.total,
-        'created_at', memory._zep_time((p_batch).created_at),
-        'updated_at', memory._zep_time(GREATEST((p_batch).updated_at, d.last_done)),
-        'processed_at', memory._zep_time((p_batch).processed_at),
+        'created_at', memory._zep_time(pb.created_at),
+        'updated_at', memory._zep_time(GREATEST(pb.updated_at, d.last_done)),
+        'processed_at', memory._zep_time(pb.processed_at),
         'completed_at', CASE WHEN d.status IN ('succeeded', 'failed', 'partial') THEN memory._zep_time(d.last_done) END,
         'progress', pg_catalog.jsonb_build_object(
             'total_items', d.total, 'queued_items', d.queued, 'processing_items', d.processing,
             'succeeded_items', d.succeeded, 'failed_items', d.failed, 'skipped_items', 0, 'canceled_items', 0,
             'percent_complete', CASE WHEN d.total = 0 OR d.status = 'draft' THEN 0
                                      ELSE pg_catalog.round(100.0 * (d.succeeded + d.failed) / d.total, 1) END))
-      FROM d;
+      FROM d, pb;
 $$;
 
-ALTER FUNCTION memory._zep_batch_json(p_batch memory.zep_batches) OWNER TO memory_owner;
+ALTER FUNCTION memory._zep_batch_json(p_batch jsonb) OWNER TO memory_owner;
 
--- FUNCTION _zep_batch_json(p_batch memory.zep_batches); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._zep_batch_json(p_batch memory.zep_batches) IS 'Internal: a Zep batch in its wire shape, its status and progress derived from its items'' episodes';
+-- FUNCTION _zep_batch_json(p_batch jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_batch_json(p_batch jsonb) IS 'Internal: a Zep batch in its wire shape, its status and progress derived from its items'' episodes';
 
--- FUNCTION _zep_batch_json(p_batch memory.zep_batches); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._zep_batch_json(p_batch memory.zep_batches) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._zep_batch_json(p_batch memory.zep_batches) TO memory_reader;
+-- FUNCTION _zep_batch_json(p_batch jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_batch_json(p_batch jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_batch_json(p_batch jsonb) TO memory_reader;
 
 -- _zep_batch_max(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._zep_batch_max() RETURNS integer
@@ -6266,34 +6270,35 @@ COMMENT ON FUNCTION memory._zep_edge_item(p_edge memory.edges) IS 'Internal: a s
 REVOKE ALL ON FUNCTION memory._zep_edge_item(p_edge memory.edges) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._zep_edge_item(p_edge memory.edges) TO memory_writer;
 
--- _zep_episode(memory.zep_episodes); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._zep_episode(p_episode memory.zep_episodes) RETURNS jsonb
+-- _zep_episode(jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_episode(p_episode jsonb) RETURNS jsonb
     LANGUAGE sql STABLE PARALLEL SAFE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
     SELECT pg_catalog.jsonb_build_object(
-        'uuid', (p_episode).episode_uuid,
-        'content', (p_episode).content,
-        'source', (p_episode).source,
-        'source_description', (p_episode).source_description,
-        'created_at', memory._zep_time((p_episode).created_at),
-        'processed', (p_episode).status = 'succeeded',
-        'status', (p_episode).status,
-        'sequence_index', (p_episode).sequence_index,
-        'attempts', (p_episode).attempts,
-        'error', (p_episode).last_error,
-        'refused', (p_episode).refused,
-        'batch_id', (p_episode).batch_id);
+        'uuid', e.episode_uuid,
+        'content', e.content,
+        'source', e.source,
+        'source_description', e.source_description,
+        'created_at', memory._zep_time(e.created_at),
+        'processed', e.status = 'succeeded',
+        'status', e.status,
+        'sequence_index', e.sequence_index,
+        'attempts', e.attempts,
+        'error', e.last_error,
+        'refused', e.refused,
+        'batch_id', e.batch_id)
+      FROM pg_catalog.jsonb_populate_record(NULL::memory.zep_episodes, p_episode) AS e;
 $$;
 
-ALTER FUNCTION memory._zep_episode(p_episode memory.zep_episodes) OWNER TO memory_owner;
+ALTER FUNCTION memory._zep_episode(p_episode jsonb) OWNER TO memory_owner;
 
--- FUNCTION _zep_episode(p_episode memory.zep_episodes); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._zep_episode(p_episode memory.zep_episodes) IS 'Internal: an episode added through serve in the wire shape of Zep''s Episode';
+-- FUNCTION _zep_episode(p_episode jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_episode(p_episode jsonb) IS 'Internal: an episode added through serve in the wire shape of Zep''s Episode';
 
--- FUNCTION _zep_episode(p_episode memory.zep_episodes); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._zep_episode(p_episode memory.zep_episodes) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._zep_episode(p_episode memory.zep_episodes) TO memory_reader;
+-- FUNCTION _zep_episode(p_episode jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_episode(p_episode jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_episode(p_episode jsonb) TO memory_reader;
 
 -- _zep_graph_json(uuid, text, jsonb, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._zep_graph_json(p_simulation_id uuid, p_name text, p_metadata jsonb, p_created_at timestamp with time zone) RETURNS jsonb
@@ -13350,7 +13355,7 @@ BEGIN
     ON CONFLICT (tenant_id, simulation_id, episode_uuid) DO NOTHING;
 
     RETURN QUERY
-    SELECT memory._zep_episode(z)
+    SELECT memory._zep_episode(pg_catalog.to_jsonb(z))
       FROM pg_catalog.jsonb_to_recordset(v_added) AS a (ord bigint, episode_uuid uuid, content text, source text,
                source_description text, created_at timestamptz, embedding jsonb, embedding_model text)
       JOIN memory.zep_episodes AS z
@@ -13650,7 +13655,7 @@ DECLARE
     v_n       integer;
     v_problem text;
 BEGIN
-    v_batch := memory._zep_batch(p_tenant_id, p_batch_id);
+    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch(p_tenant_id, p_batch_id));
     -- locked, and read again once locked: the lock orders the adds, processes and deletes
     -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
     SELECT b.* INTO STRICT v_batch
@@ -13697,7 +13702,7 @@ BEGIN
      WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id;
 
     RETURN QUERY
-    SELECT memory._zep_batch_item(i, NULL::memory.zep_episodes)
+    SELECT memory._zep_batch_item(pg_catalog.to_jsonb(i), NULL)
       FROM memory.zep_batch_items AS i
      WHERE i.tenant_id = p_tenant_id AND i.batch_id = v_batch.batch_id AND i.item_no > v_batch.item_count
      ORDER BY i.item_no;
@@ -13739,7 +13744,7 @@ BEGIN
     INSERT INTO memory.zep_batches (tenant_id, metadata, ignore_roles)
     VALUES (p_tenant_id, COALESCE(NULLIF(p_metadata, 'null'::jsonb), '{}'::jsonb), COALESCE(p_ignore_roles, '{}'))
     RETURNING * INTO v_batch;
-    RETURN memory._zep_batch_json(v_batch);
+    RETURN memory._zep_batch_json(pg_catalog.to_jsonb(v_batch));
 END
 $$;
 
@@ -13762,14 +13767,14 @@ DECLARE
     v_batch memory.zep_batches;
     v_json  jsonb;
 BEGIN
-    v_batch := memory._zep_batch(p_tenant_id, p_batch_id);
+    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch(p_tenant_id, p_batch_id));
     -- locked, and read again once locked: the lock orders the adds, processes and deletes
     -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
     SELECT b.* INTO STRICT v_batch
       FROM memory.zep_batches AS b
      WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id AND b.deleted_at IS NULL
        FOR UPDATE;
-    v_json := memory._zep_batch_json(v_batch);
+    v_json := memory._zep_batch_json(pg_catalog.to_jsonb(v_batch));
     IF v_json ->> 'status' IN ('queued', 'processing') THEN
         RAISE EXCEPTION 'batch % is %: its items are not all done', p_batch_id, v_json ->> 'status'
             USING ERRCODE = 'object_not_in_prerequisite_state',
@@ -13801,7 +13806,7 @@ CREATE FUNCTION memory.zep_batch_items(p_tenant_id uuid, p_batch_id uuid, p_limi
     SET lock_timeout TO '5s'
     AS $$
 DECLARE
-    v_batch memory.zep_batches := memory._zep_batch(p_tenant_id, p_batch_id);
+    v_batch memory.zep_batches := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch(p_tenant_id, p_batch_id));
     v_limit integer := memory._page_rows(p_limit, 100);
     v_page  jsonb;
 BEGIN
@@ -13819,7 +13824,7 @@ BEGIN
                                    THEN pg_catalog.max(p.item_no) FILTER (WHERE p.n <= v_limit) END)
       INTO v_page
       FROM (SELECT f.item_no, f.j, pg_catalog.row_number() OVER (ORDER BY f.item_no) AS n
-              FROM (SELECT i.item_no, memory._zep_batch_item(i, z) AS j
+              FROM (SELECT i.item_no, memory._zep_batch_item(pg_catalog.to_jsonb(i), pg_catalog.to_jsonb(z)) AS j
                       FROM memory.zep_batch_items AS i
                       LEFT JOIN memory.zep_episodes AS z
                         ON z.tenant_id = i.tenant_id AND z.simulation_id = i.simulation_id
@@ -13926,7 +13931,7 @@ DECLARE
     v_batch memory.zep_batches;
     v_chunk record;
 BEGIN
-    v_batch := memory._zep_batch(p_tenant_id, p_batch_id);
+    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch(p_tenant_id, p_batch_id));
     -- locked, and read again once locked: the lock orders the adds, processes and deletes
     -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
     SELECT b.* INTO STRICT v_batch
@@ -13982,7 +13987,7 @@ BEGIN
             RETURNING * INTO v_batch;
         END IF;
     END IF;
-    RETURN memory._zep_batch_json(v_batch);
+    RETURN memory._zep_batch_json(pg_catalog.to_jsonb(v_batch));
 END
 $$;
 
@@ -14033,7 +14038,7 @@ BEGIN
                                    THEN pg_catalog.max(p.batch_no) FILTER (WHERE p.n <= v_limit) END)
       INTO v_page
       FROM (SELECT f.batch_no, f.j, pg_catalog.row_number() OVER (ORDER BY f.batch_no) AS n
-              FROM (SELECT b.batch_no, memory._zep_batch_json(b) AS j
+              FROM (SELECT b.batch_no, memory._zep_batch_json(pg_catalog.to_jsonb(b)) AS j
                       FROM memory.zep_batches AS b
                      WHERE b.tenant_id = p_tenant_id AND b.deleted_at IS NULL
                        AND b.batch_no > COALESCE(p_cursor, 0)) AS f
@@ -14312,7 +14317,7 @@ DECLARE
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
     PERFORM memory._not_null(p_episode_uuid, 'p_episode_uuid', 'pass the uuid graph.add answered');
-    SELECT memory._zep_episode(z) INTO v_episode
+    SELECT memory._zep_episode(pg_catalog.to_jsonb(z)) INTO v_episode
       FROM memory.zep_episodes AS z
      WHERE z.tenant_id = p_tenant_id AND z.episode_uuid = p_episode_uuid
      LIMIT 1;
@@ -14549,7 +14554,7 @@ CREATE FUNCTION memory.zep_graph_episodes(p_tenant_id uuid, p_graph_id text, p_l
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
-    SELECT memory._zep_episode(z)
+    SELECT memory._zep_episode(pg_catalog.to_jsonb(l.z))
       FROM (SELECT z FROM memory.zep_episodes AS z
              WHERE z.tenant_id = p_tenant_id AND z.simulation_id = memory._zep_simulation(p_tenant_id, p_graph_id)
              ORDER BY z.sequence_index DESC

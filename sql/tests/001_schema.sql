@@ -303,7 +303,7 @@ INSERT INTO fx_functions VALUES
 
 -- V0044: its writes and the extraction queue
 INSERT INTO fx_functions VALUES
-    ('_zep_episode',        '{memory.zep_episodes}'),
+    ('_zep_episode',        '{jsonb}'),
     ('_zep_types_max',      '{}'),
     ('_zep_type_problem',   '{text,jsonb,integer,jsonb}'),
     ('_zep_batch_max',      '{}'),
@@ -327,8 +327,8 @@ INSERT INTO fx_functions VALUES
 INSERT INTO fx_functions VALUES
     ('_zep_batch_items_max', '{}'),
     ('_zep_batch',          '{uuid,uuid}'),
-    ('_zep_batch_item',     '{memory.zep_batch_items,memory.zep_episodes}'),
-    ('_zep_batch_json',     '{memory.zep_batches}'),
+    ('_zep_batch_item',     '{jsonb,jsonb}'),
+    ('_zep_batch_json',     '{jsonb}'),
     ('_zep_batch_item_problem', '{jsonb}'),
     ('zep_batch_create',    '{uuid,jsonb,text[]}'),
     ('zep_batch',           '{uuid,uuid}'),

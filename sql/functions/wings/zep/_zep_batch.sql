@@ -1,6 +1,8 @@
 -- The batch of the caller's tenant that p_batch_id names: one it does not have is P0002, the
--- same whether another tenant's or none (the service answers 404 alike).
-CREATE OR REPLACE FUNCTION memory._zep_batch(p_tenant_id uuid, p_batch_id uuid) RETURNS memory.zep_batches
+-- same whether another tenant's or none (the service answers 404 alike). The row as jsonb (a
+-- signature naming the table's type could not be created before V0045, where every function
+-- is deployed): jsonb_populate_record gives it back.
+CREATE OR REPLACE FUNCTION memory._zep_batch(p_tenant_id uuid, p_batch_id uuid) RETURNS jsonb
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -16,7 +18,7 @@ BEGIN
         RAISE EXCEPTION 'unknown batch %', p_batch_id
             USING ERRCODE = 'no_data_found', HINT = 'batch.list lists the batches of the key''s tenant';
     END IF;
-    RETURN v_batch;
+    RETURN pg_catalog.to_jsonb(v_batch);
 END
 $fn$;
 

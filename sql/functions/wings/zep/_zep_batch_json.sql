@@ -3,17 +3,20 @@
 -- none has started, processing while any is queued or processing, then succeeded (all),
 -- failed (none) or partial. A failed item the queue retries (memory.zep_claim_episodes) takes
 -- the batch back to processing. completed_at: the last extraction's commit, once none waits.
-CREATE OR REPLACE FUNCTION memory._zep_batch_json(p_batch memory.zep_batches)
+-- The batch comes as jsonb (to_jsonb of its row), as memory._zep_episode's.
+CREATE OR REPLACE FUNCTION memory._zep_batch_json(p_batch jsonb)
 RETURNS jsonb
 LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    WITH items AS (
-        SELECT memory._zep_batch_item(i, z) ->> 'status' AS status, z.processed_at
-          FROM memory.zep_batch_items AS i
+    WITH pb AS (
+        SELECT * FROM pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, p_batch)
+    ), items AS (
+        SELECT memory._zep_batch_item(pg_catalog.to_jsonb(i), pg_catalog.to_jsonb(z)) ->> 'status' AS status, z.processed_at
+          FROM pb, memory.zep_batch_items AS i
           LEFT JOIN memory.zep_episodes AS z
             ON z.tenant_id = i.tenant_id AND z.simulation_id = i.simulation_id AND z.episode_uuid = i.episode_uuid
-         WHERE i.tenant_id = (p_batch).tenant_id AND i.batch_id = (p_batch).batch_id
+         WHERE i.tenant_id = pb.tenant_id AND i.batch_id = pb.batch_id
     ), c AS (
         SELECT pg_catalog.count(*) AS total,
                pg_catalog.count(*) FILTER (WHERE s.status = 'queued') AS queued,
@@ -23,31 +26,31 @@ AS $fn$
                pg_catalog.max(s.processed_at) AS last_done
           FROM items AS s
     ), d AS (
-        SELECT c.*, CASE WHEN (p_batch).status = 'draft' THEN 'draft'
+        SELECT c.*, CASE WHEN pb.status = 'draft' THEN 'draft'
                          WHEN c.queued = c.total AND c.total > 0 THEN 'queued'
                          WHEN c.queued + c.processing > 0 THEN 'processing'
                          WHEN c.failed = 0 THEN 'succeeded'
                          WHEN c.succeeded = 0 THEN 'failed'
                          ELSE 'partial' END AS status
-          FROM c
+          FROM c, pb
     )
     SELECT pg_catalog.jsonb_build_object(
-        'batch_id', (p_batch).batch_id,
+        'batch_id', pb.batch_id,
         'status', d.status,
-        'metadata', (p_batch).metadata,
-        'ignore_roles', pg_catalog.to_jsonb((p_batch).ignore_roles),
+        'metadata', pb.metadata,
+        'ignore_roles', pg_catalog.to_jsonb(pb.ignore_roles),
         'item_count', d.total,
-        'created_at', memory._zep_time((p_batch).created_at),
-        'updated_at', memory._zep_time(GREATEST((p_batch).updated_at, d.last_done)),
-        'processed_at', memory._zep_time((p_batch).processed_at),
+        'created_at', memory._zep_time(pb.created_at),
+        'updated_at', memory._zep_time(GREATEST(pb.updated_at, d.last_done)),
+        'processed_at', memory._zep_time(pb.processed_at),
         'completed_at', CASE WHEN d.status IN ('succeeded', 'failed', 'partial') THEN memory._zep_time(d.last_done) END,
         'progress', pg_catalog.jsonb_build_object(
             'total_items', d.total, 'queued_items', d.queued, 'processing_items', d.processing,
             'succeeded_items', d.succeeded, 'failed_items', d.failed, 'skipped_items', 0, 'canceled_items', 0,
             'percent_complete', CASE WHEN d.total = 0 OR d.status = 'draft' THEN 0
                                      ELSE pg_catalog.round(100.0 * (d.succeeded + d.failed) / d.total, 1) END))
-      FROM d;
+      FROM d, pb;
 $fn$;
 
-COMMENT ON FUNCTION memory._zep_batch_json(memory.zep_batches) IS 'Internal: a Zep batch in its wire shape, its status and progress derived from its items'' episodes';
-GRANT EXECUTE ON FUNCTION memory._zep_batch_json(memory.zep_batches) TO memory_reader;
+COMMENT ON FUNCTION memory._zep_batch_json(jsonb) IS 'Internal: a Zep batch in its wire shape, its status and progress derived from its items'' episodes';
+GRANT EXECUTE ON FUNCTION memory._zep_batch_json(jsonb) TO memory_reader;

@@ -98,7 +98,7 @@ BEGIN
     ON CONFLICT (tenant_id, simulation_id, episode_uuid) DO NOTHING;
 
     RETURN QUERY
-    SELECT memory._zep_episode(z)
+    SELECT memory._zep_episode(pg_catalog.to_jsonb(z))
       FROM pg_catalog.jsonb_to_recordset(v_added) AS a (ord bigint, episode_uuid uuid, content text, source text,
                source_description text, created_at timestamptz, embedding jsonb, embedding_model text)
       JOIN memory.zep_episodes AS z

@@ -18,7 +18,7 @@ DECLARE
     v_n       integer;
     v_problem text;
 BEGIN
-    v_batch := memory._zep_batch(p_tenant_id, p_batch_id);
+    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch(p_tenant_id, p_batch_id));
     -- locked, and read again once locked: the lock orders the adds, processes and deletes
     -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
     SELECT b.* INTO STRICT v_batch
@@ -65,7 +65,7 @@ BEGIN
      WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id;
 
     RETURN QUERY
-    SELECT memory._zep_batch_item(i, NULL::memory.zep_episodes)
+    SELECT memory._zep_batch_item(pg_catalog.to_jsonb(i), NULL)
       FROM memory.zep_batch_items AS i
      WHERE i.tenant_id = p_tenant_id AND i.batch_id = v_batch.batch_id AND i.item_no > v_batch.item_count
      ORDER BY i.item_no;

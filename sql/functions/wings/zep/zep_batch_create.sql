@@ -28,7 +28,7 @@ BEGIN
     INSERT INTO memory.zep_batches (tenant_id, metadata, ignore_roles)
     VALUES (p_tenant_id, COALESCE(NULLIF(p_metadata, 'null'::jsonb), '{}'::jsonb), COALESCE(p_ignore_roles, '{}'))
     RETURNING * INTO v_batch;
-    RETURN memory._zep_batch_json(v_batch);
+    RETURN memory._zep_batch_json(pg_catalog.to_jsonb(v_batch));
 END
 $fn$;
 

@@ -10,7 +10,7 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 DECLARE
-    v_batch memory.zep_batches := memory._zep_batch(p_tenant_id, p_batch_id);
+    v_batch memory.zep_batches := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch(p_tenant_id, p_batch_id));
     v_limit integer := memory._page_rows(p_limit, 100);
     v_page  jsonb;
 BEGIN
@@ -28,7 +28,7 @@ BEGIN
                                    THEN pg_catalog.max(p.item_no) FILTER (WHERE p.n <= v_limit) END)
       INTO v_page
       FROM (SELECT f.item_no, f.j, pg_catalog.row_number() OVER (ORDER BY f.item_no) AS n
-              FROM (SELECT i.item_no, memory._zep_batch_item(i, z) AS j
+              FROM (SELECT i.item_no, memory._zep_batch_item(pg_catalog.to_jsonb(i), pg_catalog.to_jsonb(z)) AS j
                       FROM memory.zep_batch_items AS i
                       LEFT JOIN memory.zep_episodes AS z
                         ON z.tenant_id = i.tenant_id AND z.simulation_id = i.simulation_id

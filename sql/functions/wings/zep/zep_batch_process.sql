@@ -15,7 +15,7 @@ DECLARE
     v_batch memory.zep_batches;
     v_chunk record;
 BEGIN
-    v_batch := memory._zep_batch(p_tenant_id, p_batch_id);
+    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch(p_tenant_id, p_batch_id));
     -- locked, and read again once locked: the lock orders the adds, processes and deletes
     -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
     SELECT b.* INTO STRICT v_batch
@@ -71,7 +71,7 @@ BEGIN
             RETURNING * INTO v_batch;
         END IF;
     END IF;
-    RETURN memory._zep_batch_json(v_batch);
+    RETURN memory._zep_batch_json(pg_catalog.to_jsonb(v_batch));
 END
 $fn$;
 

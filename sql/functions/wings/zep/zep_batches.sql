@@ -28,7 +28,7 @@ BEGIN
                                    THEN pg_catalog.max(p.batch_no) FILTER (WHERE p.n <= v_limit) END)
       INTO v_page
       FROM (SELECT f.batch_no, f.j, pg_catalog.row_number() OVER (ORDER BY f.batch_no) AS n
-              FROM (SELECT b.batch_no, memory._zep_batch_json(b) AS j
+              FROM (SELECT b.batch_no, memory._zep_batch_json(pg_catalog.to_jsonb(b)) AS j
                       FROM memory.zep_batches AS b
                      WHERE b.tenant_id = p_tenant_id AND b.deleted_at IS NULL
                        AND b.batch_no > COALESCE(p_cursor, 0)) AS f

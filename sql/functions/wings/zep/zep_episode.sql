@@ -11,7 +11,7 @@ DECLARE
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
     PERFORM memory._not_null(p_episode_uuid, 'p_episode_uuid', 'pass the uuid graph.add answered');
-    SELECT memory._zep_episode(z) INTO v_episode
+    SELECT memory._zep_episode(pg_catalog.to_jsonb(z)) INTO v_episode
       FROM memory.zep_episodes AS z
      WHERE z.tenant_id = p_tenant_id AND z.episode_uuid = p_episode_uuid
      LIMIT 1;

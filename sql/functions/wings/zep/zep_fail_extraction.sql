@@ -1,6 +1,6 @@
 -- An extraction that did not commit: the episode is failed with p_error (at most 2000
--- characters kept), visible on it (episode.get's "error"), and retried after a pause that
--- doubles with each attempt (30 s, 60 s, ...; memory.zep_claim_episodes) until
+-- characters kept), visible on it (episode.get's "error"), and retried after a pause of half a
+-- minute that doubles with each attempt (memory.zep_claim_episodes takes it then) until
 -- memory._zep_attempts_max() attempts were made. p_attempt is the claim's (a claim taken over
 -- by another extractor changes nothing: false). Returns whether it was recorded.
 CREATE OR REPLACE FUNCTION memory.zep_fail_extraction(p_tenant_id uuid, p_episode_uuid uuid, p_attempt integer,

@@ -5,7 +5,7 @@ RETURNS SETOF jsonb
 LANGUAGE sql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
-    SELECT memory._zep_episode(z)
+    SELECT memory._zep_episode(pg_catalog.to_jsonb(l.z))
       FROM (SELECT z FROM memory.zep_episodes AS z
              WHERE z.tenant_id = p_tenant_id AND z.simulation_id = memory._zep_simulation(p_tenant_id, p_graph_id)
              ORDER BY z.sequence_index DESC
