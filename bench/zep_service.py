@@ -381,37 +381,16 @@ def serving(dsn: str) -> Iterator[str]:
     """`swarm-memory serve`'s application over Service(dsn), no extractor, in a thread of this
     process on a free port, until the block ends; one PyTorch thread a request, as `serve`
     sets it (the process's setting restored afterwards, for the sections that follow)."""
-    import socket
-
     import torch
-    import uvicorn
+    from swarm_memory.asgi import in_thread
     from swarm_memory.zep import Service, create_app
 
     threads = torch.get_num_threads()
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(Service(dsn, torch_threads=1)),
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the service did not start")
-        time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}"
+        with in_thread(create_app(Service(dsn, torch_threads=1))) as url:
+            yield url
     finally:
-        server.should_exit = True
-        thread.join(30)
         torch.set_num_threads(threads)
 
 

@@ -11,10 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import sys
-import threading
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -25,11 +22,11 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-import uvicorn
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
+from swarm_memory.asgi import in_thread
 from swarm_memory.cli import main
 from swarm_memory.client import Memory
 from swarm_memory.importer import import_run
@@ -61,12 +58,6 @@ class Run:
     key_a: str
     key_b: str
     reader_dsn: str  # tenant A's reader, whose answers the tools' must equal
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _key(capsys, dsn: str, tenant: uuid.UUID) -> str:
@@ -103,21 +94,10 @@ def run(world, minilm, keys) -> Run:
 def serving(dsn: str) -> Iterator[str]:
     """The HTTP server in a thread of this process, until the block ends; its endpoint."""
     gateway = Gateway(dsn)
-    port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(http_app(gateway), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}/mcp"
+        with in_thread(http_app(gateway)) as url:
+            yield f"{url}/mcp"
     finally:
-        server.should_exit = True
-        thread.join(15)
         gateway.close()
 
 

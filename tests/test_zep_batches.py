@@ -18,10 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from swarm_memory.asgi import in_thread
 from swarm_memory.cli import main
 from swarm_memory.zep import Service, create_app
-
-from tests.test_zep_serve import _free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 SDK_DIR = ROOT / ".venv" / "zep-cloud-3.25.0"
@@ -156,27 +155,8 @@ def run325(sdk: Path, step: str, **args: Any) -> dict[str, Any]:
 
 @contextmanager
 def serving(dsn: str) -> Iterator[str]:
-    import threading
-    import time
-
-    import uvicorn
-
-    service = Service(dsn)
-    port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the service did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(15)
+    with in_thread(create_app(Service(dsn))) as url:
+        yield url
 
 
 def _writer_key(capsys, dsn: str, tenant: uuid.UUID) -> str:

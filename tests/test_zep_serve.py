@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import socket
-import threading
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,7 +19,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
+from swarm_memory.asgi import in_thread
 from swarm_memory.cli import main
 from swarm_memory.importer import import_run
 from swarm_memory.zep import RERANKER_HEADER, Service, create_app
@@ -49,31 +46,12 @@ class Served:
         return Zep(api_key=key, base_url=f"{self.url}/api/v2")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @contextmanager
 def serving(dsn: str, **options: int) -> Iterator[tuple[Service, str]]:
     """The service in a thread of this process, until the block ends."""
     service = Service(dsn, **options)
-    port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the service did not start"
-        time.sleep(0.05)
-    try:
-        yield service, f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(15)
+    with in_thread(create_app(service)) as url:
+        yield service, url
 
 
 def _key(capsys, dsn: str, tenant: uuid.UUID) -> str:

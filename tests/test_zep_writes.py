@@ -27,8 +27,8 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from pydantic import Field
+from swarm_memory.asgi import free_port, in_thread
 from swarm_memory.cli import main
 from swarm_memory.extract import LLMConfig, Worker
 from swarm_memory.zep import Service, create_app
@@ -38,7 +38,6 @@ from zep_cloud.core.api_error import ApiError
 from zep_cloud.external_clients.ontology import EdgeModel, EntityModel, EntityText
 
 from tests.local_llm import LocalLLM, start_local_llm
-from tests.test_zep_serve import _free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 # a 135M model lists on and on: a few items and a bound on its answer keep an extraction to
@@ -98,21 +97,8 @@ class Served:
 
 @contextmanager
 def serving(service: Service) -> Iterator[str]:
-    port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the service did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(30)
+    with in_thread(create_app(service)) as url:
+        yield url
 
 
 def _key(capsys, dsn: str, tenant: uuid.UUID, *extra: str) -> str:
@@ -392,7 +378,7 @@ def test_a_killed_service_loses_no_accepted_episode(world, keys, tmp_path):
     """The service in a process of its own, killed (SIGKILL) while a writer adds episodes one
     by one: every add it answered is in the database afterwards, and a new service serves it."""
     key_a = keys[0]
-    port = _free_port()
+    port = free_port()
     cmd = [
         sys.executable,
         "-m",
