@@ -1,3 +1,4 @@
+/* pgmigrate-encoding: utf-8 */
 -- 037_zep_batches: Zep's batch API (wing zep). A batch is a draft that collects graph
 -- episodes (thread messages refused), its items not episodes yet; processing makes every item
 -- an episode of its graph in one transaction, each item given its episode's uuid and
