@@ -164,11 +164,11 @@ def test_a_closed_pipe_ends_a_command_quietly(world, capsys, tmp_path):
             json.loads(shell.stdout)
 
 
-def _imported_after(code: str) -> list[str]:
+def _imported_after(code: str, modules: tuple[str, ...] = HEAVY) -> list[str]:
     script = (
         "import json, sys\n"
         f"{code}\n"
-        f"print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))\n"
+        f"print(json.dumps(sorted(m for m in {modules!r} if m in sys.modules)))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, env=ENV, timeout=120
@@ -180,6 +180,11 @@ def _imported_after(code: str) -> list[str]:
 def test_help_and_a_command_without_a_model_import_no_heavy_module(world):
     help_ = "from swarm_memory import cli\ntry:\n    cli.main(['tenants', '--help'])\nexcept SystemExit:\n    pass"
     assert _imported_after(help_) == []
+    # help connects to nothing: not even the driver is loaded (building the parser runs the
+    # commands' decorators, whose imports belong inside what they wrap)
+    for argv in (["--help"], ["import", "--help"], ["tenants", "--help"]):
+        code = f"from swarm_memory import cli\ntry:\n    cli.main({argv!r})\nexcept SystemExit:\n    pass"
+        assert _imported_after(code, ("psycopg", "swarm_memory.errors")) == [], argv
     assert _imported_after("import swarm_memory.cli, swarm_memory.commands.service") == []
     tenants = f"from swarm_memory import cli\nassert cli.main(['--dsn', {world.dsn('app_a')!r}, 'tenants']) == 0"
     assert _imported_after(tenants) == []

@@ -76,10 +76,12 @@ def import_target(func: Handler) -> Handler:
     been meant: when --simulation is left out or is a UUID, when the tenant has no simulation
     yet, or with --create; else nothing is written and the command exits 2. A re-import keeps
     the simulation's name unless --name gives another."""
-    from swarm_memory.errors import NotFound
-    from swarm_memory.mirofish.read import Clock, read_simulation
 
     def run(args: argparse.Namespace) -> int:
+        # imported when it runs, not when the parser is built: `--help` connects to nothing
+        from swarm_memory.errors import NotFound
+        from swarm_memory.mirofish.read import Clock, read_simulation
+
         run_dir = Path(args.run_dir)
         if not run_dir.is_dir():
             raise ValueError(
