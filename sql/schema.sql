@@ -2388,13 +2388,15 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._zep_attempts_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5b37672100c7f1100a1920089675db1f', false),
         ('memory._zep_batch(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '2ba44ff06be3242c6ff5a67019ed8775', false),
         ('memory._zep_batch_item(jsonb,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd2efd0f70a0a9897c2c6b0d8d25c205b', false),
-        ('memory._zep_batch_item_problem(jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'c9adf7b8b15d77be164169a862c1dc2f', false),
+        ('memory._zep_batch_item_problem(jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '56fd6de2c25b4b7ee2d3dbee2a4481d4', false),
         ('memory._zep_batch_items_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '0ef012dbde66d45a359b9268bca770fa', false),
         ('memory._zep_batch_json(jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'c4bc3623c1b029f7fc6da93af53ae864', false),
+        ('memory._zep_batch_locked(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '199fc41e818749b15b224f5361e60f9c', false),
         ('memory._zep_batch_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '10a5ddcc53c13e31cc11001a00e1f503', false),
         ('memory._zep_edge(memory.edge_detail,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ce467b7698f663419598b30395487a10', false),
         ('memory._zep_edge_item(memory.edges)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9df7dd211f552c1c73706b30065494ef', false),
         ('memory._zep_episode(jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '69fb445f6c3d38a099329714d557e290', false),
+        ('memory._zep_episode_problem(jsonb,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '35d2eefc3decfc0a83cbda83d194302b', false),
         ('memory._zep_graph_json(uuid,text,jsonb,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '22f91eb39f953527631924ebd9076f76', false),
         ('memory._zep_home(uuid,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b63e6ba7408200ac8eb15155abc75c42', false),
         ('memory._zep_node(text,text,text,text[],text,jsonb,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a0ba74f703ca7cfef400f31b1405acb9', false),
@@ -2490,14 +2492,14 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.upsert_simulation(uuid,uuid,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '4d50e1bced9b3ccadf57e50f6a5ff9d3', false),
         ('memory.validate_import(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f3f4094686a9ff999b030159c273ea05', false),
         ('memory.warm(uuid,uuid)', 'invoker', 'memory_owner', 'enable_seqscan=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8208aa3451ad53ca50e634a0ae012d07', false),
-        ('memory.zep_add_episodes(uuid,text,jsonb,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e580c2026da553bb590c486c82798992', false),
+        ('memory.zep_add_episodes(uuid,text,jsonb,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'ee1ca15fbac6ab01fea0e7de3af5cfcd', false),
         ('memory.zep_apply_extraction(uuid,uuid,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6ba922ba1a0631a7ab3d783b183a0d14', false),
         ('memory.zep_batch(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8fe70fe0fcaafcfa0d33c94f03fc46c0', false),
-        ('memory.zep_batch_add(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'fc19a9dfb1be7cf3e9b85069dd1513e8', false),
+        ('memory.zep_batch_add(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f61f0f7ad8d5d8dd195a02e8d6b97289', false),
         ('memory.zep_batch_create(uuid,jsonb,text[])', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '66cae94ffe205b7f4b41f420a53b0e20', false),
-        ('memory.zep_batch_delete(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f767a61319976da2227e16ca18900e8c', false),
+        ('memory.zep_batch_delete(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5270a06b2e8b3c9759846b5b6fb1699f', false),
         ('memory.zep_batch_items(uuid,uuid,integer,bigint,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'af2530f071b88a8739239f4f192f0a88', false),
-        ('memory.zep_batch_process(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '596f64039250483e91b73129f68f1612', false),
+        ('memory.zep_batch_process(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '566f9bd8579831cc6412018aac124d10', false),
         ('memory.zep_batches(uuid,integer,bigint,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dfa094b7d13c55286ae2ce1a54124588', false),
         ('memory.zep_claim_episodes(uuid,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'ced0d021f01806b39ec5684fc35ef45f', false),
         ('memory.zep_create_graph(uuid,text,text,text,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e7f426317e7890cc4a86f0701061de8c', false),
@@ -6101,24 +6103,8 @@ CREATE FUNCTION memory._zep_batch_item_problem(p_item jsonb) RETURNS text
             'user graphs are not served: add to a graph by graph_id'
         WHEN pg_catalog.jsonb_typeof(p_item -> 'graph_id') IS DISTINCT FROM 'string'
           OR pg_catalog.btrim(p_item ->> 'graph_id') = '' THEN '"graph_id" must name a graph'
-        WHEN pg_catalog.jsonb_typeof(p_item -> 'data') IS DISTINCT FROM 'string'
-          OR pg_catalog.btrim(p_item ->> 'data') = '' THEN '"data" must be a non-empty string'
-        WHEN pg_catalog.octet_length(p_item ->> 'data') > memory._limit('string_bytes') THEN
-            pg_catalog.format('"data" is %s bytes, more than %s', pg_catalog.octet_length(p_item ->> 'data'),
-                              memory._limit('string_bytes'))
-        WHEN COALESCE(p_item ->> 'data_type', 'text') NOT IN ('text', 'json', 'message') THEN
-            pg_catalog.format('"data_type" %s is not one of text, json, message', memory._quote(p_item ->> 'data_type'))
-        WHEN p_item ->> 'data_type' = 'json' AND NOT pg_catalog.pg_input_is_valid(p_item ->> 'data', 'jsonb') THEN
-            '"data" of data_type json is not JSON'
-        WHEN pg_catalog.jsonb_typeof(p_item -> 'created_at') NOT IN ('string', 'null') THEN '"created_at" is not a time'
-        WHEN pg_catalog.jsonb_typeof(p_item -> 'created_at') = 'string'
-         AND NOT pg_catalog.pg_input_is_valid(p_item ->> 'created_at', 'timestamptz') THEN
-            pg_catalog.format('"created_at" %s is not a time', memory._quote(p_item ->> 'created_at'))
-        WHEN pg_catalog.jsonb_typeof(p_item -> 'source_description') NOT IN ('string', 'null') THEN
-            '"source_description" must be a string'
-        WHEN pg_catalog.octet_length(p_item ->> 'source_description') > memory._limit('string_bytes') THEN
-            '"source_description" is too long'
         WHEN pg_catalog.jsonb_typeof(p_item -> 'metadata') NOT IN ('object', 'null') THEN '"metadata" must be an object'
+        ELSE memory._zep_episode_problem(p_item, 'data_type')
     END;
 $$;
 
@@ -6202,6 +6188,36 @@ COMMENT ON FUNCTION memory._zep_batch_json(p_batch jsonb) IS 'Internal: a Zep ba
 -- FUNCTION _zep_batch_json(p_batch jsonb); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._zep_batch_json(p_batch jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._zep_batch_json(p_batch jsonb) TO memory_reader;
+
+-- _zep_batch_locked(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_batch_locked(p_tenant_id uuid, p_batch_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_batch memory.zep_batches := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches,
+                                                                   memory._zep_batch(p_tenant_id, p_batch_id));
+BEGIN
+    SELECT b.* INTO v_batch
+      FROM memory.zep_batches AS b
+     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id AND b.deleted_at IS NULL
+       FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown batch %', p_batch_id
+            USING ERRCODE = 'no_data_found', HINT = 'batch.list lists the batches of the key''s tenant';
+    END IF;
+    RETURN pg_catalog.to_jsonb(v_batch);
+END
+$$;
+
+ALTER FUNCTION memory._zep_batch_locked(p_tenant_id uuid, p_batch_id uuid) OWNER TO memory_owner;
+
+-- FUNCTION _zep_batch_locked(p_tenant_id uuid, p_batch_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_batch_locked(p_tenant_id uuid, p_batch_id uuid) IS 'Internal: a batch of the caller''s tenant by its id, locked FOR UPDATE (P0002 when unknown)';
+
+-- FUNCTION _zep_batch_locked(p_tenant_id uuid, p_batch_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_batch_locked(p_tenant_id uuid, p_batch_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_batch_locked(p_tenant_id uuid, p_batch_id uuid) TO memory_writer;
 
 -- _zep_batch_max(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._zep_batch_max() RETURNS integer
@@ -6299,6 +6315,43 @@ COMMENT ON FUNCTION memory._zep_episode(p_episode jsonb) IS 'Internal: an episod
 -- FUNCTION _zep_episode(p_episode jsonb); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._zep_episode(p_episode jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._zep_episode(p_episode jsonb) TO memory_reader;
+
+-- _zep_episode_problem(jsonb, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._zep_episode_problem(p_episode jsonb, p_type_field text DEFAULT 'type'::text) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT CASE
+        WHEN pg_catalog.jsonb_typeof(p_episode) IS DISTINCT FROM 'object' THEN 'is not an object'
+        WHEN pg_catalog.jsonb_typeof(p_episode -> 'data') IS DISTINCT FROM 'string'
+          OR pg_catalog.btrim(p_episode ->> 'data') = '' THEN '"data" must be a non-empty string'
+        WHEN pg_catalog.octet_length(p_episode ->> 'data') > memory._limit('string_bytes') THEN
+            pg_catalog.format('"data" is %s bytes, more than %s', pg_catalog.octet_length(p_episode ->> 'data'),
+                              memory._limit('string_bytes'))
+        WHEN COALESCE(p_episode ->> p_type_field, 'text') NOT IN ('text', 'json', 'message') THEN
+            pg_catalog.format('"%s" %s is not one of text, json, message', p_type_field,
+                              memory._quote(p_episode ->> p_type_field))
+        WHEN p_episode ->> p_type_field = 'json' AND NOT pg_catalog.pg_input_is_valid(p_episode ->> 'data', 'jsonb') THEN
+            pg_catalog.format('"data" of %s json is not JSON', p_type_field)
+        WHEN pg_catalog.jsonb_typeof(p_episode -> 'created_at') NOT IN ('string', 'null') THEN '"created_at" is not a time'
+        WHEN pg_catalog.jsonb_typeof(p_episode -> 'created_at') = 'string'
+         AND NOT pg_catalog.pg_input_is_valid(p_episode ->> 'created_at', 'timestamptz') THEN
+            pg_catalog.format('"created_at" %s is not a time', memory._quote(p_episode ->> 'created_at'))
+        WHEN pg_catalog.jsonb_typeof(p_episode -> 'source_description') NOT IN ('string', 'null') THEN
+            '"source_description" must be a string'
+        WHEN pg_catalog.octet_length(p_episode ->> 'source_description') > memory._limit('string_bytes') THEN
+            '"source_description" is too long'
+    END;
+$$;
+
+ALTER FUNCTION memory._zep_episode_problem(p_episode jsonb, p_type_field text) OWNER TO memory_owner;
+
+-- FUNCTION _zep_episode_problem(p_episode jsonb, p_type_field text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._zep_episode_problem(p_episode jsonb, p_type_field text) IS 'Internal: what is wrong with an episode as Zep''s API sends it, or NULL';
+
+-- FUNCTION _zep_episode_problem(p_episode jsonb, p_type_field text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._zep_episode_problem(p_episode jsonb, p_type_field text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._zep_episode_problem(p_episode jsonb, p_type_field text) TO memory_reader;
 
 -- _zep_graph_json(uuid, text, jsonb, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._zep_graph_json(p_simulation_id uuid, p_name text, p_metadata jsonb, p_created_at timestamp with time zone) RETURNS jsonb
@@ -13285,35 +13338,12 @@ BEGIN
         RAISE EXCEPTION 'at most % episodes a call, not %', memory._zep_batch_max(), pg_catalog.jsonb_array_length(p_episodes)
             USING ERRCODE = 'program_limit_exceeded', HINT = 'split the batch; nothing was written';
     END IF;
-    SELECT CASE
-               WHEN pg_catalog.jsonb_typeof(e.value) IS DISTINCT FROM 'object' THEN 'is not an object'
-               WHEN pg_catalog.jsonb_typeof(e.value -> 'data') IS DISTINCT FROM 'string'
-                 OR pg_catalog.btrim(e.value ->> 'data') = '' THEN '"data" must be a non-empty string'
-               WHEN pg_catalog.octet_length(e.value ->> 'data') > memory._limit('string_bytes') THEN
-                   pg_catalog.format('"data" is %s bytes, more than %s', pg_catalog.octet_length(e.value ->> 'data'),
-                                     memory._limit('string_bytes'))
-               WHEN COALESCE(e.value ->> 'type', 'text') NOT IN ('text', 'json', 'message') THEN
-                   pg_catalog.format('"type" %s is not one of text, json, message', memory._quote(e.value ->> 'type'))
-               WHEN e.value ->> 'type' = 'json' AND NOT pg_catalog.pg_input_is_valid(e.value ->> 'data', 'jsonb') THEN
-                   '"data" of type json is not JSON'
-               WHEN e.value ? 'created_at' AND pg_catalog.jsonb_typeof(e.value -> 'created_at') <> 'null'
-                    AND NOT pg_catalog.pg_input_is_valid(e.value ->> 'created_at', 'timestamptz') THEN
-                   pg_catalog.format('"created_at" %s is not a time', memory._quote(e.value ->> 'created_at'))
-               WHEN pg_catalog.octet_length(e.value ->> 'source_description') > memory._limit('string_bytes') THEN
-                   '"source_description" is too long'
-           END || pg_catalog.format(' (episode %s)', e.ordinality)
+    SELECT p.problem || pg_catalog.format(' (episode %s)', p.ordinality)
       INTO v_problem
-      FROM pg_catalog.jsonb_array_elements(p_episodes) WITH ORDINALITY AS e
-     WHERE pg_catalog.jsonb_typeof(e.value) IS DISTINCT FROM 'object'
-        OR pg_catalog.jsonb_typeof(e.value -> 'data') IS DISTINCT FROM 'string'
-        OR pg_catalog.btrim(e.value ->> 'data') = ''
-        OR pg_catalog.octet_length(e.value ->> 'data') > memory._limit('string_bytes')
-        OR COALESCE(e.value ->> 'type', 'text') NOT IN ('text', 'json', 'message')
-        OR (e.value ->> 'type' = 'json' AND NOT pg_catalog.pg_input_is_valid(e.value ->> 'data', 'jsonb'))
-        OR (e.value ? 'created_at' AND pg_catalog.jsonb_typeof(e.value -> 'created_at') <> 'null'
-            AND NOT pg_catalog.pg_input_is_valid(e.value ->> 'created_at', 'timestamptz'))
-        OR pg_catalog.octet_length(e.value ->> 'source_description') > memory._limit('string_bytes')
-     ORDER BY e.ordinality LIMIT 1;
+      FROM (SELECT memory._zep_episode_problem(e.value) AS problem, e.ordinality
+              FROM pg_catalog.jsonb_array_elements(p_episodes) WITH ORDINALITY AS e) AS p
+     WHERE p.problem IS NOT NULL
+     ORDER BY p.ordinality LIMIT 1;
     IF v_problem IS NOT NULL THEN
         RAISE EXCEPTION 'bad episode: %', v_problem
             USING ERRCODE = 'invalid_parameter_value', HINT = 'an episode is {"data": "...", "type": "text"}; nothing was written';
@@ -13655,13 +13685,7 @@ DECLARE
     v_n       integer;
     v_problem text;
 BEGIN
-    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch(p_tenant_id, p_batch_id));
-    -- locked, and read again once locked: the lock orders the adds, processes and deletes
-    -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
-    SELECT b.* INTO STRICT v_batch
-      FROM memory.zep_batches AS b
-     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id AND b.deleted_at IS NULL
-       FOR UPDATE;
+    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch_locked(p_tenant_id, p_batch_id));
     IF v_batch.status <> 'draft' THEN
         RAISE EXCEPTION 'batch % was processed: items are added to a draft batch', p_batch_id
             USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'create a new batch (batch.create) for more items';
@@ -13767,13 +13791,7 @@ DECLARE
     v_batch memory.zep_batches;
     v_json  jsonb;
 BEGIN
-    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch(p_tenant_id, p_batch_id));
-    -- locked, and read again once locked: the lock orders the adds, processes and deletes
-    -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
-    SELECT b.* INTO STRICT v_batch
-      FROM memory.zep_batches AS b
-     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id AND b.deleted_at IS NULL
-       FOR UPDATE;
+    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch_locked(p_tenant_id, p_batch_id));
     v_json := memory._zep_batch_json(pg_catalog.to_jsonb(v_batch));
     IF v_json ->> 'status' IN ('queued', 'processing') THEN
         RAISE EXCEPTION 'batch % is %: its items are not all done', p_batch_id, v_json ->> 'status'
@@ -13931,13 +13949,7 @@ DECLARE
     v_batch memory.zep_batches;
     v_chunk record;
 BEGIN
-    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch(p_tenant_id, p_batch_id));
-    -- locked, and read again once locked: the lock orders the adds, processes and deletes
-    -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
-    SELECT b.* INTO STRICT v_batch
-      FROM memory.zep_batches AS b
-     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id AND b.deleted_at IS NULL
-       FOR UPDATE;
+    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch_locked(p_tenant_id, p_batch_id));
     IF v_batch.status = 'draft' THEN
         IF NOT EXISTS (SELECT 1 FROM memory.zep_batch_items AS i
                         WHERE i.tenant_id = p_tenant_id AND i.batch_id = v_batch.batch_id) THEN

@@ -1,7 +1,8 @@
 -- What is wrong with an item added to a batch (Zep's BatchAddItem), or NULL: only graph
 -- episodes are served (thread messages are not: threads are not served), with the fields
 -- memory.zep_add_episodes takes (data, data_type as its type, created_at, source_description)
--- and metadata. Checked when the item is added, so a draft holds only items that process.
+-- and metadata (the episode's own checks memory._zep_episode_problem's). Checked when the item
+-- is added, so a draft holds only items that process.
 CREATE OR REPLACE FUNCTION memory._zep_batch_item_problem(p_item jsonb) RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
@@ -16,24 +17,8 @@ AS $fn$
             'user graphs are not served: add to a graph by graph_id'
         WHEN pg_catalog.jsonb_typeof(p_item -> 'graph_id') IS DISTINCT FROM 'string'
           OR pg_catalog.btrim(p_item ->> 'graph_id') = '' THEN '"graph_id" must name a graph'
-        WHEN pg_catalog.jsonb_typeof(p_item -> 'data') IS DISTINCT FROM 'string'
-          OR pg_catalog.btrim(p_item ->> 'data') = '' THEN '"data" must be a non-empty string'
-        WHEN pg_catalog.octet_length(p_item ->> 'data') > memory._limit('string_bytes') THEN
-            pg_catalog.format('"data" is %s bytes, more than %s', pg_catalog.octet_length(p_item ->> 'data'),
-                              memory._limit('string_bytes'))
-        WHEN COALESCE(p_item ->> 'data_type', 'text') NOT IN ('text', 'json', 'message') THEN
-            pg_catalog.format('"data_type" %s is not one of text, json, message', memory._quote(p_item ->> 'data_type'))
-        WHEN p_item ->> 'data_type' = 'json' AND NOT pg_catalog.pg_input_is_valid(p_item ->> 'data', 'jsonb') THEN
-            '"data" of data_type json is not JSON'
-        WHEN pg_catalog.jsonb_typeof(p_item -> 'created_at') NOT IN ('string', 'null') THEN '"created_at" is not a time'
-        WHEN pg_catalog.jsonb_typeof(p_item -> 'created_at') = 'string'
-         AND NOT pg_catalog.pg_input_is_valid(p_item ->> 'created_at', 'timestamptz') THEN
-            pg_catalog.format('"created_at" %s is not a time', memory._quote(p_item ->> 'created_at'))
-        WHEN pg_catalog.jsonb_typeof(p_item -> 'source_description') NOT IN ('string', 'null') THEN
-            '"source_description" must be a string'
-        WHEN pg_catalog.octet_length(p_item ->> 'source_description') > memory._limit('string_bytes') THEN
-            '"source_description" is too long'
         WHEN pg_catalog.jsonb_typeof(p_item -> 'metadata') NOT IN ('object', 'null') THEN '"metadata" must be an object'
+        ELSE memory._zep_episode_problem(p_item, 'data_type')
     END;
 $fn$;
 

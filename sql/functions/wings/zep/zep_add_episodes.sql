@@ -28,35 +28,12 @@ BEGIN
         RAISE EXCEPTION 'at most % episodes a call, not %', memory._zep_batch_max(), pg_catalog.jsonb_array_length(p_episodes)
             USING ERRCODE = 'program_limit_exceeded', HINT = 'split the batch; nothing was written';
     END IF;
-    SELECT CASE
-               WHEN pg_catalog.jsonb_typeof(e.value) IS DISTINCT FROM 'object' THEN 'is not an object'
-               WHEN pg_catalog.jsonb_typeof(e.value -> 'data') IS DISTINCT FROM 'string'
-                 OR pg_catalog.btrim(e.value ->> 'data') = '' THEN '"data" must be a non-empty string'
-               WHEN pg_catalog.octet_length(e.value ->> 'data') > memory._limit('string_bytes') THEN
-                   pg_catalog.format('"data" is %s bytes, more than %s', pg_catalog.octet_length(e.value ->> 'data'),
-                                     memory._limit('string_bytes'))
-               WHEN COALESCE(e.value ->> 'type', 'text') NOT IN ('text', 'json', 'message') THEN
-                   pg_catalog.format('"type" %s is not one of text, json, message', memory._quote(e.value ->> 'type'))
-               WHEN e.value ->> 'type' = 'json' AND NOT pg_catalog.pg_input_is_valid(e.value ->> 'data', 'jsonb') THEN
-                   '"data" of type json is not JSON'
-               WHEN e.value ? 'created_at' AND pg_catalog.jsonb_typeof(e.value -> 'created_at') <> 'null'
-                    AND NOT pg_catalog.pg_input_is_valid(e.value ->> 'created_at', 'timestamptz') THEN
-                   pg_catalog.format('"created_at" %s is not a time', memory._quote(e.value ->> 'created_at'))
-               WHEN pg_catalog.octet_length(e.value ->> 'source_description') > memory._limit('string_bytes') THEN
-                   '"source_description" is too long'
-           END || pg_catalog.format(' (episode %s)', e.ordinality)
+    SELECT p.problem || pg_catalog.format(' (episode %s)', p.ordinality)
       INTO v_problem
-      FROM pg_catalog.jsonb_array_elements(p_episodes) WITH ORDINALITY AS e
-     WHERE pg_catalog.jsonb_typeof(e.value) IS DISTINCT FROM 'object'
-        OR pg_catalog.jsonb_typeof(e.value -> 'data') IS DISTINCT FROM 'string'
-        OR pg_catalog.btrim(e.value ->> 'data') = ''
-        OR pg_catalog.octet_length(e.value ->> 'data') > memory._limit('string_bytes')
-        OR COALESCE(e.value ->> 'type', 'text') NOT IN ('text', 'json', 'message')
-        OR (e.value ->> 'type' = 'json' AND NOT pg_catalog.pg_input_is_valid(e.value ->> 'data', 'jsonb'))
-        OR (e.value ? 'created_at' AND pg_catalog.jsonb_typeof(e.value -> 'created_at') <> 'null'
-            AND NOT pg_catalog.pg_input_is_valid(e.value ->> 'created_at', 'timestamptz'))
-        OR pg_catalog.octet_length(e.value ->> 'source_description') > memory._limit('string_bytes')
-     ORDER BY e.ordinality LIMIT 1;
+      FROM (SELECT memory._zep_episode_problem(e.value) AS problem, e.ordinality
+              FROM pg_catalog.jsonb_array_elements(p_episodes) WITH ORDINALITY AS e) AS p
+     WHERE p.problem IS NOT NULL
+     ORDER BY p.ordinality LIMIT 1;
     IF v_problem IS NOT NULL THEN
         RAISE EXCEPTION 'bad episode: %', v_problem
             USING ERRCODE = 'invalid_parameter_value', HINT = 'an episode is {"data": "...", "type": "text"}; nothing was written';

@@ -18,13 +18,7 @@ DECLARE
     v_n       integer;
     v_problem text;
 BEGIN
-    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch(p_tenant_id, p_batch_id));
-    -- locked, and read again once locked: the lock orders the adds, processes and deletes
-    -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
-    SELECT b.* INTO STRICT v_batch
-      FROM memory.zep_batches AS b
-     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id AND b.deleted_at IS NULL
-       FOR UPDATE;
+    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch_locked(p_tenant_id, p_batch_id));
     IF v_batch.status <> 'draft' THEN
         RAISE EXCEPTION 'batch % was processed: items are added to a draft batch', p_batch_id
             USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'create a new batch (batch.create) for more items';

@@ -12,13 +12,7 @@ DECLARE
     v_batch memory.zep_batches;
     v_json  jsonb;
 BEGIN
-    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch(p_tenant_id, p_batch_id));
-    -- locked, and read again once locked: the lock orders the adds, processes and deletes
-    -- of one batch (STRICT: one deleted meanwhile is P0002, as unknown)
-    SELECT b.* INTO STRICT v_batch
-      FROM memory.zep_batches AS b
-     WHERE b.tenant_id = p_tenant_id AND b.batch_id = v_batch.batch_id AND b.deleted_at IS NULL
-       FOR UPDATE;
+    v_batch := pg_catalog.jsonb_populate_record(NULL::memory.zep_batches, memory._zep_batch_locked(p_tenant_id, p_batch_id));
     v_json := memory._zep_batch_json(pg_catalog.to_jsonb(v_batch));
     IF v_json ->> 'status' IN ('queued', 'processing') THEN
         RAISE EXCEPTION 'batch % is %: its items are not all done', p_batch_id, v_json ->> 'status'
