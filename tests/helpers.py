@@ -144,3 +144,26 @@ def add_graph(
             for e, t, s, d in edges
         ],
     )
+
+
+def api_key(capsys, dsn: str, tenant: uuid.UUID, *, reader: bool = False) -> str:
+    """A key of `swarm-memory key create` for the tenant (a reader's with reader=True), which
+    the service and the MCP server connect as the administrator `admin` to act as."""
+    from swarm_memory.cli import main
+
+    code = main(
+        ["--dsn", dsn, "key", "create", "--tenant", str(tenant), "--service-role", "admin"]
+        + (["--reader"] if reader else [])
+    )
+    out = capsys.readouterr().out
+    assert code == 0, out
+    key = out.splitlines()[0]
+    assert key.startswith("smk_") and len(key) > 40
+    return key
+
+
+def drop_key_roles(conn: psycopg.Connection) -> None:
+    """Drop the roles the keys were made with: roles are the cluster's, and outlive the test's
+    database."""
+    for (role,) in conn.execute("SELECT role_name FROM memory.api_keys").fetchall():
+        conn.execute(f'DROP ROLE IF EXISTS "{role}"')

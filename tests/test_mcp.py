@@ -32,6 +32,8 @@ from swarm_memory.client import Memory
 from swarm_memory.importer import import_run
 from swarm_memory.mcp_server import QUICK_SEARCH_OPTIONS, Gateway, http_app
 
+from tests.helpers import api_key, drop_key_roles
+
 ROOT = Path(__file__).resolve().parents[1]
 RUN = ROOT / "examples" / "mirofish_run"
 NAME = "riverside"
@@ -60,26 +62,18 @@ class Run:
     reader_dsn: str  # tenant A's reader, whose answers the tools' must equal
 
 
-def _key(capsys, dsn: str, tenant: uuid.UUID) -> str:
-    code = main(
-        ["--dsn", dsn, "key", "create", "--tenant", str(tenant), "--reader"]
-        + ["--service-role", "admin"]
-    )
-    out = capsys.readouterr().out
-    assert code == 0, out
-    return out.splitlines()[0]
-
-
 @pytest.fixture
 def keys(world, capsys) -> Iterator[tuple[str, str]]:
     """A reader key of tenant A and one of tenant B, for the administrator to serve."""
     try:
-        yield _key(capsys, world.dsn(), world.tenant_a), _key(capsys, world.dsn(), world.tenant_b)
+        yield (
+            api_key(capsys, world.dsn(), world.tenant_a, reader=True),
+            api_key(capsys, world.dsn(), world.tenant_b, reader=True),
+        )
     finally:
         # the keys' roles are the cluster's: drop them with the test's database
         with world.connect() as conn:
-            for (role,) in conn.execute("SELECT role_name FROM memory.api_keys").fetchall():
-                conn.execute(f'DROP ROLE IF EXISTS "{role}"')
+            drop_key_roles(conn)
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ import json
 import os
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,8 +18,9 @@ from typing import Any
 
 import pytest
 from swarm_memory.asgi import in_thread
-from swarm_memory.cli import main
 from swarm_memory.zep import Service, create_app
+
+from tests.helpers import api_key, drop_key_roles
 
 ROOT = Path(__file__).resolve().parents[1]
 SDK_DIR = ROOT / ".venv" / "zep-cloud-3.25.0"
@@ -159,23 +159,15 @@ def serving(dsn: str) -> Iterator[str]:
         yield url
 
 
-def _writer_key(capsys, dsn: str, tenant: uuid.UUID) -> str:
-    code = main(["--dsn", dsn, "key", "create", "--tenant", str(tenant), "--service-role", "admin"])
-    out = capsys.readouterr().out
-    assert code == 0, out
-    return out.splitlines()[0]
-
-
 @pytest.fixture
 def keys(world, minilm, capsys) -> Iterator[tuple[str, str]]:
-    key_a = _writer_key(capsys, world.dsn(), world.tenant_a)
-    key_b = _writer_key(capsys, world.dsn(), world.tenant_b)
+    key_a = api_key(capsys, world.dsn(), world.tenant_a)
+    key_b = api_key(capsys, world.dsn(), world.tenant_b)
     try:
         yield key_a, key_b
     finally:
         with world.connect() as conn:  # the keys' roles are the cluster's
-            for (role,) in conn.execute("SELECT role_name FROM memory.api_keys").fetchall():
-                conn.execute(f'DROP ROLE IF EXISTS "{role}"')
+            drop_key_roles(conn)
 
 
 TEXTS = [

@@ -27,6 +27,8 @@ from zep_cloud.client import Zep
 from zep_cloud.core.api_error import ApiError
 from zep_cloud.errors import BadRequestError, NotFoundError
 
+from tests.helpers import api_key, drop_key_roles
+
 ROOT = Path(__file__).resolve().parents[1]
 RUN = ROOT / "examples" / "mirofish_run"
 GRAPH = json.loads((RUN / "graph.json").read_text(encoding="utf-8"))
@@ -54,18 +56,6 @@ def serving(dsn: str, **options: int) -> Iterator[tuple[Service, str]]:
         yield service, url
 
 
-def _key(capsys, dsn: str, tenant: uuid.UUID) -> str:
-    code = main(
-        ["--dsn", dsn, "key", "create", "--tenant", str(tenant), "--reader"]
-        + ["--service-role", "admin"]
-    )
-    out = capsys.readouterr().out
-    assert code == 0, out
-    key = out.splitlines()[0]
-    assert key.startswith("smk_") and len(key) > 40
-    return key
-
-
 @pytest.fixture
 def served(world, minilm, capsys) -> Iterator[Served]:
     """Tenant A holds the example run as simulation 'riverside' (MiroFish graph_id recorded);
@@ -76,16 +66,15 @@ def served(world, minilm, capsys) -> Iterator[Served]:
             "SELECT memory.upsert_nodes(%s, %s, %s)",
             (world.tenant_b, world.sim_b, json.dumps([{"id": "b-1", "name": "Harbour Board"}])),
         )
-    key_a = _key(capsys, world.dsn(), world.tenant_a)
-    key_b = _key(capsys, world.dsn(), world.tenant_b)
+    key_a = api_key(capsys, world.dsn(), world.tenant_a, reader=True)
+    key_b = api_key(capsys, world.dsn(), world.tenant_b, reader=True)
     try:
         with serving(world.dsn("admin"), max_concurrent=2) as (service, url):
             yield Served(url, service, key_a, key_b, world.dsn())
     finally:
         # the keys' roles are the cluster's: drop them with the test's database
         with world.connect() as conn:
-            for (role,) in conn.execute("SELECT role_name FROM memory.api_keys").fetchall():
-                conn.execute(f'DROP ROLE IF EXISTS "{role}"')
+            drop_key_roles(conn)
 
 
 def _fetch_all(list_page, graph_id: str, page_size: int) -> tuple[list, int]:

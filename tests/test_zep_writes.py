@@ -37,6 +37,7 @@ from zep_cloud.client import Zep
 from zep_cloud.core.api_error import ApiError
 from zep_cloud.external_clients.ontology import EdgeModel, EntityModel, EntityText
 
+from tests.helpers import api_key, drop_key_roles
 from tests.local_llm import LocalLLM, start_local_llm
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,15 +102,6 @@ def serving(service: Service) -> Iterator[str]:
         yield url
 
 
-def _key(capsys, dsn: str, tenant: uuid.UUID, *extra: str) -> str:
-    code = main(
-        ["--dsn", dsn, "key", "create", "--tenant", str(tenant), "--service-role", "admin", *extra]
-    )
-    out = capsys.readouterr().out
-    assert code == 0, out
-    return out.splitlines()[0]
-
-
 @pytest.fixture(scope="module")
 def llm() -> Iterator[LocalLLM]:
     with start_local_llm() as served:
@@ -121,14 +113,13 @@ def keys(world, capsys) -> Iterator[tuple[str, str, str]]:
     """A writer key of each tenant and a reader key of A; their roles dropped afterwards."""
     try:
         yield (
-            _key(capsys, world.dsn(), world.tenant_a),
-            _key(capsys, world.dsn(), world.tenant_b),
-            _key(capsys, world.dsn(), world.tenant_a, "--reader"),
+            api_key(capsys, world.dsn(), world.tenant_a),
+            api_key(capsys, world.dsn(), world.tenant_b),
+            api_key(capsys, world.dsn(), world.tenant_a, reader=True),
         )
     finally:
         with world.connect() as conn:
-            for (role,) in conn.execute("SELECT role_name FROM memory.api_keys").fetchall():
-                conn.execute(f'DROP ROLE IF EXISTS "{role}"')
+            drop_key_roles(conn)
 
 
 @pytest.fixture
