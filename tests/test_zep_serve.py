@@ -21,7 +21,9 @@ import httpx
 import pytest
 from swarm_memory.asgi import in_thread
 from swarm_memory.cli import main
+from swarm_memory.embed import E5_MODEL_NAME, MODEL_NAME
 from swarm_memory.importer import import_run
+from swarm_memory.reembed import reembed
 from swarm_memory.zep import RERANKER_HEADER, Service, create_app
 from zep_cloud.client import Zep
 from zep_cloud.core.api_error import ApiError
@@ -214,6 +216,25 @@ def test_search_as_the_report_tools_and_profile_generator_call_it(served):
 
     episodes = zep.graph.search(graph_id=NAME, query="cycling lanes", limit=4, scope="episodes")
     assert episodes.episodes and all(e.content for e in episodes.episodes)
+
+
+def test_a_search_after_the_graphs_model_changed_answers(served, world, e5):
+    """The service keeps each graph's model after its first read; a re-embed to another
+    model (by another process, as `swarm-memory reembed` is) makes the kept one wrong, and the
+    next search is refused for it once, inside the service, then asked again afresh: the
+    caller gets its answer, embedded with the new model."""
+    zep = served.client(served.key_a)
+    before = zep.graph.search(graph_id=NAME, query="bus diversion", limit=5, scope="episodes")
+    assert before.episodes
+    assert served.service._models[(world.tenant_a, NAME)] == MODEL_NAME
+
+    reembed(world.dsn("app_a"), world.tenant_a, E5_MODEL_NAME, embedder=e5)
+
+    after = zep.graph.search(graph_id=NAME, query="bus diversion", limit=5, scope="episodes")
+    assert after.episodes and all(e.content for e in after.episodes)
+    assert served.service._models[(world.tenant_a, NAME)] == E5_MODEL_NAME
+    # and an add embeds with the new model too (its vectors refused otherwise)
+    zep.graph.add(graph_id=NAME, type="text", data="Maya Okafor rode the new bus lane.")
 
 
 def _message(exc: ApiError) -> str:

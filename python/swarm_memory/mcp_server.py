@@ -119,19 +119,17 @@ class Gateway:
                 tenant = self.tenant
                 if key is not None:
                     digest = hashlib.sha256(key.encode()).digest()
-                    found = self.memory.api_key_role(digest, conn=conn)
+                    found = self.memory.enter_key_role(digest, STATEMENT_TIMEOUT, conn=conn)
                     if found is None:
                         raise Refused("unknown or revoked API key")
-                    conn.execute(
-                        sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(found.role_name))
-                    )
                     tenant = found.tenant_id
-                assert tenant is not None
-                conn.execute(
-                    sql.SQL("SET LOCAL statement_timeout = {}").format(
-                        sql.Literal(STATEMENT_TIMEOUT)
+                else:
+                    conn.execute(
+                        sql.SQL("SET LOCAL statement_timeout = {}").format(
+                            sql.Literal(STATEMENT_TIMEOUT)
+                        )
                     )
-                )
+                assert tenant is not None
                 return call(self.memory, conn, tenant)
         except PoolTimeout:
             raise Refused("the server is busy: no database connection free; retry") from None

@@ -24,7 +24,6 @@ from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import psycopg
-from psycopg import sql
 from psycopg_pool import ConnectionPool, PoolTimeout
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -64,6 +63,15 @@ SEARCH_UNSERVED = (
     "mmr_lambda",
     "search_filters",
 )
+
+# How many graphs' models a process keeps (Service.graph_model): past it they are all
+# forgotten and read again, which costs one round trip each.
+MODELS_KEPT = 4096
+
+
+class _StaleModel(Exception):
+    """A call was refused for a graph's model this process kept: run it again afresh."""
+
 
 # An endpoint's work: Memory's method of one zep wing function, on the request's connection
 # (as the key's role), for the key's tenant.
@@ -126,6 +134,7 @@ class Service:
         )
         self.memory = Memory(dsn)  # used with conn= only: it opens no pool of its own
         self._in_flight: dict[uuid.UUID, int] = {}
+        self._models: dict[tuple[uuid.UUID, str], str] = {}  # graph_model's
         self._lock = threading.Lock()
 
     def open(self) -> None:
@@ -163,27 +172,53 @@ class Service:
                 if not self._in_flight[key_id]:
                     del self._in_flight[key_id]
 
-    def run(self, key: str, call: Call) -> Any:
+    def run(self, key: str, call: Call, *, retried: bool = False) -> Any:
         """Authenticate the key, then run `call(conn, tenant)` as the key's role, in one
         transaction (SET LOCAL: the role ends with it, whatever happens)."""
         digest = hashlib.sha256(key.encode()).digest()
         try:
             with self.pool.connection() as conn, conn.transaction():
-                found = self.memory.api_key_role(digest, conn=conn)
+                found = self.memory.enter_key_role(digest, STATEMENT_TIMEOUT, conn=conn)
                 if found is None:
                     raise ZepError(401, "unknown or revoked API key")
                 with self.hold(found.key_id):
-                    conn.execute(
-                        sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(found.role_name))
-                    )
-                    conn.execute(
-                        sql.SQL("SET LOCAL statement_timeout = {}").format(
-                            sql.Literal(STATEMENT_TIMEOUT)
-                        )
-                    )
                     return call(self.memory, conn, found.tenant_id)
+        except _StaleModel:
+            if retried:
+                raise ZepError(500, "the graph's model changed twice during one request") from None
+            return self.run(key, call, retried=True)
         except (SwarmMemoryError, psycopg.Error) as exc:
             raise _from_database(exc) from exc
+
+    def graph_model(
+        self, mem: Memory, conn: psycopg.Connection, tenant: uuid.UUID, graph_id: str
+    ) -> tuple[str, bool]:
+        """The graph's embedding model and whether it came from this process's memory of it.
+
+        A graph's model changes only by a re-embed, so it is kept after the first read
+        (memory.zep_graph was a round trip of every search and add); a call refused for a
+        kept model raises _StaleModel through `refused`, and run() asks again afresh."""
+        key = (tenant, graph_id)
+        with self._lock:
+            model = self._models.get(key)
+        if model is not None:
+            return model, True
+        model = mem.zep_graph(tenant, graph_id, conn=conn).model
+        with self._lock:
+            if len(self._models) >= MODELS_KEPT:
+                self._models.clear()
+            self._models[key] = model
+        return model, False
+
+    def refused(self, exc: Exception, tenant: uuid.UUID, graph_id: str, kept: bool) -> None:
+        """After a call with the graph's model failed: a bad value (22023, which a vector
+        of another model than the graph's is) with a kept model forgets it and raises
+        _StaleModel; anything else goes on as it was."""
+        error = translate(exc) if isinstance(exc, psycopg.Error) else exc
+        if kept and getattr(error, "sqlstate", None) == "22023":
+            with self._lock:
+                self._models.pop((tenant, graph_id), None)
+            raise _StaleModel from exc
 
 
 def create_app(service: Service) -> Starlette:
@@ -267,9 +302,15 @@ def create_app(service: Service) -> Starlette:
         def call(mem: Memory, conn: psycopg.Connection, tenant: uuid.UUID) -> Any:
             from swarm_memory.embed import embedder_for  # loads the model on first use
 
-            model = mem.zep_graph(tenant, graph_id, conn=conn).model
+            model, kept = service.graph_model(mem, conn, tenant, graph_id)
             vector = embedder_for(model).encode_query(query)
-            hits = mem.zep_search(tenant, graph_id, query, vector, scope, limit, model, conn=conn)
+            try:
+                hits = mem.zep_search(
+                    tenant, graph_id, query, vector, scope, limit, model, conn=conn
+                )
+            except (SwarmMemoryError, psycopg.Error) as exc:
+                service.refused(exc, tenant, graph_id, kept)
+                raise
             return {scope: hits}
 
         return await answer(request, call, **{RERANKER_HEADER: "rrf"})
@@ -325,7 +366,7 @@ def create_app(service: Service) -> Starlette:
         def call(mem: Memory, conn: psycopg.Connection, tenant: uuid.UUID) -> Any:
             from swarm_memory.embed import embedder_for  # loads the model on first use
 
-            model = mem.zep_graph(tenant, graph_id, conn=conn).model
+            model, kept = service.graph_model(mem, conn, tenant, graph_id)
             texts = [e.get("data") for e in episodes]
             if all(isinstance(t, str) and t.strip() for t in texts):
                 vectors = embedder_for(model).encode(texts)
@@ -335,7 +376,11 @@ def create_app(service: Service) -> Starlette:
                 ]
             else:  # the database says which one is wrong
                 episodes_with = episodes
-            added = mem.zep_add_episodes(tenant, graph_id, episodes_with, conn=conn)
+            try:
+                added = mem.zep_add_episodes(tenant, graph_id, episodes_with, conn=conn)
+            except (SwarmMemoryError, psycopg.Error) as exc:
+                service.refused(exc, tenant, graph_id, kept)
+                raise
             return added[0] if one else added
 
         return call

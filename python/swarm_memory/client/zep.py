@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from swarm_memory.client._base import Connection, MemoryBase, UUIDLike, _json, _vector
+from swarm_memory.client._base import Connection, MemoryBase, UUIDLike, _json, _translated, _vector
 
 __all__ = [
     "ApiKeyRow",
@@ -140,6 +140,26 @@ class ZepMixin(MemoryBase):
         """The tenant and role of the unrevoked key of this sha256, or None."""
         rows = self._records(KeyRole, "SELECT * FROM memory.api_key_role(%s)", (key_hash,), conn)
         return rows[0] if rows else None
+
+    def enter_key_role(
+        self, key_hash: bytes, statement_timeout: str, *, conn: Connection
+    ) -> KeyRole | None:
+        """Authenticate the key of this sha256 and act as its role for the rest of conn's
+        transaction, under statement_timeout; None (and nothing set) for no unrevoked key.
+
+        One round trip where a lookup, `SET LOCAL ROLE` and `SET LOCAL statement_timeout`
+        took three on every request: set_config(..., true) is SET LOCAL, and the role's
+        check is the same (membership of the connecting role), evaluated only for the row
+        the lookup found."""
+        with _translated():
+            row = conn.execute(
+                "SELECT k.tenant_id, k.key_id, k.role_name,"
+                " pg_catalog.set_config('role', k.role_name, true),"
+                " pg_catalog.set_config('statement_timeout', %s, true)"
+                " FROM memory.api_key_role(%s) AS k",
+                (statement_timeout, key_hash),
+            ).fetchone()
+        return None if row is None else KeyRole(row[0], row[1], row[2])
 
     def zep_graphs(
         self,
