@@ -218,7 +218,7 @@ def test_search_as_the_report_tools_and_profile_generator_call_it(served):
     assert episodes.episodes and all(e.content for e in episodes.episodes)
 
 
-def test_a_search_after_the_graphs_model_changed_answers(served, world, e5):
+def test_a_search_after_the_graphs_model_changed_answers(served, world, e5, capsys):
     """The service keeps each graph's model after its first read; a re-embed to another
     model (by another process, as `swarm-memory reembed` is) makes the kept one wrong, and the
     next search is refused for it once, inside the service, then asked again afresh: the
@@ -233,8 +233,13 @@ def test_a_search_after_the_graphs_model_changed_answers(served, world, e5):
     after = zep.graph.search(graph_id=NAME, query="bus diversion", limit=5, scope="episodes")
     assert after.episodes and all(e.content for e in after.episodes)
     assert served.service._models[(world.tenant_a, NAME)] == E5_MODEL_NAME
-    # and an add embeds with the new model too (its vectors refused otherwise)
-    zep.graph.add(graph_id=NAME, type="text", data="Maya Okafor rode the new bus lane.")
+    # and an add (a writer's key) embeds with the graph's model: the vectors of the one the
+    # service kept before would be refused
+    served.service._models[(world.tenant_a, NAME)] = MODEL_NAME
+    writer = served.client(api_key(capsys, served.dsn, world.tenant_a))
+    added = writer.graph.add(graph_id=NAME, type="text", data="Maya Okafor rode the bus lane.")
+    assert added.uuid_
+    assert served.service._models[(world.tenant_a, NAME)] == E5_MODEL_NAME
 
 
 def _message(exc: ApiError) -> str:
