@@ -695,7 +695,7 @@ def run(
     results["walk"] = measure_walk(app_dsn, big, k15, queries)
     log("bench: the walk beside Kuzu and networkx, depths 1..20 and K15, interleaved")
     results["graph_peers"] = __import__("bench.graph_peers").graph_peers.measure(
-        app_dsn, big, k15, max(20, queries // 4), log=log
+        app_dsn, big, k15, max(20, queries // 4), log=log, floor_dsn=su
     )
     mid = min((main_sims[i] for i in targets), key=lambda s: abs(s.size - 5000))
     log("bench: RLS and driver overhead")

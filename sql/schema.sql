@@ -2447,7 +2447,8 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.list_tenants()', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b586af509d163621749d7a0cbfa5b159', false),
         ('memory.match_entities(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dd69271db5b99f64b2708741dd2fac31', false),
         ('memory.model_of(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee844fcf6e5dfd9fbbb9ed57bf56e254', false),
-        ('memory.neighbors(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '2f4c358a1ae3b86cf4991521e6d78a44', false),
+        ('memory.neighbor_ids(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '30ec7ed2adb76ac853dba13e2286c09a', false),
+        ('memory.neighbors(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '850d41fb2d3a5d3d7beb8be253a15356', false),
         ('memory.nodes_by_type(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '05d0a18fd24eaa6187941d9112dc04b1', false),
         ('memory.nodes_named(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5cfdce16af2b3fcc919257a98e0e640d', false),
         ('memory.open_staging()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f0a29994bff664eb345907fcbc36f0cc', false),
@@ -7937,10 +7938,10 @@ COMMENT ON COLUMN memory.edges.valid_at IS 'When the fact began to hold in the w
 GRANT UPDATE(valid_at) ON TABLE memory.edges TO memory_writer;
 
 -- edges_in_idx; Type: INDEX; Schema: memory; Owner: memory_owner
-CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type, valid_at, invalid_at, expired_at);
+CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type, valid_at, invalid_at, expired_at, source_id, edge_id);
 
 -- edges_out_idx; Type: INDEX; Schema: memory; Owner: memory_owner
-CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type, valid_at, invalid_at, expired_at);
+CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type, valid_at, invalid_at, expired_at, target_id, edge_id);
 
 -- edges_simulation_stats; Type: STATISTICS; Schema: memory; Owner: memory_owner
 CREATE STATISTICS memory.edges_simulation_stats (dependencies) ON tenant_id, simulation_id FROM memory.edges;
@@ -9025,6 +9026,116 @@ COMMENT ON FUNCTION memory.model_of(p_tenant_id uuid, p_simulation_id uuid) IS '
 REVOKE ALL ON FUNCTION memory.model_of(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.model_of(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
 
+-- neighbor_ids(uuid, uuid, text, integer, text[], text, timestamp with time zone, timestamp with time zone, boolean, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_include_ended boolean DEFAULT false, p_limit integer DEFAULT NULL::integer) RETURNS TABLE(node_id text, depth integer, edge_id text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'force_generic_plan'
+    SET enable_nestloop TO 'off'
+    AS $$
+DECLARE
+    v_depth  integer := LEAST(GREATEST(COALESCE(p_depth, 1), 1), 20);
+    v_start  uuid := pg_catalog.md5(p_node_id)::uuid;
+    v_out    boolean;
+    v_in     boolean;
+    v_as_of  timestamptz := COALESCE(p_as_of, pg_catalog.now());
+    v_known  timestamptz := CASE WHEN p_known_at < pg_catalog.now() THEN p_known_at END;
+    v_all    boolean := COALESCE(p_include_ended, false);
+    v_limit  integer := CASE WHEN p_limit IS NOT NULL THEN GREATEST(p_limit, 1) END;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
+    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the start node');
+    PERFORM memory._not_null(p_direction, 'p_direction', 'pass ''out'', ''in'' or ''both''');
+    IF p_direction NOT IN ('out', 'in', 'both') THEN
+        RAISE EXCEPTION 'unknown direction %', pg_catalog.quote_literal(memory._quote(p_direction))
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''out'', ''in'' or ''both''';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
+                    WHERE v_known IS NULL AND n.tenant_id = p_tenant_id
+                      AND n.simulation_id = p_simulation_id AND n.node_key = v_start
+                   UNION ALL
+                   SELECT 1 FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
+                    WHERE v_known IS NOT NULL AND n.node_key = v_start) THEN
+        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
+    END IF;
+    v_out := p_direction IN ('out', 'both');
+    v_in := p_direction IN ('in', 'both');
+
+    RETURN QUERY
+    WITH RECURSIVE
+    -- the edges the walk may follow, now or as known at v_known
+    edges_at AS NOT MATERIALIZED (
+        SELECT e.edge_key, e.edge_id, e.source_key, e.source_id, e.target_key, e.target_id,
+               e.type, e.valid_at, e.invalid_at, e.expired_at
+          FROM memory.edges AS e
+         WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+        UNION ALL
+        SELECT e.edge_key, e.edge_id, e.source_key, e.source_id, e.target_key, e.target_id,
+               e.type, e.valid_at, e.invalid_at, e.expired_at
+          FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
+         WHERE v_known IS NOT NULL
+    ),
+    walk (level, found, ids, edges, visited) AS (
+        SELECT 0, ARRAY[v_start], NULL::text[], NULL::text[], ARRAY[v_start]
+        UNION ALL
+        SELECT w.level + 1, step.found, step.ids, step.edges, w.visited || step.found
+          FROM walk AS w
+          CROSS JOIN LATERAL (
+              SELECT pg_catalog.array_agg(d.next_key) AS found,
+                     pg_catalog.array_agg(d.next_id) AS ids,
+                     pg_catalog.array_agg(d.pick[3] COLLATE "default") AS edges
+                FROM (SELECT x.next_key, pg_catalog.any_value(x.next_id) AS next_id,
+                             -- a current edge before any other, then the least edge key
+                             pg_catalog.min(ARRAY[x.rank, x.edge_key::text, x.edge_id] COLLATE "C") AS pick
+                        FROM (SELECT e.target_key AS next_key, e.target_id AS next_id, e.edge_key, e.edge_id,
+                                     e.valid_at, e.invalid_at, e.expired_at
+                                FROM edges_at AS e
+                               WHERE v_out
+                                 AND e.source_key = ANY (w.found)
+                                 AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))
+                              UNION ALL
+                              SELECT e.source_key, e.source_id, e.edge_key, e.edge_id,
+                                     e.valid_at, e.invalid_at, e.expired_at
+                                FROM edges_at AS e
+                               WHERE v_in
+                                 AND e.target_key = ANY (w.found)
+                                 AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))) AS y
+                       CROSS JOIN LATERAL (
+                             SELECT y.next_key, y.next_id, y.edge_key, y.edge_id,
+                                    CASE WHEN (y.valid_at IS NULL OR y.valid_at <= v_as_of)
+                                               AND (y.invalid_at IS NULL OR y.invalid_at > v_as_of)
+                                               AND (y.expired_at IS NULL OR y.expired_at > v_as_of)
+                                         THEN '0' ELSE '1' END AS rank) AS x
+                       WHERE (v_all OR x.rank = '0')
+                         AND NOT EXISTS (SELECT FROM pg_catalog.unnest(w.visited) AS v(node_key)
+                                          WHERE v.node_key = x.next_key)
+                       GROUP BY x.next_key) AS d
+          ) AS step
+         WHERE w.level < v_depth
+           -- the visited set holds the start: p_limit nodes found means one more
+           AND (v_limit IS NULL OR pg_catalog.cardinality(w.visited) <= v_limit)
+           AND step.found IS NOT NULL
+    )
+    SELECT f.node_id, w.level, f.edge_id
+      FROM walk AS w
+     CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.ids), pg_catalog.unnest(w.edges)) AS f(node_id, edge_id)
+     WHERE w.level > 0
+     ORDER BY w.level, f.node_id
+     LIMIT v_limit;
+END
+$$;
+
+ALTER FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) OWNER TO memory_owner;
+
+-- FUNCTION neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) IS 'The nodes memory.neighbors reaches, lean: each node''s id, its least depth and the id of the edge that reached it, from the walk''s covering indexes alone';
+
+-- FUNCTION neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) TO memory_reader;
+
 -- neighbors(uuid, uuid, text, integer, text[], text, timestamp with time zone, timestamp with time zone, boolean, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_include_ended boolean DEFAULT false, p_limit integer DEFAULT NULL::integer) RETURNS TABLE(node_id text, name text, type text, depth integer, path text[], edge_id text, edge_type text, fact text, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text)
     LANGUAGE plpgsql STABLE
@@ -9066,41 +9177,46 @@ BEGIN
     WITH RECURSIVE
     -- the edges the walk may follow, now or as known at v_known, with whether each is current
     edges_at AS NOT MATERIALIZED (
-        SELECT e.edge_key, e.source_key, e.target_key, e.type, e.valid_at, e.invalid_at, e.expired_at
+        SELECT e.edge_key, e.source_key, e.source_id, e.target_key, e.target_id,
+               e.type, e.valid_at, e.invalid_at, e.expired_at
           FROM memory.edges AS e
          WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
         UNION ALL
-        SELECT e.edge_key, e.source_key, e.target_key, e.type, e.valid_at, e.invalid_at, e.expired_at
+        SELECT e.edge_key, e.source_key, e.source_id, e.target_key, e.target_id,
+               e.type, e.valid_at, e.invalid_at, e.expired_at
           FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
          WHERE v_known IS NOT NULL
     ),
-    walk (level, found, parents, edges, visited) AS (
-        SELECT 0, ARRAY[v_start], NULL::uuid[], NULL::uuid[], ARRAY[v_start]
+    walk (level, found, ids, parents, edges, visited) AS (
+        SELECT 0, ARRAY[v_start], NULL::text[], NULL::uuid[], NULL::uuid[], ARRAY[v_start]
         UNION ALL
-        SELECT w.level + 1, step.found, step.parents, step.edges, w.visited || step.found
+        SELECT w.level + 1, step.found, step.ids, step.parents, step.edges, w.visited || step.found
           FROM walk AS w
           CROSS JOIN LATERAL (
               SELECT pg_catalog.array_agg(d.next_key) AS found,
+                     pg_catalog.array_agg(d.next_id) AS ids,
                      pg_catalog.array_agg(d.pick[3]) AS parents,
                      pg_catalog.array_agg(d.pick[2]) AS edges
-                FROM (SELECT x.next_key,
+                FROM (SELECT x.next_key, pg_catalog.any_value(x.next_id) AS next_id,
                              -- one edge per new node: a current one before any other, then
                              -- the least edge key (then parent key); the first element ranks
                              pg_catalog.min(ARRAY[x.rank, x.edge_key, x.from_key]) AS pick
-                        FROM (SELECT e.target_key AS next_key, e.source_key AS from_key, e.edge_key,
+                        FROM (SELECT e.target_key AS next_key, e.target_id AS next_id,
+                                     e.source_key AS from_key, e.edge_key,
                                      e.valid_at, e.invalid_at, e.expired_at
                                 FROM edges_at AS e
                                WHERE v_out
                                  AND e.source_key = ANY (w.found)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))
                               UNION ALL
-                              SELECT e.source_key, e.target_key, e.edge_key, e.valid_at, e.invalid_at, e.expired_at
+                              SELECT e.source_key, e.source_id, e.target_key, e.edge_key,
+                                     e.valid_at, e.invalid_at, e.expired_at
                                 FROM edges_at AS e
                                WHERE v_in
                                  AND e.target_key = ANY (w.found)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))) AS y
                        CROSS JOIN LATERAL (
-                             SELECT y.next_key, y.from_key, y.edge_key,
+                             SELECT y.next_key, y.next_id, y.from_key, y.edge_key,
                                     CASE WHEN (y.valid_at IS NULL OR y.valid_at <= v_as_of)
                                                AND (y.invalid_at IS NULL OR y.invalid_at > v_as_of)
                                                AND (y.expired_at IS NULL OR y.expired_at > v_as_of)
@@ -9116,25 +9232,29 @@ BEGIN
            AND (v_limit IS NULL OR pg_catalog.cardinality(w.visited) <= v_limit)
            AND step.found IS NOT NULL
     ),
+    -- the rows returned, cut to p_limit before any is built (earlier levels are whole: the
+    -- walk stopped at the level where it found p_limit nodes, so every parent is kept)
     found AS MATERIALIZED (
-        SELECT w.level, f.node_key, f.parent_key, f.edge_key
+        SELECT w.level, f.node_key, f.node_id, f.parent_key, f.edge_key
           FROM walk AS w
-         CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.found), pg_catalog.unnest(w.parents),
-                                       pg_catalog.unnest(w.edges)) AS f(node_key, parent_key, edge_key)
+         CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.found), pg_catalog.unnest(w.ids),
+                                       pg_catalog.unnest(w.parents), pg_catalog.unnest(w.edges))
+                    AS f(node_key, node_id, parent_key, edge_key)
          WHERE w.level > 0
+         ORDER BY w.level, f.node_id
+         LIMIT v_limit
     ),
-    -- the nodes found, by one scan of the primary key (all their keys: the last visited set)
+    -- the nodes found, by one scan of the primary key for all their keys
     named AS MATERIALIZED (
-        SELECT f.level, f.node_key, f.parent_key, f.edge_key, n.node_id, n.name, n.type
+        SELECT f.level, f.node_key, f.parent_key, f.edge_key, f.node_id, n.name, n.type
           FROM found AS f
-          JOIN (SELECT n.node_key, n.node_id, n.name, n.type FROM memory.nodes AS n
+          JOIN (SELECT n.node_key, n.name, n.type FROM memory.nodes AS n
                  WHERE v_known IS NULL AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
                 UNION ALL
-                SELECT n.node_key, n.node_id, n.name, n.type
+                SELECT n.node_key, n.name, n.type
                   FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
                  WHERE v_known IS NOT NULL) AS n ON n.node_key = f.node_key
-         WHERE n.node_key = ANY ((SELECT w.visited FROM walk AS w
-                                   ORDER BY w.level DESC LIMIT 1)::uuid[])
+         WHERE n.node_key = ANY ((SELECT pg_catalog.array_agg(f.node_key) FROM found AS f)::uuid[])
     ),
     -- each path is its parent's path and the node's id, one level per iteration
     paths (level, node_key, path, node_id, name, type, edge_key) AS (

@@ -1,4 +1,5 @@
-"""memory.neighbors() against an oracle: a breadth-first search written here in Python.
+"""memory.neighbors() against an oracle: a breadth-first search written here in Python,
+and memory.neighbor_ids() against memory.neighbors() (the same rows cut to their ids).
 
 On random graphs (cycles, self-loops, parallel edges, several edge types, awkward ids) for
 every direction and several edge-type filters and depths, the database must return the same
@@ -152,6 +153,11 @@ def test_walk_equals_python_bfs_on_random_graphs(world, connect, seed):
                 for depth in (1, 2, 3, 20):
                     rows = walk(reader, world.tenant_a, world.sim_a, start, depth, types, direction)
                     check_walk(rows, edges, start, depth, types, direction)
+                    lean = reader.execute(
+                        "SELECT node_id, depth, edge_id FROM memory.neighbor_ids(%s, %s, %s, %s, %s, %s)",
+                        (world.tenant_a, world.sim_a, start, depth, types, direction),
+                    ).fetchall()
+                    assert lean == [(r[0], r[3], r[5]) for r in rows]  # the lean walk: the same
                     checked += len(rows)
     assert checked > 0  # the graphs are not all empty walks
 
@@ -172,6 +178,10 @@ def test_bounded_walk_is_a_prefix_of_the_unbounded_one(world, connect, seed):
         "SELECT node_id, name, type, depth, path, edge_id, edge_type, fact"
         " FROM memory.neighbors(%s, %s, %s, %s, %s, %s, p_limit => %s)"
     )
+    sql_ids = (
+        "SELECT node_id, depth, edge_id"
+        " FROM memory.neighbor_ids(%s, %s, %s, %s, %s, %s, p_limit => %s)"
+    )
     bounded_somewhere = 0
     for start in rnd.sample(nodes, 3):
         for direction in ("out", "in", "both"):
@@ -181,6 +191,8 @@ def test_bounded_walk_is_a_prefix_of_the_unbounded_one(world, connect, seed):
                 args = (world.tenant_a, world.sim_a, start, 20, None, direction, limit)
                 rows = reader.execute(sql, args).fetchall()
                 assert rows == full[:limit]
+                lean = reader.execute(sql_ids, args).fetchall()
+                assert lean == [(r[0], r[3], r[5]) for r in full[:limit]]
                 bounded_somewhere += len(rows) < len(full)
     assert bounded_somewhere > 0  # some bound cut a walk short
     with Memory(world.dsn("reader_a")) as mem:
@@ -188,3 +200,45 @@ def test_bounded_walk_is_a_prefix_of_the_unbounded_one(world, connect, seed):
         full = mem.neighbors(world.tenant_a, world.sim_a, start, 20)
         assert mem.neighbors(world.tenant_a, world.sim_a, start, 20, limit=3) == full[:3]
         assert mem.neighbors(world.tenant_a, world.sim_a, start, 20, limit=None) == full
+        ids = mem.neighbor_ids(world.tenant_a, world.sim_a, start, 20, limit=3)
+        assert [(r.node_id, r.depth, r.edge_id) for r in ids] == [
+            (r.node_id, r.depth, r.edge_id) for r in full[:3]
+        ]
+
+
+def test_lean_walk_reads_the_graph_as_known_then(world, connect):
+    """p_known_at: neighbor_ids walks the graph as the memory held it at a past moment, as
+    neighbors does, after its edges were moved to other nodes."""
+    conn = connect("app_a")
+    nodes, edges = random_graph(77)
+    add_graph(conn, world.tenant_a, world.sim_a, nodes, edges)
+    then = conn.execute("SELECT clock_timestamp()").fetchone()[0]
+    rnd = random.Random(77)
+    moved = [(e, t, rnd.choice(nodes), d) for e, t, _s, d in edges[::2]]
+    add_graph(conn, world.tenant_a, world.sim_a, nodes, moved)
+    reader = connect("reader_a")
+    args = "%s, %s, %s, 20, NULL, 'both', NULL, %s"
+    differs = 0
+    for start in nodes[:6]:
+        for known_at in (then, None):
+            params = (world.tenant_a, world.sim_a, start, known_at)
+            full = reader.execute(
+                f"SELECT node_id, depth, edge_id FROM memory.neighbors({args})", params
+            ).fetchall()
+            lean = reader.execute(
+                f"SELECT node_id, depth, edge_id FROM memory.neighbor_ids({args})", params
+            ).fetchall()
+            assert lean == full
+        old = reader.execute(
+            f"SELECT node_id, depth FROM memory.neighbor_ids({args})",
+            (world.tenant_a, world.sim_a, start, then),
+        ).fetchall()
+        assert {r[0]: r[1] for r in old} == bfs(edges, start, 20, None, "both")
+        differs += (
+            old
+            != reader.execute(
+                f"SELECT node_id, depth FROM memory.neighbor_ids({args})",
+                (world.tenant_a, world.sim_a, start, None),
+            ).fetchall()
+        )
+    assert differs > 0  # the move changed some walk

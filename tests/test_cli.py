@@ -257,6 +257,20 @@ def test_neighbors_takes_a_node_name_and_hints_name_commands(world, capsys):
     assert code == code2 == 0 and out_id == out_name
     code, _, err = run(capsys, "--dsn", app_a, "neighbors", "nobody-by-that-name", *where)
     assert code == 2 and "[P0002]" in err
+    # --ids: the lean walk, the same nodes at the same depths by the same edges
+    from swarm_memory.client import Memory
+
+    with Memory(app_a) as mem:
+        full = mem.neighbors(world.tenant_a, world.sim_a, by_id["id"], 2)
+    args = ["neighbors", by_id["name"], *where, "--depth", "2", "--ids", "--json"]
+    code, out, err = run(capsys, "--dsn", app_a, *args)
+    assert code == 0, err
+    lean = [(r["node_id"], r["depth"], r["edge_id"]) for r in map(json.loads, out.splitlines())]
+    assert lean == [(r.node_id, r.depth, r.edge_id) for r in full] and len(lean) > 1
+    code, out, _ = run(capsys, "--dsn", app_a, *args[:-1])
+    assert code == 0 and all(r.node_id in out and r.edge_id in out for r in full)
+    code, _, err = run(capsys, "--dsn", app_a, *args[:-1], "--format", "dot")
+    assert code == 2 and "--ids" in err
     unknown = str(uuid.uuid4())
     code, _, err = run(
         capsys,

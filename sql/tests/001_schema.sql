@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(1065);  -- _zep_batch_locked, _zep_episode_problem (6); resolve_simulation (3); V0045: zep_batches, zep_batch_items (10), 12 functions (36); V0044: zep_ontologies, zep_episodes (10), 20 functions (60); _said_something (3); V0043: api_keys (5), 18 functions (54); V0041: _named_agents (3); V0042: _action_said (3); _near_copy (3); V0038: tenant_quotas (5), set_quota, quotas, _check_quota, _enforce_quota, _quota_used (15); V0037: _prepared (3) gone, _acting_role, _function_fingerprints, _installed_functions (9); warm, _warm_indexes (6), _warm_indexes a definer; _recall_list (3); _clump_breadth (3); generic plans (1); _episodes_breadth (3); the bridge: + _ann_ivf_index_name, _search_episodes_ivf (6); V0035: + _entities_ann_index_name, ann_plan_entities, ann_index_entities, _search_nodes_ann, _search_nodes, _ann_statement_list (18), ann_index_entities a definer; V0033: + _search_facts (3), _search_facts_ann's new signature; V0032: + _facts_ann_index_name, _ann_plan, ann_plan_facts, _search_facts_ann, ann_index_facts (15), _ann_counts' and _ann_wanted's new signatures, ann_index_facts a definer; V0031: + _search_episodes (3), _search_episodes_ann's new signature; _ann_breadth (3); V0030: + _search_words (3), _recall_graph's new signature; V0028: + 8 functions (24); V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model, _ann_wanted (18)
+SELECT plan(1068);  -- neighbor_ids (3); _zep_batch_locked, _zep_episode_problem (6); resolve_simulation (3); V0045: zep_batches, zep_batch_items (10), 12 functions (36); V0044: zep_ontologies, zep_episodes (10), 20 functions (60); _said_something (3); V0043: api_keys (5), 18 functions (54); V0041: _named_agents (3); V0042: _action_said (3); _near_copy (3); V0038: tenant_quotas (5), set_quota, quotas, _check_quota, _enforce_quota, _quota_used (15); V0037: _prepared (3) gone, _acting_role, _function_fingerprints, _installed_functions (9); warm, _warm_indexes (6), _warm_indexes a definer; _recall_list (3); _clump_breadth (3); generic plans (1); _episodes_breadth (3); the bridge: + _ann_ivf_index_name, _search_episodes_ivf (6); V0035: + _entities_ann_index_name, ann_plan_entities, ann_index_entities, _search_nodes_ann, _search_nodes, _ann_statement_list (18), ann_index_entities a definer; V0033: + _search_facts (3), _search_facts_ann's new signature; V0032: + _facts_ann_index_name, _ann_plan, ann_plan_facts, _search_facts_ann, ann_index_facts (15), _ann_counts' and _ann_wanted's new signatures, ann_index_facts a definer; V0031: + _search_episodes (3), _search_episodes_ann's new signature; _ann_breadth (3); V0030: + _search_words (3), _recall_graph's new signature; V0028: + 8 functions (24); V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model, _ann_wanted (18)
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -128,6 +128,7 @@ INSERT INTO fx_functions VALUES
     ('resolve_simulation',  '{uuid,text}'),
     ('list_tenants',        '{}'),
     ('neighbors',           '{uuid,uuid,text,integer,text[],text,"timestamp with time zone","timestamp with time zone",boolean,integer}'),
+    ('neighbor_ids',        '{uuid,uuid,text,integer,text[],text,"timestamp with time zone","timestamp with time zone",boolean,integer}'),
     -- V0015: time
     ('_known',              '{anyelement,uuid,uuid,"timestamp with time zone"}'),
     ('_fact_state',         '{"timestamp with time zone","timestamp with time zone","timestamp with time zone","timestamp with time zone"}'),
@@ -457,11 +458,11 @@ $$, 'no vector column of schema memory has a dimension other than 384');
 -- statistics objects and the row type of a search hit belong to memory_owner; a type label
 -- longer than memory._label_max() characters is refused even without the API.
 SELECT is(pg_catalog.pg_get_indexdef('memory.edges_out_idx'::regclass),
-          'CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type, valid_at, invalid_at, expired_at)',
-          'edges_out_idx covers the outgoing step of the walk');
+          'CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type, valid_at, invalid_at, expired_at, target_id, edge_id)',
+          'edges_out_idx covers the outgoing step of the walk, ids included (neighbor_ids reads nothing else)');
 SELECT is(pg_catalog.pg_get_indexdef('memory.edges_in_idx'::regclass),
-          'CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type, valid_at, invalid_at, expired_at)',
-          'edges_in_idx covers the incoming step of the walk');
+          'CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type, valid_at, invalid_at, expired_at, source_id, edge_id)',
+          'edges_in_idx covers the incoming step of the walk, ids included');
 SELECT is_empty($$
     SELECT c.relname FROM pg_catalog.pg_class AS c
      WHERE c.relname IN ('edges_source_idx', 'edges_target_idx')
@@ -533,8 +534,8 @@ SELECT ok(COALESCE((SELECT 'search_path=pg_catalog, pg_temp' = ANY (p.proconfig)
 SELECT set_eq($$
     SELECT p.proname::text FROM pg_catalog.pg_proc AS p
      WHERE p.pronamespace = 'memory'::regnamespace AND 'plan_cache_mode=force_generic_plan' = ANY (p.proconfig)
-$$, ARRAY['neighbors', 'facts', '_search_words', '_recall_graph', '_search_facts', '_name_candidates'],
-   'neighbors, facts, the words arm, recall''s graph arm, the facts'' ranking and name matching ask for generic plans, and no other function');
+$$, ARRAY['neighbors', 'neighbor_ids', 'facts', '_search_words', '_recall_graph', '_search_facts', '_name_candidates'],
+   'the walks, facts, the words arm, recall''s graph arm, the facts'' ranking and name matching ask for generic plans, and no other function');
 
 -- Privileges of PUBLIC (3): nothing of schema memory is open to every role.
 SELECT is_empty($$

@@ -356,6 +356,7 @@ def test_no_function_asks_for_a_generic_plan_on_the_cluster(citus: Cluster) -> N
     """
     assert {r[0] for r in _rows(citus.single_dsn(), sql)} == {
         "neighbors",
+        "neighbor_ids",
         "facts",
         "_search_words",
         "_recall_graph",

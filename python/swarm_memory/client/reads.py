@@ -17,6 +17,7 @@ from swarm_memory.client.rows import (
     GraphNode,
     ModelOf,
     Neighbor,
+    NeighborId,
     Node,
     NodeDetail,
     NodeRef,
@@ -80,6 +81,41 @@ class ReadsMixin(MemoryBase):
         return self._records(
             Neighbor,
             "SELECT * FROM memory.neighbors(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (
+                tenant_id,
+                simulation_id,
+                node_id,
+                depth,
+                list(edge_types) if edge_types is not None else None,
+                direction,
+                as_of,
+                known_at,
+                include_ended,
+                limit,
+            ),
+            conn,
+        )
+
+    def neighbor_ids(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        node_id: str,
+        depth: int | None = 1,
+        edge_types: Sequence[str] | None = None,
+        direction: str = "both",
+        *,
+        as_of: datetime | str | None = None,
+        known_at: datetime | str | None = None,
+        include_ended: bool = False,
+        limit: int | None = None,
+        conn: Connection | None = None,
+    ) -> list[NeighborId]:
+        """The walk of `neighbors`, lean: each node's id, depth and the edge that reached it,
+        the same rows in the same order, read from the walk's indexes alone."""
+        return self._records(
+            NeighborId,
+            "SELECT * FROM memory.neighbor_ids(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (
                 tenant_id,
                 simulation_id,

@@ -91,6 +91,16 @@ class Neighbor:
 
 
 @dataclass(frozen=True)
+class NeighborId:
+    """A row of neighbor_ids: a node the walk reaches, its least depth and the edge that
+    reached it (the same as neighbors' row for that node)."""
+
+    node_id: str
+    depth: int
+    edge_id: str
+
+
+@dataclass(frozen=True)
 class Fact:
     """A row of facts: a relationship with both ends, its validity window, when the graph
     learned it and its end, its state at the asked moment and its source episodes."""

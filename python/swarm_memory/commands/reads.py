@@ -35,8 +35,27 @@ def cmd_nodes(args: argparse.Namespace) -> int:
 
 
 def cmd_neighbors(args: argparse.Namespace) -> int:
+    if args.ids and args.format != "table":
+        raise ValueError("neighbors --ids answers ids only and draws no picture: drop --format")
     with memory(args) as mem:
         node_id = resolve_node(mem, args.tenant, args.simulation, args.node_id)
+        if args.ids:  # the lean walk: ids, depth and the edge that reached each node
+            ids = mem.neighbor_ids(
+                args.tenant,
+                args.simulation,
+                node_id,
+                args.depth,
+                args.edge_type,
+                args.direction,
+                as_of=args.as_of,
+                known_at=args.known_at,
+                include_ended=args.include_ended,
+                limit=args.limit,
+            )
+            if args.json:
+                return print_json_rows(ids)
+            print(table([(r.depth, r.node_id, r.edge_id) for r in ids], ["depth", "id", "via"]))
+            return 0
         rows = mem.neighbors(
             args.tenant,
             args.simulation,
@@ -213,6 +232,11 @@ def add_commands(sub: Subcommands) -> None:
     )
     s.add_argument(
         "--limit", type=int, help="at most this many nodes, nearest first (default: no bound)"
+    )
+    s.add_argument(
+        "--ids",
+        action="store_true",
+        help="ids only: each node's id, depth and the edge that reached it (the lean walk)",
     )
     s.add_argument(
         "--format",

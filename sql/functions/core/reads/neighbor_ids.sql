@@ -1,0 +1,130 @@
+-- The neighbourhood of a node, lean: what memory.neighbors answers with the same arguments,
+-- cut to the node's id, its depth and the id of the edge that reached it (the same edge),
+-- in the same order (depth, then node id) and under the same p_limit. No name, fact, path
+-- or state is built, and no row of nodes or edges is read: the walk's covering indexes
+-- (edges_out_idx, edges_in_idx) carry the ids, so each level is one index-only scan of each
+-- direction for the whole frontier, a hash anti-join against the visited keys and one
+-- aggregate that picks each new node's edge. For callers that walk often and need no more
+-- than the graph's shape (what an embedded graph database answers), or that fetch the rows
+-- of a few of the nodes afterwards.
+--
+-- The edge picked is memory.neighbors' rule: a current one before any other (at p_as_of;
+-- p_include_ended follows ended ones too), then the least edge key. Keys compare as their
+-- text in the C collation, which orders them as the keys themselves. p_known_at walks the
+-- graph as the memory held it then, as memory.neighbors does.
+--
+-- The plan is generic, made once a session and cached, as memory.neighbors' is (planning
+-- costs more than a small walk); enable_nestloop = off keeps the anti-join a hash join.
+CREATE OR REPLACE FUNCTION memory.neighbor_ids(
+    p_tenant_id uuid,
+    p_simulation_id uuid,
+    p_node_id text,
+    p_depth integer DEFAULT 1,
+    p_edge_types text[] DEFAULT NULL,
+    p_direction text DEFAULT 'both',
+    p_as_of timestamptz DEFAULT NULL,
+    p_known_at timestamptz DEFAULT NULL,
+    p_include_ended boolean DEFAULT false,
+    p_limit integer DEFAULT NULL)
+RETURNS TABLE (node_id text, depth integer, edge_id text)
+LANGUAGE plpgsql STABLE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+SET plan_cache_mode = force_generic_plan
+SET enable_nestloop = off
+AS $fn$
+DECLARE
+    v_depth  integer := LEAST(GREATEST(COALESCE(p_depth, 1), 1), 20);
+    v_start  uuid := pg_catalog.md5(p_node_id)::uuid;
+    v_out    boolean;
+    v_in     boolean;
+    v_as_of  timestamptz := COALESCE(p_as_of, pg_catalog.now());
+    v_known  timestamptz := CASE WHEN p_known_at < pg_catalog.now() THEN p_known_at END;
+    v_all    boolean := COALESCE(p_include_ended, false);
+    v_limit  integer := CASE WHEN p_limit IS NOT NULL THEN GREATEST(p_limit, 1) END;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
+    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the start node');
+    PERFORM memory._not_null(p_direction, 'p_direction', 'pass ''out'', ''in'' or ''both''');
+    IF p_direction NOT IN ('out', 'in', 'both') THEN
+        RAISE EXCEPTION 'unknown direction %', pg_catalog.quote_literal(memory._quote(p_direction))
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''out'', ''in'' or ''both''';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
+                    WHERE v_known IS NULL AND n.tenant_id = p_tenant_id
+                      AND n.simulation_id = p_simulation_id AND n.node_key = v_start
+                   UNION ALL
+                   SELECT 1 FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
+                    WHERE v_known IS NOT NULL AND n.node_key = v_start) THEN
+        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
+    END IF;
+    v_out := p_direction IN ('out', 'both');
+    v_in := p_direction IN ('in', 'both');
+
+    RETURN QUERY
+    WITH RECURSIVE
+    -- the edges the walk may follow, now or as known at v_known
+    edges_at AS NOT MATERIALIZED (
+        SELECT e.edge_key, e.edge_id, e.source_key, e.source_id, e.target_key, e.target_id,
+               e.type, e.valid_at, e.invalid_at, e.expired_at
+          FROM memory.edges AS e
+         WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+        UNION ALL
+        SELECT e.edge_key, e.edge_id, e.source_key, e.source_id, e.target_key, e.target_id,
+               e.type, e.valid_at, e.invalid_at, e.expired_at
+          FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
+         WHERE v_known IS NOT NULL
+    ),
+    walk (level, found, ids, edges, visited) AS (
+        SELECT 0, ARRAY[v_start], NULL::text[], NULL::text[], ARRAY[v_start]
+        UNION ALL
+        SELECT w.level + 1, step.found, step.ids, step.edges, w.visited || step.found
+          FROM walk AS w
+          CROSS JOIN LATERAL (
+              SELECT pg_catalog.array_agg(d.next_key) AS found,
+                     pg_catalog.array_agg(d.next_id) AS ids,
+                     pg_catalog.array_agg(d.pick[3] COLLATE "default") AS edges
+                FROM (SELECT x.next_key, pg_catalog.any_value(x.next_id) AS next_id,
+                             -- a current edge before any other, then the least edge key
+                             pg_catalog.min(ARRAY[x.rank, x.edge_key::text, x.edge_id] COLLATE "C") AS pick
+                        FROM (SELECT e.target_key AS next_key, e.target_id AS next_id, e.edge_key, e.edge_id,
+                                     e.valid_at, e.invalid_at, e.expired_at
+                                FROM edges_at AS e
+                               WHERE v_out
+                                 AND e.source_key = ANY (w.found)
+                                 AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))
+                              UNION ALL
+                              SELECT e.source_key, e.source_id, e.edge_key, e.edge_id,
+                                     e.valid_at, e.invalid_at, e.expired_at
+                                FROM edges_at AS e
+                               WHERE v_in
+                                 AND e.target_key = ANY (w.found)
+                                 AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))) AS y
+                       CROSS JOIN LATERAL (
+                             SELECT y.next_key, y.next_id, y.edge_key, y.edge_id,
+                                    CASE WHEN (y.valid_at IS NULL OR y.valid_at <= v_as_of)
+                                               AND (y.invalid_at IS NULL OR y.invalid_at > v_as_of)
+                                               AND (y.expired_at IS NULL OR y.expired_at > v_as_of)
+                                         THEN '0' ELSE '1' END AS rank) AS x
+                       WHERE (v_all OR x.rank = '0')
+                         AND NOT EXISTS (SELECT FROM pg_catalog.unnest(w.visited) AS v(node_key)
+                                          WHERE v.node_key = x.next_key)
+                       GROUP BY x.next_key) AS d
+          ) AS step
+         WHERE w.level < v_depth
+           -- the visited set holds the start: p_limit nodes found means one more
+           AND (v_limit IS NULL OR pg_catalog.cardinality(w.visited) <= v_limit)
+           AND step.found IS NOT NULL
+    )
+    SELECT f.node_id, w.level, f.edge_id
+      FROM walk AS w
+     CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.ids), pg_catalog.unnest(w.edges)) AS f(node_id, edge_id)
+     WHERE w.level > 0
+     ORDER BY w.level, f.node_id
+     LIMIT v_limit;
+END
+$fn$;
+
+COMMENT ON FUNCTION memory.neighbor_ids(uuid, uuid, text, integer, text[], text, timestamptz, timestamptz, boolean, integer) IS 'The nodes memory.neighbors reaches, lean: each node''s id, its least depth and the id of the edge that reached it, from the walk''s covering indexes alone';
+GRANT EXECUTE ON FUNCTION memory.neighbor_ids(uuid, uuid, text, integer, text[], text, timestamptz, timestamptz, boolean, integer) TO memory_reader;
