@@ -16,6 +16,7 @@ if TYPE_CHECKING:
         Chain,
         CommittedHash,
         DeleteCounts,
+        ForgetCounts,
         EdgeDetail,
         EntityMatch,  # the words arm (V0017)
         EpisodeHit,
@@ -83,6 +84,8 @@ _FROM_CLIENT = frozenset(
         "Chain",
         "CommittedHash",
         "DeleteCounts",
+    "ForgetCounts",
+        "ForgetCounts",
         "EdgeDetail",
         "EntityMatch",
         "EpisodeHit",

@@ -7,8 +7,9 @@
 --   rows:      the episodes, those facts and (p_agent_id) the agent's profiles are deleted
 --              through the ordinary triggers, so their words leave memory.word_postings
 --   history:   every version of them in memory.row_history (the delete's own included)
---   vectors:   the tenant's vector cache entries of their texts (every model: a cache miss
---              costs an embedding, a kept vector would keep a trace of the text)
+--   vectors:   the tenant's vector cache entries of their texts, by the rows' content hashes
+--              and their texts' own (memory._cache_hash: an upsert sets no content hash); a
+--              cache miss costs an embedding, a kept vector would keep a trace of the text
 --   Zep:       the episodes served through swarm-memory serve (memory.zep_episodes, the
 --              extraction's output) and the batch items they came in
 --   clumps:    compaction clumps naming them, and the simulation's clump search builds
@@ -57,6 +58,8 @@ BEGIN
            COALESCE(pg_catalog.array_agg(e.episode_id ORDER BY e.episode_id), '{}'),
            COALESCE(pg_catalog.array_agg(pg_catalog.sha256(pg_catalog.convert_to(e.content, 'UTF8')) ORDER BY e.episode_id), '{}'),
            COALESCE(pg_catalog.array_agg(e.content_hash) FILTER (WHERE e.content_hash IS NOT NULL), '{}')
+           || COALESCE(pg_catalog.array_agg(memory._cache_hash(e.embedding_model, e.content))
+                           FILTER (WHERE e.embedding_model IS NOT NULL AND e.content IS NOT NULL), '{}')
       INTO v_keys, v_ids, v_text_hashes, v_hashes
       FROM memory.episodes AS e
      WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
@@ -84,6 +87,8 @@ BEGIN
              GROUP BY l.edge_key) AS s;
     SELECT COALESCE(pg_catalog.array_agg(d.edge_id ORDER BY d.edge_id), '{}'),
            v_hashes || COALESCE(pg_catalog.array_agg(d.content_hash) FILTER (WHERE d.content_hash IS NOT NULL), '{}')
+           || COALESCE(pg_catalog.array_agg(memory._cache_hash(d.embedding_model, d.fact))
+                           FILTER (WHERE d.embedding_model IS NOT NULL AND d.fact IS NOT NULL), '{}')
       INTO v_edge_ids, v_hashes
       FROM memory.edges AS d
      WHERE d.tenant_id = p_tenant_id AND d.simulation_id = p_simulation_id AND d.edge_key = ANY (v_edges);
@@ -136,7 +141,7 @@ BEGIN
                                           'forgotten', true, 'facts', v_edge_ids, 'profiles', v_profiles));
     INSERT INTO memory.forgotten AS f (tenant_id, simulation_id, kind, row_key, text_hash, change_id)
     SELECT p_tenant_id, p_simulation_id, 'episodes', u.k, u.h, v_change
-      FROM pg_catalog.unnest(v_keys, v_text_hashes) AS u (k, h)
+      FROM ROWS FROM (pg_catalog.unnest(v_keys), pg_catalog.unnest(v_text_hashes)) AS u (k, h)
     UNION ALL
     SELECT p_tenant_id, p_simulation_id, 'edges', pg_catalog.md5(u.i)::uuid, NULL, v_change
       FROM pg_catalog.unnest(v_edge_ids) AS u (i)

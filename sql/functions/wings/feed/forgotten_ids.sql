@@ -17,7 +17,7 @@ BEGIN
     PERFORM memory._check_limit('batch_bytes', 'p_ids', pg_catalog.octet_length(p_ids::text));
     RETURN QUERY
     SELECT u.id
-      FROM pg_catalog.unnest(p_ids, COALESCE(p_text_hashes, '{}'::bytea[])) AS u (id, text_hash)
+      FROM ROWS FROM (pg_catalog.unnest(p_ids), pg_catalog.unnest(COALESCE(p_text_hashes, '{}'::bytea[]))) AS u (id, text_hash)
      WHERE u.id IS NOT NULL
        AND (EXISTS (SELECT 1 FROM memory.forgotten AS f
                      WHERE f.tenant_id = p_tenant_id AND f.simulation_id = p_simulation_id
