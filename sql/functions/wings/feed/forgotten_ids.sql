@@ -4,7 +4,9 @@
 -- unsaid. p_kind: episodes, edges or profiles (a profile's id: platform/agent id). An
 -- episode is forgotten by its id in the simulation, or by its text (p_text_hashes, sha256
 -- of the content, in the order of p_ids) anywhere in the tenant. Returns the ids found.
--- Unknown simulation P0002; an unknown kind 22023.
+-- A simulation not made yet has no tombstones of its own (an import into a new simulation
+-- asks too, for the tenant's forgotten texts). No grant for the tenant 42501; an unknown
+-- kind 22023.
 CREATE OR REPLACE FUNCTION memory.forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text,
                                                 p_ids text[], p_text_hashes bytea[] DEFAULT NULL)
 RETURNS SETOF text
@@ -12,7 +14,7 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._enter_tenant(p_tenant_id);
     PERFORM memory._one_of('p_kind', p_kind, ARRAY['episodes', 'edges', 'profiles']);
     PERFORM memory._check_limit('batch_bytes', 'p_ids', pg_catalog.octet_length(p_ids::text));
     RETURN QUERY
