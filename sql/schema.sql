@@ -440,6 +440,24 @@ REVOKE ALL ON FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integ
 GRANT ALL ON FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integer) TO memory_reader;
 GRANT ALL ON FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integer) TO memory_writer;
 
+-- _cache_hash(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._cache_hash(p_model text, p_text text) RETURNS bytea
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.sha256(pg_catalog.convert_to(p_model, 'UTF8') OPERATOR(pg_catalog.||) '\x00'::bytea
+                             OPERATOR(pg_catalog.||) pg_catalog.convert_to(p_text, 'UTF8'));
+$$;
+
+ALTER FUNCTION memory._cache_hash(p_model text, p_text text) OWNER TO memory_owner;
+
+-- FUNCTION _cache_hash(p_model text, p_text text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._cache_hash(p_model text, p_text text) IS 'Internal: the vector cache''s key of a text in a model (sha256 of model, NUL, text)';
+
+-- FUNCTION _cache_hash(p_model text, p_text text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._cache_hash(p_model text, p_text text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._cache_hash(p_model text, p_text text) TO memory_writer;
+
 -- _check_batch(text, jsonb, jsonb, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) RETURNS void
     LANGUAGE plpgsql STABLE
@@ -1860,6 +1878,8 @@ BEGIN
            COALESCE(pg_catalog.array_agg(e.episode_id ORDER BY e.episode_id), '{}'),
            COALESCE(pg_catalog.array_agg(pg_catalog.sha256(pg_catalog.convert_to(e.content, 'UTF8')) ORDER BY e.episode_id), '{}'),
            COALESCE(pg_catalog.array_agg(e.content_hash) FILTER (WHERE e.content_hash IS NOT NULL), '{}')
+           || COALESCE(pg_catalog.array_agg(memory._cache_hash(e.embedding_model, e.content))
+                           FILTER (WHERE e.embedding_model IS NOT NULL AND e.content IS NOT NULL), '{}')
       INTO v_keys, v_ids, v_text_hashes, v_hashes
       FROM memory.episodes AS e
      WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
@@ -1887,6 +1907,8 @@ BEGIN
              GROUP BY l.edge_key) AS s;
     SELECT COALESCE(pg_catalog.array_agg(d.edge_id ORDER BY d.edge_id), '{}'),
            v_hashes || COALESCE(pg_catalog.array_agg(d.content_hash) FILTER (WHERE d.content_hash IS NOT NULL), '{}')
+           || COALESCE(pg_catalog.array_agg(memory._cache_hash(d.embedding_model, d.fact))
+                           FILTER (WHERE d.embedding_model IS NOT NULL AND d.fact IS NOT NULL), '{}')
       INTO v_edge_ids, v_hashes
       FROM memory.edges AS d
      WHERE d.tenant_id = p_tenant_id AND d.simulation_id = p_simulation_id AND d.edge_key = ANY (v_edges);
@@ -1939,7 +1961,7 @@ BEGIN
                                           'forgotten', true, 'facts', v_edge_ids, 'profiles', v_profiles));
     INSERT INTO memory.forgotten AS f (tenant_id, simulation_id, kind, row_key, text_hash, change_id)
     SELECT p_tenant_id, p_simulation_id, 'episodes', u.k, u.h, v_change
-      FROM pg_catalog.unnest(v_keys, v_text_hashes) AS u (k, h)
+      FROM ROWS FROM (pg_catalog.unnest(v_keys), pg_catalog.unnest(v_text_hashes)) AS u (k, h)
     UNION ALL
     SELECT p_tenant_id, p_simulation_id, 'edges', pg_catalog.md5(u.i)::uuid, NULL, v_change
       FROM pg_catalog.unnest(v_edge_ids) AS u (i)
@@ -2392,6 +2414,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._attempt_alive(integer,integer,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'f7623d812a573974af7727c68393a4fa', false),
         ('memory._attempt_lock_class()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '653af550d9405f36d55f39f343a4c102', false),
         ('memory._attempt_lock_held(integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'efdad4f9bf69f21246203c0b314339f2', false),
+        ('memory._cache_hash(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '286c77ab0a494c787b0ec92ea2043bc9', false),
         ('memory._check_batch(text,jsonb,jsonb,text[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b3aa268a1e7c67cb1ee34dfd5790b1cc', false),
         ('memory._check_fact_state(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'cf0b715a4d584676179d7c6758b693e3', false),
         ('memory._check_items_model(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f1441e273a03dbe63c39b45a143e84d3', false),
@@ -2428,7 +2451,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._facts_ann_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '50328be2703ac85844b58d614a9a7ecf', false),
         ('memory._fail_dead_attempts(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6474b0aabd1e5351bb7a4cdf997577c5', false),
         ('memory._field_problem(jsonb,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6cf8520e40a30f7693123cf4861233e5', false),
-        ('memory._forget(uuid,uuid,uuid[],integer,text)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6f4167c779d2cae6b924e6ad8bbaa7b9', false),
+        ('memory._forget(uuid,uuid,uuid[],integer,text)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '3b09eb6c8b46d665c0dd9c160015093d', false),
         ('memory._function_fingerprints()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '9d5f770d99404344e0c73b64eb685914', false),
         ('memory._group_roles()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26042769b5c2db52cfaae36609333624', false),
         ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b847ccb3c10a7b1500a4c0ef40112a4e', false),
@@ -2562,7 +2585,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.facts(uuid,uuid,text,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1ab0a08b9f049ed84ad9c0fe10d78d5d', false),
         ('memory.forget_agent(uuid,uuid,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '0378ceaac36106429301f9b3d5deb4b1', false),
         ('memory.forget_episodes(uuid,uuid,text[])', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a1b73477f3004c8e76e01eef620a63fd', false),
-        ('memory.forgotten_ids(uuid,uuid,text,text[],bytea[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8e6bb0b5e39bf9afff65128dfacb6dc7', false),
+        ('memory.forgotten_ids(uuid,uuid,text,text[],bytea[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7eecdfe2c317f5674436f0b531a9d1f9', false),
         ('memory.get_edge(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd1a2d7907e6f79ea5b69b24dc7042b31', false),
         ('memory.get_node(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd0eb08e93bacb330ffebb8eb821dc1c9', false),
         ('memory.grant_tenant(name,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'a3a915f05d9e9886092dc2dfe38bffc2', false),
@@ -8698,12 +8721,12 @@ CREATE FUNCTION memory.forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_k
     SET lock_timeout TO '5s'
     AS $$
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._enter_tenant(p_tenant_id);
     PERFORM memory._one_of('p_kind', p_kind, ARRAY['episodes', 'edges', 'profiles']);
     PERFORM memory._check_limit('batch_bytes', 'p_ids', pg_catalog.octet_length(p_ids::text));
     RETURN QUERY
     SELECT u.id
-      FROM pg_catalog.unnest(p_ids, COALESCE(p_text_hashes, '{}'::bytea[])) AS u (id, text_hash)
+      FROM ROWS FROM (pg_catalog.unnest(p_ids), pg_catalog.unnest(COALESCE(p_text_hashes, '{}'::bytea[]))) AS u (id, text_hash)
      WHERE u.id IS NOT NULL
        AND (EXISTS (SELECT 1 FROM memory.forgotten AS f
                      WHERE f.tenant_id = p_tenant_id AND f.simulation_id = p_simulation_id

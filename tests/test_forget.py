@@ -169,13 +169,17 @@ def test_no_copy_of_a_forgotten_text_remains(world, connect, minilm):  # type: i
         facts = {f.edge_id for f in mem.facts(world.tenant_a, world.sim_a, state="all")}
         assert facts == {"e-both", "e-bob"}
         kept = mem.evidence(world.tenant_a, world.sim_a, "e-both")
-        assert {(e.episode_id, e.resolved) for e in kept if e.kind == "source"} == {("ep-bob", True)}
+        assert {(e.episode_id, e.resolved) for e in kept if e.kind == "source"} == {
+            ("ep-bob", True)
+        }
 
         # no row of any table holds it
         assert _rows_with_marker(su) == []
         # nor any page once the touched tables are rewritten (the memory's own tables: a
         # plain VACUUM leaves the removed bytes in the pages' free space)
-        su.execute("VACUUM (FULL) memory.episodes, memory.edges, memory.row_history, memory.word_postings, memory.vector_cache, memory.edge_evidence, memory.changes")
+        su.execute(
+            "VACUUM (FULL) memory.episodes, memory.edges, memory.row_history, memory.word_postings, memory.vector_cache, memory.edge_evidence, memory.changes"
+        )
         assert _files_with_marker(su) == []
 
         # the change feed names the forget, without the text
@@ -187,3 +191,43 @@ def test_no_copy_of_a_forgotten_text_remains(world, connect, minilm):  # type: i
         again = mem.forget_episodes(world.tenant_a, world.sim_a, ["ep-secret", "ep-long"])
         assert (again.episodes, again.facts_removed, again.history) == (0, 0, 0)
         assert mem.changes_since(world.tenant_a)[-1].change_id == change.change_id
+
+
+def test_forget_an_agent_and_a_reimport_says_so(world, connect, tmp_path, capsys):  # type: ignore[no-untyped-def]
+    """An agent of the example run forgotten through the CLI: its episodes and profiles go,
+    another tenant can neither forget nor see it, and a re-import of the same files leaves
+    them out and says so."""
+    run = tmp_path / "run"
+    shutil.copytree(ROOT / "examples" / "mirofish_run", run)
+    dsn = world.dsn("app_a")
+    t, s = str(world.tenant_a), str(world.sim_a)
+    imp = ["--dsn", dsn, "import", str(run), "--tenant", t, "--simulation", s, "--quiet"]
+    assert main(imp) == 0
+    with Memory(dsn) as mem:
+        before = mem.simulation_stats(world.tenant_a, world.sim_a)
+        with connect("app_b") as b, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            b.execute("SELECT * FROM memory.forget_agent(%s, %s, 1)", (world.tenant_a, world.sim_a))
+        with Memory(world.dsn("reader_a")) as reader, pytest.raises(TenantAccessDenied):
+            reader.forget_agent(world.tenant_a, world.sim_a, 1)
+        with pytest.raises(NotFound):
+            mem.forget_agent(world.tenant_a, world.tenant_b, 1)
+        with pytest.raises(InvalidInput):
+            mem.forgotten_ids(world.tenant_a, world.sim_a, "nodes", ["x"])
+        capsys.readouterr()
+        forget = ["--dsn", dsn, "forget", "--tenant", t, "--simulation", s, "--agent", "1"]
+        assert main(forget) != 0  # no terminal to ask, no --yes: nothing changes
+        assert mem.simulation_stats(world.tenant_a, world.sim_a) == before
+        assert main([*forget, "--yes", "--json"]) == 0
+        out = capsys.readouterr().out
+        assert '"episodes"' in out
+        gone = mem.episodes(world.tenant_a, world.sim_a, agent_id=1)
+        assert gone == []
+        after = mem.simulation_stats(world.tenant_a, world.sim_a)
+        assert after.episodes < before.episodes
+        assert mem.profiles(world.tenant_a, world.sim_a, agent_id=1) == []
+
+        assert main(imp[:-1]) == 0
+        said = capsys.readouterr().out
+        assert "left out as forgotten" in said and "episodes" in said and "profiles" in said
+        assert mem.episodes(world.tenant_a, world.sim_a, agent_id=1) == []
+        assert mem.simulation_stats(world.tenant_a, world.sim_a).episodes == after.episodes
