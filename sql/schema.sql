@@ -440,6 +440,24 @@ REVOKE ALL ON FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integ
 GRANT ALL ON FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integer) TO memory_reader;
 GRANT ALL ON FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integer) TO memory_writer;
 
+-- _cache_hash(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._cache_hash(p_model text, p_text text) RETURNS bytea
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.sha256(pg_catalog.convert_to(p_model, 'UTF8') OPERATOR(pg_catalog.||) '\x00'::bytea
+                             OPERATOR(pg_catalog.||) pg_catalog.convert_to(p_text, 'UTF8'));
+$$;
+
+ALTER FUNCTION memory._cache_hash(p_model text, p_text text) OWNER TO memory_owner;
+
+-- FUNCTION _cache_hash(p_model text, p_text text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._cache_hash(p_model text, p_text text) IS 'Internal: the vector cache''s key of a text in a model (sha256 of model, NUL, text)';
+
+-- FUNCTION _cache_hash(p_model text, p_text text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._cache_hash(p_model text, p_text text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._cache_hash(p_model text, p_text text) TO memory_writer;
+
 -- _check_batch(text, jsonb, jsonb, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) RETURNS void
     LANGUAGE plpgsql STABLE
@@ -1834,6 +1852,137 @@ COMMENT ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) IS 'Intern
 REVOKE ALL ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) TO memory_writer;
 
+-- _forget(uuid, uuid, uuid[], integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer DEFAULT NULL::integer, p_platform text DEFAULT NULL::text) RETURNS TABLE(episodes bigint, facts_removed bigint, facts_kept bigint, profiles bigint, history bigint, vectors bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_keys        uuid[];
+    v_ids         text[];
+    v_text_hashes bytea[];
+    v_hashes      bytea[];
+    v_edges       uuid[];
+    v_edge_ids    text[];
+    v_profiles    text[];
+    v_kept        bigint;
+    v_episodes    bigint;
+    v_facts       bigint := 0;
+    v_removed     bigint := 0;
+    v_history     bigint;
+    v_vectors     bigint;
+    v_change      bigint;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    SELECT COALESCE(pg_catalog.array_agg(e.episode_key ORDER BY e.episode_id), '{}'),
+           COALESCE(pg_catalog.array_agg(e.episode_id ORDER BY e.episode_id), '{}'),
+           COALESCE(pg_catalog.array_agg(pg_catalog.sha256(pg_catalog.convert_to(e.content, 'UTF8')) ORDER BY e.episode_id), '{}'),
+           COALESCE(pg_catalog.array_agg(e.content_hash) FILTER (WHERE e.content_hash IS NOT NULL), '{}')
+           || COALESCE(pg_catalog.array_agg(memory._cache_hash(e.embedding_model, e.content))
+                           FILTER (WHERE e.embedding_model IS NOT NULL AND e.content IS NOT NULL), '{}')
+      INTO v_keys, v_ids, v_text_hashes, v_hashes
+      FROM memory.episodes AS e
+     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+       AND e.episode_key = ANY (p_episode_keys);
+    v_profiles := ARRAY(SELECT p.platform || '/' || p.agent_id FROM memory.profiles AS p
+                         WHERE p_agent_id IS NOT NULL AND p.tenant_id = p_tenant_id
+                           AND p.simulation_id = p_simulation_id AND p.agent_id = p_agent_id
+                           AND (p_platform IS NULL OR p.platform = p_platform)
+                         ORDER BY 1);
+    IF pg_catalog.cardinality(v_keys) = 0 AND pg_catalog.cardinality(v_profiles) = 0 THEN
+        RETURN QUERY SELECT 0::bigint, 0::bigint, 0::bigint, 0::bigint, 0::bigint, 0::bigint;
+        RETURN;
+    END IF;
+
+    -- the facts the episodes are evidence of: those with no other support go
+    SELECT COALESCE(pg_catalog.array_agg(s.edge_key) FILTER (WHERE s.only_forgotten), '{}'),
+           pg_catalog.count(*) FILTER (WHERE NOT s.only_forgotten)
+      INTO v_edges, v_kept
+      FROM (SELECT l.edge_key, pg_catalog.bool_and(l.episode_key = ANY (v_keys)) AS only_forgotten
+              FROM memory.edge_evidence AS l
+             WHERE l.tenant_id = p_tenant_id AND l.simulation_id = p_simulation_id
+               AND l.edge_key IN (SELECT x.edge_key FROM memory.edge_evidence AS x
+                                   WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                                     AND x.episode_key = ANY (v_keys))
+             GROUP BY l.edge_key) AS s;
+    SELECT COALESCE(pg_catalog.array_agg(d.edge_id ORDER BY d.edge_id), '{}'),
+           v_hashes || COALESCE(pg_catalog.array_agg(d.content_hash) FILTER (WHERE d.content_hash IS NOT NULL), '{}')
+           || COALESCE(pg_catalog.array_agg(memory._cache_hash(d.embedding_model, d.fact))
+                           FILTER (WHERE d.embedding_model IS NOT NULL AND d.fact IS NOT NULL), '{}')
+      INTO v_edge_ids, v_hashes
+      FROM memory.edges AS d
+     WHERE d.tenant_id = p_tenant_id AND d.simulation_id = p_simulation_id AND d.edge_key = ANY (v_edges);
+
+    DELETE FROM memory.edge_evidence AS l
+     WHERE l.tenant_id = p_tenant_id AND l.simulation_id = p_simulation_id
+       AND (l.episode_key = ANY (v_keys) OR l.edge_key = ANY (v_edges));
+    DELETE FROM memory.edges AS d
+     WHERE d.tenant_id = p_tenant_id AND d.simulation_id = p_simulation_id AND d.edge_key = ANY (v_edges);
+    GET DIAGNOSTICS v_facts = ROW_COUNT;
+    DELETE FROM memory.episodes AS e
+     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id AND e.episode_key = ANY (v_keys);
+    GET DIAGNOSTICS v_episodes = ROW_COUNT;
+    DELETE FROM memory.profiles AS p
+     WHERE p_agent_id IS NOT NULL AND p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+       AND p.agent_id = p_agent_id AND (p_platform IS NULL OR p.platform = p_platform);
+    GET DIAGNOSTICS v_removed = ROW_COUNT;
+
+    -- every version of them, the ones the deletes above just wrote included
+    DELETE FROM memory.row_history AS h
+     WHERE h.tenant_id = p_tenant_id AND h.simulation_id = p_simulation_id
+       AND ((h.kind = 'episodes' AND h.row_id = ANY (v_ids)) OR (h.kind = 'edges' AND h.row_id = ANY (v_edge_ids)));
+    GET DIAGNOSTICS v_history = ROW_COUNT;
+    DELETE FROM memory.vector_cache AS c
+     WHERE c.tenant_id = p_tenant_id AND c.content_hash = ANY (v_hashes);
+    GET DIAGNOSTICS v_vectors = ROW_COUNT;
+    DELETE FROM memory.zep_batch_items AS b
+     WHERE b.tenant_id = p_tenant_id AND b.simulation_id = p_simulation_id
+       AND b.episode_uuid::text = ANY (v_ids);
+    DELETE FROM memory.zep_episodes AS z
+     WHERE z.tenant_id = p_tenant_id AND z.simulation_id = p_simulation_id
+       AND z.episode_uuid::text = ANY (v_ids);
+    DELETE FROM memory.episode_clumps AS c
+     WHERE c.tenant_id = p_tenant_id AND c.simulation_id = p_simulation_id
+       AND (c.representative_key = ANY (v_keys) OR c.member_ids && v_ids);
+    DELETE FROM memory.search_builds AS b
+     WHERE b.tenant_id = p_tenant_id AND b.simulation_id = p_simulation_id AND pg_catalog.cardinality(v_keys) > 0;
+    DELETE FROM memory.staged_episodes AS s
+     WHERE s.tenant_id = p_tenant_id AND s.episode_key = ANY (v_keys)
+       AND s.attempt_id IN (SELECT a.attempt_id FROM memory.import_attempts AS a
+                             WHERE a.tenant_id = p_tenant_id AND a.simulation_id = p_simulation_id);
+
+    v_change := memory._record_change(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                      p_kind => 'episodes', p_op => 'delete', p_ids => v_ids,
+                                      p_counts => pg_catalog.jsonb_build_object(
+                                          'episodes', v_episodes, 'facts_removed', v_facts,
+                                          'facts_kept', v_kept, 'profiles', v_removed),
+                                      p_attempt_id => NULL,
+                                      p_detail => pg_catalog.jsonb_build_object(
+                                          'forgotten', true, 'facts', v_edge_ids, 'profiles', v_profiles));
+    INSERT INTO memory.forgotten AS f (tenant_id, simulation_id, kind, row_key, text_hash, change_id)
+    SELECT p_tenant_id, p_simulation_id, 'episodes', u.k, u.h, v_change
+      FROM ROWS FROM (pg_catalog.unnest(v_keys), pg_catalog.unnest(v_text_hashes)) AS u (k, h)
+    UNION ALL
+    SELECT p_tenant_id, p_simulation_id, 'edges', pg_catalog.md5(u.i)::uuid, NULL, v_change
+      FROM pg_catalog.unnest(v_edge_ids) AS u (i)
+    UNION ALL
+    SELECT p_tenant_id, p_simulation_id, 'profiles', pg_catalog.md5(u.i)::uuid, NULL, v_change
+      FROM pg_catalog.unnest(v_profiles) AS u (i)
+    ON CONFLICT ON CONSTRAINT forgotten_pkey DO NOTHING;
+
+    RETURN QUERY SELECT v_episodes, v_facts, v_kept, v_removed, v_history, v_vectors;
+END
+$$;
+
+ALTER FUNCTION memory._forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text) OWNER TO memory_owner;
+
+-- FUNCTION _forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text) IS 'Internal: forget episodes with the facts only they supported, their history, cached vectors and copies, leaving tombstones (SECURITY DEFINER: writers hold no DELETE)';
+
+-- FUNCTION _forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text) TO memory_writer;
+
 -- _function_fingerprints(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._function_fingerprints() RETURNS TABLE(signature text, security text, owner text, config text, acl text, body_md5 text)
     LANGUAGE sql STABLE
@@ -2265,6 +2414,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._attempt_alive(integer,integer,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'f7623d812a573974af7727c68393a4fa', false),
         ('memory._attempt_lock_class()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '653af550d9405f36d55f39f343a4c102', false),
         ('memory._attempt_lock_held(integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'efdad4f9bf69f21246203c0b314339f2', false),
+        ('memory._cache_hash(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '286c77ab0a494c787b0ec92ea2043bc9', false),
         ('memory._check_batch(text,jsonb,jsonb,text[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b3aa268a1e7c67cb1ee34dfd5790b1cc', false),
         ('memory._check_fact_state(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'cf0b715a4d584676179d7c6758b693e3', false),
         ('memory._check_items_model(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f1441e273a03dbe63c39b45a143e84d3', false),
@@ -2301,12 +2451,13 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._facts_ann_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '50328be2703ac85844b58d614a9a7ecf', false),
         ('memory._fail_dead_attempts(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6474b0aabd1e5351bb7a4cdf997577c5', false),
         ('memory._field_problem(jsonb,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6cf8520e40a30f7693123cf4861233e5', false),
+        ('memory._forget(uuid,uuid,uuid[],integer,text)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '3b09eb6c8b46d665c0dd9c160015093d', false),
         ('memory._function_fingerprints()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '9d5f770d99404344e0c73b64eb685914', false),
         ('memory._group_roles()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26042769b5c2db52cfaae36609333624', false),
         ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b847ccb3c10a7b1500a4c0ef40112a4e', false),
         ('memory._holds_grant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '12e5e22f66f7556b94206bfaf9b5143c', false),
         ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'fd3cbd66ba6087cfe69ece14740f1028', false),
-        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '5041986e99933ae08cfda69948428657', false),
+        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'b296c9234e57e90086323fc0e7e7df04', false),
         ('memory._kind(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ef54e58aef42b081b621fd1f0b93ad64', false),
         ('memory._kind_columns(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '60be66f17c323b7bee73f792e06acc4c', false),
         ('memory._kind_key(text,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e9102568bf7756c17c45d8230251a64e', false),
@@ -2432,6 +2583,9 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.episodes(uuid,uuid,integer,text,text,integer,integer,timestamp with time zone,timestamp with time zone,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b7f692ffeff11791471e6a1f8a5797e2', false),
         ('memory.evidence(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ec396089c1d006ee460dbfd104dcc913', false),
         ('memory.facts(uuid,uuid,text,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1ab0a08b9f049ed84ad9c0fe10d78d5d', false),
+        ('memory.forget_agent(uuid,uuid,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '0378ceaac36106429301f9b3d5deb4b1', false),
+        ('memory.forget_episodes(uuid,uuid,text[])', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a1b73477f3004c8e76e01eef620a63fd', false),
+        ('memory.forgotten_ids(uuid,uuid,text,text[],bytea[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7eecdfe2c317f5674436f0b531a9d1f9', false),
         ('memory.get_edge(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd1a2d7907e6f79ea5b69b24dc7042b31', false),
         ('memory.get_node(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd0eb08e93bacb330ffebb8eb821dc1c9', false),
         ('memory.grant_tenant(name,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'a3a915f05d9e9886092dc2dfe38bffc2', false),
@@ -2569,7 +2723,9 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
                                        -- alone, as the grants: below)
                                        'api_keys',
                                        -- V0044: graphs written through swarm-memory serve
-                                       'zep_ontologies', 'zep_episodes', 'zep_batches', 'zep_batch_items']) AS t
+                                       'zep_ontologies', 'zep_episodes', 'zep_batches', 'zep_batch_items',
+                                       -- V0053: the tombstones of forgotten rows
+                                       'forgotten']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -2601,6 +2757,8 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
        -- V0021, V0038: the same; memory_owner's definer functions write them (below).
        AND (t.table_name NOT IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps', 'tenant_quotas')
             OR p.command = 'SELECT')
+       -- V0053: the same; memory._forget writes the tombstones (below).
+       AND (t.table_name <> 'forgotten' OR p.command = 'SELECT')
     UNION ALL
     SELECT 'row_history'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
            ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
@@ -2611,6 +2769,10 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
       FROM e
     UNION ALL
     SELECT 'word_postings'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
+           ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
+      FROM e
+    UNION ALL
+    SELECT 'forgotten'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
            ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
       FROM e
     UNION ALL
@@ -8445,6 +8607,148 @@ COMMENT ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_
 -- FUNCTION facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer) TO memory_reader;
+
+-- forget_agent(uuid, uuid, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text DEFAULT NULL::text) RETURNS TABLE(episodes bigint, facts_removed bigint, facts_kept bigint, profiles bigint, history bigint, vectors bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_agent_id, 'p_agent_id', 'pass the agent''s id (memory.profiles, memory.episodes)');
+    PERFORM 1 FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id FOR UPDATE;
+    RETURN QUERY
+    SELECT * FROM memory._forget(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                 p_episode_keys => ARRAY(SELECT e.episode_key FROM memory.episodes AS e
+                                                          WHERE e.tenant_id = p_tenant_id
+                                                            AND e.simulation_id = p_simulation_id
+                                                            AND e.agent_id = p_agent_id
+                                                            AND (p_platform IS NULL OR e.platform = p_platform)),
+                                 p_agent_id => p_agent_id, p_platform => p_platform);
+END
+$$;
+
+ALTER FUNCTION memory.forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text) OWNER TO memory_owner;
+
+-- FUNCTION forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text) IS 'Forget an agent: its episodes and profiles, the facts only they supported, their history, cached vectors and copies, with tombstones an import respects; returns the counts';
+
+-- FUNCTION forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text) TO memory_writer;
+
+-- forget_episodes(uuid, uuid, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.forget_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episode_ids text[]) RETURNS TABLE(episodes bigint, facts_removed bigint, facts_kept bigint, profiles bigint, history bigint, vectors bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_episode_ids, 'p_episode_ids', 'pass the ids of the episodes to forget');
+    PERFORM memory._check_limit('batch_bytes', 'p_episode_ids', pg_catalog.octet_length(p_episode_ids::text));
+    PERFORM 1 FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id FOR UPDATE;
+    RETURN QUERY
+    SELECT * FROM memory._forget(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                 p_episode_keys => ARRAY(SELECT pg_catalog.md5(i)::uuid
+                                                           FROM pg_catalog.unnest(p_episode_ids) AS i
+                                                          WHERE i IS NOT NULL),
+                                 p_agent_id => NULL, p_platform => NULL);
+END
+$$;
+
+ALTER FUNCTION memory.forget_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episode_ids text[]) OWNER TO memory_owner;
+
+-- FUNCTION forget_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episode_ids text[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.forget_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episode_ids text[]) IS 'Forget episodes: them, the facts only they supported, their history, cached vectors and copies, with tombstones an import respects; returns the counts';
+
+-- FUNCTION forget_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episode_ids text[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.forget_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episode_ids text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.forget_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episode_ids text[]) TO memory_writer;
+
+-- forgotten; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.forgotten ENABLE ROW LEVEL SECURITY;
+
+-- forgotten; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.forgotten (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    kind text NOT NULL,
+    row_key uuid NOT NULL,
+    text_hash bytea,
+    change_id bigint,
+    forgotten_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT forgotten_kind_check CHECK ((kind = ANY (ARRAY['episodes'::text, 'edges'::text, 'profiles'::text]))),
+    CONSTRAINT forgotten_text_hash_check CHECK (((text_hash IS NULL) OR (octet_length(text_hash) = 32)))
+);
+
+ALTER TABLE ONLY memory.forgotten FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.forgotten OWNER TO memory_owner;
+
+-- TABLE forgotten; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.forgotten IS 'Tombstones of forgotten episodes and the facts that went with them: keys and a hash, never the text';
+
+-- TABLE forgotten; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.forgotten TO memory_reader;
+
+-- forgotten forgotten_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.forgotten
+    ADD CONSTRAINT forgotten_pkey PRIMARY KEY (tenant_id, simulation_id, kind, row_key);
+
+-- forgotten forgotten_tenant_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.forgotten
+    ADD CONSTRAINT forgotten_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES memory.tenants(tenant_id) ON DELETE CASCADE;
+
+-- forgotten owner_adds_rows_to_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_adds_rows_to_the_entered_call_tenant ON memory.forgotten FOR INSERT TO memory_owner WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- forgotten owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.forgotten FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- forgotten owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.forgotten FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- forgotten readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.forgotten FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- forgotten_ids(uuid, uuid, text, text[], bytea[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_ids text[], p_text_hashes bytea[] DEFAULT NULL::bytea[]) RETURNS SETOF text
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    PERFORM memory._one_of('p_kind', p_kind, ARRAY['episodes', 'edges', 'profiles']);
+    PERFORM memory._check_limit('batch_bytes', 'p_ids', pg_catalog.octet_length(p_ids::text));
+    RETURN QUERY
+    SELECT u.id
+      FROM ROWS FROM (pg_catalog.unnest(p_ids), pg_catalog.unnest(COALESCE(p_text_hashes, '{}'::bytea[]))) AS u (id, text_hash)
+     WHERE u.id IS NOT NULL
+       AND (EXISTS (SELECT 1 FROM memory.forgotten AS f
+                     WHERE f.tenant_id = p_tenant_id AND f.simulation_id = p_simulation_id
+                       AND f.kind = p_kind AND f.row_key = pg_catalog.md5(u.id)::uuid)
+            OR (p_kind = 'episodes' AND u.text_hash IS NOT NULL
+                AND EXISTS (SELECT 1 FROM memory.forgotten AS f
+                             WHERE f.tenant_id = p_tenant_id AND f.text_hash = u.text_hash)));
+END
+$$;
+
+ALTER FUNCTION memory.forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_ids text[], p_text_hashes bytea[]) OWNER TO memory_owner;
+
+-- FUNCTION forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_ids text[], p_text_hashes bytea[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_ids text[], p_text_hashes bytea[]) IS 'The ids among the given that the simulation has forgotten (an episode also by its text anywhere in the tenant): what an import leaves out';
+
+-- FUNCTION forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_ids text[], p_text_hashes bytea[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_ids text[], p_text_hashes bytea[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_ids text[], p_text_hashes bytea[]) TO memory_reader;
+
+-- forgotten_text_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX forgotten_text_idx ON memory.forgotten USING btree (tenant_id, text_hash) WHERE (text_hash IS NOT NULL);
 
 -- get_edge(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.get_edge(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) RETURNS SETOF memory.edge_detail

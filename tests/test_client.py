@@ -353,6 +353,8 @@ READS = {
     "health_tenant": swarm_memory.client.HealthRow,
     "warm": swarm_memory.client.WarmRow,
     "compact_episodes": swarm_memory.client.CompactCounts,
+    "forget_episodes": swarm_memory.client.ForgetCounts,
+    "forget_agent": swarm_memory.client.ForgetCounts,
     "match_entities": EntityMatch,
     # Embedding models and re-embedding (V0022)
     "list_models": EmbeddingModel,

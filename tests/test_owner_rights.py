@@ -16,6 +16,7 @@ about who runs what, not about the quality of embeddings.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import re
 import uuid
@@ -327,6 +328,10 @@ def args_for(world, name: str, arg_names: list[str], tenant: uuid.UUID | None = 
         "p_phrase": "who spoke for",
         "p_target": "graph",
         "p_max": None,  # memory.set_quota: clears a cap the tenant does not have
+        # memory._forget: an episode's key (md5 of its id), no agent
+        "p_episode_keys": [uuid.UUID(hashlib.md5(b"shared-1").hexdigest())],
+        "p_agent_id": None,
+        "p_platform": None,
     }
     missing = [a for a in arg_names if a not in values]
     assert not missing, f"memory.{name}: add a value for {missing} to args_for"

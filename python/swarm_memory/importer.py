@@ -134,6 +134,53 @@ def parse(
     return parsed
 
 
+# -- forgotten ---------------------------------------------------------------------------
+
+
+def text_hash(text: str | None) -> bytes | None:
+    """sha256 of an episode's text, as memory.forgotten keeps it."""
+    return hashlib.sha256(text.encode()).digest() if text is not None else None
+
+
+def leave_out_forgotten(
+    mem: Memory,
+    conn: psycopg.Connection,
+    tenant_id: UUIDLike,
+    simulation_id: UUIDLike,
+    parsed: Parsed,
+) -> dict[str, int]:
+    """Drop from the run the rows the tenant has forgotten (memory.forgotten_ids: episodes
+    by id or by text, facts that went with them, forgotten agents' profiles), so that a
+    re-import of the same files does not bring them back; returns how many of each kind
+    were left out, for the report to say."""
+    out: dict[str, int] = {}
+
+    def keep(kind: str, items: list[dict[str, Any]], ids: list[str], hashes: Any = None) -> None:
+        gone: set[str] = set()
+        for start in range(0, len(ids), CACHE_BATCH):
+            gone |= mem.forgotten_ids(
+                tenant_id,
+                simulation_id,
+                kind,
+                ids[start : start + CACHE_BATCH],
+                hashes[start : start + CACHE_BATCH] if hashes is not None else None,
+                conn=conn,
+            )
+        if gone:
+            items[:] = [i for i, id_ in zip(items, ids, strict=True) if id_ not in gone]
+            out[kind] = len(ids) - len(items)
+
+    keep(
+        "episodes",
+        parsed.episodes,
+        [e["id"] for e in parsed.episodes],
+        [text_hash(e.get("content")) for e in parsed.episodes],
+    )
+    keep("edges", parsed.graph.edges, [e["id"] for e in parsed.graph.edges])
+    keep("profiles", parsed.profiles, [f"{p['platform']}/{p['agent_id']}" for p in parsed.profiles])
+    return out
+
+
 # -- embed -------------------------------------------------------------------------------
 
 
@@ -471,6 +518,7 @@ def import_run(
             embedder = embedder_for(choose(mix) if named.named_by == "default" else named.model)
         report.model = embedder.model_name
         report.recommendation = recommend(mix, report.model)
+        report.forgotten = leave_out_forgotten(mem, conn, tenant_id, simulation_id, parsed)
         try:
             report.embedded, report.reused, report.cached = embed(
                 mem, conn, tenant_id, simulation_id, parsed, embedder, progress, embed_all_actions

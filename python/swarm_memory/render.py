@@ -97,6 +97,11 @@ def print_import_report(report: ImportReport) -> None:
             + ", ".join(report.skipped_edges[:10])
             + (" ..." if len(report.skipped_edges) > 10 else "")
         )
+    if report.forgotten:
+        print(
+            "left out as forgotten (swarm-memory forget): "
+            + ", ".join(f"{n} {kind}" for kind, n in sorted(report.forgotten.items()))
+        )
 
 
 def audit_table(rows: Sequence[AuditRow]) -> str:

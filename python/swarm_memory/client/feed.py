@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from swarm_memory.client._base import Connection, UUIDLike, _resolve_names, _translated
-from swarm_memory.client.rows import Change, CompactCounts, HealthRow, SweepRow
+from swarm_memory.client.rows import Change, CompactCounts, ForgetCounts, HealthRow, SweepRow
 from swarm_memory.client.tenancy import TenancyMixin
 from swarm_memory.errors import NotSupported
 
@@ -28,6 +28,61 @@ class FeedMixin(TenancyMixin):
             (tenant_id, cursor, limit),
             conn,
         )
+
+    def forget_episodes(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        episode_ids: list[str],
+        *,
+        conn: Connection | None = None,
+    ) -> ForgetCounts:
+        """Forget episodes: them, the facts only they supported, every copy of their text
+        (history, words, cached vectors, clumps, Zep copies), leaving tombstones that an
+        import respects. Ids not there are nothing to forget (a replay changes nothing)."""
+        return self._one(
+            ForgetCounts,
+            "SELECT * FROM memory.forget_episodes(%s, %s, %s)",
+            (tenant_id, simulation_id, list(episode_ids)),
+            conn,
+        )
+
+    def forget_agent(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        agent_id: int,
+        platform: str | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> ForgetCounts:
+        """Forget an agent: its episodes (on one platform, or all) and profiles, as
+        forget_episodes does."""
+        return self._one(
+            ForgetCounts,
+            "SELECT * FROM memory.forget_agent(%s, %s, %s, %s)",
+            (tenant_id, simulation_id, agent_id, platform),
+            conn,
+        )
+
+    def forgotten_ids(
+        self,
+        tenant_id: UUIDLike,
+        simulation_id: UUIDLike,
+        kind: str,
+        ids: list[str],
+        text_hashes: list[bytes | None] | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> set[str]:
+        """The ids among these that the simulation has forgotten (an episode also by the
+        sha256 of its text, anywhere in the tenant)."""
+        rows = self._rows(
+            "SELECT * FROM memory.forgotten_ids(%s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, kind, list(ids), text_hashes),
+            conn,
+        )
+        return {r[0] for r in rows}
 
     def health_tenant(
         self, tenant_id: UUIDLike, recall_sample: int = 10, *, conn: Connection | None = None

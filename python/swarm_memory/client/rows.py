@@ -38,6 +38,20 @@ class DeleteCounts:
 
 
 @dataclass(frozen=True)
+class ForgetCounts:
+    """forget_episodes, forget_agent: what went. facts_kept: facts that lost the forgotten
+    episodes' evidence but had other support; history: versions scrubbed from row_history;
+    vectors: the tenant's cached vectors of the texts."""
+
+    episodes: int
+    facts_removed: int
+    facts_kept: int
+    profiles: int
+    history: int
+    vectors: int
+
+
+@dataclass(frozen=True)
 class TenantDeleteCounts:
     """delete_tenant: rows deleted by kind, with the tenant's simulations and grants."""
 

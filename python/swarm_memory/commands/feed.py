@@ -1,12 +1,18 @@
 """Watching a memory and keeping it: `changes` (a tenant's change feed), `health` and `sweep`
-(retention and compaction)."""
+(retention and compaction), `forget` (episodes or an agent, with all their copies)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 
-from swarm_memory.commands.common import Subcommands, memory, resolve_tenant
+from swarm_memory.commands.common import (
+    Subcommands,
+    confirmed,
+    memory,
+    resolve_simulation,
+    resolve_tenant,
+)
 from swarm_memory.render import add_json_flag, print_json_rows, table
 
 __all__ = ["add_commands"]
@@ -72,6 +78,40 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_forget(args: argparse.Namespace) -> int:
+    """Forget episodes by id, or an agent (memory.forget_episodes, memory.forget_agent),
+    after confirmation: they, the facts only they supported and every copy of their text."""
+    if (args.agent is None) == (not args.episode):
+        raise ValueError("name the episodes (--episode ID, repeated) or one agent (--agent N)")
+    with memory(args) as mem:
+        tenant = resolve_tenant(mem, args.tenant)
+        simulation = resolve_simulation(mem, tenant, args.simulation)
+        what = (
+            f"agent {args.agent}" + (f" on {args.platform}" if args.platform else "")
+            if args.agent is not None
+            else f"{len(args.episode)} episodes"
+        )
+        if not confirmed(
+            args,
+            f"forget {what} of simulation {simulation}, the facts only they supported and "
+            "every copy of their text? This cannot be undone",
+        ):
+            return 1
+        if args.agent is not None:
+            c = mem.forget_agent(tenant, simulation, args.agent, args.platform)
+        else:
+            c = mem.forget_episodes(tenant, simulation, args.episode)
+    if args.json:
+        return print_json_rows([c])
+    print(
+        f"forgot {c.episodes} episodes and {c.profiles} profiles; {c.facts_removed} facts "
+        f"removed (no other support), {c.facts_kept} kept without them; {c.history} history "
+        f"versions and {c.vectors} cached vectors removed. A re-import leaves them out and says "
+        "so; the bytes leave the files at the next VACUUM FULL of the tables (docs/forgetting.md)"
+    )
+    return 0
+
+
 def add_commands(sub: Subcommands) -> None:
     s = sub.add_parser("changes", help="a tenant's change feed after a cursor")
     s.add_argument("--tenant", required=True, help="UUID or name")
@@ -85,6 +125,18 @@ def add_commands(sub: Subcommands) -> None:
     s.add_argument("--recall-sample", type=int, default=10, help="queries for the recall check")
     add_json_flag(s)
     s.set_defaults(func=cmd_health)
+
+    s = sub.add_parser(
+        "forget", help="forget episodes or an agent, with the facts only they supported"
+    )
+    s.add_argument("--tenant", required=True, help="UUID or name")
+    s.add_argument("--simulation", required=True, help="UUID, name or MiroFish id")
+    s.add_argument("--episode", action="append", default=[], help="an episode id (repeatable)")
+    s.add_argument("--agent", type=int, help="an agent id: all its episodes and profiles")
+    s.add_argument("--platform", help="with --agent: only this platform's")
+    s.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    add_json_flag(s)
+    s.set_defaults(func=cmd_forget)
 
     s = sub.add_parser("sweep", help="apply retention and compaction policies (memory_admin)")
     s.add_argument("--tenant", help="UUID or name (default: every tenant)")

@@ -41,7 +41,9 @@ AS $fn$
                                        -- alone, as the grants: below)
                                        'api_keys',
                                        -- V0044: graphs written through swarm-memory serve
-                                       'zep_ontologies', 'zep_episodes', 'zep_batches', 'zep_batch_items']) AS t
+                                       'zep_ontologies', 'zep_episodes', 'zep_batches', 'zep_batch_items',
+                                       -- V0053: the tombstones of forgotten rows
+                                       'forgotten']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -73,6 +75,8 @@ AS $fn$
        -- V0021, V0038: the same; memory_owner's definer functions write them (below).
        AND (t.table_name NOT IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps', 'tenant_quotas')
             OR p.command = 'SELECT')
+       -- V0053: the same; memory._forget writes the tombstones (below).
+       AND (t.table_name <> 'forgotten' OR p.command = 'SELECT')
     UNION ALL
     SELECT 'row_history'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
            ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
@@ -83,6 +87,10 @@ AS $fn$
       FROM e
     UNION ALL
     SELECT 'word_postings'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
+           ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
+      FROM e
+    UNION ALL
+    SELECT 'forgotten'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
            ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
       FROM e
     UNION ALL
