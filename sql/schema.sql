@@ -2436,7 +2436,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.episodes(uuid,uuid,integer,text,text,integer,integer,timestamp with time zone,timestamp with time zone,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b7f692ffeff11791471e6a1f8a5797e2', false),
         ('memory.evidence(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ec396089c1d006ee460dbfd104dcc913', false),
         ('memory.facts(uuid,uuid,text,text,timestamp with time zone,integer,integer,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd92fc66c1894c7333eb19c7f8aa5a821', false),
-        ('memory.fork_simulation(uuid,uuid,uuid,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a1748fe05240343f8efe52270072ef69', false),
+        ('memory.fork_simulation(uuid,uuid,uuid,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '862916b4134c4ce810493d2b2b1ab58f', false),
         ('memory.get_edge(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd1a2d7907e6f79ea5b69b24dc7042b31', false),
         ('memory.get_node(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd0eb08e93bacb330ffebb8eb821dc1c9', false),
         ('memory.grant_tenant(name,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'a3a915f05d9e9886092dc2dfe38bffc2', false),
@@ -8731,6 +8731,23 @@ BEGIN
           FROM memory._kind_columns(v_kind) WITH ORDINALITY
                AS c (col, type_sql, required, default_sql, committed, check_kind, value_sql, ord)
          WHERE c.committed;
+        -- and the columns a committed row takes from its simulation (sim_no: as
+        -- memory._merge_sql), the fork's own
+        SELECT v_cols || COALESCE(pg_catalog.string_agg(pg_catalog.format(', %I', a.attname), ''), ''),
+               v_vals || COALESCE(pg_catalog.string_agg(pg_catalog.format(
+                   ', (SELECT v.%I FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2)',
+                   a.attname), ''), '')
+          INTO v_cols, v_vals
+          FROM pg_catalog.pg_attribute AS a
+          LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+         WHERE a.attrelid = (memory._kind(v_kind)).live AND a.attnum > 0 AND NOT a.attisdropped AND d.adbin IS NULL
+           AND a.attname NOT IN ('tenant_id', 'simulation_id')
+           AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS st
+                            WHERE st.attrelid = (memory._kind(v_kind)).staged AND st.attname = a.attname
+                              AND NOT st.attisdropped)
+           AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS sa
+                        WHERE sa.attrelid = 'memory.simulations'::pg_catalog.regclass
+                          AND sa.attname = a.attname AND NOT sa.attisdropped);
         v_filter := CASE v_kind
             WHEN 'edges' THEN ' AND ($3 IS NULL OR s.valid_at IS NULL OR s.valid_at <= $3)'
             WHEN 'episodes' THEN ' AND ($3 IS NULL OR s.round <= $4'

@@ -75,6 +75,23 @@ BEGIN
           FROM memory._kind_columns(v_kind) WITH ORDINALITY
                AS c (col, type_sql, required, default_sql, committed, check_kind, value_sql, ord)
          WHERE c.committed;
+        -- and the columns a committed row takes from its simulation (sim_no: as
+        -- memory._merge_sql), the fork's own
+        SELECT v_cols || COALESCE(pg_catalog.string_agg(pg_catalog.format(', %I', a.attname), ''), ''),
+               v_vals || COALESCE(pg_catalog.string_agg(pg_catalog.format(
+                   ', (SELECT v.%I FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2)',
+                   a.attname), ''), '')
+          INTO v_cols, v_vals
+          FROM pg_catalog.pg_attribute AS a
+          LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+         WHERE a.attrelid = (memory._kind(v_kind)).live AND a.attnum > 0 AND NOT a.attisdropped AND d.adbin IS NULL
+           AND a.attname NOT IN ('tenant_id', 'simulation_id')
+           AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS st
+                            WHERE st.attrelid = (memory._kind(v_kind)).staged AND st.attname = a.attname
+                              AND NOT st.attisdropped)
+           AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS sa
+                        WHERE sa.attrelid = 'memory.simulations'::pg_catalog.regclass
+                          AND sa.attname = a.attname AND NOT sa.attisdropped);
         v_filter := CASE v_kind
             WHEN 'edges' THEN ' AND ($3 IS NULL OR s.valid_at IS NULL OR s.valid_at <= $3)'
             WHEN 'episodes' THEN ' AND ($3 IS NULL OR s.round <= $4'
