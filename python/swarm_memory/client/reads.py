@@ -71,15 +71,19 @@ class ReadsMixin(MemoryBase):
         known_at: datetime | str | None = None,
         include_ended: bool = False,
         limit: int | None = None,
+        round: int | None = None,
+        snapshot: str | None = None,
         conn: Connection | None = None,
     ) -> list[Neighbor]:
         """The walk along the facts current at `as_of` (world time, None: now; "infinity":
         the latest state), as the memory held them at `known_at` (record time, None: now);
         `include_ended` follows every fact, a current one winning where several reach a node;
-        `limit` keeps the nearest `limit` nodes (None: no bound), a prefix of the unbounded walk."""
+        `limit` keeps the nearest `limit` nodes (None: no bound), a prefix of the unbounded walk.
+        `round` reads the world time at which that round of the simulation ended, in place
+        of `as_of`; `snapshot` (a name from `create_snapshot`) its record time and round."""
         return self._records(
             Neighbor,
-            "SELECT * FROM memory.neighbors(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            "SELECT * FROM memory.neighbors(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (
                 tenant_id,
                 simulation_id,
@@ -91,6 +95,8 @@ class ReadsMixin(MemoryBase):
                 known_at,
                 include_ended,
                 limit,
+                round,
+                snapshot,
             ),
             conn,
         )
