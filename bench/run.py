@@ -702,6 +702,8 @@ def run(
     results["rls"] = measure_rls(app_dsn, su, mid, big, base, queries)
     results["driver"] = measure_driver(app_dsn, mid, base, queries)
     results["feed"] = __import__("bench.feed").feed.measure(app_dsn, tenants[0], log)
+    log("bench: forks of a simulation beside a raw copy of its rows, interleaved")
+    results["forks"] = __import__("bench.forks").forks.measure(su, app_dsn, [mid, big], log=log)
     log("bench: name matching on realistic names, beside every name compared")
     results["names"] = __import__("bench.names").names.measure(app_dsn, tenants[0], log)
     log("bench: facts by meaning, through the facts' index, beside the exact ranking")
@@ -902,6 +904,7 @@ def table(results: dict) -> str:
     if "names" in results:
         lines.append(__import__("bench.names").names.row(results["names"]))
     lines += __import__("bench.models").models.rows(results)
+    lines += __import__("bench.forks").forks.rows(results)
     lines += __import__("bench.zep_service").zep_service.rows(results)
     lines += __import__("bench.cli_start").cli_start.rows(results)
     d = results["driver"]

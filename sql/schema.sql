@@ -2457,7 +2457,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b847ccb3c10a7b1500a4c0ef40112a4e', false),
         ('memory._holds_grant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '12e5e22f66f7556b94206bfaf9b5143c', false),
         ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'fd3cbd66ba6087cfe69ece14740f1028', false),
-        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'b296c9234e57e90086323fc0e7e7df04', false),
+        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'ff6791a6fee83b7141558c3e84450852', false),
         ('memory._kind(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ef54e58aef42b081b621fd1f0b93ad64', false),
         ('memory._kind_columns(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '60be66f17c323b7bee73f792e06acc4c', false),
         ('memory._kind_key(text,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e9102568bf7756c17c45d8230251a64e', false),
@@ -2493,6 +2493,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._prune(text,uuid,uuid,uuid,text[])', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f90074e42f28fdfee282416cfb02166a', false),
         ('memory._quota_used(uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', '7945160f4bd7740dedcb2ff5f9d566bf', false),
         ('memory._quote(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '91691779d956f464c76f41de654264c0', false),
+        ('memory._read_clock(uuid,uuid,timestamp with time zone,timestamp with time zone,integer,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'c74aa007f81cc2da4c7f325b0ea872f7', false),
         ('memory._recall_graph(uuid,uuid,text,integer,integer,timestamp with time zone,uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ed425457ab27c045b1dbdfd25ff7f78b', false),
         ('memory._recall_list(jsonb,text,text[],text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6603ecc82076d1f8cdbf82f9940cd8ed', false),
         ('memory._recall_option(jsonb,text,double precision,double precision,double precision)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e94331ac67785390e11c607ca53bc087', false),
@@ -2509,6 +2510,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._require_attempt(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7f902d6cdca12fde1b9285900f59e212', false),
         ('memory._require_row(text,uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b1b0dc3c3e7997695c06a837ebe0eaae', false),
         ('memory._require_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '175101a744e50c8d2a7510ca1d8d1087', false),
+        ('memory._round_moment(uuid,uuid,integer,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3dca136ef0b716034b150d9db064fe9e', false),
         ('memory._said_something(uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'f2e032017672643cef00e6d6b56f2b4d', false),
         ('memory._search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6993717f22867c1dbde2b0b5548d7d6b', false),
         ('memory._search_episodes_ann(uuid,uuid,bigint,public.vector,integer,integer,real,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=100000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '016ae6dc7dda13d836e5e03ec40d97fc', false),
@@ -2525,7 +2527,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._staging_duplicate(text,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f69bc8df76f9845b2165b54375f71089', false),
         ('memory._staging_problem(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6745eb3f0ae50f2350e3882db8a585ed', false),
         ('memory._stored_dimensions()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'a00063f5b5893f463d2d49b5deacb26d', false),
-        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'a99aab9308e386faee2fd1d37a81a699', false),
+        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '9c53a1f196e241280af2b6c606854a37', false),
         ('memory._text_hash(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9b18070791a3bbbec385f667a8a9fa95', false),
         ('memory._top_k(integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8e0003e801d19da81e4883fe598ecde5', false),
         ('memory._upsert(text,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '17d3b9b05fe66845dab5cb6995ceac0b', false),
@@ -2575,17 +2577,20 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.committed_hashes(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '17352155513e7e5514a92d4e47466317', false),
         ('memory.compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'af5b9c3e184af1c88443cd1657ed7158', false),
         ('memory.create_api_key(uuid,name,bytea,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '02fed51c16a9681d5668cc4928de7af7', false),
+        ('memory.create_snapshot(uuid,uuid,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c3c7cae38eb22a63fe06d4cf2f708963', false),
         ('memory.create_tenant(text,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c320ad93d7b9aedf219178d07aa7f598', false),
         ('memory.delete_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6f12e7e4e3e8a7ab22035dbaac9e206e', false),
         ('memory.delete_tenant(uuid)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0d44e49008b8f23badef90055317aaf7', false),
+        ('memory.drop_snapshot(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9a51522e075b5cb391589a3fcb9f91b1', false),
         ('memory.entity_summary(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6dce3b7cc5577c722df49108f8ab9c4c', false),
         ('memory.episode_vector(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '97e2f074d5e8c17ffd352a033ac20402', false),
         ('memory.episodes(uuid,uuid,integer,text,text,integer,integer,timestamp with time zone,timestamp with time zone,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b7f692ffeff11791471e6a1f8a5797e2', false),
         ('memory.evidence(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ec396089c1d006ee460dbfd104dcc913', false),
-        ('memory.facts(uuid,uuid,text,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1ab0a08b9f049ed84ad9c0fe10d78d5d', false),
+        ('memory.facts(uuid,uuid,text,text,timestamp with time zone,integer,integer,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd92fc66c1894c7333eb19c7f8aa5a821', false),
         ('memory.forget_agent(uuid,uuid,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '0378ceaac36106429301f9b3d5deb4b1', false),
         ('memory.forget_episodes(uuid,uuid,text[])', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a1b73477f3004c8e76e01eef620a63fd', false),
         ('memory.forgotten_ids(uuid,uuid,text,text[],bytea[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7eecdfe2c317f5674436f0b531a9d1f9', false),
+        ('memory.fork_simulation(uuid,uuid,uuid,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '862916b4134c4ce810493d2b2b1ab58f', false),
         ('memory.get_edge(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd1a2d7907e6f79ea5b69b24dc7042b31', false),
         ('memory.get_node(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd0eb08e93bacb330ffebb8eb821dc1c9', false),
         ('memory.grant_tenant(name,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'a3a915f05d9e9886092dc2dfe38bffc2', false),
@@ -2601,8 +2606,8 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.list_tenants()', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b586af509d163621749d7a0cbfa5b159', false),
         ('memory.match_entities(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dd69271db5b99f64b2708741dd2fac31', false),
         ('memory.model_of(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee844fcf6e5dfd9fbbb9ed57bf56e254', false),
-        ('memory.neighbor_ids(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '30ec7ed2adb76ac853dba13e2286c09a', false),
-        ('memory.neighbors(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '850d41fb2d3a5d3d7beb8be253a15356', false),
+        ('memory.neighbor_ids(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer,integer,text)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b6834f99dd16332f3be9fe11df26a9d4', false),
+        ('memory.neighbors(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer,integer,text)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ed3be963311110cb8c25f5de685aabd4', false),
         ('memory.nodes_by_type(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '05d0a18fd24eaa6187941d9112dc04b1', false),
         ('memory.nodes_named(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5cfdce16af2b3fcc919257a98e0e640d', false),
         ('memory.open_staging()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f0a29994bff664eb345907fcbc36f0cc', false),
@@ -2611,7 +2616,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.predictions(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '879b97e8d26886192ec82641beb6e7a9', false),
         ('memory.profiles(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3af2df50a726f3758fb10eeda29a269a', false),
         ('memory.quotas(uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '5f3f9faf0fa9e795eeb04e8fae2d6b67', false),
-        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '43cd9ef6dd6399c6b7e83f9e15b132bf', false),
+        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '97cbf70a1c5e5b734c682025f35094e0', false),
         ('memory.record_outcome(uuid,uuid,text,text,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f7ff317bf0689141c55901522d51aab5', false),
         ('memory.reembed_texts(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8b43a613d0249b323f1a174484d55a4e', false),
         ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
@@ -2634,6 +2639,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.set_route_rule(text,text)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '8591276a8e436dcb9754573d25603c96', false),
         ('memory.set_tenant_model(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f085cd5b476b5b7b06431b3cddaaa879', false),
         ('memory.simulation_stats(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '76596a73ee167f2edebd8dfc35d5eb1d', false),
+        ('memory.snapshots(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'acc6e1db7c663670f7c3d33e2f720721', false),
         ('memory.stage_rows(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b50ccf4766fec70bf4ff6dc6b2707d5a', false),
         ('memory.sweep(uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c0d58f5b8fbb0409962b7e6e70dd0ff7', false),
         ('memory.sweep_tenant(uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'e4d79e900ba70ae1a4f547f3f86deb5a', false),
@@ -2725,7 +2731,9 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
                                        -- V0044: graphs written through swarm-memory serve
                                        'zep_ontologies', 'zep_episodes', 'zep_batches', 'zep_batch_items',
                                        -- V0053: the tombstones of forgotten rows
-                                       'forgotten']) AS t
+                                       'forgotten',
+                                       -- V0052: named snapshots of simulations
+                                       'snapshots']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -4191,6 +4199,65 @@ GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_reader;
 GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_writer;
 GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_admin;
 
+-- _read_clock(uuid, uuid, timestamp with time zone, timestamp with time zone, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._read_clock(p_tenant_id uuid, p_simulation_id uuid, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) RETURNS TABLE(as_of timestamp with time zone, known_at timestamp with time zone, round integer)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_known timestamptz := p_known_at;
+    v_round integer := p_round;
+    v_snap  record;
+BEGIN
+    IF p_snapshot IS NOT NULL THEN
+        IF p_known_at IS NOT NULL THEN
+            RAISE EXCEPTION 'pass p_known_at or p_snapshot, not both'
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'a snapshot is a record time of its own';
+        END IF;
+        SELECT s.known_at, s.round INTO v_snap
+          FROM memory.snapshots AS s
+         WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
+           AND s.name = p_snapshot AND s.dropped_at IS NULL;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'unknown snapshot % in simulation %', memory._quote(p_snapshot), p_simulation_id
+                USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s snapshots with memory.snapshots()';
+        END IF;
+        v_known := v_snap.known_at;
+        v_round := COALESCE(p_round, CASE WHEN p_as_of IS NULL THEN v_snap.round END);
+    END IF;
+    IF v_round IS NULL THEN
+        RETURN QUERY SELECT p_as_of, v_known, NULL::integer;
+        RETURN;
+    END IF;
+    IF p_round IS NOT NULL AND p_as_of IS NOT NULL THEN
+        RAISE EXCEPTION 'pass p_as_of or p_round, not both'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'a round is a world time of its own';
+    END IF;
+    IF v_round < 0 THEN
+        RAISE EXCEPTION 'round % is negative', v_round
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'rounds count from 0';
+    END IF;
+    as_of := memory._round_moment(p_tenant_id, p_simulation_id, v_round,
+                                  CASE WHEN v_known < pg_catalog.now() THEN v_known END);
+    IF as_of IS NULL THEN
+        RAISE EXCEPTION 'no episode of simulation % up to round % carries a time', p_simulation_id, v_round
+            USING ERRCODE = 'no_data_found', HINT = 'a round is read at its episodes'' latest occurred_at';
+    END IF;
+    known_at := v_known;
+    round := v_round;
+    RETURN NEXT;
+END
+$$;
+
+ALTER FUNCTION memory._read_clock(p_tenant_id uuid, p_simulation_id uuid, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) OWNER TO memory_owner;
+
+-- FUNCTION _read_clock(p_tenant_id uuid, p_simulation_id uuid, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._read_clock(p_tenant_id uuid, p_simulation_id uuid, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) IS 'Internal: a read''s world and record times from a moment or a round, and a record time or a snapshot';
+
+-- FUNCTION _read_clock(p_tenant_id uuid, p_simulation_id uuid, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._read_clock(p_tenant_id uuid, p_simulation_id uuid, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._read_clock(p_tenant_id uuid, p_simulation_id uuid, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) TO memory_reader;
+
 -- _recall_graph(uuid, uuid, text, integer, integer, timestamp with time zone, uuid[], real[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone, p_name_keys uuid[], p_name_sims real[]) RETURNS SETOF memory.recall_hit
     LANGUAGE plpgsql STABLE
@@ -4913,6 +4980,30 @@ COMMENT ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id
 REVOKE ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
 GRANT ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
+-- _round_moment(uuid, uuid, integer, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._round_moment(p_tenant_id uuid, p_simulation_id uuid, p_round integer, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS timestamp with time zone
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.max(e.occurred_at)
+      FROM (SELECT e.occurred_at, e.round FROM memory.episodes AS e
+             WHERE p_known_at IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+            UNION ALL
+            SELECT e.occurred_at, e.round
+              FROM memory._known(NULL::memory.episodes, p_tenant_id, p_simulation_id, p_known_at) AS e
+             WHERE p_known_at IS NOT NULL) AS e
+     WHERE e.round <= p_round
+$$;
+
+ALTER FUNCTION memory._round_moment(p_tenant_id uuid, p_simulation_id uuid, p_round integer, p_known_at timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION _round_moment(p_tenant_id uuid, p_simulation_id uuid, p_round integer, p_known_at timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._round_moment(p_tenant_id uuid, p_simulation_id uuid, p_round integer, p_known_at timestamp with time zone) IS 'Internal: the world time at which a round of a simulation ended (its episodes'' latest time)';
+
+-- FUNCTION _round_moment(p_tenant_id uuid, p_simulation_id uuid, p_round integer, p_known_at timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._round_moment(p_tenant_id uuid, p_simulation_id uuid, p_round integer, p_known_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._round_moment(p_tenant_id uuid, p_simulation_id uuid, p_round integer, p_known_at timestamp with time zone) TO memory_reader;
 
 -- _said_something(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._said_something(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text) RETURNS boolean
@@ -5847,7 +5938,11 @@ BEGIN
                             -- (the tenant by the argument: Citus routes the correlated
                             -- subquery to the tenant's shard only so)
                             WHERE a.tenant_id = p_tenant_id AND a.simulation_id = s.simulation_id
-                              AND a.state = 'loading') AS loading
+                              AND a.state = 'loading') AS loading,
+                   -- a live snapshot keeps its simulation (V0052)
+                   EXISTS (SELECT 1 FROM memory.snapshots AS f
+                            WHERE f.tenant_id = p_tenant_id AND f.simulation_id = s.simulation_id
+                              AND f.dropped_at IS NULL) AS frozen
               FROM memory.simulations AS s
              WHERE s.tenant_id = p_tenant_id
                AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days)
@@ -5856,6 +5951,13 @@ BEGIN
             IF v_sim.loading THEN
                 simulation_id := v_sim.simulation_id;
                 action := 'kept_importing';
+                detail := pg_catalog.jsonb_build_object('updated_at', v_sim.updated_at);
+                RETURN NEXT;
+                CONTINUE;
+            END IF;
+            IF v_sim.frozen THEN
+                simulation_id := v_sim.simulation_id;
+                action := 'kept_snapshot';
                 detail := pg_catalog.jsonb_build_object('updated_at', v_sim.updated_at);
                 RETURN NEXT;
                 CONTINUE;
@@ -5870,7 +5972,10 @@ BEGIN
             -- (again by its age: a simulation changed meanwhile stays)
             DELETE FROM memory.simulations AS s
              WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim.simulation_id
-               AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days);
+               AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days)
+               AND NOT EXISTS (SELECT 1 FROM memory.snapshots AS f
+                                WHERE f.tenant_id = p_tenant_id AND f.simulation_id = s.simulation_id
+                                  AND f.dropped_at IS NULL);
             CONTINUE WHEN NOT FOUND;
             v_change := memory._record_change(p_tenant_id => p_tenant_id,
                                               p_simulation_id => v_sim.simulation_id,
@@ -7731,6 +7836,64 @@ COMMENT ON FUNCTION memory.create_api_key(p_tenant_id uuid, p_role name, p_key_h
 REVOKE ALL ON FUNCTION memory.create_api_key(p_tenant_id uuid, p_role name, p_key_hash bytea, p_key_prefix text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.create_api_key(p_tenant_id uuid, p_role name, p_key_hash bytea, p_key_prefix text) TO memory_admin;
 
+-- create_snapshot(uuid, uuid, text, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.create_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_round integer DEFAULT NULL::integer, p_note text DEFAULT NULL::text) RETURNS TABLE(name text, known_at timestamp with time zone, round integer, created boolean)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+DECLARE
+    v_row record;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_name, 'p_name', 'name the snapshot');
+    PERFORM memory._check_limit('string_bytes', 'p_note', pg_catalog.octet_length(p_note));
+    IF p_name = '' OR pg_catalog.length(p_name) > 200 THEN
+        RAISE EXCEPTION 'snapshot name % is empty or longer than 200 characters', memory._quote(p_name)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'name it in 1 to 200 characters';
+    END IF;
+    IF p_round IS NOT NULL THEN  -- the round must be readable: 22023 or P0002 otherwise
+        PERFORM memory._read_clock(p_tenant_id, p_simulation_id, NULL, NULL, p_round, NULL);
+    END IF;
+    PERFORM 1 FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id FOR SHARE;
+    SELECT s.name, s.known_at, s.round INTO v_row
+      FROM memory.snapshots AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
+       AND s.name = p_name AND s.dropped_at IS NULL;
+    IF FOUND THEN
+        IF v_row.round IS DISTINCT FROM p_round THEN
+            RAISE EXCEPTION 'snapshot % exists at round %', memory._quote(p_name), COALESCE(v_row.round::text, 'none')
+                USING ERRCODE = 'unique_violation', HINT = 'drop it first with memory.drop_snapshot(), or pick another name';
+        END IF;
+        RETURN QUERY SELECT v_row.name, v_row.known_at, v_row.round, false;
+        RETURN;
+    END IF;
+    IF EXISTS (SELECT 1 FROM memory.import_attempts AS a
+                WHERE a.tenant_id = p_tenant_id AND a.simulation_id = p_simulation_id
+                  AND a.state = 'loading') THEN
+        RAISE EXCEPTION 'an import is loading into simulation %', p_simulation_id
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'snapshot once it has committed or aborted (memory.import_attempts())';
+    END IF;
+    -- the clock's time, not the transaction's: every write committed before the lock above
+    -- was granted is at or before it
+    RETURN QUERY
+    INSERT INTO memory.snapshots AS s (tenant_id, simulation_id, name, known_at, round, note)
+    VALUES (p_tenant_id, p_simulation_id, p_name, pg_catalog.clock_timestamp(), p_round, p_note)
+    RETURNING s.name, s.known_at, s.round, true;
+END
+$$;
+
+ALTER FUNCTION memory.create_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_round integer, p_note text) OWNER TO memory_owner;
+
+-- FUNCTION create_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_round integer, p_note text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.create_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_round integer, p_note text) IS 'Freeze a simulation under a name (its record time, optionally a round): later imports change none of its reads; idempotent';
+
+-- FUNCTION create_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_round integer, p_note text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.create_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_round integer, p_note text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.create_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_round integer, p_note text) TO memory_writer;
+
 -- create_tenant(text, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid DEFAULT NULL::uuid) RETURNS uuid
     LANGUAGE plpgsql
@@ -7854,6 +8017,32 @@ COMMENT ON FUNCTION memory.delete_tenant(p_tenant_id uuid) IS 'Remove a tenant w
 -- FUNCTION delete_tenant(p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.delete_tenant(p_tenant_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.delete_tenant(p_tenant_id uuid) TO memory_admin;
+
+-- drop_snapshot(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_name, 'p_name', 'name the snapshot to drop');
+    UPDATE memory.snapshots AS s
+       SET dropped_at = pg_catalog.now()
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
+       AND s.name = p_name AND s.dropped_at IS NULL;
+    RETURN FOUND;
+END
+$$;
+
+ALTER FUNCTION memory.drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text) OWNER TO memory_owner;
+
+-- FUNCTION drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text) IS 'Drop a snapshot by name (its row kept, marked dropped); idempotent';
+
+-- FUNCTION drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text) TO memory_writer;
 
 -- edge_detail; Type: TYPE; Schema: memory; Owner: memory_owner
 CREATE TYPE memory.edge_detail AS (
@@ -8545,24 +8734,45 @@ COMMENT ON FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_ed
 REVOKE ALL ON FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) TO memory_reader;
 
--- facts(uuid, uuid, text, text, timestamp with time zone, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text DEFAULT NULL::text, p_state text DEFAULT 'current'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 100) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_name text, target_id text, target_name text, valid_at timestamp with time zone, invalid_at timestamp with time zone, learned_at timestamp with time zone, expired_at timestamp with time zone, state text, episodes text[])
+-- facts(uuid, uuid, text, text, timestamp with time zone, integer, integer, text, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text DEFAULT NULL::text, p_state text DEFAULT 'current'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 100, p_round integer DEFAULT NULL::integer, p_snapshot text DEFAULT NULL::text, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_name text, target_id text, target_name text, valid_at timestamp with time zone, invalid_at timestamp with time zone, learned_at timestamp with time zone, expired_at timestamp with time zone, state text, episodes text[])
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
-    v_as_of timestamptz := COALESCE(p_as_of, pg_catalog.now());
+    v_as_of timestamptz := p_as_of;
+    v_known timestamptz := p_known_at;
     v_key   uuid := pg_catalog.md5(p_node_id)::uuid;
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id) WHERE p_node_id IS NULL;
-    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id) WHERE p_node_id IS NOT NULL;
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id) WHERE p_node_id IS NULL OR p_known_at IS NOT NULL OR p_round IS NOT NULL
+                                                                   OR p_snapshot IS NOT NULL;
     PERFORM memory._check_fact_state(p_state);
+    IF p_round IS NOT NULL OR p_snapshot IS NOT NULL THEN
+        SELECT c.as_of, c.known_at INTO v_as_of, v_known
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, p_as_of, p_known_at, p_round, p_snapshot) AS c;
+    END IF;
+    v_as_of := COALESCE(v_as_of, pg_catalog.now());
+    v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
+    IF p_node_id IS NOT NULL AND v_known IS NULL THEN
+        PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
+    ELSIF p_node_id IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
+             WHERE n.node_key = v_key) THEN
+        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'the node was not in the memory at that record time';
+    END IF;
 
     -- the state is memory._fact_state's rule written out, so that the page is cut before any
     -- function is called per row (as in memory.neighbors)
     RETURN QUERY
+    -- at a record time, the names as the memory held them then, read once
+    WITH known_names AS MATERIALIZED (
+        SELECT n.node_key, n.name
+          FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
+         WHERE v_known IS NOT NULL
+    )
     SELECT d.edge_id, d.type, d.fact, d.source_id, s.name, d.target_id, t.name, d.valid_at, d.invalid_at,
            d.created_at, d.expired_at, f.state, d.episodes
       FROM (SELECT e.edge, e.state, e.source_key, e.target_key, e.valid_at, e.edge_id
@@ -8574,13 +8784,21 @@ BEGIN
                       FROM (SELECT ROW(e.*)::memory.edges AS edge, e.source_key, e.target_key, e.valid_at, e.invalid_at,
                                    e.expired_at, e.edge_id
                               FROM memory.edges AS e
-                             WHERE p_node_id IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                             WHERE p_node_id IS NULL AND v_known IS NULL
+                               AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
                             UNION ALL
                             SELECT ROW(e.*)::memory.edges, e.source_key, e.target_key, e.valid_at, e.invalid_at,
                                    e.expired_at, e.edge_id
                               FROM memory.edges AS e
-                             WHERE p_node_id IS NOT NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                               AND (e.source_key = v_key OR e.target_key = v_key)) AS e) AS e
+                             WHERE p_node_id IS NOT NULL AND v_known IS NULL
+                               AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                               AND (e.source_key = v_key OR e.target_key = v_key)
+                            UNION ALL
+                            SELECT ROW(e.*)::memory.edges, e.source_key, e.target_key, e.valid_at, e.invalid_at,
+                                   e.expired_at, e.edge_id
+                              FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
+                             WHERE v_known IS NOT NULL
+                               AND (p_node_id IS NULL OR e.source_key = v_key OR e.target_key = v_key)) AS e) AS e
              WHERE p_state = 'all' OR e.state = p_state
                 OR (p_state = 'historical' AND e.state IN ('ended', 'expired'))
              ORDER BY e.valid_at DESC NULLS LAST, e.edge_id
@@ -8590,23 +8808,29 @@ BEGIN
      -- the page's size (OFFSET 0: not pulled up into a join the planner could hash over every
      -- node of the simulation)
      CROSS JOIN LATERAL (SELECT n.name FROM memory.nodes AS n
-                          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                            AND n.node_key = f.source_key OFFSET 0) AS s
+                          WHERE v_known IS NULL AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                            AND n.node_key = f.source_key
+                         UNION ALL
+                         SELECT n.name FROM known_names AS n
+                          WHERE v_known IS NOT NULL AND n.node_key = f.source_key OFFSET 0) AS s
      CROSS JOIN LATERAL (SELECT n.name FROM memory.nodes AS n
-                          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                            AND n.node_key = f.target_key OFFSET 0) AS t
+                          WHERE v_known IS NULL AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                            AND n.node_key = f.target_key
+                         UNION ALL
+                         SELECT n.name FROM known_names AS n
+                          WHERE v_known IS NOT NULL AND n.node_key = f.target_key OFFSET 0) AS t
      ORDER BY f.valid_at DESC NULLS LAST, f.edge_id;
 END
 $$;
 
-ALTER FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer) OWNER TO memory_owner;
+ALTER FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer, p_round integer, p_snapshot text, p_known_at timestamp with time zone) OWNER TO memory_owner;
 
--- FUNCTION facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer) IS 'Facts of a simulation or a node in a state (current, historical, future, all) at a world time, with both ends, validity and evidence ids';
+-- FUNCTION facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer, p_round integer, p_snapshot text, p_known_at timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer, p_round integer, p_snapshot text, p_known_at timestamp with time zone) IS 'Facts of a simulation or a node in a state (current, historical, future, all) at a world time or round, as known at a record time or snapshot, with both ends, validity and evidence ids';
 
--- FUNCTION facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer) TO memory_reader;
+-- FUNCTION facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer, p_round integer, p_snapshot text, p_known_at timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer, p_round integer, p_snapshot text, p_known_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer, p_round integer, p_snapshot text, p_known_at timestamp with time zone) TO memory_reader;
 
 -- forget_agent(uuid, uuid, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text DEFAULT NULL::text) RETURNS TABLE(episodes bigint, facts_removed bigint, facts_kept bigint, profiles bigint, history bigint, vectors bigint)
@@ -8749,6 +8973,120 @@ GRANT ALL ON FUNCTION memory.forgotten_ids(p_tenant_id uuid, p_simulation_id uui
 
 -- forgotten_text_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX forgotten_text_idx ON memory.forgotten USING btree (tenant_id, text_hash) WHERE (text_hash IS NOT NULL);
+
+-- fork_simulation(uuid, uuid, uuid, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.fork_simulation(p_tenant_id uuid, p_source_id uuid, p_simulation_id uuid, p_round integer DEFAULT NULL::integer, p_name text DEFAULT NULL::text) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $_$
+DECLARE
+    v_moment  timestamptz;
+    v_origin  jsonb;
+    v_meta    jsonb;
+    v_kind    text;
+    v_cols    text;
+    v_vals    text;
+    v_filter  text;
+    v_count   bigint;
+    v_counts  jsonb := '{}'::jsonb;
+    v_change  bigint;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_source_id);
+    PERFORM memory._not_null(p_simulation_id, 'p_simulation_id', 'pass a new uuid for the fork');
+    PERFORM memory._check_limit('string_bytes', 'p_name', pg_catalog.octet_length(p_name));
+    IF p_simulation_id = p_source_id THEN
+        RAISE EXCEPTION 'a simulation cannot be forked into itself (%)', p_source_id
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a new uuid for the fork';
+    END IF;
+    IF p_round IS NOT NULL THEN
+        SELECT c.as_of INTO v_moment
+          FROM memory._read_clock(p_tenant_id, p_source_id, NULL, NULL, p_round, NULL) AS c;
+    END IF;
+    v_origin := pg_catalog.jsonb_build_object('source', p_source_id, 'round', p_round, 'as_of', v_moment);
+    -- the source's row locked: no import commits into it while it is copied
+    PERFORM 1 FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_source_id FOR SHARE;
+    SELECT s.metadata INTO v_meta FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    IF FOUND THEN
+        IF v_meta -> 'forked_from' = v_origin THEN
+            RETURN QUERY SELECT 0::bigint, 0::bigint, 0::bigint, 0::bigint;
+            RETURN;
+        END IF;
+        RAISE EXCEPTION 'simulation % exists', p_simulation_id
+            USING ERRCODE = 'unique_violation', HINT = 'a fork is a new simulation: pass a new uuid';
+    END IF;
+
+    INSERT INTO memory.simulations (tenant_id, simulation_id, name, metadata, embedding_model)
+    SELECT s.tenant_id, p_simulation_id, COALESCE(p_name, s.name),
+           s.metadata || pg_catalog.jsonb_build_object('forked_from', v_origin), s.embedding_model
+      FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_source_id;
+    PERFORM memory._check_quota(p_tenant_id, 'simulations');
+
+    FOREACH v_kind IN ARRAY ARRAY['nodes', 'edges', 'episodes', 'profiles'] LOOP
+        -- the kind's committed data columns (memory._kind_columns: the write path's list);
+        -- at a round, a fact's end learned after it is cleared
+        SELECT pg_catalog.string_agg(pg_catalog.format('%I', c.col), ', ' ORDER BY c.ord),
+               pg_catalog.string_agg(CASE WHEN v_kind = 'edges' AND c.col IN ('invalid_at', 'expired_at')
+                                          THEN pg_catalog.format('CASE WHEN $3 IS NULL OR s.%1$I <= $3 THEN s.%1$I END', c.col)
+                                          ELSE pg_catalog.format('s.%I', c.col) END, ', ' ORDER BY c.ord)
+          INTO v_cols, v_vals
+          FROM memory._kind_columns(v_kind) WITH ORDINALITY
+               AS c (col, type_sql, required, default_sql, committed, check_kind, value_sql, ord)
+         WHERE c.committed;
+        -- and the columns a committed row takes from its simulation (sim_no: as
+        -- memory._merge_sql), the fork's own
+        SELECT v_cols || COALESCE(pg_catalog.string_agg(pg_catalog.format(', %I', a.attname), ''), ''),
+               v_vals || COALESCE(pg_catalog.string_agg(pg_catalog.format(
+                   ', (SELECT v.%I FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2)',
+                   a.attname), ''), '')
+          INTO v_cols, v_vals
+          FROM pg_catalog.pg_attribute AS a
+          LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+         WHERE a.attrelid = (memory._kind(v_kind)).live AND a.attnum > 0 AND NOT a.attisdropped AND d.adbin IS NULL
+           AND a.attname NOT IN ('tenant_id', 'simulation_id')
+           AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS st
+                            WHERE st.attrelid = (memory._kind(v_kind)).staged AND st.attname = a.attname
+                              AND NOT st.attisdropped)
+           AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS sa
+                        WHERE sa.attrelid = 'memory.simulations'::pg_catalog.regclass
+                          AND sa.attname = a.attname AND NOT sa.attisdropped);
+        v_filter := CASE v_kind
+            WHEN 'edges' THEN ' AND ($3 IS NULL OR s.valid_at IS NULL OR s.valid_at <= $3)'
+            WHEN 'episodes' THEN ' AND ($3 IS NULL OR s.round <= $4'
+                                 ' OR (s.round IS NULL AND (s.occurred_at IS NULL OR s.occurred_at <= $3)))'
+            ELSE '' END;
+        EXECUTE pg_catalog.format('INSERT INTO %1$s (tenant_id, simulation_id, %2$s)'
+                                  ' SELECT s.tenant_id, $2, %3$s FROM %1$s AS s'
+                                  ' WHERE s.tenant_id = $1 AND s.simulation_id = $5%4$s',
+                                  (memory._kind(v_kind)).live, v_cols, v_vals, v_filter)
+          USING p_tenant_id, p_simulation_id, v_moment, p_round, p_source_id;
+        GET DIAGNOSTICS v_count = ROW_COUNT;
+        v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind, v_count);
+        IF v_count > 0 THEN
+            PERFORM memory._check_quota(p_tenant_id, v_kind);
+        END IF;
+    END LOOP;
+    -- the change feed (V0021): the fork arrives as an import of the new simulation
+    v_change := memory._record_change(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                      p_kind => 'simulation', p_op => 'import', p_ids => NULL,
+                                      p_counts => v_counts, p_attempt_id => NULL,
+                                      p_detail => pg_catalog.jsonb_build_object('forked_from', v_origin));
+    RETURN QUERY SELECT (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
+                        (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint;
+END
+$_$;
+
+ALTER FUNCTION memory.fork_simulation(p_tenant_id uuid, p_source_id uuid, p_simulation_id uuid, p_round integer, p_name text) OWNER TO memory_owner;
+
+-- FUNCTION fork_simulation(p_tenant_id uuid, p_source_id uuid, p_simulation_id uuid, p_round integer, p_name text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.fork_simulation(p_tenant_id uuid, p_source_id uuid, p_simulation_id uuid, p_round integer, p_name text) IS 'Start a new simulation as a copy of another''s memory after a round (vectors copied, nothing embedded again); idempotent';
+
+-- FUNCTION fork_simulation(p_tenant_id uuid, p_source_id uuid, p_simulation_id uuid, p_round integer, p_name text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.fork_simulation(p_tenant_id uuid, p_source_id uuid, p_simulation_id uuid, p_round integer, p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.fork_simulation(p_tenant_id uuid, p_source_id uuid, p_simulation_id uuid, p_round integer, p_name text) TO memory_writer;
 
 -- get_edge(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.get_edge(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) RETURNS SETOF memory.edge_detail
@@ -9330,8 +9668,8 @@ COMMENT ON FUNCTION memory.model_of(p_tenant_id uuid, p_simulation_id uuid) IS '
 REVOKE ALL ON FUNCTION memory.model_of(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.model_of(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
 
--- neighbor_ids(uuid, uuid, text, integer, text[], text, timestamp with time zone, timestamp with time zone, boolean, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_include_ended boolean DEFAULT false, p_limit integer DEFAULT NULL::integer) RETURNS TABLE(node_id text, depth integer, edge_id text)
+-- neighbor_ids(uuid, uuid, text, integer, text[], text, timestamp with time zone, timestamp with time zone, boolean, integer, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_include_ended boolean DEFAULT false, p_limit integer DEFAULT NULL::integer, p_round integer DEFAULT NULL::integer, p_snapshot text DEFAULT NULL::text) RETURNS TABLE(node_id text, depth integer, edge_id text)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET plan_cache_mode TO 'force_generic_plan'
@@ -9342,12 +9680,20 @@ DECLARE
     v_start  uuid := pg_catalog.md5(p_node_id)::uuid;
     v_out    boolean;
     v_in     boolean;
-    v_as_of  timestamptz := COALESCE(p_as_of, pg_catalog.now());
-    v_known  timestamptz := CASE WHEN p_known_at < pg_catalog.now() THEN p_known_at END;
+    v_as_of  timestamptz;
+    v_known  timestamptz;
     v_all    boolean := COALESCE(p_include_ended, false);
     v_limit  integer := CASE WHEN p_limit IS NOT NULL THEN GREATEST(p_limit, 1) END;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    v_as_of := p_as_of;
+    v_known := p_known_at;
+    IF p_round IS NOT NULL OR p_snapshot IS NOT NULL THEN
+        SELECT c.as_of, c.known_at INTO v_as_of, v_known
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, p_as_of, p_known_at, p_round, p_snapshot) AS c;
+    END IF;
+    v_as_of := COALESCE(v_as_of, pg_catalog.now());
+    v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
     PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
     PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the start node');
     PERFORM memory._not_null(p_direction, 'p_direction', 'pass ''out'', ''in'' or ''both''');
@@ -9431,17 +9777,17 @@ BEGIN
 END
 $$;
 
-ALTER FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) OWNER TO memory_owner;
+ALTER FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) OWNER TO memory_owner;
 
--- FUNCTION neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) IS 'The nodes memory.neighbors reaches, lean: each node''s id, its least depth and the id of the edge that reached it, from the walk''s covering indexes alone';
+-- FUNCTION neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) IS 'The nodes memory.neighbors reaches, lean: each node''s id, its least depth and the id of the edge that reached it, from the walk''s covering indexes alone';
 
--- FUNCTION neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) TO memory_reader;
+-- FUNCTION neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) TO memory_reader;
 
--- neighbors(uuid, uuid, text, integer, text[], text, timestamp with time zone, timestamp with time zone, boolean, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_include_ended boolean DEFAULT false, p_limit integer DEFAULT NULL::integer) RETURNS TABLE(node_id text, name text, type text, depth integer, path text[], edge_id text, edge_type text, fact text, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text)
+-- neighbors(uuid, uuid, text, integer, text[], text, timestamp with time zone, timestamp with time zone, boolean, integer, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_include_ended boolean DEFAULT false, p_limit integer DEFAULT NULL::integer, p_round integer DEFAULT NULL::integer, p_snapshot text DEFAULT NULL::text) RETURNS TABLE(node_id text, name text, type text, depth integer, path text[], edge_id text, edge_type text, fact text, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET plan_cache_mode TO 'force_generic_plan'
@@ -9452,12 +9798,20 @@ DECLARE
     v_start  uuid := pg_catalog.md5(p_node_id)::uuid;
     v_out    boolean;
     v_in     boolean;
-    v_as_of  timestamptz := COALESCE(p_as_of, pg_catalog.now());
-    v_known  timestamptz := CASE WHEN p_known_at < pg_catalog.now() THEN p_known_at END;
+    v_as_of  timestamptz;
+    v_known  timestamptz;
     v_all    boolean := COALESCE(p_include_ended, false);
     v_limit  integer := CASE WHEN p_limit IS NOT NULL THEN GREATEST(p_limit, 1) END;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    v_as_of := p_as_of;
+    v_known := p_known_at;
+    IF p_round IS NOT NULL OR p_snapshot IS NOT NULL THEN
+        SELECT c.as_of, c.known_at INTO v_as_of, v_known
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, p_as_of, p_known_at, p_round, p_snapshot) AS c;
+    END IF;
+    v_as_of := COALESCE(v_as_of, pg_catalog.now());
+    v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
     PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
     PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the start node');
     PERFORM memory._not_null(p_direction, 'p_direction', 'pass ''out'', ''in'' or ''both''');
@@ -9597,14 +9951,14 @@ BEGIN
 END
 $$;
 
-ALTER FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) OWNER TO memory_owner;
+ALTER FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) OWNER TO memory_owner;
 
--- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) IS 'Breadth-first neighbourhood of a node along the facts current at a world time, as the memory held them at a record time: each node once at its least depth (1..20), at most p_limit nodes (nearest first), with path, edge and its state';
+-- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) IS 'Breadth-first neighbourhood of a node along the facts current at a world time, as the memory held them at a record time (or at a round, in a snapshot): each node once at its least depth (1..20), at most p_limit nodes (nearest first), with path, edge and its state';
 
--- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) TO memory_reader;
+-- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) TO memory_reader;
 
 -- nodes; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.nodes ENABLE ROW LEVEL SECURITY;
@@ -10323,6 +10677,7 @@ DECLARE
     v_kinds    text[];
     v_depth    integer;
     v_as_of    timestamptz;
+    v_round    integer;
     v_bad      text;
     v_hits     memory.recall_hit[] := '{}';
     v_name_keys uuid[];
@@ -10340,14 +10695,14 @@ BEGIN
     PERFORM memory._check_limit('question_bytes', 'p_query_text', pg_catalog.octet_length(p_query_text));
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
         RAISE EXCEPTION 'p_options must be a JSON object, not %', pg_catalog.jsonb_typeof(v_options)
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, model, kinds, collapse, like';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, round, model, kinds, collapse, like';
     END IF;
     SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(o.key)), ', ' ORDER BY o.key) INTO v_bad
       FROM pg_catalog.jsonb_object_keys(v_options) AS o(key)
-     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'model', 'kinds', 'collapse', 'like');
+     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'round', 'model', 'kinds', 'collapse', 'like');
     IF v_bad IS NOT NULL THEN
         RAISE EXCEPTION 'unknown option %', v_bad
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, model, kinds, collapse, like';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, round, model, kinds, collapse, like';
     END IF;
     IF v_options ? 'collapse' THEN
         IF pg_catalog.jsonb_typeof(v_options -> 'collapse') <> 'boolean' THEN
@@ -10412,6 +10767,16 @@ BEGIN
         END IF;
         v_as_of := (v_options ->> 'as_of')::timestamptz;
     END IF;
+    IF v_options ? 'round' THEN
+        IF pg_catalog.jsonb_typeof(v_options -> 'round') <> 'number'
+           OR NOT pg_catalog.pg_input_is_valid(v_options ->> 'round', 'integer') THEN
+            RAISE EXCEPTION 'option round must be an integer, not %', memory._quote(v_options ->> 'round')
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'round: a round of the simulation, such as 3';
+        END IF;
+        v_round := (v_options ->> 'round')::integer;
+        SELECT c.as_of INTO v_as_of
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, v_as_of, NULL, v_round, NULL) AS c;
+    END IF;
     IF v_text IS NULL AND v_vec IS NULL AND v_like IS NULL THEN
         RAISE EXCEPTION 'recall needs a question: p_query_text is empty and p_query_vector is NULL'
             USING ERRCODE = 'invalid_parameter_value',
@@ -10470,7 +10835,7 @@ BEGIN
                   FROM memory._search_episodes(p_tenant_id => p_tenant_id,
                                                p_simulation_id => p_simulation_id, p_query => v_vec,
                                                p_top_k => LEAST(v_cand, 100), p_agent_id => v_agent.agent_id,
-                                               p_round_from => NULL, p_round_to => NULL, p_from => NULL,
+                                               p_round_from => NULL, p_round_to => v_round, p_from => NULL,
                                                p_to => NULL, p_collapse => false, p_model => NULL,
                                                p_pool => v_pool) AS h);
         END LOOP;
@@ -10524,7 +10889,12 @@ BEGIN
                                         p_top_k => v_cand, p_kinds => NULL,
                                         p_name_keys => v_name_keys,
                                         p_name_sims => v_name_sims) AS w
-             WHERE w.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, w.id));
+             WHERE (w.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, w.id))
+               -- at a round, no episode of a later one
+               AND (v_round IS NULL OR w.kind <> 'episode'
+                    OR EXISTS (SELECT 1 FROM memory.episodes AS e
+                                WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                                  AND e.episode_key = pg_catalog.md5(w.id)::uuid AND e.round <= v_round)));
     END IF;
 
     -- the graph: the entities the question names, their facts, neighbours and episodes
@@ -10536,7 +10906,12 @@ BEGIN
                        p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_text => v_text,
                        p_candidates => v_cand, p_depth => v_depth, p_as_of => v_as_of,
                        p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g
-             WHERE g.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, g.id));
+             WHERE (g.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, g.id))
+               -- at a round, no episode of a later one
+               AND (v_round IS NULL OR g.kind <> 'episode'
+                    OR EXISTS (SELECT 1 FROM memory.episodes AS e
+                                WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                                  AND e.episode_key = pg_catalog.md5(g.id)::uuid AND e.round <= v_round)));
     END IF;
 
     -- the context: the turns around the best episodes found so far (the one before and the
@@ -12384,6 +12759,92 @@ ALTER TABLE memory.simulations ALTER COLUMN sim_no ADD GENERATED ALWAYS AS IDENT
     NO MAXVALUE
     CACHE 1
 );
+
+-- snapshots(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.snapshots(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(name text, known_at timestamp with time zone, round integer, note text, created_at timestamp with time zone, created_by name)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    RETURN QUERY
+    SELECT s.name, s.known_at, s.round, s.note, s.created_at, s.created_by
+      FROM memory.snapshots AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id AND s.dropped_at IS NULL
+     ORDER BY s.known_at, s.name;
+END
+$$;
+
+ALTER FUNCTION memory.snapshots(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- snapshots; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.snapshots ENABLE ROW LEVEL SECURITY;
+
+-- snapshots; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.snapshots (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    snapshot_id uuid DEFAULT gen_random_uuid() NOT NULL,
+    name text NOT NULL,
+    known_at timestamp with time zone NOT NULL,
+    round integer,
+    note text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_by name DEFAULT SESSION_USER NOT NULL,
+    dropped_at timestamp with time zone,
+    CONSTRAINT snapshots_name_check CHECK (((name <> ''::text) AND (length(name) <= 200))),
+    CONSTRAINT snapshots_round_check CHECK (((round IS NULL) OR (round >= 0)))
+);
+
+ALTER TABLE ONLY memory.snapshots FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.snapshots OWNER TO memory_owner;
+
+-- FUNCTION snapshots(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.snapshots(p_tenant_id uuid, p_simulation_id uuid) IS 'The live snapshots of a simulation, oldest first';
+
+-- TABLE snapshots; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.snapshots IS 'Named, read-only snapshots of simulations: a record time (and a round) that reads pin';
+
+-- FUNCTION snapshots(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.snapshots(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.snapshots(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
+
+-- TABLE snapshots; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.snapshots TO memory_reader;
+GRANT INSERT ON TABLE memory.snapshots TO memory_writer;
+
+-- snapshots owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.snapshots FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- snapshots owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.snapshots FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- snapshots readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.snapshots FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- snapshots snapshots_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.snapshots
+    ADD CONSTRAINT snapshots_pkey PRIMARY KEY (tenant_id, simulation_id, snapshot_id);
+
+-- snapshots snapshots_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.snapshots
+    ADD CONSTRAINT snapshots_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- snapshots writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.snapshots FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- snapshots writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.snapshots FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- snapshots writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.snapshots FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN snapshots.dropped_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(dropped_at) ON TABLE memory.snapshots TO memory_writer;
+
+-- snapshots_name_key; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE UNIQUE INDEX snapshots_name_key ON memory.snapshots USING btree (tenant_id, simulation_id, name) WHERE (dropped_at IS NULL);
 
 -- stage_rows(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.stage_rows(p_tenant_id uuid, p_attempt_id uuid) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint)

@@ -47,6 +47,9 @@ def test_bench_pipeline_runs_end_to_end(tmp_path, monkeypatch):
     assert results["pgbench"]["failed"] == 0 and results["pgbench"]["exit_code"] == 0
     assert results["pgbench"]["transactions"] > 0
     assert results["bulk_vs_record"]["speedup"] > 1
+    # a fork copies every row of a simulation (at no round), and at half its rounds fewer
+    for f in results["forks"]:
+        assert f["rows"] > 0 and f["counts"]["episodes"] == f["episodes"]
     # the Zep-compatible service: every add answered through the SDK, and graph.search
     # answering what the SQL call answers
     z = results["zep_service"]

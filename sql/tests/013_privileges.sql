@@ -129,7 +129,9 @@ $$, $$
         ('zep_episodes', ARRAY['status', 'attempts', 'claimed_until', 'next_attempt_at', 'last_error',
                                'processed_at', 'extracted', 'refused']),
         ('zep_batches', ARRAY['status', 'item_count', 'updated_at', 'processed_at', 'deleted_at']),
-        ('zep_batch_items', ARRAY['episode_uuid', 'episode', 'metadata'])) AS v(t, cols)
+        ('zep_batch_items', ARRAY['episode_uuid', 'episode', 'metadata']),
+        -- V0052: memory.drop_snapshot marks a snapshot dropped
+        ('snapshots', ARRAY['dropped_at'])) AS v(t, cols)
      CROSS JOIN LATERAL unnest(v.cols) AS c
     UNION ALL
     -- memory._merge sets every committed column of the kind, and updated_at.

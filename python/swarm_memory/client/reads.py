@@ -72,15 +72,19 @@ class ReadsMixin(MemoryBase):
         known_at: datetime | str | None = None,
         include_ended: bool = False,
         limit: int | None = None,
+        round: int | None = None,
+        snapshot: str | None = None,
         conn: Connection | None = None,
     ) -> list[Neighbor]:
         """The walk along the facts current at `as_of` (world time, None: now; "infinity":
         the latest state), as the memory held them at `known_at` (record time, None: now);
         `include_ended` follows every fact, a current one winning where several reach a node;
-        `limit` keeps the nearest `limit` nodes (None: no bound), a prefix of the unbounded walk."""
+        `limit` keeps the nearest `limit` nodes (None: no bound), a prefix of the unbounded walk.
+        `round` reads the world time at which that round of the simulation ended, in place
+        of `as_of`; `snapshot` (a name from `create_snapshot`) its record time and round."""
         return self._records(
             Neighbor,
-            "SELECT * FROM memory.neighbors(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            "SELECT * FROM memory.neighbors(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (
                 tenant_id,
                 simulation_id,
@@ -92,6 +96,8 @@ class ReadsMixin(MemoryBase):
                 known_at,
                 include_ended,
                 limit,
+                round,
+                snapshot,
             ),
             conn,
         )
@@ -109,13 +115,15 @@ class ReadsMixin(MemoryBase):
         known_at: datetime | str | None = None,
         include_ended: bool = False,
         limit: int | None = None,
+        round: int | None = None,
+        snapshot: str | None = None,
         conn: Connection | None = None,
     ) -> list[NeighborId]:
         """The walk of `neighbors`, lean: each node's id, depth and the edge that reached it,
         the same rows in the same order, read from the walk's indexes alone."""
         return self._records(
             NeighborId,
-            "SELECT * FROM memory.neighbor_ids(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            "SELECT * FROM memory.neighbor_ids(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (
                 tenant_id,
                 simulation_id,
@@ -127,6 +135,8 @@ class ReadsMixin(MemoryBase):
                 known_at,
                 include_ended,
                 limit,
+                round,
+                snapshot,
             ),
             conn,
         )

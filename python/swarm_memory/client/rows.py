@@ -787,3 +787,35 @@ class StagingTable:
             sql.Identifier("pg_temp", self.name),
             sql.SQL(", ").join(sql.Identifier(c.name) for c in self.columns),
         )
+
+
+@dataclass(frozen=True)
+class SnapshotMade:
+    """A snapshot made (or found, on a replay: `created` false)."""
+
+    name: str
+    known_at: datetime
+    round: int | None
+    created: bool
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A live snapshot of a simulation: the record time it freezes and its round."""
+
+    name: str
+    known_at: datetime
+    round: int | None
+    note: str | None
+    created_at: datetime
+    created_by: str
+
+
+@dataclass(frozen=True)
+class ForkCounts:
+    """The rows a fork copied of each kind."""
+
+    nodes: int
+    edges: int
+    episodes: int
+    profiles: int

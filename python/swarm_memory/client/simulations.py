@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from swarm_memory.client._base import Connection, MemoryBase, UUIDLike, _json
-from swarm_memory.client.rows import DeleteCounts, SimulationMatch, SimulationRow, SimulationStats
+from swarm_memory.client.rows import (
+    DeleteCounts,
+    ForkCounts,
+    SimulationMatch,
+    SimulationRow,
+    SimulationStats,
+)
 
 
 class SimulationsMixin(MemoryBase):
@@ -33,6 +39,26 @@ class SimulationsMixin(MemoryBase):
             DeleteCounts,
             "SELECT * FROM memory.delete_simulation(%s, %s)",
             (tenant_id, simulation_id),
+            conn,
+        )
+
+    def fork_simulation(
+        self,
+        tenant_id: UUIDLike,
+        source_id: UUIDLike,
+        simulation_id: UUIDLike,
+        round: int | None = None,
+        name: str | None = None,
+        *,
+        conn: Connection | None = None,
+    ) -> ForkCounts:
+        """A new simulation (`simulation_id`, a UUID) whose memory starts as the source's
+        after `round` (None: as it is now), for a what-if run: the rows copied of each
+        kind. A replay copies nothing."""
+        return self._one(
+            ForkCounts,
+            "SELECT * FROM memory.fork_simulation(%s, %s, %s, %s, %s)",
+            (tenant_id, source_id, simulation_id, round, name),
             conn,
         )
 

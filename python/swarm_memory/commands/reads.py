@@ -51,6 +51,8 @@ def cmd_neighbors(args: argparse.Namespace) -> int:
                 known_at=args.known_at,
                 include_ended=args.include_ended,
                 limit=args.limit,
+                round=args.round,
+                snapshot=args.snapshot,
             )
             if args.json:
                 return print_json_rows(ids)
@@ -67,6 +69,8 @@ def cmd_neighbors(args: argparse.Namespace) -> int:
             known_at=args.known_at,
             include_ended=args.include_ended,
             limit=args.limit,
+            round=args.round,
+            snapshot=args.snapshot,
         )
         if args.format != "table":  # a picture (docs/pictures.md); its module loads the web stack
             from swarm_memory import pictures
@@ -89,7 +93,17 @@ def cmd_facts(args: argparse.Namespace) -> int:
         node_id = (
             resolve_node(mem, args.tenant, args.simulation, args.node_id) if args.node_id else None
         )
-        rows = mem.facts(args.tenant, args.simulation, node_id, args.state, args.as_of, args.limit)
+        rows = mem.facts(
+            args.tenant,
+            args.simulation,
+            node_id,
+            args.state,
+            args.as_of,
+            args.limit,
+            round=args.round,
+            snapshot=args.snapshot,
+            known_at=args.known_at,
+        )
     if args.json:
         return print_json_rows(rows)
     print(
@@ -205,6 +219,21 @@ def cmd_warm(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_clock_flags(s: argparse.ArgumentParser) -> None:
+    """--round and --snapshot, the simulation's own clock and a frozen record time."""
+    s.add_argument(
+        "--round",
+        type=int,
+        metavar="N",
+        help="the memory as it stood after round N of the simulation (instead of --as-of)",
+    )
+    s.add_argument(
+        "--snapshot",
+        metavar="NAME",
+        help="read a named snapshot (swarm-memory snapshot create): its record time and round",
+    )
+
+
 def add_commands(sub: Subcommands) -> None:
     s = scoped(sub, "nodes", "entities by type")
     s.add_argument("--type")
@@ -227,6 +256,7 @@ def add_commands(sub: Subcommands) -> None:
         metavar="TIME",
         help="record time: the graph as the memory held it then (default now)",
     )
+    _add_clock_flags(s)
     s.add_argument(
         "--include-ended", action="store_true", help="follow ended, expired and future facts too"
     )
@@ -253,6 +283,12 @@ def add_commands(sub: Subcommands) -> None:
     )
     s.add_argument("--state", default="current", choices=["current", "historical", "future", "all"])
     s.add_argument("--as-of", metavar="TIME", help="world time (default now)")
+    s.add_argument(
+        "--known-at",
+        metavar="TIME",
+        help="record time: the facts as the memory held them then (default now)",
+    )
+    _add_clock_flags(s)
     s.add_argument("--limit", type=int, default=100)
     add_json_flag(s)
     s.set_defaults(func=resolved(cmd_facts))

@@ -11,7 +11,8 @@
 -- The edge picked is memory.neighbors' rule: a current one before any other (at p_as_of;
 -- p_include_ended follows ended ones too), then the least edge key. Keys compare as their
 -- text in the C collation, which orders them as the keys themselves. p_known_at walks the
--- graph as the memory held it then, as memory.neighbors does.
+-- graph as the memory held it then, and p_round and p_snapshot stand for the two clocks,
+-- as in memory.neighbors.
 --
 -- The plan is generic, made once a session and cached, as memory.neighbors' is (planning
 -- costs more than a small walk); enable_nestloop = off keeps the anti-join a hash join.
@@ -25,7 +26,9 @@ CREATE OR REPLACE FUNCTION memory.neighbor_ids(
     p_as_of timestamptz DEFAULT NULL,
     p_known_at timestamptz DEFAULT NULL,
     p_include_ended boolean DEFAULT false,
-    p_limit integer DEFAULT NULL)
+    p_limit integer DEFAULT NULL,
+    p_round integer DEFAULT NULL,
+    p_snapshot text DEFAULT NULL)
 RETURNS TABLE (node_id text, depth integer, edge_id text)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
@@ -37,12 +40,20 @@ DECLARE
     v_start  uuid := pg_catalog.md5(p_node_id)::uuid;
     v_out    boolean;
     v_in     boolean;
-    v_as_of  timestamptz := COALESCE(p_as_of, pg_catalog.now());
-    v_known  timestamptz := CASE WHEN p_known_at < pg_catalog.now() THEN p_known_at END;
+    v_as_of  timestamptz;
+    v_known  timestamptz;
     v_all    boolean := COALESCE(p_include_ended, false);
     v_limit  integer := CASE WHEN p_limit IS NOT NULL THEN GREATEST(p_limit, 1) END;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    v_as_of := p_as_of;
+    v_known := p_known_at;
+    IF p_round IS NOT NULL OR p_snapshot IS NOT NULL THEN
+        SELECT c.as_of, c.known_at INTO v_as_of, v_known
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, p_as_of, p_known_at, p_round, p_snapshot) AS c;
+    END IF;
+    v_as_of := COALESCE(v_as_of, pg_catalog.now());
+    v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
     PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
     PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the start node');
     PERFORM memory._not_null(p_direction, 'p_direction', 'pass ''out'', ''in'' or ''both''');
@@ -126,5 +137,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.neighbor_ids(uuid, uuid, text, integer, text[], text, timestamptz, timestamptz, boolean, integer) IS 'The nodes memory.neighbors reaches, lean: each node''s id, its least depth and the id of the edge that reached it, from the walk''s covering indexes alone';
-GRANT EXECUTE ON FUNCTION memory.neighbor_ids(uuid, uuid, text, integer, text[], text, timestamptz, timestamptz, boolean, integer) TO memory_reader;
+COMMENT ON FUNCTION memory.neighbor_ids(uuid, uuid, text, integer, text[], text, timestamptz, timestamptz, boolean, integer, integer, text) IS 'The nodes memory.neighbors reaches, lean: each node''s id, its least depth and the id of the edge that reached it, from the walk''s covering indexes alone';
+GRANT EXECUTE ON FUNCTION memory.neighbor_ids(uuid, uuid, text, integer, text[], text, timestamptz, timestamptz, boolean, integer, integer, text) TO memory_reader;

@@ -15,7 +15,10 @@
 -- follows every edge and, where several reach a node at one depth, lets a current one win.
 -- p_known_at (record time, NULL: now) walks the graph as the memory held it then
 -- (memory._known over memory.row_history): the same statement, its edges and nodes read
--- from the versions of that moment instead of the tables' current rows.
+-- from the versions of that moment instead of the tables' current rows. p_round (the
+-- simulation's own clock) stands for p_as_of: the moment the round ended; p_snapshot (a
+-- name from memory.create_snapshot) for p_known_at: its record time, and its round
+-- (memory._read_clock).
 --
 -- The plan is generic, made once a session and cached (force_generic_plan): the branch of
 -- the clock that does not apply is a one-time filter that never runs, and the joins are
@@ -45,7 +48,9 @@ CREATE OR REPLACE FUNCTION memory.neighbors(
     p_as_of timestamptz DEFAULT NULL,
     p_known_at timestamptz DEFAULT NULL,
     p_include_ended boolean DEFAULT false,
-    p_limit integer DEFAULT NULL)
+    p_limit integer DEFAULT NULL,
+    p_round integer DEFAULT NULL,
+    p_snapshot text DEFAULT NULL)
 RETURNS TABLE (node_id text, name text, type text, depth integer, path text[],
                edge_id text, edge_type text, fact text, valid_at timestamptz, invalid_at timestamptz,
                state text)
@@ -59,12 +64,20 @@ DECLARE
     v_start  uuid := pg_catalog.md5(p_node_id)::uuid;
     v_out    boolean;
     v_in     boolean;
-    v_as_of  timestamptz := COALESCE(p_as_of, pg_catalog.now());
-    v_known  timestamptz := CASE WHEN p_known_at < pg_catalog.now() THEN p_known_at END;
+    v_as_of  timestamptz;
+    v_known  timestamptz;
     v_all    boolean := COALESCE(p_include_ended, false);
     v_limit  integer := CASE WHEN p_limit IS NOT NULL THEN GREATEST(p_limit, 1) END;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    v_as_of := p_as_of;
+    v_known := p_known_at;
+    IF p_round IS NOT NULL OR p_snapshot IS NOT NULL THEN
+        SELECT c.as_of, c.known_at INTO v_as_of, v_known
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, p_as_of, p_known_at, p_round, p_snapshot) AS c;
+    END IF;
+    v_as_of := COALESCE(v_as_of, pg_catalog.now());
+    v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
     PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
     PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the start node');
     PERFORM memory._not_null(p_direction, 'p_direction', 'pass ''out'', ''in'' or ''both''');
@@ -204,5 +217,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.neighbors(uuid, uuid, text, integer, text[], text, timestamptz, timestamptz, boolean, integer) IS 'Breadth-first neighbourhood of a node along the facts current at a world time, as the memory held them at a record time: each node once at its least depth (1..20), at most p_limit nodes (nearest first), with path, edge and its state';
-GRANT EXECUTE ON FUNCTION memory.neighbors(uuid, uuid, text, integer, text[], text, timestamptz, timestamptz, boolean, integer) TO memory_reader;
+COMMENT ON FUNCTION memory.neighbors(uuid, uuid, text, integer, text[], text, timestamptz, timestamptz, boolean, integer, integer, text) IS 'Breadth-first neighbourhood of a node along the facts current at a world time, as the memory held them at a record time (or at a round, in a snapshot): each node once at its least depth (1..20), at most p_limit nodes (nearest first), with path, edge and its state';
+GRANT EXECUTE ON FUNCTION memory.neighbors(uuid, uuid, text, integer, text[], text, timestamptz, timestamptz, boolean, integer, integer, text) TO memory_reader;

@@ -43,7 +43,9 @@ AS $fn$
                                        -- V0044: graphs written through swarm-memory serve
                                        'zep_ontologies', 'zep_episodes', 'zep_batches', 'zep_batch_items',
                                        -- V0053: the tombstones of forgotten rows
-                                       'forgotten']) AS t
+                                       'forgotten',
+                                       -- V0052: named snapshots of simulations
+                                       'snapshots']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e

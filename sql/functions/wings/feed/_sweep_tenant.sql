@@ -1,7 +1,8 @@
 -- memory.sweep's work for one tenant, by its policy (memory.retention_rules): every
 -- simulation whose last change (updated_at) is older than keep_days at p_now goes, with its
 -- rows of every kind (as delete_simulation; one change in the feed each, op retention, with
--- the counts), except a simulation an import is loading into (kept, reported); then, when
+-- the counts), except a simulation an import is loading into (kept, reported) and one with
+-- a live snapshot (memory.create_snapshot: kept, reported, until it is dropped); then, when
 -- the policy compacts, each remaining simulation's near-duplicate episodes are compacted
 -- (memory._compact_episodes). Returns one row per action.
 -- SECURITY DEFINER: administrators hold no DELETE. Called by memory.sweep; checks the
@@ -38,7 +39,11 @@ BEGIN
                             -- (the tenant by the argument: Citus routes the correlated
                             -- subquery to the tenant's shard only so)
                             WHERE a.tenant_id = p_tenant_id AND a.simulation_id = s.simulation_id
-                              AND a.state = 'loading') AS loading
+                              AND a.state = 'loading') AS loading,
+                   -- a live snapshot keeps its simulation (V0052)
+                   EXISTS (SELECT 1 FROM memory.snapshots AS f
+                            WHERE f.tenant_id = p_tenant_id AND f.simulation_id = s.simulation_id
+                              AND f.dropped_at IS NULL) AS frozen
               FROM memory.simulations AS s
              WHERE s.tenant_id = p_tenant_id
                AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days)
@@ -47,6 +52,13 @@ BEGIN
             IF v_sim.loading THEN
                 simulation_id := v_sim.simulation_id;
                 action := 'kept_importing';
+                detail := pg_catalog.jsonb_build_object('updated_at', v_sim.updated_at);
+                RETURN NEXT;
+                CONTINUE;
+            END IF;
+            IF v_sim.frozen THEN
+                simulation_id := v_sim.simulation_id;
+                action := 'kept_snapshot';
                 detail := pg_catalog.jsonb_build_object('updated_at', v_sim.updated_at);
                 RETURN NEXT;
                 CONTINUE;
@@ -61,7 +73,10 @@ BEGIN
             -- (again by its age: a simulation changed meanwhile stays)
             DELETE FROM memory.simulations AS s
              WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim.simulation_id
-               AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days);
+               AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days)
+               AND NOT EXISTS (SELECT 1 FROM memory.snapshots AS f
+                                WHERE f.tenant_id = p_tenant_id AND f.simulation_id = s.simulation_id
+                                  AND f.dropped_at IS NULL);
             CONTINUE WHEN NOT FOUND;
             v_change := memory._record_change(p_tenant_id => p_tenant_id,
                                               p_simulation_id => v_sim.simulation_id,

@@ -22,6 +22,8 @@
 --   candidates  how many candidates each arm ranks (1..100), 50 by default
 --   depth       how far the graph arm walks from a named entity (1 or 2), 1 by default
 --   as_of       the world time of the facts the arms read (memory.facts), now by default
+--   round       a round of the simulation instead of as_of: the facts as they stood when it
+--               ended (memory._read_clock), and the episodes of rounds up to it
 --   model       the model that made p_query_vector: another than the simulation's is 22023
 --               (memory._check_query_model); absent, the vector is taken as the default
 --               model's, so on a simulation of another model it is refused
@@ -68,6 +70,7 @@ DECLARE
     v_kinds    text[];
     v_depth    integer;
     v_as_of    timestamptz;
+    v_round    integer;
     v_bad      text;
     v_hits     memory.recall_hit[] := '{}';
     v_name_keys uuid[];
@@ -85,14 +88,14 @@ BEGIN
     PERFORM memory._check_limit('question_bytes', 'p_query_text', pg_catalog.octet_length(p_query_text));
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
         RAISE EXCEPTION 'p_options must be a JSON object, not %', pg_catalog.jsonb_typeof(v_options)
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, model, kinds, collapse, like';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, round, model, kinds, collapse, like';
     END IF;
     SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(o.key)), ', ' ORDER BY o.key) INTO v_bad
       FROM pg_catalog.jsonb_object_keys(v_options) AS o(key)
-     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'model', 'kinds', 'collapse', 'like');
+     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'round', 'model', 'kinds', 'collapse', 'like');
     IF v_bad IS NOT NULL THEN
         RAISE EXCEPTION 'unknown option %', v_bad
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, model, kinds, collapse, like';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, round, model, kinds, collapse, like';
     END IF;
     IF v_options ? 'collapse' THEN
         IF pg_catalog.jsonb_typeof(v_options -> 'collapse') <> 'boolean' THEN
@@ -157,6 +160,16 @@ BEGIN
         END IF;
         v_as_of := (v_options ->> 'as_of')::timestamptz;
     END IF;
+    IF v_options ? 'round' THEN
+        IF pg_catalog.jsonb_typeof(v_options -> 'round') <> 'number'
+           OR NOT pg_catalog.pg_input_is_valid(v_options ->> 'round', 'integer') THEN
+            RAISE EXCEPTION 'option round must be an integer, not %', memory._quote(v_options ->> 'round')
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'round: a round of the simulation, such as 3';
+        END IF;
+        v_round := (v_options ->> 'round')::integer;
+        SELECT c.as_of INTO v_as_of
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, v_as_of, NULL, v_round, NULL) AS c;
+    END IF;
     IF v_text IS NULL AND v_vec IS NULL AND v_like IS NULL THEN
         RAISE EXCEPTION 'recall needs a question: p_query_text is empty and p_query_vector is NULL'
             USING ERRCODE = 'invalid_parameter_value',
@@ -215,7 +228,7 @@ BEGIN
                   FROM memory._search_episodes(p_tenant_id => p_tenant_id,
                                                p_simulation_id => p_simulation_id, p_query => v_vec,
                                                p_top_k => LEAST(v_cand, 100), p_agent_id => v_agent.agent_id,
-                                               p_round_from => NULL, p_round_to => NULL, p_from => NULL,
+                                               p_round_from => NULL, p_round_to => v_round, p_from => NULL,
                                                p_to => NULL, p_collapse => false, p_model => NULL,
                                                p_pool => v_pool) AS h);
         END LOOP;
@@ -269,7 +282,12 @@ BEGIN
                                         p_top_k => v_cand, p_kinds => NULL,
                                         p_name_keys => v_name_keys,
                                         p_name_sims => v_name_sims) AS w
-             WHERE w.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, w.id));
+             WHERE (w.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, w.id))
+               -- at a round, no episode of a later one
+               AND (v_round IS NULL OR w.kind <> 'episode'
+                    OR EXISTS (SELECT 1 FROM memory.episodes AS e
+                                WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                                  AND e.episode_key = pg_catalog.md5(w.id)::uuid AND e.round <= v_round)));
     END IF;
 
     -- the graph: the entities the question names, their facts, neighbours and episodes
@@ -281,7 +299,12 @@ BEGIN
                        p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_text => v_text,
                        p_candidates => v_cand, p_depth => v_depth, p_as_of => v_as_of,
                        p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g
-             WHERE g.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, g.id));
+             WHERE (g.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, g.id))
+               -- at a round, no episode of a later one
+               AND (v_round IS NULL OR g.kind <> 'episode'
+                    OR EXISTS (SELECT 1 FROM memory.episodes AS e
+                                WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                                  AND e.episode_key = pg_catalog.md5(g.id)::uuid AND e.round <= v_round)));
     END IF;
 
     -- the context: the turns around the best episodes found so far (the one before and the
