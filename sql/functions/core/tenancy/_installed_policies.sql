@@ -41,7 +41,9 @@ AS $fn$
                                        -- alone, as the grants: below)
                                        'api_keys',
                                        -- V0044: graphs written through swarm-memory serve
-                                       'zep_ontologies', 'zep_episodes', 'zep_batches', 'zep_batch_items']) AS t
+                                       'zep_ontologies', 'zep_episodes', 'zep_batches', 'zep_batch_items',
+                                       -- V0051: one identity across runs
+                                       'identity_links']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
