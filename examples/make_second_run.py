@@ -66,13 +66,17 @@ def graph(first: dict) -> dict:
         n = json.loads(json.dumps(n))
         n["uuid"] = ids[n["uuid"]]
         n["summary"] = rename(n["summary"])
-        n["attributes"] = {k: rename(v) if isinstance(v, str) else v for k, v in n["attributes"].items()}
+        n["attributes"] = {
+            k: rename(v) if isinstance(v, str) else v for k, v in n["attributes"].items()
+        }
         if n["name"] == OLD_NAME:
             n["name"] = NEW_NAME
             n["attributes"]["aliases"] = [OLD_NAME]
         if n["name"] == TURNED:
-            n["summary"] = (f"Nadia Haddad co-owns {NEW_NAME} on the Old Quay. She first backed the "
-                            "plan but now opposes it, saying it leaves traders without deliveries.")
+            n["summary"] = (
+                f"Nadia Haddad co-owns {NEW_NAME} on the Old Quay. She first backed the "
+                "plan but now opposes it, saying it leaves traders without deliveries."
+            )
             n["attributes"]["stance_on_river_road_plan"] = "opposes"
         nodes.append(n)
     by_name = {n["name"]: n["uuid"] for n in nodes}
@@ -84,30 +88,59 @@ def graph(first: dict) -> dict:
         e["target_node_uuid"] = ids[e["target_node_uuid"]]
         e["fact"] = rename(e["fact"])
         e["episodes"] = [new_id(x) for x in e.get("episodes", [])]
-        if (e["name"] == "SUPPORTS" and e["source_node_uuid"] == by_name[TURNED]
-                and e["target_node_uuid"] == by_name["River Road Car-Free Plan"]):
+        if (
+            e["name"] == "SUPPORTS"
+            and e["source_node_uuid"] == by_name[TURNED]
+            and e["target_node_uuid"] == by_name["River Road Car-Free Plan"]
+        ):
             e["name"] = e["fact_type"] = "OPPOSES"
             e["fact"] = "Nadia Haddad opposes the River Road Car-Free Plan."
         edges.append(e)
     elena = new_id("node:" + NEWCOMER)
-    nodes.append({
-        "uuid": elena, "name": NEWCOMER, "labels": ["Entity", "Person"],
-        "summary": "Elena Vasquez owns Vasquez Deliveries, whose vans serve the shops of the Old Quay. "
-                   "She opposes the River Road Car-Free Plan.",
-        "attributes": {"role": "Owner of Vasquez Deliveries", "affiliation": "Vasquez Deliveries",
-                       "neighbourhood": "Eastbank", "stance_on_river_road_plan": "opposes"},
-        "created_at": "2025-05-06T09:04:00.000000Z",
-    })
+    nodes.append(
+        {
+            "uuid": elena,
+            "name": NEWCOMER,
+            "labels": ["Entity", "Person"],
+            "summary": "Elena Vasquez owns Vasquez Deliveries, whose vans serve the shops of the Old Quay. "
+            "She opposes the River Road Car-Free Plan.",
+            "attributes": {
+                "role": "Owner of Vasquez Deliveries",
+                "affiliation": "Vasquez Deliveries",
+                "neighbourhood": "Eastbank",
+                "stance_on_river_road_plan": "opposes",
+            },
+            "created_at": "2025-05-06T09:04:00.000000Z",
+        }
+    )
     for kind, target, fact in (
-        ("OPPOSES", "River Road Car-Free Plan", "Elena Vasquez opposes the River Road Car-Free Plan."),
-        ("MEMBER_OF", "Harbourton Chamber of Commerce", "Elena Vasquez is a member of the Harbourton Chamber of Commerce."),
+        (
+            "OPPOSES",
+            "River Road Car-Free Plan",
+            "Elena Vasquez opposes the River Road Car-Free Plan.",
+        ),
+        (
+            "MEMBER_OF",
+            "Harbourton Chamber of Commerce",
+            "Elena Vasquez is a member of the Harbourton Chamber of Commerce.",
+        ),
     ):
-        edges.append({
-            "uuid": new_id(f"edge:{NEWCOMER}:{kind}"), "name": kind, "fact": fact, "fact_type": kind,
-            "source_node_uuid": elena, "target_node_uuid": by_name[target], "attributes": {},
-            "created_at": "2025-05-06T09:08:00.000000Z", "valid_at": "2025-05-06T00:00:00Z",
-            "invalid_at": None, "expired_at": None, "episodes": [],
-        })
+        edges.append(
+            {
+                "uuid": new_id(f"edge:{NEWCOMER}:{kind}"),
+                "name": kind,
+                "fact": fact,
+                "fact_type": kind,
+                "source_node_uuid": elena,
+                "target_node_uuid": by_name[target],
+                "attributes": {},
+                "created_at": "2025-05-06T09:08:00.000000Z",
+                "valid_at": "2025-05-06T00:00:00Z",
+                "invalid_at": None,
+                "expired_at": None,
+                "episodes": [],
+            }
+        )
     return {"graph_id": new_id(data["graph_id"]), "nodes": nodes, "edges": edges}
 
 
@@ -129,12 +162,27 @@ def actions(lines: list[str], platform: str) -> list[str]:
             if isinstance(args[key], str):
                 args[key] = rename(args[key])
         out.append(json.dumps(a, ensure_ascii=False))
-        if platform == "twitter" and a.get("event_type") == "round_end" and a["round"] <= len(ELENA_POSTS):
-            out.insert(len(out) - 1, json.dumps({
-                "round": a["round"], "timestamp": a["timestamp"], "agent_id": NEWCOMER_ID,
-                "agent_name": NEWCOMER, "action_type": "CREATE_POST",
-                "action_args": {"content": ELENA_POSTS[a["round"] - 1]}, "result": None, "success": True,
-            }, ensure_ascii=False))
+        if (
+            platform == "twitter"
+            and a.get("event_type") == "round_end"
+            and a["round"] <= len(ELENA_POSTS)
+        ):
+            out.insert(
+                len(out) - 1,
+                json.dumps(
+                    {
+                        "round": a["round"],
+                        "timestamp": a["timestamp"],
+                        "agent_id": NEWCOMER_ID,
+                        "agent_name": NEWCOMER,
+                        "action_type": "CREATE_POST",
+                        "action_args": {"content": ELENA_POSTS[a["round"] - 1]},
+                        "result": None,
+                        "success": True,
+                    },
+                    ensure_ascii=False,
+                ),
+            )
     return out
 
 
@@ -144,11 +192,15 @@ def main() -> None:
     out = parser.parse_args().out
     out.mkdir(parents=True, exist_ok=True)
     first = json.loads((FIRST / "graph.json").read_text(encoding="utf-8"))
-    (out / "graph.json").write_text(json.dumps(graph(first), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    (out / "graph.json").write_text(
+        json.dumps(graph(first), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+    )
     for platform in ("twitter", "reddit"):
         lines = (FIRST / platform / "actions.jsonl").read_text(encoding="utf-8").splitlines()
         (out / platform).mkdir(exist_ok=True)
-        (out / platform / "actions.jsonl").write_text("\n".join(actions(lines, platform)) + "\n", encoding="utf-8")
+        (out / platform / "actions.jsonl").write_text(
+            "\n".join(actions(lines, platform)) + "\n", encoding="utf-8"
+        )
     for name in ("reddit_profiles.json", "twitter_profiles.csv"):
         shutil.copyfile(FIRST / name, out / name)
 

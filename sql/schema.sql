@@ -2374,7 +2374,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '510c14cf40c7ef2bcb27a4babfb3b887', false),
         ('memory._link_active(text,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'afc85d9a3a0f62fc5ad8eed9b0eaba20', false),
         ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6216275003d5e9fdc6022b5f789763d5', false),
-        ('memory._link_pair(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6cc0f7575672e0f855fb609960a94d01', false),
+        ('memory._link_pair(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5f30586cbdc572dff5962830e74eecff', false),
         ('memory._link_score(boolean,boolean,real,real,real,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ba8deb10eb890ca3b3acc9aa3a858be1', false),
         ('memory._link_threshold()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '210c0d40713a233db1b85a0861b7bf27', false),
         ('memory._merge(text,uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5e9603c4d3c9a67c67811b1c63f1ae24', false),
@@ -2490,7 +2490,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.decide_link(uuid,uuid,text,uuid,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '502a52daba6562f6bc5b9d7658cd96e6', false),
         ('memory.delete_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6f12e7e4e3e8a7ab22035dbaac9e206e', false),
         ('memory.delete_tenant(uuid)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0d44e49008b8f23badef90055317aaf7', false),
-        ('memory.diff(uuid,uuid,uuid,real,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5fc48cd70eb71fbae9d43988084debce', false),
+        ('memory.diff(uuid,uuid,uuid,real,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '27b495cba345096c4618fbd639552cc4', false),
         ('memory.entity_summary(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6dce3b7cc5577c722df49108f8ab9c4c', false),
         ('memory.episode_vector(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '97e2f074d5e8c17ffd352a033ac20402', false),
         ('memory.episodes(uuid,uuid,integer,text,text,integer,integer,timestamp with time zone,timestamp with time zone,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b7f692ffeff11791471e6a1f8a5797e2', false),
@@ -2505,7 +2505,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.health_tenant(uuid,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '7827380782f1267bbe4ffb33e9622d71', false),
         ('memory.history(uuid,uuid,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '9c91b57f392f5446407810b8c591182c', false),
         ('memory.identity(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8c6cee0fe7339e5be09db46049024a15', false),
-        ('memory.identity_facts(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '98b163fbf4c89a3f1380d660b65c801e', false),
+        ('memory.identity_facts(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'eba8a2984e29d5dfe90e583ec2b63595', false),
         ('memory.identity_links(uuid,uuid,uuid,boolean)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '306b642fe4b84055556e793cb0431de8', false),
         ('memory.import_attempts(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '079e39d3b9a86abd38eed54832f01d84', false),
         ('memory.link_evidence(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'de3430184638309c6e9a9815320b1ab5', false),
@@ -3258,24 +3258,24 @@ BEGIN
          WHERE v_vectors AND na.v IS NOT NULL
     ), around_a AS (
         SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
-          FROM (SELECT e.source_id AS node_id, memory._identity_names(t.name, NULL)[1] AS nname
+          FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
                   FROM memory.edges AS e
                   JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a
                 UNION ALL
-                SELECT e.target_id, memory._identity_names(s.name, NULL)[1]
+                SELECT e.target_id, (memory._identity_names(s.name, NULL))[1]
                   FROM memory.edges AS e
                   JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a) AS x
          GROUP BY x.node_id
     ), around_b AS (
         SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
-          FROM (SELECT e.source_id AS node_id, memory._identity_names(t.name, NULL)[1] AS nname
+          FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
                   FROM memory.edges AS e
                   JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b
                 UNION ALL
-                SELECT e.target_id, memory._identity_names(s.name, NULL)[1]
+                SELECT e.target_id, (memory._identity_names(s.name, NULL))[1]
                   FROM memory.edges AS e
                   JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b) AS x
@@ -3284,13 +3284,13 @@ BEGIN
         SELECT c.node_a, c.node_b, a.name AS name_a, b.name AS name_b, a.type AS type_a, b.type AS type_b,
                a.own = b.own AS same_name,
                a.own <> b.own AND a.names OPERATOR(pg_catalog.&&) b.names AS alias,
-               public.similarity(a.name, b.name) AS trigram,
+               public.similarity(a.name, b.name)::real AS trigram,
                CASE WHEN v_vectors THEN (1 - (a.v OPERATOR(public.<=>) b.v))::real END AS meaning,
                a.type = b.type AS same_type,
                shared.names AS shared,
                CASE WHEN cardinality(COALESCE(ra.nn, '{}')) + cardinality(COALESCE(rb.nn, '{}')) = 0 THEN 0::real
                     ELSE (cardinality(shared.names)::real
-                          / (cardinality(COALESCE(ra.nn, '{}')) + cardinality(COALESCE(rb.nn, '{}')) - cardinality(shared.names)))
+                          / (cardinality(COALESCE(ra.nn, '{}')) + cardinality(COALESCE(rb.nn, '{}')) - cardinality(shared.names)))::real
                END AS neighbours
           FROM candidates AS c
           JOIN na AS a ON a.node_id = c.node_a
@@ -8035,7 +8035,7 @@ REVOKE ALL ON FUNCTION memory.delete_tenant(p_tenant_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.delete_tenant(p_tenant_id uuid) TO memory_admin;
 
 -- diff(uuid, uuid, uuid, real, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real DEFAULT 0.9, p_posts integer DEFAULT 3) RETURNS TABLE(kind text, change text, subject text, a jsonb, b jsonb, score real)
+CREATE FUNCTION memory.diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real DEFAULT 0.95, p_posts integer DEFAULT 3) RETURNS TABLE(kind text, change text, subject text, a jsonb, b jsonb, score real)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
@@ -9272,6 +9272,8 @@ CREATE FUNCTION memory.identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_
     SET lock_timeout TO '5s'
     AS $$
 BEGIN
+    -- the grant and the call's tenant first: the query below reads the edges under it
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
     RETURN QUERY
     SELECT i.run, i.simulation_id, i.simulation_name, i.node_id, e.edge_id, e.type,
            CASE WHEN e.source_id = i.node_id THEN 'out' ELSE 'in' END,

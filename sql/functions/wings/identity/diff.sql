@@ -12,7 +12,7 @@
 --   posts in each run as evidence (those least like the other run's mean).
 -- score: the link's score (renamed), the similarity of the means (moved), else NULL.
 CREATE OR REPLACE FUNCTION memory.diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid,
-                                       p_agent_similarity real DEFAULT 0.9, p_posts integer DEFAULT 3)
+                                       p_agent_similarity real DEFAULT 0.95, p_posts integer DEFAULT 3)
 RETURNS TABLE (kind text, change text, subject text, a jsonb, b jsonb, score real)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'

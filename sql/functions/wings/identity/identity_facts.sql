@@ -9,6 +9,8 @@ LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s'
 AS $fn$
 BEGIN
+    -- the grant and the call's tenant first: the query below reads the edges under it
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
     RETURN QUERY
     SELECT i.run, i.simulation_id, i.simulation_name, i.node_id, e.edge_id, e.type,
            CASE WHEN e.source_id = i.node_id THEN 'out' ELSE 'in' END,
