@@ -2374,7 +2374,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '510c14cf40c7ef2bcb27a4babfb3b887', false),
         ('memory._link_active(text,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'afc85d9a3a0f62fc5ad8eed9b0eaba20', false),
         ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6216275003d5e9fdc6022b5f789763d5', false),
-        ('memory._link_pair(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5f30586cbdc572dff5962830e74eecff', false),
+        ('memory._link_pair(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'dda1744d10df829ce623b8ef3ff8d5ea', false),
         ('memory._link_score(boolean,boolean,real,real,real,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ba8deb10eb890ca3b3acc9aa3a858be1', false),
         ('memory._link_threshold()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '210c0d40713a233db1b85a0861b7bf27', false),
         ('memory._merge(text,uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5e9603c4d3c9a67c67811b1c63f1ae24', false),
@@ -3231,32 +3231,38 @@ BEGIN
                memory._identity_names(n.name, NULL) AS own
           FROM memory.nodes AS n
          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b
-    ), ta AS (
-        SELECT na.node_id, na.type, g.g, pg_catalog.count(*) OVER (PARTITION BY na.node_id) AS k
-          FROM na CROSS JOIN LATERAL pg_catalog.unnest(public.show_trgm(na.name)) AS g(g)
-    ), tb AS (
-        SELECT nb.node_id, nb.type, g.g, pg_catalog.count(*) OVER (PARTITION BY nb.node_id) AS k
-          FROM nb CROSS JOIN LATERAL pg_catalog.unnest(public.show_trgm(nb.name)) AS g(g)
-    ), candidates AS (
-        SELECT a.node_id AS node_a, b.node_id AS node_b
+    ), named AS MATERIALIZED (  -- a shared name or alias: the pairs most runs consist of
+        SELECT DISTINCT a.node_id AS node_a, b.node_id AS node_b
           FROM (SELECT na.node_id, pg_catalog.unnest(na.names) AS n FROM na) AS a
           JOIN (SELECT nb.node_id, pg_catalog.unnest(nb.names) AS n FROM nb) AS b ON b.n = a.n
+    ), ua AS MATERIALIZED (  -- the entities no name pairs: only these are compared further
+        SELECT na.* FROM na WHERE NOT EXISTS (SELECT 1 FROM named AS x WHERE x.node_a = na.node_id)
+    ), ub AS MATERIALIZED (
+        SELECT nb.* FROM nb WHERE NOT EXISTS (SELECT 1 FROM named AS x WHERE x.node_b = nb.node_id)
+    ), ta AS (
+        SELECT ua.node_id, ua.type, g.g, pg_catalog.count(*) OVER (PARTITION BY ua.node_id) AS k
+          FROM ua CROSS JOIN LATERAL pg_catalog.unnest(public.show_trgm(ua.name)) AS g(g)
+    ), tb AS (
+        SELECT ub.node_id, ub.type, g.g, pg_catalog.count(*) OVER (PARTITION BY ub.node_id) AS k
+          FROM ub CROSS JOIN LATERAL pg_catalog.unnest(public.show_trgm(ub.name)) AS g(g)
+    ), candidates AS MATERIALIZED (
+        SELECT x.node_a, x.node_b FROM named AS x
         UNION
         SELECT ta.node_id, tb.node_id
           FROM ta JOIN tb ON tb.type = ta.type AND tb.g = ta.g
          GROUP BY ta.node_id, tb.node_id
         HAVING pg_catalog.count(*)::real / (pg_catalog.max(ta.k) + pg_catalog.max(tb.k) - pg_catalog.count(*)) >= 0.3
         UNION
-        SELECT na.node_id, near.node_id
-          FROM na CROSS JOIN LATERAL (
+        SELECT ua.node_id, near.node_id
+          FROM ua CROSS JOIN LATERAL (
                    SELECT n.node_id
                      FROM memory.nodes AS n
-                    WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b AND n.type = na.type
+                    WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b AND n.type = ua.type
                       AND COALESCE(n.summary_embedding, n.embedding) IS NOT NULL
-                    ORDER BY COALESCE(n.summary_embedding, n.embedding) OPERATOR(public.<=>) na.v, n.node_id
+                    ORDER BY COALESCE(n.summary_embedding, n.embedding) OPERATOR(public.<=>) ua.v, n.node_id
                     LIMIT 1) AS near
-         WHERE v_vectors AND na.v IS NOT NULL
-    ), around_a AS (
+         WHERE v_vectors AND ua.v IS NOT NULL
+    ), around_a AS MATERIALIZED (
         SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
           FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
                   FROM memory.edges AS e
@@ -3268,7 +3274,7 @@ BEGIN
                   JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a) AS x
          GROUP BY x.node_id
-    ), around_b AS (
+    ), around_b AS MATERIALIZED (
         SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
           FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
                   FROM memory.edges AS e
@@ -3280,7 +3286,7 @@ BEGIN
                   JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b) AS x
          GROUP BY x.node_id
-    ), evidence AS (
+    ), evidence AS MATERIALIZED (
         SELECT c.node_a, c.node_b, a.name AS name_a, b.name AS name_b, a.type AS type_a, b.type AS type_b,
                a.own = b.own AS same_name,
                a.own <> b.own AND a.names OPERATOR(pg_catalog.&&) b.names AS alias,
@@ -3293,8 +3299,18 @@ BEGIN
                           / (cardinality(COALESCE(ra.nn, '{}')) + cardinality(COALESCE(rb.nn, '{}')) - cardinality(shared.names)))::real
                END AS neighbours
           FROM candidates AS c
-          JOIN na AS a ON a.node_id = c.node_a
-          JOIN nb AS b ON b.node_id = c.node_b
+          CROSS JOIN LATERAL (
+              SELECT n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+                     memory._identity_names(n.name, n.attributes) AS names, memory._identity_names(n.name, NULL) AS own
+                FROM memory.nodes AS n
+               WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
+                 AND n.node_key = pg_catalog.md5(c.node_a)::uuid) AS a
+          CROSS JOIN LATERAL (
+              SELECT n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+                     memory._identity_names(n.name, n.attributes) AS names, memory._identity_names(n.name, NULL) AS own
+                FROM memory.nodes AS n
+               WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b
+                 AND n.node_key = pg_catalog.md5(c.node_b)::uuid) AS b
           LEFT JOIN around_a AS ra ON ra.node_id = c.node_a
           LEFT JOIN around_b AS rb ON rb.node_id = c.node_b
           CROSS JOIN LATERAL (SELECT COALESCE(pg_catalog.array_agg(i.n ORDER BY i.n), '{}') AS names
@@ -3304,7 +3320,7 @@ BEGIN
           FROM memory.identity_links AS l
          WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_a AND l.simulation_b = p_simulation_b
            AND l.decision <> 'auto'
-    ), scored AS (
+    ), scored AS MATERIALIZED (
         SELECT e.*, memory._link_score(e.same_name, e.alias, e.trigram, e.meaning, e.neighbours, e.same_type) AS score
           FROM evidence AS e
          WHERE NOT EXISTS (SELECT 1 FROM decided AS d

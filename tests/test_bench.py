@@ -47,6 +47,11 @@ def test_bench_pipeline_runs_end_to_end(tmp_path, monkeypatch):
     assert results["pgbench"]["failed"] == 0 and results["pgbench"]["exit_code"] == 0
     assert results["pgbench"]["transactions"] > 0
     assert results["bulk_vs_record"]["speedup"] > 1
+    # one identity across runs: the example scenario's two runs link exactly the right pairs,
+    # and the synthetic pair of runs links nearly all of its own
+    ident = results["identity"]
+    assert ident["quality"]["example"]["precision"] == ident["quality"]["example"]["recall"] == 1.0
+    assert ident["cost"]["precision"] >= 0.95 and ident["cost"]["recall"] >= 0.9
     # the Zep-compatible service: every add answered through the SDK, and graph.search
     # answering what the SQL call answers
     z = results["zep_service"]

@@ -2,12 +2,13 @@
 -- an entity and keeps its old name as an alias, turns a stance, drops one entity and adds
 -- one. Linking is scored with its evidence, replayed without a write, kept one to one; a
 -- refused pair stays refused; identities are followed across runs; the diff says what
--- changed; another tenant reaches none of it.
+-- changed; another tenant reaches none of it. Both runs are made in this one transaction, so
+-- their creation times are equal and run order falls to their ids: the second's sorts later.
 BEGIN;
 \ir ../../../../tests/_fixtures.psql
 SELECT plan(21);
 
-CREATE FUNCTION pg_temp.sim2() RETURNS uuid LANGUAGE sql IMMUTABLE AS $$ SELECT 'aaaaaaaa-0000-4000-8000-0000000000a2'::uuid $$;
+CREATE FUNCTION pg_temp.sim2() RETURNS uuid LANGUAGE sql IMMUTABLE AS $$ SELECT 'aaaaaaaa-ffff-4000-8000-0000000000a2'::uuid $$;
 GRANT EXECUTE ON FUNCTION pg_temp.sim2() TO PUBLIC;
 
 SET LOCAL SESSION AUTHORIZATION app_a;
