@@ -706,6 +706,10 @@ def run(
     results["forks"] = __import__("bench.forks").forks.measure(su, app_dsn, [mid, big], log=log)
     log("bench: name matching on realistic names, beside every name compared")
     results["names"] = __import__("bench.names").names.measure(app_dsn, tenants[0], log)
+    log("bench: one identity across runs: links on labelled pairs, the cost of linking and diff")
+    results["identity"] = __import__("bench.identity").identity.measure(
+        app_dsn, tenants[0], log, n=max(200, int(10_000 * min(scale, 1.0)))
+    )
     log("bench: facts by meaning, through the facts' index, beside the exact ranking")
     results["facts_search"] = measure_facts(app_dsn, su, [mid, big], base, queries)
     log("bench: recall, fused and each arm")
@@ -903,6 +907,7 @@ def table(results: dict) -> str:
     lines += __import__("bench.answers").answers.rows(results)
     if "names" in results:
         lines.append(__import__("bench.names").names.row(results["names"]))
+    lines += __import__("bench.identity").identity.rows(results)
     lines += __import__("bench.models").models.rows(results)
     lines += __import__("bench.forks").forks.rows(results)
     lines += __import__("bench.zep_service").zep_service.rows(results)

@@ -2273,6 +2273,62 @@ GRANT ALL ON FUNCTION memory._holds_grant(p_tenant_id uuid) TO memory_reader;
 GRANT ALL ON FUNCTION memory._holds_grant(p_tenant_id uuid) TO memory_writer;
 GRANT ALL ON FUNCTION memory._holds_grant(p_tenant_id uuid) TO memory_admin;
 
+-- _identity_map(uuid, uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._identity_map(p_tenant_id uuid, p_run_a uuid, p_run_b uuid) RETURNS TABLE(node_a text, node_b text, score real)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT m.node_a, m.node_b, m.score
+      FROM (SELECT x.*,
+                   pg_catalog.row_number() OVER (PARTITION BY x.node_a ORDER BY x.score DESC, x.node_b) AS rank_a,
+                   pg_catalog.row_number() OVER (PARTITION BY x.node_b ORDER BY x.score DESC, x.node_a) AS rank_b
+              FROM (SELECT CASE WHEN l.simulation_a = p_run_a THEN l.node_a ELSE l.node_b END AS node_a,
+                           CASE WHEN l.simulation_a = p_run_a THEN l.node_b ELSE l.node_a END AS node_b,
+                           CASE WHEN l.decision IN ('confirmed', 'manual') THEN 1::real ELSE l.score END AS score
+                      FROM memory.identity_links AS l
+                     WHERE l.tenant_id = p_tenant_id
+                       AND l.simulation_a = LEAST(p_run_a, p_run_b) AND l.simulation_b = GREATEST(p_run_a, p_run_b)
+                       AND memory._link_active(l.decision, l.current)) AS x) AS m
+     WHERE m.rank_a = 1 AND m.rank_b = 1
+$$;
+
+ALTER FUNCTION memory._identity_map(p_tenant_id uuid, p_run_a uuid, p_run_b uuid) OWNER TO memory_owner;
+
+-- FUNCTION _identity_map(p_tenant_id uuid, p_run_a uuid, p_run_b uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._identity_map(p_tenant_id uuid, p_run_a uuid, p_run_b uuid) IS 'Internal: the counting links between two simulations, oriented and one a side';
+
+-- FUNCTION _identity_map(p_tenant_id uuid, p_run_a uuid, p_run_b uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._identity_map(p_tenant_id uuid, p_run_a uuid, p_run_b uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._identity_map(p_tenant_id uuid, p_run_a uuid, p_run_b uuid) TO memory_reader;
+
+-- _identity_names(text, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._identity_names(p_name text, p_attributes jsonb) RETURNS text[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+    SELECT pg_catalog.array_agg(DISTINCT v.n ORDER BY v.n)
+      FROM (SELECT pg_catalog.btrim(pg_catalog.regexp_replace(pg_catalog.lower(x.t), '\s+', ' ', 'g')) AS n
+              FROM (SELECT p_name AS t
+                    UNION ALL
+                    SELECT a.t FROM pg_catalog.jsonb_array_elements_text(
+                        CASE WHEN pg_catalog.jsonb_typeof(p_attributes -> 'aliases') = 'array'
+                             THEN pg_catalog.jsonb_path_query_array(p_attributes -> 'aliases', '$[*] ? (@.type() == "string")')
+                             ELSE '[]'::jsonb END) AS a(t)
+                    UNION ALL
+                    SELECT p_attributes ->> 'alias' WHERE pg_catalog.jsonb_typeof(p_attributes -> 'alias') = 'string'
+                   ) AS x) AS v
+     WHERE v.n <> ''
+$_$;
+
+ALTER FUNCTION memory._identity_names(p_name text, p_attributes jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _identity_names(p_name text, p_attributes jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._identity_names(p_name text, p_attributes jsonb) IS 'Internal: an entity''s name and aliases, normalised: what two runs'' entities are matched by';
+
+-- FUNCTION _identity_names(p_name text, p_attributes jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._identity_names(p_name text, p_attributes jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._identity_names(p_name text, p_attributes jsonb) TO memory_reader;
+
 -- _index_words(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._index_words() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
@@ -2456,8 +2512,10 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._group_roles()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26042769b5c2db52cfaae36609333624', false),
         ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b847ccb3c10a7b1500a4c0ef40112a4e', false),
         ('memory._holds_grant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '12e5e22f66f7556b94206bfaf9b5143c', false),
+        ('memory._identity_map(uuid,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '24eb3e7fb02244cc907142a41bc8de3e', false),
+        ('memory._identity_names(text,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '76b848f3756953c4a0f40d44e75f708a', false),
         ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'fd3cbd66ba6087cfe69ece14740f1028', false),
-        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'ff6791a6fee83b7141558c3e84450852', false),
+        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0f9758006c8cf1849c14aaa3af1d26c0', false),
         ('memory._kind(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ef54e58aef42b081b621fd1f0b93ad64', false),
         ('memory._kind_columns(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '60be66f17c323b7bee73f792e06acc4c', false),
         ('memory._kind_key(text,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e9102568bf7756c17c45d8230251a64e', false),
@@ -2465,7 +2523,11 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._known(anyelement,uuid,uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dad8e004b708fa987f3cc0507ce3223d', false),
         ('memory._label_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '1dbe62f77eb846a8b0b9361391a89734', false),
         ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '510c14cf40c7ef2bcb27a4babfb3b887', false),
+        ('memory._link_active(text,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'afc85d9a3a0f62fc5ad8eed9b0eaba20', false),
         ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6216275003d5e9fdc6022b5f789763d5', false),
+        ('memory._link_pair(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'dda1744d10df829ce623b8ef3ff8d5ea', false),
+        ('memory._link_score(boolean,boolean,real,real,real,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ba8deb10eb890ca3b3acc9aa3a858be1', false),
+        ('memory._link_threshold()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '210c0d40713a233db1b85a0861b7bf27', false),
         ('memory._merge(text,uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5e9603c4d3c9a67c67811b1c63f1ae24', false),
         ('memory._merge_edges(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '889c8f28e01239165edee07d06131188', false),
         ('memory._merge_episodes(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '640c3717b399d5059ee5b6f3be21f4b9', false),
@@ -2579,8 +2641,10 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.create_api_key(uuid,name,bytea,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '02fed51c16a9681d5668cc4928de7af7', false),
         ('memory.create_snapshot(uuid,uuid,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c3c7cae38eb22a63fe06d4cf2f708963', false),
         ('memory.create_tenant(text,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c320ad93d7b9aedf219178d07aa7f598', false),
+        ('memory.decide_link(uuid,uuid,text,uuid,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '502a52daba6562f6bc5b9d7658cd96e6', false),
         ('memory.delete_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6f12e7e4e3e8a7ab22035dbaac9e206e', false),
         ('memory.delete_tenant(uuid)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0d44e49008b8f23badef90055317aaf7', false),
+        ('memory.diff(uuid,uuid,uuid,real,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '27b495cba345096c4618fbd639552cc4', false),
         ('memory.drop_snapshot(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9a51522e075b5cb391589a3fcb9f91b1', false),
         ('memory.entity_summary(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6dce3b7cc5577c722df49108f8ab9c4c', false),
         ('memory.episode_vector(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '97e2f074d5e8c17ffd352a033ac20402', false),
@@ -2599,8 +2663,12 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.health(uuid,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b8c95d11629da6b8ed22a5a49cdc1b00', false),
         ('memory.health_tenant(uuid,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '7827380782f1267bbe4ffb33e9622d71', false),
         ('memory.history(uuid,uuid,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '9c91b57f392f5446407810b8c591182c', false),
+        ('memory.identity(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8c6cee0fe7339e5be09db46049024a15', false),
+        ('memory.identity_facts(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'eba8a2984e29d5dfe90e583ec2b63595', false),
+        ('memory.identity_links(uuid,uuid,uuid,boolean)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '306b642fe4b84055556e793cb0431de8', false),
         ('memory.import_attempts(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '079e39d3b9a86abd38eed54832f01d84', false),
         ('memory.link_evidence(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'de3430184638309c6e9a9815320b1ab5', false),
+        ('memory.link_runs(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '193c0ae6e7c32035609cd7770a92eb89', false),
         ('memory.list_models()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'ce6864122161e44f4b0fe2fc7e9d7695', false),
         ('memory.list_simulations(uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'bcf1da7011e6dd9454fba858ecd73eb1', false),
         ('memory.list_tenants()', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b586af509d163621749d7a0cbfa5b159', false),
@@ -2733,7 +2801,9 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
                                        -- V0053: the tombstones of forgotten rows
                                        'forgotten',
                                        -- V0052: named snapshots of simulations
-                                       'snapshots']) AS t
+                                       'snapshots',
+                                       -- V0051: one identity across runs
+                                       'identity_links']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -3063,6 +3133,23 @@ GRANT ALL ON FUNCTION memory._limit(p_name text) TO memory_reader;
 GRANT ALL ON FUNCTION memory._limit(p_name text) TO memory_writer;
 GRANT ALL ON FUNCTION memory._limit(p_name text) TO memory_admin;
 
+-- _link_active(text, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._link_active(p_decision text, p_current boolean) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT p_decision IN ('confirmed', 'manual') OR (p_decision = 'auto' AND p_current)
+$$;
+
+ALTER FUNCTION memory._link_active(p_decision text, p_current boolean) OWNER TO memory_owner;
+
+-- FUNCTION _link_active(p_decision text, p_current boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._link_active(p_decision text, p_current boolean) IS 'Internal: whether a link counts (confirmed, made by hand, or found by the latest linking)';
+
+-- FUNCTION _link_active(p_decision text, p_current boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._link_active(p_decision text, p_current boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._link_active(p_decision text, p_current boolean) TO memory_reader;
+
 -- _link_evidence(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(sources bigint, mentions bigint, added bigint, removed bigint)
     LANGUAGE plpgsql SECURITY DEFINER
@@ -3291,6 +3378,211 @@ COMMENT ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid
 -- FUNCTION _link_evidence(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
+-- _link_pair(uuid, uuid, uuid, real); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real) RETURNS TABLE(linked bigint, added bigint, changed bigint, dropped bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_vectors boolean := (SELECT m.model FROM memory._simulation_model(p_tenant_id, p_simulation_a) AS m)
+                         IS NOT DISTINCT FROM
+                         (SELECT m.model FROM memory._simulation_model(p_tenant_id, p_simulation_b) AS m);
+BEGIN
+    RETURN QUERY
+    WITH na AS MATERIALIZED (
+        SELECT n.node_id, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+               memory._identity_names(n.name, n.attributes) AS names,
+               memory._identity_names(n.name, NULL) AS own
+          FROM memory.nodes AS n
+         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
+    ), nb AS MATERIALIZED (
+        SELECT n.node_id, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+               memory._identity_names(n.name, n.attributes) AS names,
+               memory._identity_names(n.name, NULL) AS own
+          FROM memory.nodes AS n
+         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b
+    ), named AS MATERIALIZED (  -- a shared name or alias: the pairs most runs consist of
+        SELECT DISTINCT a.node_id AS node_a, b.node_id AS node_b
+          FROM (SELECT na.node_id, pg_catalog.unnest(na.names) AS n FROM na) AS a
+          JOIN (SELECT nb.node_id, pg_catalog.unnest(nb.names) AS n FROM nb) AS b ON b.n = a.n
+    ), ua AS MATERIALIZED (  -- the entities no name pairs: only these are compared further
+        SELECT na.* FROM na WHERE NOT EXISTS (SELECT 1 FROM named AS x WHERE x.node_a = na.node_id)
+    ), ub AS MATERIALIZED (
+        SELECT nb.* FROM nb WHERE NOT EXISTS (SELECT 1 FROM named AS x WHERE x.node_b = nb.node_id)
+    ), ta AS (
+        SELECT ua.node_id, ua.type, g.g, pg_catalog.count(*) OVER (PARTITION BY ua.node_id) AS k
+          FROM ua CROSS JOIN LATERAL pg_catalog.unnest(public.show_trgm(ua.name)) AS g(g)
+    ), tb AS (
+        SELECT ub.node_id, ub.type, g.g, pg_catalog.count(*) OVER (PARTITION BY ub.node_id) AS k
+          FROM ub CROSS JOIN LATERAL pg_catalog.unnest(public.show_trgm(ub.name)) AS g(g)
+    ), candidates AS MATERIALIZED (
+        SELECT x.node_a, x.node_b FROM named AS x
+        UNION
+        SELECT ta.node_id, tb.node_id
+          FROM ta JOIN tb ON tb.type = ta.type AND tb.g = ta.g
+         GROUP BY ta.node_id, tb.node_id
+        HAVING pg_catalog.count(*)::real / (pg_catalog.max(ta.k) + pg_catalog.max(tb.k) - pg_catalog.count(*)) >= 0.3
+        UNION
+        SELECT ua.node_id, near.node_id
+          FROM ua CROSS JOIN LATERAL (
+                   SELECT n.node_id
+                     FROM memory.nodes AS n
+                    WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b AND n.type = ua.type
+                      AND COALESCE(n.summary_embedding, n.embedding) IS NOT NULL
+                    ORDER BY COALESCE(n.summary_embedding, n.embedding) OPERATOR(public.<=>) ua.v, n.node_id
+                    LIMIT 1) AS near
+         WHERE v_vectors AND ua.v IS NOT NULL
+    ), around_a AS MATERIALIZED (
+        SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
+          FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
+                  FROM memory.edges AS e
+                  JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
+                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a
+                UNION ALL
+                SELECT e.target_id, (memory._identity_names(s.name, NULL))[1]
+                  FROM memory.edges AS e
+                  JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
+                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a) AS x
+         GROUP BY x.node_id
+    ), around_b AS MATERIALIZED (
+        SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
+          FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
+                  FROM memory.edges AS e
+                  JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
+                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b
+                UNION ALL
+                SELECT e.target_id, (memory._identity_names(s.name, NULL))[1]
+                  FROM memory.edges AS e
+                  JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
+                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b) AS x
+         GROUP BY x.node_id
+    ), evidence AS MATERIALIZED (
+        SELECT c.node_a, c.node_b, a.name AS name_a, b.name AS name_b, a.type AS type_a, b.type AS type_b,
+               a.own = b.own AS same_name,
+               a.own <> b.own AND a.names OPERATOR(pg_catalog.&&) b.names AS alias,
+               public.similarity(a.name, b.name)::real AS trigram,
+               CASE WHEN v_vectors THEN (1 - (a.v OPERATOR(public.<=>) b.v))::real END AS meaning,
+               a.type = b.type AS same_type,
+               shared.names AS shared,
+               CASE WHEN cardinality(COALESCE(ra.nn, '{}')) + cardinality(COALESCE(rb.nn, '{}')) = 0 THEN 0::real
+                    ELSE (cardinality(shared.names)::real
+                          / (cardinality(COALESCE(ra.nn, '{}')) + cardinality(COALESCE(rb.nn, '{}')) - cardinality(shared.names)))::real
+               END AS neighbours
+          FROM candidates AS c
+          CROSS JOIN LATERAL (
+              SELECT n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+                     memory._identity_names(n.name, n.attributes) AS names, memory._identity_names(n.name, NULL) AS own
+                FROM memory.nodes AS n
+               WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
+                 AND n.node_key = pg_catalog.md5(c.node_a)::uuid) AS a
+          CROSS JOIN LATERAL (
+              SELECT n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+                     memory._identity_names(n.name, n.attributes) AS names, memory._identity_names(n.name, NULL) AS own
+                FROM memory.nodes AS n
+               WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b
+                 AND n.node_key = pg_catalog.md5(c.node_b)::uuid) AS b
+          LEFT JOIN around_a AS ra ON ra.node_id = c.node_a
+          LEFT JOIN around_b AS rb ON rb.node_id = c.node_b
+          CROSS JOIN LATERAL (SELECT COALESCE(pg_catalog.array_agg(i.n ORDER BY i.n), '{}') AS names
+                                FROM (SELECT pg_catalog.unnest(ra.nn) INTERSECT SELECT pg_catalog.unnest(rb.nn)) AS i(n)) AS shared
+    ), decided AS (
+        SELECT l.node_a, l.node_b, l.decision
+          FROM memory.identity_links AS l
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_a AND l.simulation_b = p_simulation_b
+           AND l.decision <> 'auto'
+    ), scored AS MATERIALIZED (
+        SELECT e.*, memory._link_score(e.same_name, e.alias, e.trigram, e.meaning, e.neighbours, e.same_type) AS score
+          FROM evidence AS e
+         WHERE NOT EXISTS (SELECT 1 FROM decided AS d
+                            WHERE (d.node_a = e.node_a AND d.node_b = e.node_b)
+                               OR (d.decision IN ('confirmed', 'manual') AND (d.node_a = e.node_a OR d.node_b = e.node_b)))
+    ), chosen AS (
+        SELECT s.node_a, s.node_b, s.score,
+               pg_catalog.jsonb_build_object(
+                   'names', pg_catalog.jsonb_build_array(s.name_a, s.name_b),
+                   'types', pg_catalog.jsonb_build_array(s.type_a, s.type_b),
+                   'same_name', s.same_name, 'alias', s.alias,
+                   'name_trigram', pg_catalog.round(s.trigram::numeric, 3),
+                   'meaning', pg_catalog.round(s.meaning::numeric, 3),
+                   'neighbours', pg_catalog.round(s.neighbours::numeric, 3),
+                   'shared_neighbours', pg_catalog.to_jsonb(s.shared[1:5])) AS evidence
+          FROM (SELECT s.*,
+                       pg_catalog.row_number() OVER (PARTITION BY s.node_a ORDER BY s.score DESC, s.node_b) AS rank_a,
+                       pg_catalog.row_number() OVER (PARTITION BY s.node_b ORDER BY s.score DESC, s.node_a) AS rank_b
+                  FROM scored AS s
+                 WHERE s.score >= p_min_score) AS s
+         WHERE s.rank_a = 1 AND s.rank_b = 1
+    ), written AS (
+        INSERT INTO memory.identity_links AS l
+               (tenant_id, simulation_a, node_a, simulation_b, node_b, score, evidence)
+        SELECT p_tenant_id, p_simulation_a, c.node_a, p_simulation_b, c.node_b, c.score, c.evidence
+          FROM chosen AS c
+        ON CONFLICT ON CONSTRAINT identity_links_pkey DO UPDATE
+           SET score = excluded.score, evidence = excluded.evidence, current = true,
+               updated_at = excluded.updated_at
+         WHERE (l.score, l.evidence, l.current) IS DISTINCT FROM (excluded.score, excluded.evidence, true)
+        RETURNING l.xmax::text = '0' AS inserted
+    ), stale AS (
+        UPDATE memory.identity_links AS l
+           SET current = false, updated_at = pg_catalog.now()
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_a AND l.simulation_b = p_simulation_b
+           AND l.decision = 'auto' AND l.current
+           AND NOT EXISTS (SELECT 1 FROM chosen AS c WHERE c.node_a = l.node_a AND c.node_b = l.node_b)
+        RETURNING 1
+    )
+    SELECT (SELECT pg_catalog.count(*) FROM chosen),
+           (SELECT pg_catalog.count(*) FILTER (WHERE w.inserted) FROM written AS w),
+           (SELECT pg_catalog.count(*) FILTER (WHERE NOT w.inserted) FROM written AS w),
+           (SELECT pg_catalog.count(*) FROM stale);
+END
+$$;
+
+ALTER FUNCTION memory._link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real) OWNER TO memory_owner;
+
+-- FUNCTION _link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real) IS 'Internal: find, score and write the links between the entities of two simulations (memory.link_runs)';
+
+-- FUNCTION _link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real) TO memory_writer;
+
+-- _link_score(boolean, boolean, real, real, real, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._link_score(p_same_name boolean, p_alias boolean, p_name_trigram real, p_meaning real, p_neighbours real, p_same_type boolean) RETURNS real
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT LEAST(1, GREATEST(0,
+             0.45 * GREATEST(CASE WHEN p_same_name THEN 1 WHEN p_alias THEN 0.95 ELSE 0 END,
+                             COALESCE(p_name_trigram, 0))
+           + 0.25 * GREATEST(COALESCE(p_meaning, 0), 0)
+           + 0.20 * COALESCE(p_neighbours, 0)
+           + 0.10 * CASE WHEN p_same_type THEN 1 ELSE 0 END))::real
+$$;
+
+ALTER FUNCTION memory._link_score(p_same_name boolean, p_alias boolean, p_name_trigram real, p_meaning real, p_neighbours real, p_same_type boolean) OWNER TO memory_owner;
+
+-- FUNCTION _link_score(p_same_name boolean, p_alias boolean, p_name_trigram real, p_meaning real, p_neighbours real, p_same_type boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._link_score(p_same_name boolean, p_alias boolean, p_name_trigram real, p_meaning real, p_neighbours real, p_same_type boolean) IS 'Internal: the score of a candidate link from its evidence (name, alias, trigrams, meaning, neighbours, type)';
+
+-- FUNCTION _link_score(p_same_name boolean, p_alias boolean, p_name_trigram real, p_meaning real, p_neighbours real, p_same_type boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._link_score(p_same_name boolean, p_alias boolean, p_name_trigram real, p_meaning real, p_neighbours real, p_same_type boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._link_score(p_same_name boolean, p_alias boolean, p_name_trigram real, p_meaning real, p_neighbours real, p_same_type boolean) TO memory_reader;
+
+-- _link_threshold(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._link_threshold() RETURNS real
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$ SELECT 0.6::real $$;
+
+ALTER FUNCTION memory._link_threshold() OWNER TO memory_owner;
+
+-- FUNCTION _link_threshold(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._link_threshold() IS 'Internal: the default least score of a link';
+
+-- FUNCTION _link_threshold(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._link_threshold() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._link_threshold() TO memory_reader;
 
 -- _merge(text, uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb DEFAULT NULL::jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
@@ -7942,6 +8234,72 @@ COMMENT ON FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid) IS 'Crea
 REVOKE ALL ON FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid) TO memory_admin;
 
+-- decide_link(uuid, uuid, text, uuid, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.decide_link(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_other_simulation_id uuid, p_other_node_id text, p_decision text) RETURNS TABLE(simulation_a uuid, node_a text, simulation_b uuid, node_b text, score real, decision text, decided_by name, decided_at timestamp with time zone)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_a      uuid := LEAST(p_simulation_id, p_other_simulation_id);
+    v_b      uuid := GREATEST(p_simulation_id, p_other_simulation_id);
+    v_node_a text := CASE WHEN p_simulation_id < p_other_simulation_id THEN p_node_id ELSE p_other_node_id END;
+    v_node_b text := CASE WHEN p_simulation_id < p_other_simulation_id THEN p_other_node_id ELSE p_node_id END;
+    v_stored text;
+BEGIN
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
+    PERFORM memory._require_row('nodes', p_tenant_id, p_other_simulation_id, p_other_node_id);
+    PERFORM memory._one_of('decision', p_decision, ARRAY['confirmed', 'refused', 'auto']);
+    IF p_simulation_id = p_other_simulation_id THEN
+        RAISE EXCEPTION 'a link joins two simulations, not % with itself', p_simulation_id
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'name an entity of another simulation';
+    END IF;
+    IF p_decision = 'auto' THEN
+        UPDATE memory.identity_links AS l
+           SET decision = 'auto', decided_by = NULL, decided_at = NULL, updated_at = pg_catalog.now(),
+               -- a link made by hand was never found: it stops counting until linking finds it
+               current = l.current AND l.decision <> 'manual'
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_a = v_a AND l.node_a = v_node_a
+           AND l.simulation_b = v_b AND l.node_b = v_node_b AND l.decision <> 'auto';
+    ELSE
+        SELECT l.decision INTO v_stored FROM memory.identity_links AS l
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_a = v_a AND l.node_a = v_node_a
+           AND l.simulation_b = v_b AND l.node_b = v_node_b
+           FOR UPDATE;
+        IF NOT FOUND THEN
+            INSERT INTO memory.identity_links AS l
+                   (tenant_id, simulation_a, node_a, simulation_b, node_b, score, evidence, decision,
+                    current, decided_by, decided_at)
+            VALUES (p_tenant_id, v_a, v_node_a, v_b, v_node_b,
+                    CASE WHEN p_decision = 'confirmed' THEN 1 ELSE 0 END,
+                    '{"by_hand": true}', CASE WHEN p_decision = 'confirmed' THEN 'manual' ELSE 'refused' END,
+                    false, CURRENT_USER, pg_catalog.now())
+            ON CONFLICT ON CONSTRAINT identity_links_pkey DO NOTHING;
+        ELSIF v_stored <> p_decision AND NOT (v_stored = 'manual' AND p_decision = 'confirmed') THEN
+            UPDATE memory.identity_links AS l
+               SET decision = p_decision, decided_by = CURRENT_USER, decided_at = pg_catalog.now(),
+                   updated_at = pg_catalog.now()
+             WHERE l.tenant_id = p_tenant_id AND l.simulation_a = v_a AND l.node_a = v_node_a
+               AND l.simulation_b = v_b AND l.node_b = v_node_b;
+        END IF;
+    END IF;
+    RETURN QUERY
+    SELECT l.simulation_a, l.node_a, l.simulation_b, l.node_b, l.score, l.decision, l.decided_by, l.decided_at
+      FROM memory.identity_links AS l
+     WHERE l.tenant_id = p_tenant_id AND l.simulation_a = v_a AND l.node_a = v_node_a
+       AND l.simulation_b = v_b AND l.node_b = v_node_b;
+END
+$$;
+
+ALTER FUNCTION memory.decide_link(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_other_simulation_id uuid, p_other_node_id text, p_decision text) OWNER TO memory_owner;
+
+-- FUNCTION decide_link(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_other_simulation_id uuid, p_other_node_id text, p_decision text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.decide_link(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_other_simulation_id uuid, p_other_node_id text, p_decision text) IS 'Confirm, refuse or make by hand a link between entities of two simulations (auto withdraws the verdict); kept across re-imports';
+
+-- FUNCTION decide_link(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_other_simulation_id uuid, p_other_node_id text, p_decision text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.decide_link(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_other_simulation_id uuid, p_other_node_id text, p_decision text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.decide_link(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_other_simulation_id uuid, p_other_node_id text, p_decision text) TO memory_writer;
+
 -- delete_simulation(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint, reports bigint, predictions bigint)
     LANGUAGE sql
@@ -8017,6 +8375,137 @@ COMMENT ON FUNCTION memory.delete_tenant(p_tenant_id uuid) IS 'Remove a tenant w
 -- FUNCTION delete_tenant(p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.delete_tenant(p_tenant_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.delete_tenant(p_tenant_id uuid) TO memory_admin;
+
+-- diff(uuid, uuid, uuid, real, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real DEFAULT 0.95, p_posts integer DEFAULT 3) RETURNS TABLE(kind text, change text, subject text, a jsonb, b jsonb, score real)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_posts integer := memory._top_k(p_posts);
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_run_a);
+    PERFORM memory._require_simulation(p_tenant_id, p_run_b);
+    IF p_run_a = p_run_b THEN
+        RAISE EXCEPTION 'a diff compares two simulations, not % with itself', p_run_a
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'name two runs of the tenant';
+    END IF;
+    IF p_agent_similarity IS NULL OR NOT (p_agent_similarity >= -1 AND p_agent_similarity <= 1) THEN
+        RAISE EXCEPTION 'p_agent_similarity % is outside -1 to 1', p_agent_similarity
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'a cosine similarity below which an agent has moved';
+    END IF;
+    RETURN QUERY
+    WITH map AS MATERIALIZED (
+        SELECT * FROM memory._identity_map(p_tenant_id, p_run_a, p_run_b)
+    ), na AS (
+        SELECT n.node_id, n.name, n.type, n.summary FROM memory.nodes AS n
+         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_run_a
+    ), nb AS (
+        SELECT n.node_id, n.name, n.type, n.summary FROM memory.nodes AS n
+         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_run_b
+    ), ident AS (  -- every entity's identity: run a's id, or run b's own when it has no link
+        SELECT na.node_id AS node_id, 'a'::text AS side, na.node_id AS ident, na.name FROM na
+        UNION ALL
+        SELECT nb.node_id, 'b', COALESCE(m.node_a, 'b:' || nb.node_id), COALESCE(a.name, nb.name)
+          FROM nb LEFT JOIN map AS m ON m.node_b = nb.node_id LEFT JOIN na AS a ON a.node_id = m.node_a
+    ), facts AS (
+        SELECT CASE WHEN e.simulation_id = p_run_a THEN 'a' ELSE 'b' END AS side,
+               s.ident AS src, t.ident AS tgt, s.name AS src_name, t.name AS tgt_name, e.type,
+               memory._fact_state(e.valid_at, e.invalid_at, e.expired_at, 'infinity') = 'current' AS holds,
+               pg_catalog.jsonb_build_object('edge_id', e.edge_id, 'type', e.type, 'fact', e.fact,
+                   'valid_at', e.valid_at, 'invalid_at', e.invalid_at, 'expired_at', e.expired_at,
+                   'state', memory._fact_state(e.valid_at, e.invalid_at, e.expired_at, 'infinity')) AS evidence
+          FROM memory.edges AS e
+          JOIN ident AS s ON s.node_id = e.source_id AND s.side = CASE WHEN e.simulation_id = p_run_a THEN 'a' ELSE 'b' END
+          JOIN ident AS t ON t.node_id = e.target_id AND t.side = s.side
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id IN (p_run_a, p_run_b)
+    ), fkeys AS (
+        SELECT f.src, f.tgt, f.type, pg_catalog.max(f.src_name) AS src_name, pg_catalog.max(f.tgt_name) AS tgt_name,
+               COALESCE(pg_catalog.bool_or(f.holds) FILTER (WHERE f.side = 'a'), false) AS in_a,
+               COALESCE(pg_catalog.bool_or(f.holds) FILTER (WHERE f.side = 'b'), false) AS in_b,
+               pg_catalog.jsonb_agg(f.evidence ORDER BY f.evidence ->> 'edge_id') FILTER (WHERE f.side = 'a') AS ev_a,
+               pg_catalog.jsonb_agg(f.evidence ORDER BY f.evidence ->> 'edge_id') FILTER (WHERE f.side = 'b') AS ev_b
+          FROM facts AS f GROUP BY f.src, f.tgt, f.type
+    ), turned AS (
+        SELECT x.src, x.tgt, x.type AS type_a, y.type AS type_b, x.src_name, x.tgt_name, x.ev_a, y.ev_b
+          FROM fkeys AS x JOIN fkeys AS y ON y.src = x.src AND y.tgt = x.tgt AND y.type <> x.type
+         WHERE x.in_a AND NOT x.in_b AND y.in_b AND NOT y.in_a
+    ), agents AS (
+        SELECT CASE WHEN e.simulation_id = p_run_a THEN 'a' ELSE 'b' END AS side,
+               pg_catalog.lower(COALESCE(e.agent_name, e.agent_id::text)) AS agent,
+               pg_catalog.max(e.agent_name) AS agent_name, pg_catalog.max(e.agent_id) AS agent_id,
+               pg_catalog.count(*) AS episodes, public.avg(e.embedding) AS mean
+          FROM memory.episodes AS e
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id IN (p_run_a, p_run_b)
+           AND e.embedding IS NOT NULL AND COALESCE(e.agent_name, e.agent_id::text) IS NOT NULL
+         GROUP BY 1, 2
+    ), pairs AS (
+        SELECT COALESCE(x.agent, y.agent) AS agent, COALESCE(y.agent_name, x.agent_name) AS agent_name,
+               x.agent_id AS id_a, y.agent_id AS id_b, x.episodes AS n_a, y.episodes AS n_b, x.mean AS mean_a, y.mean AS mean_b,
+               (1 - (x.mean OPERATOR(public.<=>) y.mean))::real AS similarity
+          FROM (SELECT * FROM agents WHERE side = 'a') AS x
+          FULL JOIN (SELECT * FROM agents WHERE side = 'b') AS y ON y.agent = x.agent
+    ), agent_rows AS (
+        SELECT p.*, CASE WHEN p.mean_a IS NULL THEN 'appeared' WHEN p.mean_b IS NULL THEN 'vanished' ELSE 'moved' END AS change
+          FROM pairs AS p
+         WHERE p.mean_a IS NULL OR p.mean_b IS NULL OR p.similarity < p_agent_similarity
+    )
+    SELECT 'entity', 'vanished', a.name, pg_catalog.jsonb_build_object('node_id', a.node_id, 'name', a.name, 'type', a.type, 'summary', a.summary), NULL::jsonb, NULL::real
+      FROM na AS a WHERE NOT EXISTS (SELECT 1 FROM map AS m WHERE m.node_a = a.node_id)
+    UNION ALL
+    SELECT 'entity', 'appeared', b.name, NULL, pg_catalog.jsonb_build_object('node_id', b.node_id, 'name', b.name, 'type', b.type, 'summary', b.summary), NULL
+      FROM nb AS b WHERE NOT EXISTS (SELECT 1 FROM map AS m WHERE m.node_b = b.node_id)
+    UNION ALL
+    SELECT 'entity', 'renamed', a.name || ' -> ' || b.name,
+           pg_catalog.jsonb_build_object('node_id', a.node_id, 'name', a.name, 'type', a.type, 'summary', a.summary),
+           pg_catalog.jsonb_build_object('node_id', b.node_id, 'name', b.name, 'type', b.type, 'summary', b.summary), m.score
+      FROM map AS m JOIN na AS a ON a.node_id = m.node_a JOIN nb AS b ON b.node_id = m.node_b
+     WHERE a.name <> b.name
+    UNION ALL
+    SELECT 'fact', 'turned', t.src_name || ' ' || t.type_a || ' -> ' || t.type_b || ' ' || t.tgt_name,
+           pg_catalog.jsonb_build_object('facts', t.ev_a), pg_catalog.jsonb_build_object('facts', t.ev_b), NULL
+      FROM turned AS t
+    UNION ALL
+    SELECT 'fact', CASE WHEN k.in_b THEN 'appeared' ELSE 'ended' END, k.src_name || ' ' || k.type || ' ' || k.tgt_name,
+           CASE WHEN k.ev_a IS NOT NULL THEN pg_catalog.jsonb_build_object('facts', k.ev_a) END,
+           CASE WHEN k.ev_b IS NOT NULL THEN pg_catalog.jsonb_build_object('facts', k.ev_b) END, NULL
+      FROM fkeys AS k
+     WHERE k.in_a <> k.in_b
+       AND NOT EXISTS (SELECT 1 FROM turned AS t
+                        WHERE t.src = k.src AND t.tgt = k.tgt AND k.type IN (t.type_a, t.type_b))
+    UNION ALL
+    SELECT 'agent', r.change, r.agent_name,
+           CASE WHEN r.mean_a IS NOT NULL THEN pg_catalog.jsonb_build_object('agent_id', r.id_a, 'episodes', r.n_a, 'posts',
+               (SELECT pg_catalog.jsonb_agg(q.content ORDER BY q.d DESC, q.episode_id)
+                  FROM (SELECT e.content, e.episode_id, e.embedding OPERATOR(public.<=>) COALESCE(r.mean_b, r.mean_a) AS d
+                          FROM memory.episodes AS e
+                         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_run_a AND e.embedding IS NOT NULL
+                           AND e.content IS NOT NULL
+                           AND pg_catalog.lower(COALESCE(e.agent_name, e.agent_id::text)) = r.agent
+                         ORDER BY d DESC, e.episode_id LIMIT v_posts) AS q)) END,
+           CASE WHEN r.mean_b IS NOT NULL THEN pg_catalog.jsonb_build_object('agent_id', r.id_b, 'episodes', r.n_b, 'posts',
+               (SELECT pg_catalog.jsonb_agg(q.content ORDER BY q.d DESC, q.episode_id)
+                  FROM (SELECT e.content, e.episode_id, e.embedding OPERATOR(public.<=>) COALESCE(r.mean_a, r.mean_b) AS d
+                          FROM memory.episodes AS e
+                         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_run_b AND e.embedding IS NOT NULL
+                           AND e.content IS NOT NULL
+                           AND pg_catalog.lower(COALESCE(e.agent_name, e.agent_id::text)) = r.agent
+                         ORDER BY d DESC, e.episode_id LIMIT v_posts) AS q)) END,
+           r.similarity
+      FROM agent_rows AS r
+     ORDER BY 1, 2, 3;
+END
+$$;
+
+ALTER FUNCTION memory.diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real, p_posts integer) OWNER TO memory_owner;
+
+-- FUNCTION diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real, p_posts integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real, p_posts integer) IS 'What changed between two runs by identity: entities, facts (appeared, ended, turned), agents (by meaning), with evidence in both';
+
+-- FUNCTION diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real, p_posts integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real, p_posts integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real, p_posts integer) TO memory_reader;
 
 -- drop_snapshot(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text) RETURNS boolean
@@ -9388,6 +9877,214 @@ COMMENT ON FUNCTION memory.history(p_tenant_id uuid, p_simulation_id uuid, p_kin
 REVOKE ALL ON FUNCTION memory.history(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_id text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.history(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_id text) TO memory_reader;
 
+-- identity(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.identity(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) RETURNS TABLE(run integer, simulation_id uuid, simulation_name text, node_id text, name text, type text, summary text, score real)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
+    RETURN QUERY
+    WITH RECURSIVE edges AS (
+        SELECT l.simulation_a AS s1, l.node_a AS n1, l.simulation_b AS s2, l.node_b AS n2, l.score
+          FROM memory.identity_links AS l
+         WHERE l.tenant_id = p_tenant_id AND memory._link_active(l.decision, l.current)
+        UNION ALL
+        SELECT l.simulation_b, l.node_b, l.simulation_a, l.node_a, l.score
+          FROM memory.identity_links AS l
+         WHERE l.tenant_id = p_tenant_id AND memory._link_active(l.decision, l.current)
+    ), walk (sim, node, score, seen) AS (
+        SELECT p_simulation_id, p_node_id, NULL::real, ARRAY[p_simulation_id::text || '/' || p_node_id]
+        UNION ALL
+        SELECT e.s2, e.n2, e.score, w.seen || (e.s2::text || '/' || e.n2)
+          FROM walk AS w JOIN edges AS e ON e.s1 = w.sim AND e.n1 = w.node
+         WHERE NOT (e.s2::text || '/' || e.n2) = ANY (w.seen)
+    ), members AS (
+        SELECT DISTINCT ON (w.sim, w.node) w.sim, w.node, w.score
+          FROM walk AS w
+         ORDER BY w.sim, w.node, pg_catalog.cardinality(w.seen), w.score DESC NULLS FIRST
+    )
+    SELECT (pg_catalog.dense_rank() OVER (ORDER BY s.created_at, s.simulation_id))::integer,
+           s.simulation_id, s.name, n.node_id, n.name, n.type, n.summary, m.score
+      FROM members AS m
+      JOIN memory.simulations AS s ON s.tenant_id = p_tenant_id AND s.simulation_id = m.sim
+      JOIN memory.nodes AS n ON n.tenant_id = p_tenant_id AND n.simulation_id = m.sim
+                            AND n.node_key = pg_catalog.md5(m.node)::uuid
+     ORDER BY s.created_at, s.simulation_id, n.node_id;
+END
+$$;
+
+ALTER FUNCTION memory.identity(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) OWNER TO memory_owner;
+
+-- FUNCTION identity(p_tenant_id uuid, p_simulation_id uuid, p_node_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.identity(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) IS 'One entity across runs: the entities of every simulation linked to it, in run order';
+
+-- FUNCTION identity(p_tenant_id uuid, p_simulation_id uuid, p_node_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.identity(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.identity(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) TO memory_reader;
+
+-- identity_facts(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) RETURNS TABLE(run integer, simulation_id uuid, simulation_name text, node_id text, edge_id text, type text, direction text, other_node_id text, other_name text, fact text, valid_at timestamp with time zone, invalid_at timestamp with time zone, expired_at timestamp with time zone, state text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    -- the grant and the call's tenant first: the query below reads the edges under it
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
+    RETURN QUERY
+    SELECT i.run, i.simulation_id, i.simulation_name, i.node_id, e.edge_id, e.type,
+           CASE WHEN e.source_id = i.node_id THEN 'out' ELSE 'in' END,
+           o.node_id, o.name, e.fact, e.valid_at, e.invalid_at, e.expired_at,
+           memory._fact_state(e.valid_at, e.invalid_at, e.expired_at, 'infinity')
+      FROM memory.identity(p_tenant_id, p_simulation_id, p_node_id) AS i
+      JOIN memory.edges AS e
+        ON e.tenant_id = p_tenant_id AND e.simulation_id = i.simulation_id
+       AND (e.source_key = pg_catalog.md5(i.node_id)::uuid OR e.target_key = pg_catalog.md5(i.node_id)::uuid)
+      JOIN memory.nodes AS o
+        ON o.tenant_id = p_tenant_id AND o.simulation_id = i.simulation_id
+       AND o.node_key = CASE WHEN e.source_id = i.node_id THEN e.target_key ELSE e.source_key END
+     ORDER BY i.run, e.valid_at NULLS FIRST, e.edge_id;
+END
+$$;
+
+ALTER FUNCTION memory.identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) OWNER TO memory_owner;
+
+-- FUNCTION identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) IS 'An entity''s facts in every run it is linked into, in run order';
+
+-- FUNCTION identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) TO memory_reader;
+
+-- identity_links(uuid, uuid, uuid, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.identity_links(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid DEFAULT NULL::uuid, p_all boolean DEFAULT false) RETURNS TABLE(node_id text, name text, type text, other_simulation_id uuid, other_node_id text, other_name text, other_type text, score real, decision text, active boolean, evidence jsonb)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    RETURN QUERY
+    SELECT n.node_id, n.name, n.type, x.other_sim, o.node_id, o.name, o.type, x.score, x.decision,
+           memory._link_active(x.decision, x.current), x.evidence
+      FROM (SELECT l.node_a AS own, l.simulation_b AS other_sim, l.node_b AS other, l.score, l.decision, l.current, l.evidence
+              FROM memory.identity_links AS l
+             WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_id
+            UNION ALL
+            SELECT l.node_b, l.simulation_a, l.node_a, l.score, l.decision, l.current, l.evidence
+              FROM memory.identity_links AS l
+             WHERE l.tenant_id = p_tenant_id AND l.simulation_b = p_simulation_id) AS x
+      JOIN memory.nodes AS n
+        ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = pg_catalog.md5(x.own)::uuid
+      JOIN memory.nodes AS o
+        ON o.tenant_id = p_tenant_id AND o.simulation_id = x.other_sim AND o.node_key = pg_catalog.md5(x.other)::uuid
+     WHERE (p_other_simulation_id IS NULL OR x.other_sim = p_other_simulation_id)
+       AND (p_all OR memory._link_active(x.decision, x.current))
+     ORDER BY n.name, n.node_id, x.score DESC, x.other_sim, o.node_id;
+END
+$$;
+
+ALTER FUNCTION memory.identity_links(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_all boolean) OWNER TO memory_owner;
+
+-- identity_links; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.identity_links ENABLE ROW LEVEL SECURITY;
+
+-- identity_links; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.identity_links (
+    tenant_id uuid NOT NULL,
+    simulation_a uuid NOT NULL,
+    node_a text NOT NULL,
+    simulation_b uuid NOT NULL,
+    node_b text NOT NULL,
+    score real NOT NULL,
+    evidence jsonb DEFAULT '{}'::jsonb NOT NULL,
+    decision text DEFAULT 'auto'::text NOT NULL,
+    current boolean DEFAULT true NOT NULL,
+    decided_by name,
+    decided_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT identity_links_decided_check CHECK (((decision = 'auto'::text) = (decided_at IS NULL))),
+    CONSTRAINT identity_links_decision_check CHECK ((decision = ANY (ARRAY['auto'::text, 'confirmed'::text, 'refused'::text, 'manual'::text]))),
+    CONSTRAINT identity_links_evidence_check CHECK ((jsonb_typeof(evidence) = 'object'::text)),
+    CONSTRAINT identity_links_order_check CHECK ((simulation_a < simulation_b)),
+    CONSTRAINT identity_links_score_check CHECK (((score >= (0)::double precision) AND (score <= (1)::double precision)))
+);
+
+ALTER TABLE ONLY memory.identity_links FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.identity_links OWNER TO memory_owner;
+
+-- FUNCTION identity_links(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_all boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.identity_links(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_all boolean) IS 'The links of a simulation''s entities to other simulations'' entities: score, evidence, decision';
+
+-- TABLE identity_links; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.identity_links IS 'Entities of two simulations of a tenant that are the same thing: score, evidence, decision';
+
+-- FUNCTION identity_links(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_all boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.identity_links(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_all boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.identity_links(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_all boolean) TO memory_reader;
+
+-- TABLE identity_links; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.identity_links TO memory_reader;
+GRANT INSERT ON TABLE memory.identity_links TO memory_writer;
+
+-- identity_links identity_links_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.identity_links
+    ADD CONSTRAINT identity_links_pkey PRIMARY KEY (tenant_id, simulation_a, node_a, simulation_b, node_b);
+
+-- identity_links identity_links_simulation_a_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.identity_links
+    ADD CONSTRAINT identity_links_simulation_a_fkey FOREIGN KEY (tenant_id, simulation_a) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- identity_links identity_links_simulation_b_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.identity_links
+    ADD CONSTRAINT identity_links_simulation_b_fkey FOREIGN KEY (tenant_id, simulation_b) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- identity_links owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.identity_links FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- identity_links owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.identity_links FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- identity_links readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.identity_links FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- identity_links writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.identity_links FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- identity_links writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.identity_links FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- identity_links writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.identity_links FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN identity_links.current; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(current) ON TABLE memory.identity_links TO memory_writer;
+
+-- COLUMN identity_links.decided_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(decided_at) ON TABLE memory.identity_links TO memory_writer;
+
+-- COLUMN identity_links.decided_by; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(decided_by) ON TABLE memory.identity_links TO memory_writer;
+
+-- COLUMN identity_links.decision; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(decision) ON TABLE memory.identity_links TO memory_writer;
+
+-- COLUMN identity_links.evidence; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(evidence) ON TABLE memory.identity_links TO memory_writer;
+
+-- COLUMN identity_links.score; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(score) ON TABLE memory.identity_links TO memory_writer;
+
+-- COLUMN identity_links.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.identity_links TO memory_writer;
+
+-- identity_links_b_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX identity_links_b_idx ON memory.identity_links USING btree (tenant_id, simulation_b, node_b);
+
 -- import_attempts(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.import_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(attempt_id uuid, state text, declared jsonb, staged jsonb, result jsonb, skip_dangling boolean, error text, started_at timestamp with time zone, finished_at timestamp with time zone, seconds double precision)
     LANGUAGE plpgsql STABLE
@@ -9543,6 +10240,62 @@ COMMENT ON FUNCTION memory.link_evidence(p_tenant_id uuid, p_simulation_id uuid)
 -- FUNCTION link_evidence(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.link_evidence(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.link_evidence(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
+-- link_runs(uuid, uuid, uuid, real); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.link_runs(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid DEFAULT NULL::uuid, p_min_score real DEFAULT NULL::real) RETURNS TABLE(other_simulation_id uuid, other_name text, linked bigint, added bigint, changed bigint, dropped bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_min   real := COALESCE(p_min_score, memory._link_threshold());
+    v_other record;
+    v_r     record;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    IF p_other_simulation_id IS NOT NULL THEN
+        PERFORM memory._require_simulation(p_tenant_id, p_other_simulation_id);
+        IF p_other_simulation_id = p_simulation_id THEN
+            RAISE EXCEPTION 'a simulation is not linked with itself: %', p_simulation_id
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'name another simulation of the tenant, or none to link with all of them';
+        END IF;
+    END IF;
+    IF v_min IS NULL OR NOT (v_min >= 0 AND v_min <= 1) THEN
+        RAISE EXCEPTION 'p_min_score % is outside 0 to 1', v_min
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a score from 0 to 1, or NULL for the default';
+    END IF;
+    FOR v_other IN
+        SELECT s.simulation_id, s.name
+          FROM memory.simulations AS s
+         WHERE s.tenant_id = p_tenant_id AND s.published AND s.simulation_id <> p_simulation_id
+           AND (p_other_simulation_id IS NULL OR s.simulation_id = p_other_simulation_id)
+         ORDER BY s.created_at, s.simulation_id
+    LOOP
+        SELECT * INTO v_r
+          FROM memory._link_pair(p_tenant_id => p_tenant_id,
+                                 p_simulation_a => LEAST(p_simulation_id, v_other.simulation_id),
+                                 p_simulation_b => GREATEST(p_simulation_id, v_other.simulation_id),
+                                 p_min_score => v_min);
+        other_simulation_id := v_other.simulation_id;
+        other_name := v_other.name;
+        linked := v_r.linked;
+        added := v_r.added;
+        changed := v_r.changed;
+        dropped := v_r.dropped;
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+ALTER FUNCTION memory.link_runs(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_min_score real) OWNER TO memory_owner;
+
+-- FUNCTION link_runs(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_min_score real); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.link_runs(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_min_score real) IS 'Link a simulation''s entities with those of the tenant''s other simulations (or one): scored, with evidence, idempotent';
+
+-- FUNCTION link_runs(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_min_score real); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.link_runs(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_min_score real) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.link_runs(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_min_score real) TO memory_writer;
 
 -- list_models(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.list_models() RETURNS TABLE(model text, dimensions integer, normalized boolean, query_prefix text, passage_prefix text, package text, languages text[], note text)

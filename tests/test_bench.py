@@ -50,6 +50,11 @@ def test_bench_pipeline_runs_end_to_end(tmp_path, monkeypatch):
     # a fork copies every row of a simulation (at no round), and at half its rounds fewer
     for f in results["forks"]:
         assert f["rows"] > 0 and f["counts"]["episodes"] == f["episodes"]
+    # one identity across runs: the example scenario's two runs link exactly the right pairs,
+    # and the synthetic pair of runs links nearly all of its own
+    ident = results["identity"]
+    assert ident["quality"]["example"]["precision"] == ident["quality"]["example"]["recall"] == 1.0
+    assert ident["cost"]["precision"] >= 0.95 and ident["cost"]["recall"] >= 0.9
     # the Zep-compatible service: every add answered through the SDK, and graph.search
     # answering what the SQL call answers
     z = results["zep_service"]

@@ -24,6 +24,7 @@ from swarm_memory import server
 from swarm_memory.commands import (
     citus,
     feed,
+    identity,
     imports,
     mcp,
     models,
@@ -44,6 +45,7 @@ FAMILIES = (
     imports,
     reads,
     time,
+    identity,
     recall,
     search,
     reports,

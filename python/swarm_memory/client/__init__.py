@@ -22,6 +22,7 @@ from __future__ import annotations
 from swarm_memory.client._base import _NOT_TENANT_FIRST as _NOT_TENANT_FIRST
 from swarm_memory.client._base import Connection, UUIDLike, configure
 from swarm_memory.client.feed import FeedMixin
+from swarm_memory.client.identity import IdentityMixin
 from swarm_memory.client.imports import ImportsMixin
 from swarm_memory.client.kinds import KindsMixin
 from swarm_memory.client.models import ModelsMixin
@@ -105,6 +106,7 @@ from swarm_memory.client.zep_batches import ZepBatchMixin
 # The wings first: a wing's mixin may build on a core family's (recall and kinds on reads'
 # model_of, feed on tenancy's list_tenants), so it must precede it in the method order.
 class Memory(
+    IdentityMixin,
     RecallMixin,
     TimeMixin,
     FeedMixin,

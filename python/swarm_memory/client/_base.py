@@ -114,6 +114,11 @@ _CALL = re.compile(r"memory\.([a-z_]+)\(%s")
 _TENANT_SECOND = frozenset({"grant_tenant", "revoke_tenant"})
 _SIMULATION_SECOND = frozenset(
     {
+        "decide_link",
+        "identity",
+        "identity_facts",
+        "identity_links",
+        "link_runs",
         "ann_index_tenant",
         "begin_import",
         "committed_hashes",

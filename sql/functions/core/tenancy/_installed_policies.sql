@@ -45,7 +45,9 @@ AS $fn$
                                        -- V0053: the tombstones of forgotten rows
                                        'forgotten',
                                        -- V0052: named snapshots of simulations
-                                       'snapshots']) AS t
+                                       'snapshots',
+                                       -- V0051: one identity across runs
+                                       'identity_links']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
