@@ -269,12 +269,14 @@ def test_index_rebuilds_what_a_move_left_behind(
             mem.upsert_episodes(tenant, sim, _episodes("ix", 12))
 
         def state() -> str:
+            # the call alone is the statement, so that Citus sends it to the tenant's worker
             with psycopg.connect(admin, autocommit=True) as conn:
-                return conn.execute(
-                    "SELECT detail->>'state' FROM memory.health_tenant(%s, 0)"
-                    " WHERE metric = 'ann_index' AND simulation_id = %s",
-                    (tenant, sim),
-                ).fetchone()[0]
+                rows = conn.execute(
+                    "SELECT simulation_id, metric, detail FROM memory.health_tenant(%s, 0)",
+                    (tenant,),
+                ).fetchall()
+            (found,) = [d["state"] for s, m, d in rows if s == sim and m == "ann_index"]
+            return found
 
         code, out, err = _run(capsys, "--dsn", citus.dsn(), "index", "--min-rows", "10")
         assert code == 0, err
