@@ -169,14 +169,17 @@ _SIMULATION_SECOND = frozenset(
 
 
 # A call on the client's own connection is a transaction of its own; on a Citus cluster one
-# can fail while its tenant's shard moves between workers (25001: Citus finds the shard's
-# placement changed under the transaction; a rare race at the move's switch-over), with
-# nothing written. Every call is atomic and a replay changes nothing, so such a call is run
-# again after a short wait: the seconds before each retry. A call on the
-# caller's connection is not: the caller's transaction has failed, and only the caller can
-# run it again.
+# can fail while its tenant's shard moves between workers, with nothing written: 25001 (Citus
+# finds the shard's placement changed under the transaction), or a call Citus sent to the
+# worker the shard has just left, where its statements would have to reach the shard's new
+# worker (XX000 with the message below; Citus gives that refusal no code of its own). Both
+# are rare races at a move's switch-over. Every call is atomic and a replay changes nothing,
+# so such a call is run again after a short wait: the seconds before each retry. A call on
+# the caller's connection is not: the caller's transaction has failed, and only the caller
+# can run it again.
 _RETRY_WAITS = (0.05, 0.25, 1.0)
 _RETRIED_STATES = frozenset({"25001"})
+_MOVED_AWAY = ("XX000", "cannot execute a distributed query from a query on a shard")
 
 
 def _retry_or_raise(exc: Exception, conn: psycopg.Connection | None, attempt: int) -> None:
@@ -184,7 +187,13 @@ def _retry_or_raise(exc: Exception, conn: psycopg.Connection | None, attempt: in
     else raise `exc`."""
     cause = exc.__cause__ if isinstance(exc.__cause__, psycopg.Error) else exc
     state = getattr(cause, "sqlstate", None)
-    if conn is not None or state not in _RETRIED_STATES or attempt >= len(_RETRY_WAITS):
+    message = getattr(getattr(cause, "diag", None), "message_primary", None)
+    moved_away = (state, message) == _MOVED_AWAY
+    if (
+        conn is not None
+        or not (state in _RETRIED_STATES or moved_away)
+        or attempt >= len(_RETRY_WAITS)
+    ):
         raise exc
     time.sleep(_RETRY_WAITS[attempt])
 
