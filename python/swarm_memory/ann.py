@@ -53,6 +53,7 @@ transaction would hold the shared tables against every tenant until the commit).
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -320,6 +321,56 @@ def build(
         )
         clumps = build_clumps(conn, min_rows, m=m, ef_construction=ef_construction, log=log)
     return [replace(a, clumps=clumps.get(a.sim_no)) for a in actions]
+
+
+def build_cluster(
+    dsn: str,
+    min_rows: int = DEFAULT_MIN_ROWS,
+    *,
+    m: int = 32,
+    ef_construction: int = 128,
+    log: Callable[[str], None] = lambda _m: None,
+) -> list[IndexAction]:
+    """The episodes' indexes on a Citus cluster, where an index lives on its tenant's shard
+    alone (memory.ann_index_tenant, delegated to the tenant's worker): for every tenant, each
+    simulation whose index memory.health_tenant finds missing with at least `min_rows`
+    embedded episodes is built, and one it finds invalid is rebuilt. A shard a rebalance or a
+    tenant isolation moved arrives without its tenant's indexes (Citus copies the indexes of
+    the distributed table, not a shard's own): this rebuilds them, and keeps what is there.
+    The facts and entities are searched exactly on a cluster (nothing to build); indexes are
+    never dropped here."""
+    actions: list[IndexAction] = []
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        tenants = [t for (t,) in conn.execute("SELECT tenant_id FROM memory.list_tenants()")]
+        for tenant in tenants:
+            found = conn.execute(
+                "SELECT simulation_id, detail FROM memory.health_tenant(%s, 0)", (tenant,)
+            ).fetchall()
+            for simulation, detail in found:
+                if simulation is None or "embedded_episodes" not in (detail or {}):
+                    continue
+                rows, state = int(detail["embedded_episodes"]), detail.get("state")
+                if state == "indexed" or (state != "invalid" and rows < min_rows):
+                    continue
+                action = "rebuild" if state == "invalid" else "build"
+                start = time.perf_counter()
+                statements = [
+                    s
+                    for (s,) in conn.execute(
+                        "SELECT s FROM memory.ann_index_tenant(%s, %s, %s, %s, %s) AS s",
+                        (tenant, simulation, action, m, ef_construction),
+                    )
+                ]
+                seconds = time.perf_counter() - start
+                named = next(
+                    (x for x in (re.search(r"episodes_ann_([0-9]+)", s) for s in statements) if x),
+                    None,
+                )
+                name = named.group(0) if named else ""
+                sim_no = int(named.group(1)) if named else -1
+                log(f"{_DONE[action]} {name} ({rows} episodes) on its shard in {seconds:.1f} s")
+                actions.append(IndexAction(sim_no, rows, name, _DONE[action], seconds))
+    return actions
 
 
 def _build_kind(

@@ -46,8 +46,13 @@ def citus_version(conn) -> str | None:  # noqa: ANN001 - a psycopg connection
     return None if row is None else row[0]
 
 
-def distribute(dsn: str) -> list[Step]:
-    """Distribute the schema of the database at `dsn` (the coordinator); return what changed."""
+def distribute(dsn: str, shard_count: int | None = None) -> list[Step]:
+    """Distribute the schema of the database at `dsn` (the coordinator); return what changed.
+    `shard_count` is the number of shards of the tables distributed now (citus.shard_count for
+    this run; None: the server's setting). It counts only for the first distribution: every
+    later table is colocated with memory.simulations and takes its shards, and a tenant moves
+    between workers a shard group at a time, so the count bounds how finely a cluster can be
+    balanced (the design on paper takes 128)."""
     import psycopg
 
     with psycopg.connect(dsn, autocommit=True) as conn:
@@ -60,6 +65,10 @@ def distribute(dsn: str) -> list[Step]:
         # earlier in the same transaction for one): its CALL is a statement of its own, since
         # a string of several statements runs as one transaction.
         setup, call = _script("distribute.sql").split(CALL)
+        if shard_count is not None:
+            if not 1 <= shard_count <= 64000:
+                raise ValueError(f"shard count {shard_count}: from 1 to 64000")
+            conn.execute("SELECT set_config('citus.shard_count', %s, false)", (str(shard_count),))
         conn.execute(setup)
         # the shard audit first: the procedure puts every function of the schema on every
         # node, this one too

@@ -27,7 +27,8 @@
 -- memory.simulations is dropped (a unique constraint must hold the distribution column;
 -- sim_no stays unique, drawn from one identity sequence, and UNIQUE (tenant_id,
 -- simulation_id, sim_no) stays for the foreign keys of memory.episodes); foreign keys to the
--- reference tables are dropped (see step 1).
+-- reference tables are dropped (see step 1); the unlogged staged_* tables become logged (a
+-- shard move publishes its shard group, see step 0b).
 --
 -- Run in autocommit (distribute.py does): the procedure commits after each step, since Citus
 -- does not take a reference table created earlier in the same transaction for one.
@@ -97,6 +98,24 @@ BEGIN
                  WHEN v_fn.with_check = c_subquery_form THEN ' WITH CHECK (' || c_cluster_form || ')'
                  ELSE ' WITH CHECK (' || v_fn.with_check || ')' END);
         INSERT INTO distribute_log VALUES ('policy in cluster form', v_fn.tbl::text || '.' || v_fn.polname);
+    END LOOP;
+    COMMIT;
+
+    -- 0b. every table logged: Citus moves a shard (citus_rebalance_start, tenant isolation,
+    --    citus_move_shard_placement) by logical replication of its whole shard group, and an
+    --    unlogged table cannot be published, so one unlogged table (the staged_* tables of
+    --    the import, V0002 and V0014) makes every move of the group fail. On one node the
+    --    staged rows stay unlogged (they are rebuilt by rerunning the import); on a cluster
+    --    they are written to the WAL, which a move needs. Citus carries SET LOGGED to every
+    --    shard of a table already distributed.
+    FOR v_fn IN
+        SELECT c.oid::regclass AS tbl
+          FROM pg_catalog.pg_class AS c
+         WHERE c.relnamespace = 'memory'::regnamespace AND c.relkind = 'r' AND c.relpersistence = 'u'
+         ORDER BY c.relname
+    LOOP
+        EXECUTE pg_catalog.format('ALTER TABLE %s SET LOGGED', v_fn.tbl);
+        INSERT INTO distribute_log VALUES ('logged for shard moves', v_fn.tbl::text);
     END LOOP;
     COMMIT;
 

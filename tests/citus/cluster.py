@@ -258,8 +258,17 @@ def drop_database(dbname: str, all_nodes: list[Node]) -> None:
     for node in all_nodes:
         if not _running(node):
             continue
-        with psycopg.connect(node.dsn(), autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
+        # WITH (FORCE) ends the sessions, not Citus's background task monitor of a
+        # rebalance (citus_rebalance_start), which leaves the database shortly after its job
+        for attempt in range(30):
+            try:
+                with psycopg.connect(node.dsn(), autocommit=True) as conn:
+                    conn.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
+                break
+            except psycopg.errors.ObjectInUse:
+                if attempt == 29:
+                    raise
+                time.sleep(1)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -172,6 +173,36 @@ _SIMULATION_SECOND = frozenset(
 )
 
 
+# A call on the client's own connection is a transaction of its own; on a Citus cluster one
+# can fail while its tenant's shard moves between workers, with nothing written: 25001 (Citus
+# finds the shard's placement changed under the transaction), or a call Citus sent to the
+# worker the shard has just left, where its statements would have to reach the shard's new
+# worker (XX000 with the message below; Citus gives that refusal no code of its own). Both
+# are rare races at a move's switch-over. Every call is atomic and a replay changes nothing,
+# so such a call is run again after a short wait: the seconds before each retry. A call on
+# the caller's connection is not: the caller's transaction has failed, and only the caller
+# can run it again.
+_RETRY_WAITS = (0.05, 0.25, 1.0)
+_RETRIED_STATES = frozenset({"25001"})
+_MOVED_AWAY = ("XX000", "cannot execute a distributed query from a query on a shard")
+
+
+def _retry_or_raise(exc: Exception, conn: psycopg.Connection | None, attempt: int) -> None:
+    """Wait and return when the call that failed at `attempt` (0: the first) may run again,
+    else raise `exc`."""
+    cause = exc.__cause__ if isinstance(exc.__cause__, psycopg.Error) else exc
+    state = getattr(cause, "sqlstate", None)
+    message = getattr(getattr(cause, "diag", None), "message_primary", None)
+    moved_away = (state, message) == _MOVED_AWAY
+    if (
+        conn is not None
+        or not (state in _RETRIED_STATES or moved_away)
+        or attempt >= len(_RETRY_WAITS)
+    ):
+        raise exc
+    time.sleep(_RETRY_WAITS[attempt])
+
+
 def _refuse_null_tenant(query: str, params: Sequence[Any]) -> None:
     """A NULL tenant is refused before it is sent (22004, as the functions refuse it): on a
     Citus cluster a delegated call whose tenant is NULL crashes the coordinator's backend,
@@ -330,8 +361,13 @@ class MemoryBase:
         self, query: str, params: Sequence[Any], conn: psycopg.Connection | None
     ) -> list[tuple[Any, ...]]:
         _refuse_null_tenant(query, params)
-        with _translated(), self._conn(conn) as c:
-            return c.execute(query, _resolve_names(c, query, params)).fetchall()
+        for attempt in range(len(_RETRY_WAITS) + 1):
+            try:
+                with _translated(), self._conn(conn) as c:
+                    return c.execute(query, _resolve_names(c, query, params)).fetchall()
+            except Exception as exc:
+                _retry_or_raise(exc, conn, attempt)
+        raise AssertionError("unreachable")  # the last retry raises
 
     def _records(
         self,
@@ -345,12 +381,17 @@ class MemoryBase:
         """The rows of `query` as `cls`, built by column name: a column the dataclass lacks
         (or a field the function does not return) fails the call."""
         _refuse_null_tenant(query, params)
-        with _translated(), self._conn(conn) as c:
-            if vectors:
-                _ensure_vector(c)
-            params = _resolve_names(c, query, params)
-            with c.cursor(row_factory=class_row(cls)) as cur:
-                return cur.execute(query, params).fetchall()
+        for attempt in range(len(_RETRY_WAITS) + 1):
+            try:
+                with _translated(), self._conn(conn) as c:
+                    if vectors:
+                        _ensure_vector(c)
+                    named = _resolve_names(c, query, params)
+                    with c.cursor(row_factory=class_row(cls)) as cur:
+                        return cur.execute(query, named).fetchall()
+            except Exception as exc:
+                _retry_or_raise(exc, conn, attempt)
+        raise AssertionError("unreachable")  # the last retry raises
 
     def tenant(self, tenant: UUIDLike, *, conn: Connection | None = None) -> uuid.UUID:
         """A tenant given as a UUID or by name, as its UUID (a name among the tenants the

@@ -14,7 +14,7 @@ def cmd_distribute(args: argparse.Namespace) -> int:
     from swarm_memory.distribute import CitusMissing, distribute
 
     try:
-        steps = distribute(resolve_dsn(args))
+        steps = distribute(resolve_dsn(args), shard_count=args.shard_count)
     except CitusMissing as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -27,5 +27,12 @@ def cmd_distribute(args: argparse.Namespace) -> int:
 def add_commands(sub: Subcommands) -> None:
     s = sub.add_parser(
         "distribute", help="distribute the schema over a Citus cluster (superuser, coordinator)"
+    )
+    s.add_argument(
+        "--shard-count",
+        type=int,
+        default=128,
+        help="shards of each distributed table, set at the first distribution only (default: 128;"
+        " a tenant moves between workers a shard group at a time)",
     )
     s.set_defaults(func=cmd_distribute)

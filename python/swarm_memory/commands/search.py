@@ -97,12 +97,19 @@ def cmd_index(args: argparse.Namespace) -> int:
 
     from swarm_memory import ann
     from swarm_memory.errors import translate
+    from swarm_memory.migrate import is_distributed
 
     log = (lambda m: None) if args.quiet else print
     try:
-        episodes = ann.build(resolve_dsn(args), args.min_rows, log=log)
-        facts = ann.build_facts(resolve_dsn(args), args.min_rows, log=log)
-        entities = ann.build_entities(resolve_dsn(args), args.min_rows, log=log)
+        if is_distributed(resolve_dsn(args)):
+            # a Citus cluster: each tenant's indexes on its own shard, on its worker; facts
+            # and entities are searched exactly there
+            episodes = ann.build_cluster(resolve_dsn(args), args.min_rows, log=log)
+            facts, entities = [], []
+        else:
+            episodes = ann.build(resolve_dsn(args), args.min_rows, log=log)
+            facts = ann.build_facts(resolve_dsn(args), args.min_rows, log=log)
+            entities = ann.build_entities(resolve_dsn(args), args.min_rows, log=log)
     except psycopg.Error as exc:
         raise translate(exc) from exc
     for label, what, actions in (

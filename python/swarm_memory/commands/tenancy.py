@@ -182,6 +182,42 @@ def _connection_limit(text: str) -> int:
     return int(value)
 
 
+def _create_login_role(
+    conn,  # noqa: ANN001 - a psycopg connection
+    name: str,
+    password: str,
+    group: str,
+    timeout: str | None,
+    limit: int,
+) -> None:
+    from psycopg import sql
+
+    # The server's password_encryption decides the algorithm; the password itself never
+    # travels or reaches a log, only its verifier (Citus carries the verifier to the workers).
+    verifier = conn.pgconn.encrypt_password(password.encode(), name.encode(), None).decode()
+    conn.execute(
+        sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} CONNECTION LIMIT {}").format(
+            sql.Identifier(name), sql.Literal(verifier), sql.Literal(limit)
+        )
+    )
+    if timeout is not None:
+        conn.execute(
+            sql.SQL("ALTER ROLE {} SET statement_timeout = {}").format(
+                sql.Identifier(name), sql.Literal(timeout)
+            )
+        )
+    conn.execute(
+        sql.SQL("GRANT {} TO {} WITH INHERIT TRUE, SET FALSE").format(
+            sql.Identifier(group), sql.Identifier(name)
+        )
+    )
+
+
+def _grant_tenants(conn, name: str, tenants: list[uuid.UUID]) -> None:  # noqa: ANN001
+    for tenant in tenants:
+        conn.execute("SELECT memory.grant_tenant(%s, %s)", (name, tenant))
+
+
 def cmd_role(args: argparse.Namespace) -> int:
     """A login role for a gateway, the way the trust model expects: the group role's
     privileges (INHERIT; a grant counts for roles with the granted role's privileges) and
@@ -193,6 +229,7 @@ def cmd_role(args: argparse.Namespace) -> int:
     from psycopg import sql
 
     from swarm_memory.errors import translate
+    from swarm_memory.migrate import is_distributed
 
     group = "memory_writer" if args.writer else "memory_reader"
     timeout = _statement_timeout(args.statement_timeout or ROLE_STATEMENT_TIMEOUT[group])
@@ -206,30 +243,24 @@ def cmd_role(args: argparse.Namespace) -> int:
     else:
         password = getpass.getpass(f"password for role {args.name}: ")
     try:
-        with psycopg.connect(resolve_dsn(args)) as conn, conn.transaction():
-            # The server's password_encryption decides the algorithm; the password itself
-            # never travels or reaches a log, only its verifier.
-            verifier = conn.pgconn.encrypt_password(
-                password.encode(), args.name.encode(), None
-            ).decode()
-            conn.execute(
-                sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} CONNECTION LIMIT {}").format(
-                    sql.Identifier(args.name), sql.Literal(verifier), sql.Literal(limit)
-                )
-            )
-            if timeout is not None:
-                conn.execute(
-                    sql.SQL("ALTER ROLE {} SET statement_timeout = {}").format(
-                        sql.Identifier(args.name), sql.Literal(timeout)
-                    )
-                )
-            conn.execute(
-                sql.SQL("GRANT {} TO {} WITH INHERIT TRUE, SET FALSE").format(
-                    sql.Identifier(group), sql.Identifier(args.name)
-                )
-            )
-            for tenant in tenants:
-                conn.execute("SELECT memory.grant_tenant(%s, %s)", (args.name, tenant))
+        cluster = is_distributed(resolve_dsn(args))
+        with psycopg.connect(resolve_dsn(args), autocommit=True) as conn:
+            with conn.transaction():
+                _create_login_role(conn, args.name, password, group, timeout, limit)
+                if not cluster:
+                    _grant_tenants(conn, args.name, tenants)
+            if cluster:
+                # On a Citus cluster grant_tenant asks every node for the role's OID over
+                # connections of their own, which see the role only once its creation has
+                # committed on every node: the role first, then its tenants; a grant that
+                # fails takes the role away again, so nothing is left half made.
+                try:
+                    with conn.transaction():
+                        _grant_tenants(conn, args.name, tenants)
+                except psycopg.Error:
+                    with conn.transaction():
+                        conn.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(args.name)))
+                    raise
     except psycopg.Error as exc:
         raise translate(exc) from exc
     print(
