@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 from swarm_memory import ann
+from swarm_memory.client import configure
 from swarm_memory.embed import Embedder
 
 from bench import data
@@ -46,9 +47,11 @@ def test_search_is_exact_on_near_copies_where_the_index_misses(world, connect):
     assert built.action == "built"
 
     su = connect()
+    configure(su)
     su.execute("SET enable_sort = off")
     su.execute("SET hnsw.ef_search = 200")
     reader = connect("reader_a")
+    configure(reader)
     index_misses = 0
     for q in qv:
         exact = v.astype(np.float64) @ q.astype(np.float64)
