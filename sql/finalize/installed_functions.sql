@@ -86,7 +86,7 @@ AS $fn$
         ('memory._enter_vector_cache(uuid,text,bytea[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c1813e405d92ce60a26071fcfeb06edc', false),
         ('memory._entities_ann_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'd923cc1fd1bb77f861061686f2b1c8f3', false),
         ('memory._entity_names(text,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3cdfddcafcc2551ff3bfcbf0819bc96d', false),
-        ('memory._episodes_breadth(real,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3a38338a3c45954b4423f5520d88ffde', false),
+        ('memory._episodes_breadth(real,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5422aff00e485d3bb8ec46ca7e36e3e3', false),
         ('memory._fact_state(timestamp with time zone,timestamp with time zone,timestamp with time zone,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b70babaf1c15be4f11192f4f1191645a', false),
         ('memory._facts_ann_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '50328be2703ac85844b58d614a9a7ecf', false),
         ('memory._fail_dead_attempts(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6474b0aabd1e5351bb7a4cdf997577c5', false),

@@ -1,8 +1,8 @@
 -- Approximate search of one simulation through its own partial HNSW index (half-precision
 -- vectors): the p_pool best candidates (at least p_top_k; NULL: 20 per result asked for, at
--- least 200, or the breadth when memory._episodes_breadth makes it narrower) re-ranked by the exact cosine distance of the full
--- vectors. Called by memory._search_episodes (memory.search_episodes' work) when the index
--- exists (see swarm-memory index).
+-- least 200, or the breadth when memory._episodes_breadth makes it narrower) re-ranked by
+-- the exact cosine distance of the full vectors. Called by memory._search_episodes
+-- (memory.search_episodes' work) when the index exists (see swarm-memory index).
 --
 -- The breadth of the search (hnsw.ef_search): memory._episodes_breadth, from the index's
 -- size (memory._ann_breadth), the hits asked for and the caller's pool.
