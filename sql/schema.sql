@@ -2327,7 +2327,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._merge_reports(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a3fc254deaadd86773c6a6ce1a93287d', false),
         ('memory._merge_sql(text,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '0106af8ca46eda8e07c0cf4d2f451c65', false),
         ('memory._model(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '72c1f050981b57c4090f18c1b4a6cb37', false),
-        ('memory._name_candidates(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a0f05a611c3eb349c6765014ee43cd91', false),
+        ('memory._name_candidates(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '050b6b5e262684b397386b131cc1bec1', false),
         ('memory._name_match(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5bead449f9dc01da3e0fb21c336a5bf1', false),
         ('memory._name_trigrams(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '92c95ac4ff67b59dd33674ee5e89de53', false),
         ('memory._named_agents(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '623b16d5ed723e38a21d72c10fa2ec3b', false),
@@ -2456,7 +2456,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.predictions(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '879b97e8d26886192ec82641beb6e7a9', false),
         ('memory.profiles(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3af2df50a726f3758fb10eeda29a269a', false),
         ('memory.quotas(uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '5f3f9faf0fa9e795eeb04e8fae2d6b67', false),
-        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '43cd9ef6dd6399c6b7e83f9e15b132bf', false),
+        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '848d1ba894d6991680d5f81497dc5203', false),
         ('memory.record_outcome(uuid,uuid,text,text,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f7ff317bf0689141c55901522d51aab5', false),
         ('memory.reembed_texts(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8b43a613d0249b323f1a174484d55a4e', false),
         ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
@@ -3502,7 +3502,18 @@ DECLARE
     v_cand     record;
     v_cap      integer := memory._limit('word_candidates');
     v_compares integer := memory._limit('name_comparisons');
+    v_indexed  bigint;
 BEGIN
+    -- the entities the simulation's pair of entity indexes holds, where it has one (see how),
+    -- read in two statements: a catalog and a distributed table in one are not one query
+    -- on the tenant's shard for Citus
+    SELECT s.sim_no INTO v_indexed
+      FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    SELECT c.reltuples::bigint INTO v_indexed
+      FROM pg_catalog.pg_class AS c
+     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(v_indexed))
+       AND c.reltuples >= 0;
     IF pg_catalog.char_length(v_prepared) <= c_whole THEN
         v_runs := ARRAY[v_prepared];
     ELSE
@@ -3575,14 +3586,11 @@ BEGIN
             -- a name than a probe; counting that far costs less than the probes would)
             -- The simulation's names are counted as its pair of entity indexes (V0035) counts its
             -- embedded entities, where it has one: cheaper than counting them here. The count only
-            -- chooses how the shared trigrams are read, never which names are found.
+            -- chooses how the shared trigrams are read, never which names are found. (v_indexed is
+            -- read before this statement: a catalog joined here made Citus plan every step of it
+            -- apart, as intermediate results, instead of as one query on the tenant's shard.)
             SELECT pg_catalog.cardinality(v_runs) = 1 AND COALESCE(
-                       (SELECT c.reltuples::bigint
-                          FROM memory.simulations AS s
-                          JOIN pg_catalog.pg_class AS c
-                            ON c.oid = pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(s.sim_no))
-                         WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
-                           AND c.reltuples >= 0),
+                       v_indexed,
                        (SELECT pg_catalog.count(*) FROM (
                             SELECT 1 FROM memory.nodes AS n
                              WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
@@ -9901,6 +9909,9 @@ DECLARE
     v_as_of    timestamptz;
     v_bad      text;
     v_hits     memory.recall_hit[] := '{}';
+    -- one arm's rows before the actions that said nothing are left out
+    v_arm      memory.recall_hit[];
+    v_said     text[];
     v_name_keys uuid[];
     v_name_sims real[];
     v_why_route text;
@@ -10085,13 +10096,16 @@ BEGIN
     -- text, or a repost's: memory._action_said): a follow, a mute, a like or doing nothing
     -- is stored as a sentence naming agents, which those arms would find by the names alone
     -- (the arms of meaning never see them: such actions carry no vector, or the liked post's).
+    -- An arm's episodes are looked up at once, by their keys, in a statement of its own (as
+    -- memory._said_something decides for one): a call a row was a query a row, each planned
+    -- apart by Citus on a cluster, and the arm's own statement stays free of the tables.
     -- the words, each row trusted as far as it explains the question: its weight is scaled
     -- by the square of its cover (memory._search_words: its words' idf over the question's;
     -- an entity found by name explains it all), so rows that match a question only in
     -- passing (an English question over Chinese posts matching a place name every English
     -- post holds, a word or two of a long question) do not outvote meaning
     IF v_text IS NOT NULL AND 'words' = ANY (v_arms) THEN
-        v_hits := v_hits || ARRAY(
+        v_arm := ARRAY(
             SELECT ROW('words', w.kind, w.id, w.text, w.score,
                        pg_catalog.row_number() OVER (ORDER BY w.score DESC, w.kind, w.id), NULL,
                        w.cover * w.cover)::memory.recall_hit
@@ -10099,20 +10113,39 @@ BEGIN
                                         p_simulation_id => p_simulation_id, p_query_text => v_text,
                                         p_top_k => v_cand, p_kinds => NULL,
                                         p_name_keys => v_name_keys,
-                                        p_name_sims => v_name_sims) AS w
-             WHERE w.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, w.id));
+                                        p_name_sims => v_name_sims) AS w);
+        v_said := ARRAY(
+            SELECT e.episode_id FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(x.id)::uuid FROM pg_catalog.unnest(v_arm) AS x
+                                               WHERE x.kind = 'episode'))
+               AND memory._action_said(e.content, e.metadata) IS NOT NULL);
+        v_hits := v_hits || ARRAY(
+            SELECT ROW(x.arm, x.kind, x.id, x.body, x.raw,
+                       pg_catalog.row_number() OVER (ORDER BY x.rank), x.matched, x.trust)::memory.recall_hit
+              FROM pg_catalog.unnest(v_arm) AS x
+             WHERE x.kind <> 'episode' OR x.id = ANY (v_said));
     END IF;
 
     -- the graph: the entities the question names, their facts, neighbours and episodes
     IF v_text IS NOT NULL AND 'graph' = ANY (v_arms) THEN
-        v_hits := v_hits || ARRAY(
-            SELECT ROW(g.arm, g.kind, g.id, g.body, g.raw,
-                       pg_catalog.row_number() OVER (ORDER BY g.rank), g.matched, g.trust)::memory.recall_hit
+        v_arm := ARRAY(
+            SELECT ROW(g.arm, g.kind, g.id, g.body, g.raw, g.rank, g.matched, g.trust)::memory.recall_hit
               FROM memory._recall_graph(
                        p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_text => v_text,
                        p_candidates => v_cand, p_depth => v_depth, p_as_of => v_as_of,
-                       p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g
-             WHERE g.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, g.id));
+                       p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g);
+        v_said := ARRAY(
+            SELECT e.episode_id FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(x.id)::uuid FROM pg_catalog.unnest(v_arm) AS x
+                                               WHERE x.kind = 'episode'))
+               AND memory._action_said(e.content, e.metadata) IS NOT NULL);
+        v_hits := v_hits || ARRAY(
+            SELECT ROW(x.arm, x.kind, x.id, x.body, x.raw,
+                       pg_catalog.row_number() OVER (ORDER BY x.rank), x.matched, x.trust)::memory.recall_hit
+              FROM pg_catalog.unnest(v_arm) AS x
+             WHERE x.kind <> 'episode' OR x.id = ANY (v_said));
     END IF;
 
     -- the context: the turns around the best episodes found so far (the one before and the
