@@ -174,6 +174,7 @@ def import_rates(c: world.Cluster, episodes: int, imports: int) -> dict[str, dic
     base = data.base_set(500, 10)  # real vectors of generated posts, cached under .cache
     rng = np.random.default_rng(7)
     targets = {"one node": c.single_dsn("citus_app_a"), "cluster": c.dsn("citus_app_a")}
+    su = {"one node": c.single_dsn(), "cluster": c.dsn("citus_admin")}
     runs: dict[str, list[tuple[float, dict[str, float]]]] = {k: [] for k in targets}
     builds: dict[str, list[float]] = {k: [] for k in targets}
     for _ in range(imports):
@@ -184,14 +185,28 @@ def import_rates(c: world.Cluster, episodes: int, imports: int) -> dict[str, dic
                 phases: dict[str, float] = {}
                 seconds = load.staged_import(mem, conn, sim, {"episodes": rows}, phases=phases)
             runs[label].append((episodes / seconds, phases))
-            # the simulation's HNSW index, as an administrator (ann_index_tenant: on the
-            # cluster on the tenant's shard, on its worker): what a moved shard's rebuild costs
-            with psycopg.connect(dsn.replace("citus_app_a", "citus_admin"), autocommit=True) as a:
+            # the simulation's HNSW index: on the cluster as an administrator through
+            # ann_index_tenant (on the tenant's shard, on its worker: what a moved shard's
+            # rebuild costs), on one node the same statement as the superuser (there
+            # ann_index_tenant leaves builds to `swarm-memory index`, CONCURRENTLY)
+            with psycopg.connect(su[label], autocommit=True) as a:
                 t0 = time.perf_counter()
-                a.execute(
-                    "SELECT * FROM memory.ann_index_tenant(%s, %s)",
-                    (sim.tenant_id, sim.simulation_id),
-                ).fetchall()
+                if label == "cluster":
+                    a.execute(
+                        "SELECT * FROM memory.ann_index_tenant(%s, %s)",
+                        (sim.tenant_id, sim.simulation_id),
+                    ).fetchall()
+                else:
+                    (sim_no,) = a.execute(
+                        "SELECT sim_no FROM memory.simulations"
+                        " WHERE tenant_id = %s AND simulation_id = %s",
+                        (sim.tenant_id, sim.simulation_id),
+                    ).fetchone()
+                    a.execute(
+                        f"CREATE INDEX bench_build_{sim_no} ON memory.episodes USING hnsw"
+                        " ((embedding::public.halfvec(384)) public.halfvec_cosine_ops)"
+                        f" WITH (m = 32, ef_construction = 128) WHERE sim_no = {sim_no}"
+                    )
                 builds[label].append(time.perf_counter() - t0)
     return {
         label: {
