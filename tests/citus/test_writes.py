@@ -419,3 +419,40 @@ def test_an_import_begun_on_a_worker_fails_closed(citus: Cluster) -> None:
     ):
         conn.execute("SELECT memory.begin_import(%s, %s)", (TENANT_A, uuid.uuid4()))
     assert "coordinator" in (refused.value.diag.message_hint or "")
+
+
+def test_the_search_reads_run_on_the_tenants_shard_without_intermediate_results(
+    citus: Cluster,
+) -> None:
+    """On the worker holding the tenant, the words arm, the names it finds, recall (its words
+    and graph arms) and panorama plan every statement as one query on the tenant's shard:
+    Citus writes no intermediate result and sends no subplan over a connection to the worker
+    itself (a catalog joined with a distributed table, or a query a row, did: debug messages
+    "generating subplan ..." and "Subplan ... will be sent to ..."). Over the example run
+    imported through the API, as the tenant's reader."""
+    sim = uuid.uuid4()
+    import_run(citus.dsn("citus_app_a"), TENANT_A, sim, RUN)
+    host, port = _rows(
+        citus.dsn(),
+        "SELECT p.nodename, p.nodeport FROM pg_dist_shard_placement AS p"
+        " WHERE p.shardid = get_shard_id_for_distribution_column('memory.simulations', %s)",
+        (TENANT_A,),
+    )[0]
+    # (the placement's node: a third worker once tests/citus/test_grow.py has rebalanced)
+    worker = f"host={host} port={port} dbname={citus.dbname} user=citus_reader_a"
+    calls = [
+        "SELECT * FROM memory.search_words(%s, %s, 'River Road closure traffic', 10)",
+        "SELECT * FROM memory.match_entities(%s, %s, 'Daniel Reyes and River Road')",
+        "SELECT * FROM memory.recall(%s, %s, 'Will closing the riverside road hurt the shops?',"
+        " NULL, 10)",
+        "SELECT * FROM memory.panorama(%s, %s, 'Daniel Reyes and River Road', NULL)",
+    ]
+    with psycopg.connect(worker, autocommit=True) as conn:
+        said: list[str] = []
+        conn.add_notice_handler(lambda d: said.append(d.message_primary or ""))
+        conn.execute("SET client_min_messages = debug1")
+        for sql in calls:
+            said.clear()
+            assert conn.execute(sql, (TENANT_A, sim)).fetchall(), sql
+            subplans = [m for m in said if "subplan" in m.lower()]
+            assert subplans == [], (sql, subplans[:3])

@@ -50,7 +50,18 @@ DECLARE
     v_cand     record;
     v_cap      integer := memory._limit('word_candidates');
     v_compares integer := memory._limit('name_comparisons');
+    v_indexed  bigint;
 BEGIN
+    -- the entities the simulation's pair of entity indexes holds, where it has one (see how),
+    -- read in two statements: a catalog and a distributed table in one are not one query
+    -- on the tenant's shard for Citus
+    SELECT s.sim_no INTO v_indexed
+      FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    SELECT c.reltuples::bigint INTO v_indexed
+      FROM pg_catalog.pg_class AS c
+     WHERE c.oid = pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(v_indexed))
+       AND c.reltuples >= 0;
     IF pg_catalog.char_length(v_prepared) <= c_whole THEN
         v_runs := ARRAY[v_prepared];
     ELSE
@@ -123,14 +134,11 @@ BEGIN
             -- a name than a probe; counting that far costs less than the probes would)
             -- The simulation's names are counted as its pair of entity indexes (V0035) counts its
             -- embedded entities, where it has one: cheaper than counting them here. The count only
-            -- chooses how the shared trigrams are read, never which names are found.
+            -- chooses how the shared trigrams are read, never which names are found. (v_indexed is
+            -- read before this statement: a catalog joined here made Citus plan every step of it
+            -- apart, as intermediate results, instead of as one query on the tenant's shard.)
             SELECT pg_catalog.cardinality(v_runs) = 1 AND COALESCE(
-                       (SELECT c.reltuples::bigint
-                          FROM memory.simulations AS s
-                          JOIN pg_catalog.pg_class AS c
-                            ON c.oid = pg_catalog.to_regclass('memory.' || memory._entities_ann_index_name(s.sim_no))
-                         WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
-                           AND c.reltuples >= 0),
+                       v_indexed,
                        (SELECT pg_catalog.count(*) FROM (
                             SELECT 1 FROM memory.nodes AS n
                              WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id

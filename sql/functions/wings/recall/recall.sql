@@ -73,6 +73,9 @@ DECLARE
     v_round    integer;
     v_bad      text;
     v_hits     memory.recall_hit[] := '{}';
+    -- one arm's rows before the actions that said nothing are left out
+    v_arm      memory.recall_hit[];
+    v_said     text[];
     v_name_keys uuid[];
     v_name_sims real[];
     v_why_route text;
@@ -267,13 +270,16 @@ BEGIN
     -- text, or a repost's: memory._action_said): a follow, a mute, a like or doing nothing
     -- is stored as a sentence naming agents, which those arms would find by the names alone
     -- (the arms of meaning never see them: such actions carry no vector, or the liked post's).
+    -- An arm's episodes are looked up at once, by their keys, in a statement of its own (as
+    -- memory._said_something decides for one): a call a row was a query a row, each planned
+    -- apart by Citus on a cluster, and the arm's own statement stays free of the tables.
     -- the words, each row trusted as far as it explains the question: its weight is scaled
     -- by the square of its cover (memory._search_words: its words' idf over the question's;
     -- an entity found by name explains it all), so rows that match a question only in
     -- passing (an English question over Chinese posts matching a place name every English
     -- post holds, a word or two of a long question) do not outvote meaning
     IF v_text IS NOT NULL AND 'words' = ANY (v_arms) THEN
-        v_hits := v_hits || ARRAY(
+        v_arm := ARRAY(
             SELECT ROW('words', w.kind, w.id, w.text, w.score,
                        pg_catalog.row_number() OVER (ORDER BY w.score DESC, w.kind, w.id), NULL,
                        w.cover * w.cover)::memory.recall_hit
@@ -281,30 +287,43 @@ BEGIN
                                         p_simulation_id => p_simulation_id, p_query_text => v_text,
                                         p_top_k => v_cand, p_kinds => NULL,
                                         p_name_keys => v_name_keys,
-                                        p_name_sims => v_name_sims) AS w
-             WHERE (w.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, w.id))
+                                        p_name_sims => v_name_sims) AS w);
+        v_said := ARRAY(
+            SELECT e.episode_id FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(x.id)::uuid FROM pg_catalog.unnest(v_arm) AS x
+                                               WHERE x.kind = 'episode'))
+               AND memory._action_said(e.content, e.metadata) IS NOT NULL
                -- at a round, no episode of a later one
-               AND (v_round IS NULL OR w.kind <> 'episode'
-                    OR EXISTS (SELECT 1 FROM memory.episodes AS e
-                                WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                                  AND e.episode_key = pg_catalog.md5(w.id)::uuid AND e.round <= v_round)));
+               AND (v_round IS NULL OR e.round <= v_round));
+        v_hits := v_hits || ARRAY(
+            SELECT ROW(x.arm, x.kind, x.id, x.body, x.raw,
+                       pg_catalog.row_number() OVER (ORDER BY x.rank), x.matched, x.trust)::memory.recall_hit
+              FROM pg_catalog.unnest(v_arm) AS x
+             WHERE x.kind <> 'episode' OR x.id = ANY (v_said));
     END IF;
 
     -- the graph: the entities the question names, their facts, neighbours and episodes
     IF v_text IS NOT NULL AND 'graph' = ANY (v_arms) THEN
-        v_hits := v_hits || ARRAY(
-            SELECT ROW(g.arm, g.kind, g.id, g.body, g.raw,
-                       pg_catalog.row_number() OVER (ORDER BY g.rank), g.matched, g.trust)::memory.recall_hit
+        v_arm := ARRAY(
+            SELECT ROW(g.arm, g.kind, g.id, g.body, g.raw, g.rank, g.matched, g.trust)::memory.recall_hit
               FROM memory._recall_graph(
                        p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_text => v_text,
                        p_candidates => v_cand, p_depth => v_depth, p_as_of => v_as_of,
-                       p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g
-             WHERE (g.kind <> 'episode' OR memory._said_something(p_tenant_id, p_simulation_id, g.id))
+                       p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g);
+        v_said := ARRAY(
+            SELECT e.episode_id FROM memory.episodes AS e
+             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+               AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(x.id)::uuid FROM pg_catalog.unnest(v_arm) AS x
+                                               WHERE x.kind = 'episode'))
+               AND memory._action_said(e.content, e.metadata) IS NOT NULL
                -- at a round, no episode of a later one
-               AND (v_round IS NULL OR g.kind <> 'episode'
-                    OR EXISTS (SELECT 1 FROM memory.episodes AS e
-                                WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                                  AND e.episode_key = pg_catalog.md5(g.id)::uuid AND e.round <= v_round)));
+               AND (v_round IS NULL OR e.round <= v_round));
+        v_hits := v_hits || ARRAY(
+            SELECT ROW(x.arm, x.kind, x.id, x.body, x.raw,
+                       pg_catalog.row_number() OVER (ORDER BY x.rank), x.matched, x.trust)::memory.recall_hit
+              FROM pg_catalog.unnest(v_arm) AS x
+             WHERE x.kind <> 'episode' OR x.id = ANY (v_said));
     END IF;
 
     -- the context: the turns around the best episodes found so far (the one before and the
