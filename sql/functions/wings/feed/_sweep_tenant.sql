@@ -46,6 +46,12 @@ BEGIN
             -- killed importer never rerun leaves its attempt 'loading' for ever.
             -- (The tenant by the argument: Citus routes the query to the tenant's shard only
             -- so; on a worker every attempt counts as alive, memory._attempt_alive.)
+            -- Under the simulation's lock (memory._lock_simulation), which begin_import
+            -- takes too: no import begins between this judgement and the delete. The
+            -- sessions are read afresh: an importer that connected since this transaction
+            -- first read pg_stat_activity is not in its snapshot.
+            PERFORM memory._lock_simulation(p_tenant_id, v_sim.simulation_id);
+            PERFORM pg_catalog.pg_stat_clear_snapshot();
             v_loading := false;
             FOR v_attempt IN SELECT a.lock_key, a.backend_pid, a.backend_start
                                FROM memory.import_attempts AS a
