@@ -2348,7 +2348,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._label_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '1dbe62f77eb846a8b0b9361391a89734', false),
         ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '510c14cf40c7ef2bcb27a4babfb3b887', false),
         ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6216275003d5e9fdc6022b5f789763d5', false),
-        ('memory._lock_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '027758ec9cb41f3a1dde49352a4fdcf7', false),
+        ('memory._lock_simulation(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '89ae5faaac4f0b98169f199e09fff8b6', false),
         ('memory._merge(text,uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5e9603c4d3c9a67c67811b1c63f1ae24', false),
         ('memory._merge_edges(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '889c8f28e01239165edee07d06131188', false),
         ('memory._merge_episodes(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '640c3717b399d5059ee5b6f3be21f4b9', false),
@@ -2408,7 +2408,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._staging_duplicate(text,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f69bc8df76f9845b2165b54375f71089', false),
         ('memory._staging_problem(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6745eb3f0ae50f2350e3882db8a585ed', false),
         ('memory._stored_dimensions()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'a00063f5b5893f463d2d49b5deacb26d', false),
-        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '1f65ad269dac1df4e02acdde242aab47', false),
+        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'd3d6477d731a2d9c1164bb4e8fd237e2', false),
         ('memory._text_hash(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9b18070791a3bbbec385f667a8a9fa95', false),
         ('memory._top_k(integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8e0003e801d19da81e4883fe598ecde5', false),
         ('memory._upsert(text,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '17d3b9b05fe66845dab5cb6995ceac0b', false),
@@ -2450,7 +2450,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.ann_plan_facts(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c274a19646882ce6ca9f9ddec1903c16', false),
         ('memory.api_key_role(bytea)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'fd83db9b67a2d244346520a1c3eaa0e4', false),
         ('memory.api_keys(uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4d1ce1dae1130ca94d4d40fc5bd0bd06', false),
-        ('memory.begin_import(uuid,uuid,jsonb,boolean,jsonb,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'd304ee2024e90549517e34db4ccf1da5', false),
+        ('memory.begin_import(uuid,uuid,jsonb,boolean,jsonb,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'fcadf9618608f5858c7b75d728ef6a6b', false),
         ('memory.cache_vectors(uuid,text,bytea[],public.vector[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '959c59060b1eba1a5f5302023f3c8cf4', false),
         ('memory.cached_vectors(uuid,text,bytea[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '822f0b288c75b0d8881a706151fa7d6c', false),
         ('memory.changes_since(uuid,bigint,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5ec4163ae2f9e6c86dec8d7c808465b0', false),
@@ -3155,8 +3155,8 @@ COMMENT ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid
 REVOKE ALL ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
 
--- _lock_simulation(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS void
+-- _lock_simulation(uuid, uuid, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean) RETURNS boolean
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
@@ -3166,7 +3166,9 @@ DECLARE
     v_holders text;
 BEGIN
     IF pg_catalog.pg_try_advisory_xact_lock(v_class, v_key) THEN
-        RETURN;
+        RETURN true;
+    ELSIF NOT p_wait THEN
+        RETURN false;
     END IF;
     BEGIN
         PERFORM pg_catalog.pg_advisory_xact_lock(v_class, v_key);
@@ -3182,17 +3184,18 @@ BEGIN
             USING ERRCODE = 'lock_not_available',
                   HINT = 'run it again once that transaction has ended';
     END;
+    RETURN true;
 END
 $$;
 
-ALTER FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+ALTER FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean) OWNER TO memory_owner;
 
--- FUNCTION _lock_simulation(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid) IS 'Internal: a simulation''s transaction-level advisory lock, taken by begin_import and the retention sweep';
+-- FUNCTION _lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean) IS 'Internal: a simulation''s transaction-level advisory lock, taken by begin_import and the retention sweep';
 
--- FUNCTION _lock_simulation(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+-- FUNCTION _lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean) TO memory_writer;
 
 -- _merge(text, uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb DEFAULT NULL::jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
@@ -5773,15 +5776,18 @@ BEGIN
             -- (The tenant by the argument: Citus routes the query to the tenant's shard only
             -- so; on a worker every attempt counts as alive, memory._attempt_alive.)
             -- Under the simulation's lock (memory._lock_simulation), which begin_import
-            -- takes too: no import begins between this judgement and the delete. The
+            -- takes too: no import begins between this judgement and the delete. Held by
+            -- another transaction (an import beginning), the simulation is kept. The
             -- sessions are read afresh: an importer that connected since this transaction
             -- first read pg_stat_activity is not in its snapshot.
-            PERFORM memory._lock_simulation(p_tenant_id, v_sim.simulation_id);
+            v_loading := NOT memory._lock_simulation(p_tenant_id => p_tenant_id,
+                                                     p_simulation_id => v_sim.simulation_id,
+                                                     p_wait => false);
             PERFORM pg_catalog.pg_stat_clear_snapshot();
-            v_loading := false;
             FOR v_attempt IN SELECT a.lock_key, a.backend_pid, a.backend_start
                                FROM memory.import_attempts AS a
-                              WHERE a.tenant_id = p_tenant_id AND a.simulation_id = v_sim.simulation_id
+                              WHERE NOT v_loading
+                                AND a.tenant_id = p_tenant_id AND a.simulation_id = v_sim.simulation_id
                                 AND a.state = 'loading' LOOP
                 IF memory._attempt_alive(v_attempt.lock_key, v_attempt.backend_pid, v_attempt.backend_start) THEN
                     v_loading := true;
@@ -7123,7 +7129,7 @@ BEGIN
 
     -- A retention sweep deciding about the simulation finishes first (its delete commits,
     -- and the insert below creates the simulation anew), or sees this attempt.
-    PERFORM memory._lock_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._lock_simulation(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_wait => true);
     INSERT INTO memory.simulations (tenant_id, simulation_id, name, published)
     VALUES (p_tenant_id, p_simulation_id, p_name, false)
     ON CONFLICT (tenant_id, simulation_id) DO NOTHING;

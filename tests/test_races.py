@@ -330,9 +330,9 @@ def test_an_import_begun_while_a_sweep_decides_waits_and_creates_its_simulation_
 
 def test_a_sweep_sees_an_import_begun_after_it_started(world, connect):
     """Three old simulations: W with an import loading (so the sweep reads the sessions),
-    X whose lock another transaction holds (the sweep waits there), Y. While the sweep
-    waits, a new session begins an import of Y: the sweep, reaching Y, judges it under
-    Y's lock with the sessions read afresh and keeps it; W is kept, X deleted."""
+    X whose row another transaction holds (the sweep's delete waits there), Y. While the
+    sweep waits, a new session begins an import of Y: the sweep, reaching Y, judges it
+    under Y's lock with the sessions read afresh and keeps it; W is kept, X deleted."""
     w = world
     app = connect("app_a")
     x, y = uuid.uuid4(), uuid.uuid4()
@@ -343,8 +343,12 @@ def test_a_sweep_sees_an_import_begun_after_it_started(world, connect):
     connect("admin").execute("SELECT memory.set_retention(%s, 30)", (w.tenant_a,))
     loading = connect("app_a")
     loading.execute("SELECT memory.begin_import(%s, %s)", (w.tenant_a, w.sim_a))
-    blocker = connect("app_a", autocommit=False)
-    blocker.execute("SELECT memory._lock_simulation(%s, %s)", (w.tenant_a, x))
+    blocker = connect(autocommit=False)
+    blocker.execute(
+        "SELECT 1 FROM memory.simulations WHERE tenant_id = %s AND simulation_id = %s"
+        " FOR KEY SHARE",
+        (w.tenant_a, x),
+    )
 
     sweeper = connect("admin")
     swept: list = []
@@ -367,3 +371,23 @@ def test_a_sweep_sees_an_import_begun_after_it_started(world, connect):
     assert sorted(swept) == sorted(
         [(w.sim_a, "kept_importing"), (x, "deleted"), (y, "kept_importing")]
     )
+
+
+def test_a_sweep_keeps_a_simulation_an_import_is_beginning_and_does_not_wait(world, connect):
+    """begin_import inside a transaction not yet committed holds the simulation's lock:
+    the sweep neither waits for it nor deletes under it; it keeps the simulation."""
+    w = world
+    su = connect()
+    _aged(su, w.tenant_a, [w.sim_a])
+    admin = connect("admin")
+    admin.execute("SELECT memory.set_retention(%s, 30)", (w.tenant_a,))
+    importer = connect("app_a", autocommit=False)
+    importer.execute("SELECT memory.begin_import(%s, %s)", (w.tenant_a, w.sim_a))
+    admin.execute("SET lock_timeout = '5s'")  # a wait would fail the sweep, not hang it
+    assert admin.execute(
+        "SELECT simulation_id, action FROM memory.sweep(%s)", (w.tenant_a,)
+    ).fetchall() == [(w.sim_a, "kept_importing")]
+    importer.commit()
+    assert admin.execute(
+        "SELECT simulation_id, action FROM memory.sweep(%s)", (w.tenant_a,)
+    ).fetchall() == [(w.sim_a, "kept_importing")], "its import loads"

@@ -64,7 +64,7 @@ INSERT INTO fx_functions VALUES
     ('_current_tenant_id',  '{}'),
     ('_delete_grant',       '{uuid,oid}'),
     ('_delete_simulation',  '{uuid,uuid}'),
-    ('_lock_simulation',    '{uuid,uuid}'),
+    ('_lock_simulation',    '{uuid,uuid,boolean}'),
     ('_discard_staged',     '{uuid,uuid[]}'),
     ('_enter_simulation',   '{uuid,uuid}'),
     ('_enter_tenant',       '{uuid}'),

@@ -1,6 +1,9 @@
--- Take the transaction-level advisory lock of a simulation: begin_import takes it before it
--- records an attempt, a retention sweep before it judges whether an import keeps the
--- simulation and deletes it. So a sweep that has judged sees no import begin before its
+-- Take the transaction-level advisory lock of a simulation; true once taken. begin_import
+-- takes it before it records an attempt (p_wait: waiting for it), a retention sweep before
+-- it judges whether an import keeps the simulation and deletes it (not p_wait: false at
+-- once when another transaction holds it, an import beginning, and the sweep keeps the
+-- simulation; advisory locks are anyone's to take, so a sweep of every tenant must not
+-- wait on one). So a sweep that has judged sees no import begin before its
 -- delete commits (the import then creates the simulation anew), and an import that has
 -- begun is seen by the sweep. A row lock cannot serve: memory_owner, whose rights the sweep
 -- runs with, has no UPDATE policy on memory.simulations, so FOR UPDATE would lock nothing.
@@ -8,8 +11,8 @@
 -- and simulation's ids (two simulations sharing it only wait for each other). Released at
 -- the end of the caller's transaction. A wait longer than the caller's lock_timeout is
 -- refused with 55P03 naming the backends that hold the lock.
-CREATE OR REPLACE FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid)
-RETURNS void
+CREATE OR REPLACE FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean)
+RETURNS boolean
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -19,7 +22,9 @@ DECLARE
     v_holders text;
 BEGIN
     IF pg_catalog.pg_try_advisory_xact_lock(v_class, v_key) THEN
-        RETURN;
+        RETURN true;
+    ELSIF NOT p_wait THEN
+        RETURN false;
     END IF;
     BEGIN
         PERFORM pg_catalog.pg_advisory_xact_lock(v_class, v_key);
@@ -35,8 +40,9 @@ BEGIN
             USING ERRCODE = 'lock_not_available',
                   HINT = 'run it again once that transaction has ended';
     END;
+    RETURN true;
 END
 $fn$;
 
-COMMENT ON FUNCTION memory._lock_simulation(uuid, uuid) IS 'Internal: a simulation''s transaction-level advisory lock, taken by begin_import and the retention sweep';
-GRANT EXECUTE ON FUNCTION memory._lock_simulation(uuid, uuid) TO memory_writer;
+COMMENT ON FUNCTION memory._lock_simulation(uuid, uuid, boolean) IS 'Internal: a simulation''s transaction-level advisory lock, taken by begin_import and the retention sweep';
+GRANT EXECUTE ON FUNCTION memory._lock_simulation(uuid, uuid, boolean) TO memory_writer;

@@ -47,15 +47,18 @@ BEGIN
             -- (The tenant by the argument: Citus routes the query to the tenant's shard only
             -- so; on a worker every attempt counts as alive, memory._attempt_alive.)
             -- Under the simulation's lock (memory._lock_simulation), which begin_import
-            -- takes too: no import begins between this judgement and the delete. The
+            -- takes too: no import begins between this judgement and the delete. Held by
+            -- another transaction (an import beginning), the simulation is kept. The
             -- sessions are read afresh: an importer that connected since this transaction
             -- first read pg_stat_activity is not in its snapshot.
-            PERFORM memory._lock_simulation(p_tenant_id, v_sim.simulation_id);
+            v_loading := NOT memory._lock_simulation(p_tenant_id => p_tenant_id,
+                                                     p_simulation_id => v_sim.simulation_id,
+                                                     p_wait => false);
             PERFORM pg_catalog.pg_stat_clear_snapshot();
-            v_loading := false;
             FOR v_attempt IN SELECT a.lock_key, a.backend_pid, a.backend_start
                                FROM memory.import_attempts AS a
-                              WHERE a.tenant_id = p_tenant_id AND a.simulation_id = v_sim.simulation_id
+                              WHERE NOT v_loading
+                                AND a.tenant_id = p_tenant_id AND a.simulation_id = v_sim.simulation_id
                                 AND a.state = 'loading' LOOP
                 IF memory._attempt_alive(v_attempt.lock_key, v_attempt.backend_pid, v_attempt.backend_start) THEN
                     v_loading := true;
