@@ -288,16 +288,18 @@ def _builders(conn: psycopg.Connection, statements: list[str]) -> list[Backend]:
 def _wait_for_builders(
     conn: psycopg.Connection,
     statements: list[str],
-    deadline: float,
+    wait: float,
     log: Callable[[str], None],
 ) -> bool:
     """Wait until no other backend is at work on an index of `statements`: False at once
-    when none is, True once they have ended; Timeout (55P03) naming them at `deadline`."""
+    when none is, True once they have ended; Timeout (55P03) naming them after `wait`
+    seconds."""
     builders = _builders(conn, statements)
     if not builders:
         return False
+    deadline = time.monotonic() + wait
     log(
-        f"waiting up to {max(0.0, deadline - time.monotonic()):.0f} s for {describe(builders)},"
+        f"waiting up to {wait:.0f} s for {describe(builders)},"
         " at work on the same index (a killed run's statement goes on until it ends)"
     )
     while builders:
@@ -336,10 +338,9 @@ def _carry_out(
     (memory._ann_statements; a smaller one's is left out), after which `on_bridged(sim_no)`
     is called, before the HNSW index is built.
     Another backend at work on an index of an action (before it, or met by one of its
-    statements): waited for, up to `wait` seconds from the start, then the simulation's
-    action taken again from `plan_again()` (the plan's own when None)."""
+    statements): waited for, up to `wait` seconds each time, then the simulation's action
+    taken again from `plan_again()` (the plan's own when None)."""
     actions: list[IndexAction] = []
-    deadline = time.monotonic() + wait
     for sim_no, name, rows, action in planned:
         start = time.perf_counter()
         bridged = None
@@ -354,7 +355,7 @@ def _carry_out(
                     (sim_no, action, m, ef_construction),
                 ).fetchall()
             ]
-            if _wait_for_builders(conn, statements, deadline, log):
+            if _wait_for_builders(conn, statements, wait, log):
                 action = _action_again(plan_again, sim_no, action)
                 continue
             try:
@@ -373,7 +374,7 @@ def _carry_out(
                 break
             except psycopg.Error as exc:
                 if exc.sqlstate not in _BESIDE_ANOTHER or not _wait_for_builders(
-                    conn, statements, deadline, log
+                    conn, statements, wait, log
                 ):
                     raise
                 action = _action_again(plan_again, sim_no, action)
