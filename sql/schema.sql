@@ -2156,6 +2156,13 @@ DECLARE
     v_tenant uuid;
     v_shard  boolean := TG_TABLE_NAME OPERATOR(pg_catalog.<>) TG_ARGV[0];
     v_old_rows jsonb;
+    v_sims   uuid[];
+    v_gone   uuid[];
+    v_sim    uuid;
+    v_del_sims  uuid[];
+    v_del_words text[];
+    v_del_kinds "char"[];
+    v_del_keys  uuid[];
     v_new_rows jsonb;
     v_call   text := pg_catalog.current_setting('memory.tenant_id', true);
 BEGIN
@@ -2210,19 +2217,45 @@ BEGIN
             END IF;
         END IF;
         IF v_old IS NOT NULL THEN
-            -- a simulation that went takes all of its postings
-            EXECUTE 'DELETE FROM memory.word_postings AS w USING (SELECT DISTINCT o.tenant_id, o.simulation_id FROM ('
-                    OPERATOR(pg_catalog.||) CASE WHEN v_shard THEN c_from_jsonb ELSE v_old END OPERATOR(pg_catalog.||) ') AS o
-                      WHERE NOT EXISTS (SELECT 1 FROM memory.simulations AS s
-                                         WHERE s.tenant_id = $2 AND s.simulation_id = o.simulation_id)) AS g
-                     WHERE w.tenant_id = $2 AND w.simulation_id = g.simulation_id'
-              USING v_kind, v_tenant, v_old_rows;
-            EXECUTE 'DELETE FROM memory.word_postings AS w USING (SELECT n.tenant_id, n.simulation_id, n.key, p.word, p.kind FROM ('
-                    OPERATOR(pg_catalog.||) CASE WHEN v_shard THEN c_from_jsonb ELSE v_old END OPERATOR(pg_catalog.||) ') AS n
-                      CROSS JOIN LATERAL (' OPERATOR(pg_catalog.||) v_postings OPERATOR(pg_catalog.||) ') AS p) AS d
-                     WHERE w.tenant_id = $2 AND w.simulation_id = d.simulation_id AND w.word = d.word
-                       AND w.kind = d.kind AND w.row_key = d.key'
-              USING v_kind, v_tenant, v_old_rows;
+            -- The old rows' simulations, read in one pass over the rows; a simulation that
+            -- went (a delete of it or of its tenant, a retention sweep) takes all of its
+            -- postings by their key's prefix, and its rows are not looked at again: no
+            -- statement joins the postings to the transition table, whose plan could read
+            -- it again for every posting once it has spilled to disk.
+            EXECUTE 'SELECT pg_catalog.array_agg(DISTINCT o.simulation_id) FROM ('
+                    OPERATOR(pg_catalog.||) CASE WHEN v_shard THEN c_from_jsonb ELSE v_old END OPERATOR(pg_catalog.||) ') AS o'
+               INTO v_sims USING v_kind, v_tenant, v_old_rows;
+            v_gone := '{}';
+            FOREACH v_sim IN ARRAY COALESCE(v_sims, '{}') LOOP
+                IF NOT EXISTS (SELECT 1 FROM memory.simulations AS s
+                                WHERE s.tenant_id = v_tenant AND s.simulation_id = v_sim) THEN
+                    v_gone := v_gone OPERATOR(pg_catalog.||) v_sim;
+                END IF;
+            END LOOP;
+            IF pg_catalog.cardinality(v_gone) > 0 THEN
+                DELETE FROM memory.word_postings AS w
+                 WHERE w.tenant_id = v_tenant AND w.simulation_id = ANY (v_gone);
+            END IF;
+            -- The rows of simulations that stay: their postings' keys computed in one pass
+            -- over the rows, then deleted by key (each found through the primary key).
+            IF pg_catalog.cardinality(v_gone) < pg_catalog.cardinality(v_sims) THEN
+                EXECUTE 'SELECT pg_catalog.array_agg(n.simulation_id), pg_catalog.array_agg(p.word),
+                                pg_catalog.array_agg(p.kind), pg_catalog.array_agg(n.key) FROM ('
+                        OPERATOR(pg_catalog.||) CASE WHEN v_shard THEN c_from_jsonb ELSE v_old END OPERATOR(pg_catalog.||) ') AS n
+                          CROSS JOIN LATERAL (' OPERATOR(pg_catalog.||) v_postings OPERATOR(pg_catalog.||) ') AS p
+                         WHERE n.simulation_id <> ALL ($4)'
+                   INTO v_del_sims, v_del_words, v_del_kinds, v_del_keys
+                  USING v_kind, v_tenant, v_old_rows, v_gone;
+                IF v_del_keys IS NOT NULL THEN
+                    -- (planned for these arrays, whose length it then knows)
+                    EXECUTE 'DELETE FROM memory.word_postings AS w
+                              USING ROWS FROM (pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6))
+                                    AS d (simulation_id, word, kind, key)
+                             WHERE w.tenant_id = $2 AND w.simulation_id = d.simulation_id AND w.word = d.word
+                               AND w.kind = d.kind AND w.row_key = d.key'
+                      USING v_kind, v_tenant, v_del_sims, v_del_words, v_del_kinds, v_del_keys;
+                END IF;
+            END IF;
         END IF;
         IF v_new IS NOT NULL THEN
             EXECUTE 'INSERT INTO memory.word_postings (tenant_id, simulation_id, word, kind, row_key, tf, weight, doc_len)
@@ -2305,7 +2338,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._group_roles()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26042769b5c2db52cfaae36609333624', false),
         ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b847ccb3c10a7b1500a4c0ef40112a4e', false),
         ('memory._holds_grant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '12e5e22f66f7556b94206bfaf9b5143c', false),
-        ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'fd3cbd66ba6087cfe69ece14740f1028', false),
+        ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'd4cdf68ab23b68453013728bb85447da', false),
         ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '5041986e99933ae08cfda69948428657', false),
         ('memory._kind(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ef54e58aef42b081b621fd1f0b93ad64', false),
         ('memory._kind_columns(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '60be66f17c323b7bee73f792e06acc4c', false),
@@ -2315,6 +2348,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._label_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '1dbe62f77eb846a8b0b9361391a89734', false),
         ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '510c14cf40c7ef2bcb27a4babfb3b887', false),
         ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6216275003d5e9fdc6022b5f789763d5', false),
+        ('memory._lock_simulation(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '89ae5faaac4f0b98169f199e09fff8b6', false),
         ('memory._merge(text,uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5e9603c4d3c9a67c67811b1c63f1ae24', false),
         ('memory._merge_edges(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '889c8f28e01239165edee07d06131188', false),
         ('memory._merge_episodes(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '640c3717b399d5059ee5b6f3be21f4b9', false),
@@ -2355,7 +2389,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._refuse_on_cluster(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '4ab6df52f16027dc0e270407525a8a47', false),
         ('memory._release_attempt_lock(integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6e6e24b955792699db08513c3869fb48', false),
         ('memory._require_admin()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '37fa153de6baaf3556da9a9e3d4d48c3', false),
-        ('memory._require_attempt(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7f902d6cdca12fde1b9285900f59e212', false),
+        ('memory._require_attempt(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd7ba177d875eff854930db5d47fb8677', false),
         ('memory._require_row(text,uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b1b0dc3c3e7997695c06a837ebe0eaae', false),
         ('memory._require_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '175101a744e50c8d2a7510ca1d8d1087', false),
         ('memory._said_something(uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'f2e032017672643cef00e6d6b56f2b4d', false),
@@ -2374,7 +2408,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._staging_duplicate(text,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f69bc8df76f9845b2165b54375f71089', false),
         ('memory._staging_problem(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6745eb3f0ae50f2350e3882db8a585ed', false),
         ('memory._stored_dimensions()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'a00063f5b5893f463d2d49b5deacb26d', false),
-        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'a99aab9308e386faee2fd1d37a81a699', false),
+        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'd3d6477d731a2d9c1164bb4e8fd237e2', false),
         ('memory._text_hash(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9b18070791a3bbbec385f667a8a9fa95', false),
         ('memory._top_k(integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8e0003e801d19da81e4883fe598ecde5', false),
         ('memory._upsert(text,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '17d3b9b05fe66845dab5cb6995ceac0b', false),
@@ -2416,11 +2450,11 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.ann_plan_facts(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c274a19646882ce6ca9f9ddec1903c16', false),
         ('memory.api_key_role(bytea)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'fd83db9b67a2d244346520a1c3eaa0e4', false),
         ('memory.api_keys(uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4d1ce1dae1130ca94d4d40fc5bd0bd06', false),
-        ('memory.begin_import(uuid,uuid,jsonb,boolean,jsonb,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '59fc07a4c27b20a392f3584db3f2a671', false),
+        ('memory.begin_import(uuid,uuid,jsonb,boolean,jsonb,text,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'fcadf9618608f5858c7b75d728ef6a6b', false),
         ('memory.cache_vectors(uuid,text,bytea[],public.vector[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '959c59060b1eba1a5f5302023f3c8cf4', false),
         ('memory.cached_vectors(uuid,text,bytea[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '822f0b288c75b0d8881a706151fa7d6c', false),
         ('memory.changes_since(uuid,bigint,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5ec4163ae2f9e6c86dec8d7c808465b0', false),
-        ('memory.commit_import(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=60s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '23d0a283f945939be3adb47047b8c89e', false),
+        ('memory.commit_import(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=60s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'eff154704de64d4685b70b5f7715fdb3', false),
         ('memory.committed_hashes(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '17352155513e7e5514a92d4e47466317', false),
         ('memory.compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'af5b9c3e184af1c88443cd1657ed7158', false),
         ('memory.create_api_key(uuid,name,bytea,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '02fed51c16a9681d5668cc4928de7af7', false),
@@ -3120,6 +3154,48 @@ COMMENT ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid
 -- FUNCTION _link_evidence(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
+-- _lock_simulation(uuid, uuid, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_class   integer := 1398230322;
+    v_key     integer := pg_catalog.hashtext(p_tenant_id::text || p_simulation_id::text);
+    v_holders text;
+BEGIN
+    IF pg_catalog.pg_try_advisory_xact_lock(v_class, v_key) THEN
+        RETURN true;
+    ELSIF NOT p_wait THEN
+        RETURN false;
+    END IF;
+    BEGIN
+        PERFORM pg_catalog.pg_advisory_xact_lock(v_class, v_key);
+    EXCEPTION WHEN lock_not_available THEN
+        SELECT pg_catalog.string_agg(l.pid::text, ', ' ORDER BY l.pid) INTO v_holders
+          FROM pg_catalog.pg_locks AS l
+         WHERE l.locktype = 'advisory' AND l.granted
+           AND l.database = (SELECT d.oid FROM pg_catalog.pg_database AS d
+                              WHERE d.datname = pg_catalog.current_database())
+           AND l.classid = v_class::oid AND l.objid = v_key::oid AND l.objsubid = 2;
+        RAISE EXCEPTION 'simulation % is held by backend % (a retention sweep or an import beginning), longer than this call waits',
+                p_simulation_id, COALESCE(v_holders, '(ended meanwhile)')
+            USING ERRCODE = 'lock_not_available',
+                  HINT = 'run it again once that transaction has ended';
+    END;
+    RETURN true;
+END
+$$;
+
+ALTER FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean) OWNER TO memory_owner;
+
+-- FUNCTION _lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean) IS 'Internal: a simulation''s transaction-level advisory lock, taken by begin_import and the retention sweep';
+
+-- FUNCTION _lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean) TO memory_writer;
 
 -- _merge(text, uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._merge(p_kind text, p_tenant_id uuid, p_simulation_id uuid, p_attempt_id uuid, p_items jsonb DEFAULT NULL::jsonb) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint)
@@ -4665,6 +4741,14 @@ BEGIN
     PERFORM memory._not_null(p_attempt_id, 'p_attempt_id', 'pass the id memory.begin_import() returned');
     SELECT * INTO v_attempt FROM memory.import_attempts AS a
      WHERE a.tenant_id = p_tenant_id AND a.attempt_id = p_attempt_id;
+    -- An attempt this session began (it still holds the attempt's lock, whose key
+    -- begin_import made from the id) and whose row has gone went with its simulation,
+    -- deleted meanwhile (memory.delete_simulation): say so, not that the attempt is unknown.
+    IF NOT FOUND AND memory._attempt_lock_held(pg_catalog.hashtext(p_attempt_id::text), pg_catalog.pg_backend_pid()) THEN
+        RAISE EXCEPTION 'the simulation of import attempt % was deleted while the import ran; nothing of the attempt was kept', p_attempt_id
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'run the import again to create the simulation anew, if it should not have gone';
+    END IF;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'unknown import attempt % for tenant %', p_attempt_id, p_tenant_id
             USING ERRCODE = 'no_data_found', HINT = 'begin one with memory.begin_import()';
@@ -5679,6 +5763,8 @@ DECLARE
     v_counts jsonb;
     v_done   record;
     v_change bigint;
+    v_attempt record;
+    v_loading boolean;
 BEGIN
     PERFORM memory._enter_tenant_as_admin(p_tenant_id);
     SELECT * INTO v_rule FROM memory.retention_rules AS r WHERE r.tenant_id = p_tenant_id;
@@ -5687,18 +5773,36 @@ BEGIN
     END IF;
     IF v_rule.keep_days IS NOT NULL THEN
         FOR v_sim IN
-            SELECT s.simulation_id, s.updated_at,
-                   EXISTS (SELECT 1 FROM memory.import_attempts AS a
-                            -- (the tenant by the argument: Citus routes the correlated
-                            -- subquery to the tenant's shard only so)
-                            WHERE a.tenant_id = p_tenant_id AND a.simulation_id = s.simulation_id
-                              AND a.state = 'loading') AS loading
+            SELECT s.simulation_id, s.updated_at
               FROM memory.simulations AS s
              WHERE s.tenant_id = p_tenant_id
                AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days)
              ORDER BY s.updated_at, s.simulation_id
         LOOP
-            IF v_sim.loading THEN
+            -- An attempt keeps its simulation only while the session that began it lives: a
+            -- killed importer never rerun leaves its attempt 'loading' for ever.
+            -- (The tenant by the argument: Citus routes the query to the tenant's shard only
+            -- so; on a worker every attempt counts as alive, memory._attempt_alive.)
+            -- Under the simulation's lock (memory._lock_simulation), which begin_import
+            -- takes too: no import begins between this judgement and the delete. Held by
+            -- another transaction (an import beginning), the simulation is kept. The
+            -- sessions are read afresh: an importer that connected since this transaction
+            -- first read pg_stat_activity is not in its snapshot.
+            v_loading := NOT memory._lock_simulation(p_tenant_id => p_tenant_id,
+                                                     p_simulation_id => v_sim.simulation_id,
+                                                     p_wait => false);
+            PERFORM pg_catalog.pg_stat_clear_snapshot();
+            FOR v_attempt IN SELECT a.lock_key, a.backend_pid, a.backend_start
+                               FROM memory.import_attempts AS a
+                              WHERE NOT v_loading
+                                AND a.tenant_id = p_tenant_id AND a.simulation_id = v_sim.simulation_id
+                                AND a.state = 'loading' LOOP
+                IF memory._attempt_alive(v_attempt.lock_key, v_attempt.backend_pid, v_attempt.backend_start) THEN
+                    v_loading := true;
+                    EXIT;
+                END IF;
+            END LOOP;
+            IF v_loading THEN
                 simulation_id := v_sim.simulation_id;
                 action := 'kept_importing';
                 detail := pg_catalog.jsonb_build_object('updated_at', v_sim.updated_at);
@@ -7031,6 +7135,9 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} for none';
     END IF;
 
+    -- A retention sweep deciding about the simulation finishes first (its delete commits,
+    -- and the insert below creates the simulation anew), or sees this attempt.
+    PERFORM memory._lock_simulation(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_wait => true);
     INSERT INTO memory.simulations (tenant_id, simulation_id, name, published)
     VALUES (p_tenant_id, p_simulation_id, p_name, false)
     ON CONFLICT (tenant_id, simulation_id) DO NOTHING;
@@ -7376,24 +7483,22 @@ BEGIN
     SELECT p.value INTO v_problem FROM pg_catalog.jsonb_array_elements(v_problems) AS p
      WHERE p.value ->> 'problem' = 'missing_embedding' LIMIT 1;
     IF FOUND THEN
-        -- The usual cause: another import of the simulation committed while this one loaded,
-        -- and changed rows this one staged without a vector (their committed text was the
-        -- same when it embedded). A rerun embeds what changed.
+        -- A row is staged without a vector only when the committed row of the simulation
+        -- held its text when the importer read the committed hashes (before it began the
+        -- attempt); none does now, so another write of the simulation (most often another
+        -- import) committed in between and changed it. When that import committed, before
+        -- or after this attempt began, says nothing: it only had to commit after the read.
         SELECT a.attempt_id, a.finished_at INTO v_other, v_other_at
           FROM memory.import_attempts AS a
          WHERE a.tenant_id = p_tenant_id AND a.simulation_id = v_sim AND a.state = 'committed'
-           AND a.finished_at > v_attempt.started_at
+           AND a.attempt_id <> p_attempt_id
          ORDER BY a.finished_at DESC LIMIT 1;
-        IF FOUND THEN
-            RAISE EXCEPTION 'import attempt %: another import of this simulation (attempt %) committed at % while this one loaded, and changed % %',
-                    p_attempt_id, v_other, v_other_at, v_problem ->> 'kind', memory._quote(v_problem ->> 'item_id')
-                USING ERRCODE = 'serialization_failure',
-                      HINT = 'run the import again: it embeds what the other import changed';
-        END IF;
-        RAISE EXCEPTION 'import attempt %: % % %', p_attempt_id, v_problem ->> 'kind',
-                memory._quote(v_problem ->> 'item_id'), v_problem ->> 'detail'
-            USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'stage the row with its embedding';
+        RAISE EXCEPTION 'import attempt %: % % changed after this import read the committed rows: another write of the simulation committed while it ran%',
+                p_attempt_id, v_problem ->> 'kind', memory._quote(v_problem ->> 'item_id'),
+                CASE WHEN v_other IS NULL THEN ''
+                     ELSE pg_catalog.format(' (the latest import, attempt %s, committed at %s)', v_other, v_other_at) END
+            USING ERRCODE = 'serialization_failure',
+                  HINT = 'run the import again: it embeds what the other write changed';
     END IF;
 
     -- Dangling edges of an attempt that skips them: leave them out, and say which.

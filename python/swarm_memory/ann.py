@@ -45,6 +45,15 @@ distinct vector outside the clumps once) in memory.search_points; search_episode
 build while it is fresh. A clump build only reads the episodes: tenant writes go on. The
 indexes of the builds it replaces are dropped CONCURRENTLY after it.
 
+A run killed while a statement of it runs leaves that statement running on the server until
+it ends (the server notices the client has gone only when it next writes to it). A DROP or
+CREATE INDEX CONCURRENTLY of the same index beside it fails (a deadlock, 40P01, or "tuple
+concurrently updated", XX000), so before each action, and again after such a failure, the
+run looks for another backend at work CONCURRENTLY on an index the action touches
+(pg_stat_activity; its phase from pg_stat_progress_create_index); it says which and waits for
+it up to `wait` seconds, then plans the action again (the other build may have finished it),
+or gives up with 55P03 naming that backend and what to do.
+
 `delete_tenant` (`swarm-memory tenant delete`) calls memory.delete_tenant and then drops the
 tenant's per-simulation indexes CONCURRENTLY (the function cannot: a DROP INDEX in its
 transaction would hold the shared tables against every tenant until the commit).
@@ -62,7 +71,8 @@ from dataclasses import dataclass, replace
 import psycopg
 from psycopg import sql
 
-from swarm_memory.errors import TenantAccessDenied
+from swarm_memory.errors import TenantAccessDenied, Timeout
+from swarm_memory.waits import POLL_SECONDS, Backend, describe, terminate_hint
 
 DEFAULT_MIN_ROWS = 2000
 # The smallest simulation whose HNSW build is preceded by a bridge. A concurrent build reads
@@ -70,6 +80,8 @@ DEFAULT_MIN_ROWS = 2000
 # million episodes), so below this the bridge costs about what it saves: an HNSW index over
 # 20,000 episodes builds in about 12 s here, over 5,000 in 3 s.
 BRIDGE_MIN_ROWS = 20_000
+# How long a run waits for another backend's build or drop of an index it would touch.
+DEFAULT_WAIT = 300.0
 
 
 @dataclass(frozen=True)
@@ -239,6 +251,71 @@ def build_clumps(
     return done
 
 
+# Another backend's statement at work CONCURRENTLY on an index, by the index's name as a
+# whole word in its text; its phase where pg_stat_progress_create_index has one. A role
+# without the privileges of that backend's session role sees no text, hence no builder.
+_BUILDERS = """
+SELECT a.pid,
+       coalesce(p.phase || ': ', '') || a.query,
+       extract(epoch FROM clock_timestamp() - a.query_start)::float8
+  FROM pg_stat_activity AS a
+  LEFT JOIN pg_stat_progress_create_index AS p ON p.pid = a.pid
+ WHERE a.pid <> pg_backend_pid() AND a.state = 'active'
+   AND a.query ~* 'INDEX\\s+CONCURRENTLY'
+   AND EXISTS (SELECT 1 FROM unnest(%s::text[]) AS n(name)
+                WHERE a.query ~ ('\\m' || n.name || '\\M'))
+ ORDER BY a.pid
+"""
+
+# The index names of memory._ann_statements' statements (CREATE INDEX CONCURRENTLY name ON,
+# DROP INDEX CONCURRENTLY IF EXISTS memory.name, ALTER INDEX memory.name RENAME TO name).
+_INDEX_NAME = re.compile(
+    r'(?:INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+(?:NOT\s+)?EXISTS\s+)?(?:memory\.)?|RENAME\s+TO\s+)"?(\w+)'
+)
+
+# What a DROP or CREATE INDEX CONCURRENTLY meeting another one of the same index fails with.
+_BESIDE_ANOTHER = ("40P01", "XX000", "55P03")
+
+
+def _builders(conn: psycopg.Connection, statements: list[str]) -> list[Backend]:
+    """The other backends at work CONCURRENTLY on an index named in `statements`."""
+    names = sorted({n for st in statements for n in _INDEX_NAME.findall(st)})
+    if not names:
+        return []
+    return [Backend(*row) for row in conn.execute(_BUILDERS, (names,)).fetchall()]
+
+
+def _wait_for_builders(
+    conn: psycopg.Connection,
+    statements: list[str],
+    wait: float,
+    log: Callable[[str], None],
+) -> bool:
+    """Wait until no other backend is at work on an index of `statements`: False at once
+    when none is, True once they have ended; Timeout (55P03) naming them after `wait`
+    seconds."""
+    builders = _builders(conn, statements)
+    if not builders:
+        return False
+    deadline = time.monotonic() + wait
+    log(
+        f"waiting up to {wait:.0f} s for {describe(builders)},"
+        " at work on the same index (a killed run's statement goes on until it ends)"
+    )
+    while builders:
+        if time.monotonic() >= deadline:
+            raise Timeout(
+                f"another backend is at work on the same index: {describe(builders)};"
+                " gave up waiting for it",
+                "55P03",
+                hint="let it end and run `swarm-memory index` again (it plans again from what"
+                f" it finds), wait longer with --wait, or end it: {terminate_hint(builders)}",
+            )
+        time.sleep(POLL_SECONDS)
+        builders = _builders(conn, statements)
+    return True
+
+
 def _carry_out(
     conn: psycopg.Connection,
     planned: list[tuple[int, str, int, str]],
@@ -249,6 +326,9 @@ def _carry_out(
     log: Callable[[str], None],
     on_bridged: Callable[[int], None] | None = None,
     bridge_min_rows: int = BRIDGE_MIN_ROWS,
+    *,
+    plan_again: Callable[[], list[tuple[int, str, int, str]]] | None = None,
+    wait: float = DEFAULT_WAIT,
 ) -> list[IndexAction]:
     """Each action of a plan (memory.ann_plan, memory.ann_plan_facts or
     memory.ann_plan_entities): its statements from `index_fn` (memory.ann_index,
@@ -256,41 +336,103 @@ def _carry_out(
     CONCURRENTLY, as memory_owner (_as_owner). A build of the episodes' index
     of a simulation of at least `bridge_min_rows` then starts with its bridge
     (memory._ann_statements; a smaller one's is left out), after which `on_bridged(sim_no)`
-    is called, before the HNSW index is built."""
+    is called, before the HNSW index is built.
+    Another backend at work on an index of an action (before it, or met by one of its
+    statements): waited for, up to `wait` seconds each time, then the simulation's action
+    taken again from `plan_again()` (the plan's own when None)."""
     actions: list[IndexAction] = []
     for sim_no, name, rows, action in planned:
         start = time.perf_counter()
         bridged = None
         hook = 0.0  # the seconds on_bridged took, not counted as the build's
-        # 'keep' too: it drops a bridge an interrupted run left beside the index, and is
-        # nothing otherwise.
-        statements = conn.execute(
-            f"SELECT s FROM memory.{index_fn}(%s, %s, %s, %s, false) AS s",
-            (sim_no, action, m, ef_construction),
-        ).fetchall()
-        if statements:
-            (bridge,) = conn.execute("SELECT memory._ann_ivf_index_name(%s)", (sim_no,)).fetchone()
-            for (statement,) in statements:
-                builds_bridge = statement.startswith("CREATE INDEX") and f" {bridge} " in statement
-                if builds_bridge and rows < bridge_min_rows:
-                    continue
-                with _as_owner(conn):
-                    conn.execute(statement)  # CONCURRENTLY: outside a transaction
-                if builds_bridge:
-                    bridged = time.perf_counter() - start
-                    log(f"bridged {name} ({rows} {what}) in {bridged:.1f} s")
-                    if on_bridged is not None:
-                        # an error here ends the run with the bridge alone, which the next
-                        # run's plan ('build') replaces
-                        called = time.perf_counter()
-                        on_bridged(sim_no)
-                        hook = time.perf_counter() - called
+        while True:
+            # 'keep' too: it drops a bridge an interrupted run left beside the index, and is
+            # nothing otherwise.
+            statements = [
+                st
+                for (st,) in conn.execute(
+                    f"SELECT s FROM memory.{index_fn}(%s, %s, %s, %s, false) AS s",
+                    (sim_no, action, m, ef_construction),
+                ).fetchall()
+            ]
+            if _wait_for_builders(conn, statements, wait, log):
+                action = _action_again(plan_again, sim_no, action)
+                continue
+            try:
+                bridged, hook = _run_statements(
+                    conn,
+                    statements,
+                    sim_no,
+                    name,
+                    rows,
+                    what,
+                    start,
+                    log,
+                    on_bridged,
+                    bridge_min_rows,
+                )
+                break
+            except psycopg.Error as exc:
+                if exc.sqlstate not in _BESIDE_ANOTHER or not _wait_for_builders(
+                    conn, statements, wait, log
+                ):
+                    raise
+                action = _action_again(plan_again, sim_no, action)
         seconds = time.perf_counter() - start - hook
         done = _DONE[action]
         if action != "keep":
             log(f"{done} {name} ({rows} {what}) in {seconds:.1f} s")
         actions.append(IndexAction(sim_no, rows, name, done, seconds, bridged=bridged))
     return actions
+
+
+def _action_again(
+    plan_again: Callable[[], list[tuple[int, str, int, str]]] | None, sim_no: int, action: str
+) -> str:
+    """The simulation's action in a new plan ('keep' when it is no longer in it: its index
+    went with it, or it has too few rows now; nothing else of the plan is taken)."""
+    if plan_again is None:
+        return action
+    for again_no, _name, _rows, again in plan_again():
+        if again_no == sim_no:
+            return again
+    return "keep"
+
+
+def _run_statements(
+    conn: psycopg.Connection,
+    statements: list[str],
+    sim_no: int,
+    name: str,
+    rows: int,
+    what: str,
+    start: float,
+    log: Callable[[str], None],
+    on_bridged: Callable[[int], None] | None,
+    bridge_min_rows: int,
+) -> tuple[float | None, float]:
+    """The statements of one action (see _carry_out): (seconds until the bridge was built
+    or None, seconds on_bridged took)."""
+    bridged = None
+    hook = 0.0
+    if statements:
+        (bridge,) = conn.execute("SELECT memory._ann_ivf_index_name(%s)", (sim_no,)).fetchone()
+        for statement in statements:
+            builds_bridge = statement.startswith("CREATE INDEX") and f" {bridge} " in statement
+            if builds_bridge and rows < bridge_min_rows:
+                continue
+            with _as_owner(conn):
+                conn.execute(statement)  # CONCURRENTLY: outside a transaction
+            if builds_bridge:
+                bridged = time.perf_counter() - start
+                log(f"bridged {name} ({rows} {what}) in {bridged:.1f} s")
+                if on_bridged is not None:
+                    # an error here ends the run with the bridge alone, which the next
+                    # run's plan ('build') replaces
+                    called = time.perf_counter()
+                    on_bridged(sim_no)
+                    hook = time.perf_counter() - called
+    return bridged, hook
 
 
 def build(
@@ -302,11 +444,13 @@ def build(
     log: Callable[[str], None] = lambda _m: None,
     on_bridged: Callable[[int], None] | None = None,
     bridge_min_rows: int = BRIDGE_MIN_ROWS,
+    wait: float = DEFAULT_WAIT,
 ) -> list[IndexAction]:
     """memory.ann_plan carried out (the episodes' indexes), then the clump builds. Each new
     index of a simulation of at least `bridge_min_rows` episodes is preceded by its bridge,
     searched while the index builds; `on_bridged(sim_no)` is called once each bridge is
-    built."""
+    built. Another backend at work on one of the indexes is waited for up to `wait`
+    seconds (then Timeout, 55P03, naming it)."""
     with psycopg.connect(dsn, autocommit=True) as conn:
         actions = _carry_out(
             conn,
@@ -318,6 +462,8 @@ def build(
             log,
             on_bridged,
             bridge_min_rows,
+            plan_again=lambda: plan(conn, min_rows, m, ef_construction),
+            wait=wait,
         )
         clumps = build_clumps(conn, min_rows, m=m, ef_construction=ef_construction, log=log)
     return [replace(a, clumps=clumps.get(a.sim_no)) for a in actions]
@@ -380,21 +526,28 @@ def _build_kind(
     m: int,
     ef_construction: int,
     log: Callable[[str], None],
+    wait: float,
 ) -> list[IndexAction]:
     """memory.ann_plan_<kind> carried out by memory.ann_index_<kind> (facts, entities)."""
     with psycopg.connect(dsn, autocommit=True) as conn:
-        planned = conn.execute(
-            f"SELECT sim_no, index_name, {kind}, action FROM memory.ann_plan_{kind}(%s, %s, %s)",
-            (min_rows, m, ef_construction),
-        ).fetchall()
+
+        def planned() -> list[tuple[int, str, int, str]]:
+            return conn.execute(
+                f"SELECT sim_no, index_name, {kind}, action"
+                f" FROM memory.ann_plan_{kind}(%s, %s, %s)",
+                (min_rows, m, ef_construction),
+            ).fetchall()
+
         return _carry_out(
             conn,
-            planned,
+            planned(),
             f"ann_index_{kind}",
             kind,
             m,
             ef_construction,
             log,
+            plan_again=planned,
+            wait=wait,
         )
 
 
@@ -405,9 +558,10 @@ def build_facts(
     m: int = 32,
     ef_construction: int = 128,
     log: Callable[[str], None] = lambda _m: None,
+    wait: float = DEFAULT_WAIT,
 ) -> list[IndexAction]:
     """memory.ann_plan_facts carried out: each simulation's index over its facts."""
-    return _build_kind(dsn, "facts", min_rows, m, ef_construction, log)
+    return _build_kind(dsn, "facts", min_rows, m, ef_construction, log, wait)
 
 
 def build_entities(
@@ -417,10 +571,11 @@ def build_entities(
     m: int = 32,
     ef_construction: int = 128,
     log: Callable[[str], None] = lambda _m: None,
+    wait: float = DEFAULT_WAIT,
 ) -> list[IndexAction]:
     """memory.ann_plan_entities carried out: each simulation's pair of indexes over its
     entities (the IndexAction names the name vectors' index; the summaries' is its pair)."""
-    return _build_kind(dsn, "entities", min_rows, m, ef_construction, log)
+    return _build_kind(dsn, "entities", min_rows, m, ef_construction, log, wait)
 
 
 # The tables of the per-simulation indexes, for memory._ann_statements' 'drop': each

@@ -38,7 +38,7 @@ import psycopg
 from swarm_memory import mirofish
 from swarm_memory.client import Memory, PromoteCounts, StagingColumn, StagingTable, UUIDLike
 from swarm_memory.embed import Embedder, embedder_for, node_text
-from swarm_memory.errors import ImportFailed, SwarmMemoryError
+from swarm_memory.errors import ImportFailed, NotFound, StateError, SwarmMemoryError
 from swarm_memory.mirofish.run import Parsed, dangling_edges, parse_run
 from swarm_memory.models import choose, language_mix, recommend
 from swarm_memory.progress import Progress
@@ -396,7 +396,10 @@ def validate(
     progress.start("validate", 1, "check")
     problems = mem.validate_import(tenant_id, attempt_id, conn=conn)
     progress.advance(1)
-    blocking = [p for p in problems if p.problem != "skipped_edge"]
+    # A row staged without a vector that no committed row matches any more changed after
+    # embed() read the committed hashes: another import won the race. The promote judges
+    # that under the simulation's lock and says so (ConcurrentImport, 40001: run it again).
+    blocking = [p for p in problems if p.problem not in ("skipped_edge", "missing_embedding")]
     skipped = [p.item_id or "" for p in problems if p.problem == "skipped_edge"]
     progress.finish(
         f"{len(blocking)} problems, {len(skipped)} dangling edges skipped"
@@ -448,18 +451,23 @@ def _abandon(
     tenant_id: UUIDLike,
     attempt_id: uuid.UUID,
     exc: Exception,
-) -> None:
+) -> StateError | None:
     """Record on the attempt why it failed; the committed state is untouched either way,
-    and an attempt whose session died is reported failed by the next begin_import."""
+    and an attempt whose session died is reported failed by the next begin_import.
+    Returns the refusal of the abort when the attempt is no longer there to abort (its
+    simulation was deleted while the import ran: the database says so), else None."""
     if conn.closed or conn.broken:
-        return
+        return None
     reason = exc.reason if isinstance(exc, ImportFailed) and exc.reason else str(exc)[:2000]
     try:
         if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             conn.rollback()
         mem.abort_import(tenant_id, attempt_id, reason, conn=conn)
+    except StateError as refused:
+        return refused
     except (SwarmMemoryError, psycopg.Error):
         pass  # the original error says more
+    return None
 
 
 # -- the whole import --------------------------------------------------------------------
@@ -545,7 +553,11 @@ def import_run(
                 )
         except (SwarmMemoryError, mirofish.BadInput) as exc:
             if report.attempt_id is not None:
-                _abandon(mem, conn, tenant_id, report.attempt_id, exc)
+                gone = _abandon(mem, conn, tenant_id, report.attempt_id, exc)
+                # a call naming the simulation (set_model) finds it unknown when it was
+                # deleted after the attempt began: the attempt's own answer says what happened
+                if isinstance(exc, NotFound) and gone is not None:
+                    raise gone from exc
             raise
     report.timings = dict(progress.timings)
     report.seconds = time.perf_counter() - started

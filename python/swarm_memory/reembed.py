@@ -14,7 +14,10 @@
    simulation is loading, then this waits and tries again (up to `wait` seconds), and
    while a row changed since its text was listed, then this embeds what is new and tries
    again. Never a mix: a search with a query vector of the old model is refused (22023)
-   from the switch on, and one of M before it.
+   from the switch on, and one of M before it. While another backend holds the
+   simulation's row (a killed re-embed's switch goes on on the server until it commits,
+   or a promote), this says on stderr which backend it waits for and waits (up to `wait`
+   seconds in all); then it gives up with 55P03 naming that backend and what to do.
 """
 
 from __future__ import annotations
@@ -28,8 +31,9 @@ import numpy as np
 
 from swarm_memory.client import Memory, UUIDLike
 from swarm_memory.embed import Embedder, embedder_for
-from swarm_memory.errors import InvalidInput, StateError
+from swarm_memory.errors import InvalidInput, StateError, Timeout
 from swarm_memory.progress import Progress
+from swarm_memory.waits import Backend, describe, terminate_hint, watching
 
 # A switch refused because of a concurrent import is retried this often until `wait` runs out.
 RETRY_SECONDS = 0.5
@@ -42,6 +46,8 @@ class SimulationReembed:
     switched: dict[str, int] = field(default_factory=dict)
     waited: float = 0.0
     rounds: int = 0
+    # the backends that held the simulation's row while the switch waited (see `waited`)
+    held_by: list[Backend] = field(default_factory=list)
 
 
 @dataclass
@@ -129,10 +135,16 @@ def reembed_simulation(
             on_batch=on_batch,
         )
         try:
-            out.switched = {
-                r.kind: r.switched for r in mem.switch_model(tenant_id, simulation_id, model)
-            }
+            out.switched = _switch(mem, tenant_id, simulation_id, model, deadline, out, progress)
             return out
+        except Timeout as exc:
+            # Another backend held the simulation's row: the switch's own lock_timeout ran
+            # out (55P03: tried again within `wait`) or `wait` did (cancelled, 57014).
+            if not out.held_by:
+                raise
+            if exc.sqlstate == "55P03" and time.monotonic() < deadline:
+                continue
+            raise _held(out.simulation_id, out.held_by, wait) from exc
         except StateError:
             # Either a row changed since its text was listed (the next round embeds it) or
             # an import is loading: wait for it, within `wait`.
@@ -142,6 +154,55 @@ def reembed_simulation(
                 raise
             time.sleep(RETRY_SECONDS)
             out.waited += RETRY_SECONDS
+
+
+def _switch(
+    mem: Memory,
+    tenant_id: UUIDLike,
+    simulation_id: UUIDLike,
+    model: str,
+    deadline: float,
+    out: SimulationReembed,
+    progress: Progress | None,
+) -> dict[str, int]:
+    """memory.switch_model on a connection of its own, watched: while it waits for another
+    backend, that one is named on stderr (once) and kept in `out.held_by`; at `deadline` the
+    call is cancelled."""
+
+    def on_wait(holders: list[Backend]) -> None:
+        if progress:
+            progress.note(
+                f"simulation {out.simulation_id}: waiting up to"
+                f" {max(0.0, deadline - time.monotonic()):.0f} s for {describe(holders)},"
+                " which holds the simulation"
+            )
+
+    with mem.connect() as conn, watching(mem.dsn, conn, deadline, on_wait) as watch:
+        try:
+            return {
+                r.kind: r.switched
+                for r in mem.switch_model(tenant_id, simulation_id, model, conn=conn)
+            }
+        finally:
+            out.waited += watch.waited
+            out.held_by = watch.held_by or out.held_by
+
+
+def _held(simulation_id: uuid.UUID, held_by: list[Backend], wait: float) -> Timeout:
+    switching = any("switch_model" in (b.query or "") for b in held_by)
+    return Timeout(
+        f"simulation {simulation_id} is held by {describe(held_by)}"
+        + (
+            ": a switch of its vectors (a re-embed killed during its switch leaves the"
+            " switch running on the server until it commits)"
+            if switching
+            else ""
+        )
+        + f"; gave up after waiting {wait:.0f} s",
+        "55P03",
+        hint="let it end and run `swarm-memory reembed` again (what is switched stays"
+        f" switched), wait longer with --wait, or end it: {terminate_hint(held_by)}",
+    )
 
 
 def reembed(

@@ -86,7 +86,14 @@ def cmd_reembed(args: argparse.Namespace) -> int:
         switched = ", ".join(f"{k} {v}" for k, v in s.switched.items() if v) or "nothing"
         print(
             f"simulation {s.simulation_id}: {s.embedded} texts embedded, switched: {switched}"
-            + (f" (waited {s.waited:.1f} s for an import)" if s.waited else "")
+            + (
+                f" (waited {s.waited:.1f} s for backend"
+                f" {', '.join(str(b.pid) for b in s.held_by)}, which held the simulation)"
+                if s.held_by
+                else f" (waited {s.waited:.1f} s for an import)"
+                if s.waited
+                else ""
+            )
         )
     rate = report.embedded / report.seconds if report.seconds else 0.0
     print(
@@ -121,7 +128,10 @@ def add_commands(sub: Subcommands) -> None:
     s.add_argument("--simulation", action="append", default=[], help="only this one (repeatable)")
     s.add_argument("--batch-size", type=int, default=256)
     s.add_argument(
-        "--wait", type=float, default=60.0, help="seconds to wait for an import to finish"
+        "--wait",
+        type=float,
+        default=60.0,
+        help="seconds to wait for an import, or another backend holding a simulation, to finish",
     )
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_reembed)

@@ -107,9 +107,9 @@ def cmd_index(args: argparse.Namespace) -> int:
             episodes = ann.build_cluster(resolve_dsn(args), args.min_rows, log=log)
             facts, entities = [], []
         else:
-            episodes = ann.build(resolve_dsn(args), args.min_rows, log=log)
-            facts = ann.build_facts(resolve_dsn(args), args.min_rows, log=log)
-            entities = ann.build_entities(resolve_dsn(args), args.min_rows, log=log)
+            episodes = ann.build(resolve_dsn(args), args.min_rows, log=log, wait=args.wait)
+            facts = ann.build_facts(resolve_dsn(args), args.min_rows, log=log, wait=args.wait)
+            entities = ann.build_entities(resolve_dsn(args), args.min_rows, log=log, wait=args.wait)
     except psycopg.Error as exc:
         raise translate(exc) from exc
     for label, what, actions in (
@@ -166,5 +166,12 @@ def add_commands(sub: Subcommands) -> None:
         "index", help="build per-simulation ANN indexes after imports (memory_admin)"
     )
     s.add_argument("--min-rows", type=int, default=2000)
+    s.add_argument(
+        "--wait",
+        type=float,
+        default=300.0,
+        help="seconds to wait for another backend's build or drop of the same index"
+        " (a killed run's goes on until it ends)",
+    )
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_index)

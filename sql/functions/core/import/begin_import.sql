@@ -73,6 +73,9 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} for none';
     END IF;
 
+    -- A retention sweep deciding about the simulation finishes first (its delete commits,
+    -- and the insert below creates the simulation anew), or sees this attempt.
+    PERFORM memory._lock_simulation(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_wait => true);
     INSERT INTO memory.simulations (tenant_id, simulation_id, name, published)
     VALUES (p_tenant_id, p_simulation_id, p_name, false)
     ON CONFLICT (tenant_id, simulation_id) DO NOTHING;

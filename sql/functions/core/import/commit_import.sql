@@ -7,8 +7,9 @@
 -- commits, then the new one.
 -- Refuses (nothing promoted, the attempt stays open): counts other than declared (21000),
 -- an edge to a node not in the import unless the attempt skips dangling edges (23503),
--- a row without vector and no committed one to keep (22004), or 40001 when another import
--- of the simulation committed meanwhile and is why (run the import again), or 53400 when
+-- 40001 for a row staged without a vector that no committed row matches any more (another
+-- write of the simulation committed after the importer read the committed hashes: run the
+-- import again), or 53400 when
 -- the promote would leave the tenant above its quota of a kind (memory._merge, V0038).
 -- On Citus the call runs on the tenant's worker (distribute.sql), one local transaction
 -- there; the attempt's lock, held by the coordinator session that began it, is released by
@@ -75,24 +76,22 @@ BEGIN
     SELECT p.value INTO v_problem FROM pg_catalog.jsonb_array_elements(v_problems) AS p
      WHERE p.value ->> 'problem' = 'missing_embedding' LIMIT 1;
     IF FOUND THEN
-        -- The usual cause: another import of the simulation committed while this one loaded,
-        -- and changed rows this one staged without a vector (their committed text was the
-        -- same when it embedded). A rerun embeds what changed.
+        -- A row is staged without a vector only when the committed row of the simulation
+        -- held its text when the importer read the committed hashes (before it began the
+        -- attempt); none does now, so another write of the simulation (most often another
+        -- import) committed in between and changed it. When that import committed, before
+        -- or after this attempt began, says nothing: it only had to commit after the read.
         SELECT a.attempt_id, a.finished_at INTO v_other, v_other_at
           FROM memory.import_attempts AS a
          WHERE a.tenant_id = p_tenant_id AND a.simulation_id = v_sim AND a.state = 'committed'
-           AND a.finished_at > v_attempt.started_at
+           AND a.attempt_id <> p_attempt_id
          ORDER BY a.finished_at DESC LIMIT 1;
-        IF FOUND THEN
-            RAISE EXCEPTION 'import attempt %: another import of this simulation (attempt %) committed at % while this one loaded, and changed % %',
-                    p_attempt_id, v_other, v_other_at, v_problem ->> 'kind', memory._quote(v_problem ->> 'item_id')
-                USING ERRCODE = 'serialization_failure',
-                      HINT = 'run the import again: it embeds what the other import changed';
-        END IF;
-        RAISE EXCEPTION 'import attempt %: % % %', p_attempt_id, v_problem ->> 'kind',
-                memory._quote(v_problem ->> 'item_id'), v_problem ->> 'detail'
-            USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'stage the row with its embedding';
+        RAISE EXCEPTION 'import attempt %: % % changed after this import read the committed rows: another write of the simulation committed while it ran%',
+                p_attempt_id, v_problem ->> 'kind', memory._quote(v_problem ->> 'item_id'),
+                CASE WHEN v_other IS NULL THEN ''
+                     ELSE pg_catalog.format(' (the latest import, attempt %s, committed at %s)', v_other, v_other_at) END
+            USING ERRCODE = 'serialization_failure',
+                  HINT = 'run the import again: it embeds what the other write changed';
     END IF;
 
     -- Dangling edges of an attempt that skips them: leave them out, and say which.

@@ -1,8 +1,9 @@
 -- memory.sweep's work for one tenant, by its policy (memory.retention_rules): every
 -- simulation whose last change (updated_at) is older than keep_days at p_now goes, with its
 -- rows of every kind (as delete_simulation; one change in the feed each, op retention, with
--- the counts), except a simulation an import is loading into (kept, reported) and one with
--- a live snapshot (memory.create_snapshot: kept, reported, until it is dropped); then, when
+-- the counts), except a simulation an import is loading into (kept, reported; an attempt
+-- whose session has gone keeps nothing, memory._attempt_alive) and one with a live snapshot
+-- (memory.create_snapshot: kept, reported, until it is dropped); then, when
 -- the policy compacts, each remaining simulation's near-duplicate episodes are compacted
 -- (memory._compact_episodes). Returns one row per action.
 -- SECURITY DEFINER: administrators hold no DELETE. Called by memory.sweep; checks the
@@ -26,6 +27,8 @@ DECLARE
     v_counts jsonb;
     v_done   record;
     v_change bigint;
+    v_attempt record;
+    v_loading boolean;
 BEGIN
     PERFORM memory._enter_tenant_as_admin(p_tenant_id);
     SELECT * INTO v_rule FROM memory.retention_rules AS r WHERE r.tenant_id = p_tenant_id;
@@ -35,11 +38,6 @@ BEGIN
     IF v_rule.keep_days IS NOT NULL THEN
         FOR v_sim IN
             SELECT s.simulation_id, s.updated_at,
-                   EXISTS (SELECT 1 FROM memory.import_attempts AS a
-                            -- (the tenant by the argument: Citus routes the correlated
-                            -- subquery to the tenant's shard only so)
-                            WHERE a.tenant_id = p_tenant_id AND a.simulation_id = s.simulation_id
-                              AND a.state = 'loading') AS loading,
                    -- a live snapshot keeps its simulation (V0052)
                    EXISTS (SELECT 1 FROM memory.snapshots AS f
                             WHERE f.tenant_id = p_tenant_id AND f.simulation_id = s.simulation_id
@@ -49,7 +47,30 @@ BEGIN
                AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days)
              ORDER BY s.updated_at, s.simulation_id
         LOOP
-            IF v_sim.loading THEN
+            -- An attempt keeps its simulation only while the session that began it lives: a
+            -- killed importer never rerun leaves its attempt 'loading' for ever.
+            -- (The tenant by the argument: Citus routes the query to the tenant's shard only
+            -- so; on a worker every attempt counts as alive, memory._attempt_alive.)
+            -- Under the simulation's lock (memory._lock_simulation), which begin_import
+            -- takes too: no import begins between this judgement and the delete. Held by
+            -- another transaction (an import beginning), the simulation is kept. The
+            -- sessions are read afresh: an importer that connected since this transaction
+            -- first read pg_stat_activity is not in its snapshot.
+            v_loading := NOT memory._lock_simulation(p_tenant_id => p_tenant_id,
+                                                     p_simulation_id => v_sim.simulation_id,
+                                                     p_wait => false);
+            PERFORM pg_catalog.pg_stat_clear_snapshot();
+            FOR v_attempt IN SELECT a.lock_key, a.backend_pid, a.backend_start
+                               FROM memory.import_attempts AS a
+                              WHERE NOT v_loading
+                                AND a.tenant_id = p_tenant_id AND a.simulation_id = v_sim.simulation_id
+                                AND a.state = 'loading' LOOP
+                IF memory._attempt_alive(v_attempt.lock_key, v_attempt.backend_pid, v_attempt.backend_start) THEN
+                    v_loading := true;
+                    EXIT;
+                END IF;
+            END LOOP;
+            IF v_loading THEN
                 simulation_id := v_sim.simulation_id;
                 action := 'kept_importing';
                 detail := pg_catalog.jsonb_build_object('updated_at', v_sim.updated_at);

@@ -3,7 +3,11 @@
 -- the rows as the statement left them. Inserted rows add their postings; an update that
 -- changed the text (content, fact, an entity's name or summary) replaces the row's
 -- postings; a delete removes them, and rows that go with their simulation (a delete of the
--- simulation or the tenant) take all of the simulation's postings in one statement. A
+-- simulation or the tenant, a retention sweep) take all of the simulation's postings by
+-- the key's prefix, their rows not read again. No statement that deletes postings reads a
+-- transition table: the old rows are read once each into arrays first, so the work
+-- follows what is deleted whatever plan the delete gets (a spilled transition table read
+-- again for every posting cost a sweep minutes). A
 -- row's postings: each lexeme of memory._words_doc(text, more) with its occurrences, weight
 -- ('A' the text, 'B' only in an entity's summary) and the document's number of distinct
 -- words; an entity's name also gives its trigrams (memory._name_trigrams) as kind 't'. A
@@ -65,6 +69,13 @@ DECLARE
     v_tenant uuid;
     v_shard  boolean := TG_TABLE_NAME OPERATOR(pg_catalog.<>) TG_ARGV[0];
     v_old_rows jsonb;
+    v_sims   uuid[];
+    v_gone   uuid[];
+    v_sim    uuid;
+    v_del_sims  uuid[];
+    v_del_words text[];
+    v_del_kinds "char"[];
+    v_del_keys  uuid[];
     v_new_rows jsonb;
     v_call   text := pg_catalog.current_setting('memory.tenant_id', true);
 BEGIN
@@ -119,19 +130,45 @@ BEGIN
             END IF;
         END IF;
         IF v_old IS NOT NULL THEN
-            -- a simulation that went takes all of its postings
-            EXECUTE 'DELETE FROM memory.word_postings AS w USING (SELECT DISTINCT o.tenant_id, o.simulation_id FROM ('
-                    OPERATOR(pg_catalog.||) CASE WHEN v_shard THEN c_from_jsonb ELSE v_old END OPERATOR(pg_catalog.||) ') AS o
-                      WHERE NOT EXISTS (SELECT 1 FROM memory.simulations AS s
-                                         WHERE s.tenant_id = $2 AND s.simulation_id = o.simulation_id)) AS g
-                     WHERE w.tenant_id = $2 AND w.simulation_id = g.simulation_id'
-              USING v_kind, v_tenant, v_old_rows;
-            EXECUTE 'DELETE FROM memory.word_postings AS w USING (SELECT n.tenant_id, n.simulation_id, n.key, p.word, p.kind FROM ('
-                    OPERATOR(pg_catalog.||) CASE WHEN v_shard THEN c_from_jsonb ELSE v_old END OPERATOR(pg_catalog.||) ') AS n
-                      CROSS JOIN LATERAL (' OPERATOR(pg_catalog.||) v_postings OPERATOR(pg_catalog.||) ') AS p) AS d
-                     WHERE w.tenant_id = $2 AND w.simulation_id = d.simulation_id AND w.word = d.word
-                       AND w.kind = d.kind AND w.row_key = d.key'
-              USING v_kind, v_tenant, v_old_rows;
+            -- The old rows' simulations, read in one pass over the rows; a simulation that
+            -- went (a delete of it or of its tenant, a retention sweep) takes all of its
+            -- postings by their key's prefix, and its rows are not looked at again: no
+            -- statement joins the postings to the transition table, whose plan could read
+            -- it again for every posting once it has spilled to disk.
+            EXECUTE 'SELECT pg_catalog.array_agg(DISTINCT o.simulation_id) FROM ('
+                    OPERATOR(pg_catalog.||) CASE WHEN v_shard THEN c_from_jsonb ELSE v_old END OPERATOR(pg_catalog.||) ') AS o'
+               INTO v_sims USING v_kind, v_tenant, v_old_rows;
+            v_gone := '{}';
+            FOREACH v_sim IN ARRAY COALESCE(v_sims, '{}') LOOP
+                IF NOT EXISTS (SELECT 1 FROM memory.simulations AS s
+                                WHERE s.tenant_id = v_tenant AND s.simulation_id = v_sim) THEN
+                    v_gone := v_gone OPERATOR(pg_catalog.||) v_sim;
+                END IF;
+            END LOOP;
+            IF pg_catalog.cardinality(v_gone) > 0 THEN
+                DELETE FROM memory.word_postings AS w
+                 WHERE w.tenant_id = v_tenant AND w.simulation_id = ANY (v_gone);
+            END IF;
+            -- The rows of simulations that stay: their postings' keys computed in one pass
+            -- over the rows, then deleted by key (each found through the primary key).
+            IF pg_catalog.cardinality(v_gone) < pg_catalog.cardinality(v_sims) THEN
+                EXECUTE 'SELECT pg_catalog.array_agg(n.simulation_id), pg_catalog.array_agg(p.word),
+                                pg_catalog.array_agg(p.kind), pg_catalog.array_agg(n.key) FROM ('
+                        OPERATOR(pg_catalog.||) CASE WHEN v_shard THEN c_from_jsonb ELSE v_old END OPERATOR(pg_catalog.||) ') AS n
+                          CROSS JOIN LATERAL (' OPERATOR(pg_catalog.||) v_postings OPERATOR(pg_catalog.||) ') AS p
+                         WHERE n.simulation_id <> ALL ($4)'
+                   INTO v_del_sims, v_del_words, v_del_kinds, v_del_keys
+                  USING v_kind, v_tenant, v_old_rows, v_gone;
+                IF v_del_keys IS NOT NULL THEN
+                    -- (planned for these arrays, whose length it then knows)
+                    EXECUTE 'DELETE FROM memory.word_postings AS w
+                              USING ROWS FROM (pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6))
+                                    AS d (simulation_id, word, kind, key)
+                             WHERE w.tenant_id = $2 AND w.simulation_id = d.simulation_id AND w.word = d.word
+                               AND w.kind = d.kind AND w.row_key = d.key'
+                      USING v_kind, v_tenant, v_del_sims, v_del_words, v_del_kinds, v_del_keys;
+                END IF;
+            END IF;
         END IF;
         IF v_new IS NOT NULL THEN
             EXECUTE 'INSERT INTO memory.word_postings (tenant_id, simulation_id, word, kind, row_key, tf, weight, doc_len)
