@@ -440,6 +440,24 @@ REVOKE ALL ON FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integ
 GRANT ALL ON FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integer) TO memory_reader;
 GRANT ALL ON FUNCTION memory._attempt_lock_held(p_lock_key integer, p_pid integer) TO memory_writer;
 
+-- _cache_hash(text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._cache_hash(p_model text, p_text text) RETURNS bytea
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.sha256(pg_catalog.convert_to(p_model, 'UTF8') OPERATOR(pg_catalog.||) '\x00'::bytea
+                             OPERATOR(pg_catalog.||) pg_catalog.convert_to(p_text, 'UTF8'));
+$$;
+
+ALTER FUNCTION memory._cache_hash(p_model text, p_text text) OWNER TO memory_owner;
+
+-- FUNCTION _cache_hash(p_model text, p_text text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._cache_hash(p_model text, p_text text) IS 'Internal: the vector cache''s key of a text in a model (sha256 of model, NUL, text)';
+
+-- FUNCTION _cache_hash(p_model text, p_text text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._cache_hash(p_model text, p_text text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._cache_hash(p_model text, p_text text) TO memory_writer;
+
 -- _check_batch(text, jsonb, jsonb, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._check_batch(p_arg text, p_items jsonb, p_spec jsonb, p_key text[]) RETURNS void
     LANGUAGE plpgsql STABLE
@@ -1083,13 +1101,17 @@ DECLARE
     v_kth   double precision;
     v_c     record;
     v_sql   text;
+    -- hnsw.ef_search, with the iterative scan off also the most the index search returns
+    v_breadth integer := memory._clump_breadth(p_points, p_top_k);
     c_candidates   constant integer := 300;
     c_margin       constant double precision := 0.05;
     c_member_slack constant integer := 40;
     c_window       constant double precision := 0.001;
     c_rerank_slack constant integer := 30;
+    c_span         constant double precision := 0.05;
+    c_half_error   constant double precision := 0.002;
 BEGIN
-    PERFORM pg_catalog.set_config('hnsw.ef_search', memory._clump_breadth(p_points, p_top_k)::text, true);
+    PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
     v_sql := pg_catalog.format($q$
         SELECT pg_catalog.array_agg(1 - c.d ORDER BY c.d, c.point_no, k.o),
                pg_catalog.array_agg(k.key ORDER BY c.d, c.point_no, k.o)
@@ -1106,6 +1128,13 @@ BEGIN
     v_key := COALESCE(v_key, '{}');
     v_clump := pg_catalog.array_fill(0, ARRAY[pg_catalog.cardinality(v_sim)]);
     v_kth := (SELECT s FROM pg_catalog.unnest(v_sim) AS s ORDER BY s DESC OFFSET p_top_k - 1 LIMIT 1);
+    -- A verified answer, as memory._search_episodes_ann's: candidates of a full index search
+    -- that all lie within c_span of the k-th best may have missed rows as close, and no row
+    -- is returned, so that the caller's exact search answers.
+    IF pg_catalog.cardinality(v_sim) >= LEAST(GREATEST(c_candidates, p_top_k), v_breadth)
+       AND v_kth - (SELECT pg_catalog.min(s) FROM pg_catalog.unnest(v_sim) AS s) < c_span THEN
+        RETURN;
+    END IF;
 
     FOR v_c IN
         SELECT c.clump_no, 1 - (c.leader OPERATOR(public.<=>) v_half) AS sim
@@ -1133,6 +1162,13 @@ BEGIN
                 WITH ORDINALITY AS k(key, o);
         v_kth := (SELECT s FROM pg_catalog.unnest(v_sim) AS s ORDER BY s DESC OFFSET p_top_k - 1 LIMIT 1);
     END LOOP;
+    -- More candidates within half precision's error of the k-th best than are re-ranked
+    -- exactly (near-copies that only the full vectors tell apart): the half-precision order
+    -- decides which are read, so no row is returned and the caller's exact search answers.
+    IF (SELECT pg_catalog.count(*) FROM pg_catalog.unnest(v_sim) AS s WHERE s >= v_kth - c_half_error)
+       > p_top_k + c_rerank_slack THEN
+        RETURN;
+    END IF;
 
     RETURN QUERY
     SELECT ROW(e.episode_id, e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
@@ -1686,9 +1722,7 @@ CREATE FUNCTION memory._episodes_breadth(p_index_rows real, p_top_k integer, p_p
     AS $$
 SELECT LEAST(memory._ann_breadth(p_index_rows),
              CASE WHEN p_top_k > 10 THEN 400 END,
-             CASE WHEN p_pool IS NOT NULL THEN GREATEST(2 * p_pool, 200) END,
-             CASE WHEN p_pool IS NULL AND p_top_k <= 10 AND p_index_rows > 0
-                  THEN GREATEST(120, p_index_rows / 100)::integer END)
+             CASE WHEN p_pool IS NOT NULL THEN GREATEST(2 * p_pool, 200) END)
 $$;
 
 ALTER FUNCTION memory._episodes_breadth(p_index_rows real, p_top_k integer, p_pool integer) OWNER TO memory_owner;
@@ -1833,6 +1867,137 @@ COMMENT ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) IS 'Intern
 -- FUNCTION _field_problem(p_value jsonb, p_kind text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._field_problem(p_value jsonb, p_kind text) TO memory_writer;
+
+-- _forget(uuid, uuid, uuid[], integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer DEFAULT NULL::integer, p_platform text DEFAULT NULL::text) RETURNS TABLE(episodes bigint, facts_removed bigint, facts_kept bigint, profiles bigint, history bigint, vectors bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_keys        uuid[];
+    v_ids         text[];
+    v_text_hashes bytea[];
+    v_hashes      bytea[];
+    v_edges       uuid[];
+    v_edge_ids    text[];
+    v_profiles    text[];
+    v_kept        bigint;
+    v_episodes    bigint;
+    v_facts       bigint := 0;
+    v_removed     bigint := 0;
+    v_history     bigint;
+    v_vectors     bigint;
+    v_change      bigint;
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    SELECT COALESCE(pg_catalog.array_agg(e.episode_key ORDER BY e.episode_id), '{}'),
+           COALESCE(pg_catalog.array_agg(e.episode_id ORDER BY e.episode_id), '{}'),
+           COALESCE(pg_catalog.array_agg(pg_catalog.sha256(pg_catalog.convert_to(e.content, 'UTF8')) ORDER BY e.episode_id), '{}'),
+           COALESCE(pg_catalog.array_agg(e.content_hash) FILTER (WHERE e.content_hash IS NOT NULL), '{}')
+           || COALESCE(pg_catalog.array_agg(memory._cache_hash(e.embedding_model, e.content))
+                           FILTER (WHERE e.embedding_model IS NOT NULL AND e.content IS NOT NULL), '{}')
+      INTO v_keys, v_ids, v_text_hashes, v_hashes
+      FROM memory.episodes AS e
+     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+       AND e.episode_key = ANY (p_episode_keys);
+    v_profiles := ARRAY(SELECT p.platform || '/' || p.agent_id FROM memory.profiles AS p
+                         WHERE p_agent_id IS NOT NULL AND p.tenant_id = p_tenant_id
+                           AND p.simulation_id = p_simulation_id AND p.agent_id = p_agent_id
+                           AND (p_platform IS NULL OR p.platform = p_platform)
+                         ORDER BY 1);
+    IF pg_catalog.cardinality(v_keys) = 0 AND pg_catalog.cardinality(v_profiles) = 0 THEN
+        RETURN QUERY SELECT 0::bigint, 0::bigint, 0::bigint, 0::bigint, 0::bigint, 0::bigint;
+        RETURN;
+    END IF;
+
+    -- the facts the episodes are evidence of: those with no other support go
+    SELECT COALESCE(pg_catalog.array_agg(s.edge_key) FILTER (WHERE s.only_forgotten), '{}'),
+           pg_catalog.count(*) FILTER (WHERE NOT s.only_forgotten)
+      INTO v_edges, v_kept
+      FROM (SELECT l.edge_key, pg_catalog.bool_and(l.episode_key = ANY (v_keys)) AS only_forgotten
+              FROM memory.edge_evidence AS l
+             WHERE l.tenant_id = p_tenant_id AND l.simulation_id = p_simulation_id
+               AND l.edge_key IN (SELECT x.edge_key FROM memory.edge_evidence AS x
+                                   WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                                     AND x.episode_key = ANY (v_keys))
+             GROUP BY l.edge_key) AS s;
+    SELECT COALESCE(pg_catalog.array_agg(d.edge_id ORDER BY d.edge_id), '{}'),
+           v_hashes || COALESCE(pg_catalog.array_agg(d.content_hash) FILTER (WHERE d.content_hash IS NOT NULL), '{}')
+           || COALESCE(pg_catalog.array_agg(memory._cache_hash(d.embedding_model, d.fact))
+                           FILTER (WHERE d.embedding_model IS NOT NULL AND d.fact IS NOT NULL), '{}')
+      INTO v_edge_ids, v_hashes
+      FROM memory.edges AS d
+     WHERE d.tenant_id = p_tenant_id AND d.simulation_id = p_simulation_id AND d.edge_key = ANY (v_edges);
+
+    DELETE FROM memory.edge_evidence AS l
+     WHERE l.tenant_id = p_tenant_id AND l.simulation_id = p_simulation_id
+       AND (l.episode_key = ANY (v_keys) OR l.edge_key = ANY (v_edges));
+    DELETE FROM memory.edges AS d
+     WHERE d.tenant_id = p_tenant_id AND d.simulation_id = p_simulation_id AND d.edge_key = ANY (v_edges);
+    GET DIAGNOSTICS v_facts = ROW_COUNT;
+    DELETE FROM memory.episodes AS e
+     WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id AND e.episode_key = ANY (v_keys);
+    GET DIAGNOSTICS v_episodes = ROW_COUNT;
+    DELETE FROM memory.profiles AS p
+     WHERE p_agent_id IS NOT NULL AND p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+       AND p.agent_id = p_agent_id AND (p_platform IS NULL OR p.platform = p_platform);
+    GET DIAGNOSTICS v_removed = ROW_COUNT;
+
+    -- every version of them, the ones the deletes above just wrote included
+    DELETE FROM memory.row_history AS h
+     WHERE h.tenant_id = p_tenant_id AND h.simulation_id = p_simulation_id
+       AND ((h.kind = 'episodes' AND h.row_id = ANY (v_ids)) OR (h.kind = 'edges' AND h.row_id = ANY (v_edge_ids)));
+    GET DIAGNOSTICS v_history = ROW_COUNT;
+    DELETE FROM memory.vector_cache AS c
+     WHERE c.tenant_id = p_tenant_id AND c.content_hash = ANY (v_hashes);
+    GET DIAGNOSTICS v_vectors = ROW_COUNT;
+    DELETE FROM memory.zep_batch_items AS b
+     WHERE b.tenant_id = p_tenant_id AND b.simulation_id = p_simulation_id
+       AND b.episode_uuid::text = ANY (v_ids);
+    DELETE FROM memory.zep_episodes AS z
+     WHERE z.tenant_id = p_tenant_id AND z.simulation_id = p_simulation_id
+       AND z.episode_uuid::text = ANY (v_ids);
+    DELETE FROM memory.episode_clumps AS c
+     WHERE c.tenant_id = p_tenant_id AND c.simulation_id = p_simulation_id
+       AND (c.representative_key = ANY (v_keys) OR c.member_ids && v_ids);
+    DELETE FROM memory.search_builds AS b
+     WHERE b.tenant_id = p_tenant_id AND b.simulation_id = p_simulation_id AND pg_catalog.cardinality(v_keys) > 0;
+    DELETE FROM memory.staged_episodes AS s
+     WHERE s.tenant_id = p_tenant_id AND s.episode_key = ANY (v_keys)
+       AND s.attempt_id IN (SELECT a.attempt_id FROM memory.import_attempts AS a
+                             WHERE a.tenant_id = p_tenant_id AND a.simulation_id = p_simulation_id);
+
+    v_change := memory._record_change(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                      p_kind => 'episodes', p_op => 'delete', p_ids => v_ids,
+                                      p_counts => pg_catalog.jsonb_build_object(
+                                          'episodes', v_episodes, 'facts_removed', v_facts,
+                                          'facts_kept', v_kept, 'profiles', v_removed),
+                                      p_attempt_id => NULL,
+                                      p_detail => pg_catalog.jsonb_build_object(
+                                          'forgotten', true, 'facts', v_edge_ids, 'profiles', v_profiles));
+    INSERT INTO memory.forgotten AS f (tenant_id, simulation_id, kind, row_key, text_hash, change_id)
+    SELECT p_tenant_id, p_simulation_id, 'episodes', u.k, u.h, v_change
+      FROM ROWS FROM (pg_catalog.unnest(v_keys), pg_catalog.unnest(v_text_hashes)) AS u (k, h)
+    UNION ALL
+    SELECT p_tenant_id, p_simulation_id, 'edges', pg_catalog.md5(u.i)::uuid, NULL, v_change
+      FROM pg_catalog.unnest(v_edge_ids) AS u (i)
+    UNION ALL
+    SELECT p_tenant_id, p_simulation_id, 'profiles', pg_catalog.md5(u.i)::uuid, NULL, v_change
+      FROM pg_catalog.unnest(v_profiles) AS u (i)
+    ON CONFLICT ON CONSTRAINT forgotten_pkey DO NOTHING;
+
+    RETURN QUERY SELECT v_episodes, v_facts, v_kept, v_removed, v_history, v_vectors;
+END
+$$;
+
+ALTER FUNCTION memory._forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text) OWNER TO memory_owner;
+
+-- FUNCTION _forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text) IS 'Internal: forget episodes with the facts only they supported, their history, cached vectors and copies, leaving tombstones (SECURITY DEFINER: writers hold no DELETE)';
+
+-- FUNCTION _forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text) TO memory_writer;
 
 -- _function_fingerprints(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._function_fingerprints() RETURNS TABLE(signature text, security text, owner text, config text, acl text, body_md5 text)
@@ -2124,6 +2289,62 @@ GRANT ALL ON FUNCTION memory._holds_grant(p_tenant_id uuid) TO memory_reader;
 GRANT ALL ON FUNCTION memory._holds_grant(p_tenant_id uuid) TO memory_writer;
 GRANT ALL ON FUNCTION memory._holds_grant(p_tenant_id uuid) TO memory_admin;
 
+-- _identity_map(uuid, uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._identity_map(p_tenant_id uuid, p_run_a uuid, p_run_b uuid) RETURNS TABLE(node_a text, node_b text, score real)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT m.node_a, m.node_b, m.score
+      FROM (SELECT x.*,
+                   pg_catalog.row_number() OVER (PARTITION BY x.node_a ORDER BY x.score DESC, x.node_b) AS rank_a,
+                   pg_catalog.row_number() OVER (PARTITION BY x.node_b ORDER BY x.score DESC, x.node_a) AS rank_b
+              FROM (SELECT CASE WHEN l.simulation_a = p_run_a THEN l.node_a ELSE l.node_b END AS node_a,
+                           CASE WHEN l.simulation_a = p_run_a THEN l.node_b ELSE l.node_a END AS node_b,
+                           CASE WHEN l.decision IN ('confirmed', 'manual') THEN 1::real ELSE l.score END AS score
+                      FROM memory.identity_links AS l
+                     WHERE l.tenant_id = p_tenant_id
+                       AND l.simulation_a = LEAST(p_run_a, p_run_b) AND l.simulation_b = GREATEST(p_run_a, p_run_b)
+                       AND memory._link_active(l.decision, l.current)) AS x) AS m
+     WHERE m.rank_a = 1 AND m.rank_b = 1
+$$;
+
+ALTER FUNCTION memory._identity_map(p_tenant_id uuid, p_run_a uuid, p_run_b uuid) OWNER TO memory_owner;
+
+-- FUNCTION _identity_map(p_tenant_id uuid, p_run_a uuid, p_run_b uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._identity_map(p_tenant_id uuid, p_run_a uuid, p_run_b uuid) IS 'Internal: the counting links between two simulations, oriented and one a side';
+
+-- FUNCTION _identity_map(p_tenant_id uuid, p_run_a uuid, p_run_b uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._identity_map(p_tenant_id uuid, p_run_a uuid, p_run_b uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._identity_map(p_tenant_id uuid, p_run_a uuid, p_run_b uuid) TO memory_reader;
+
+-- _identity_names(text, jsonb); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._identity_names(p_name text, p_attributes jsonb) RETURNS text[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+    SELECT pg_catalog.array_agg(DISTINCT v.n ORDER BY v.n)
+      FROM (SELECT pg_catalog.btrim(pg_catalog.regexp_replace(pg_catalog.lower(x.t), '\s+', ' ', 'g')) AS n
+              FROM (SELECT p_name AS t
+                    UNION ALL
+                    SELECT a.t FROM pg_catalog.jsonb_array_elements_text(
+                        CASE WHEN pg_catalog.jsonb_typeof(p_attributes -> 'aliases') = 'array'
+                             THEN pg_catalog.jsonb_path_query_array(p_attributes -> 'aliases', '$[*] ? (@.type() == "string")')
+                             ELSE '[]'::jsonb END) AS a(t)
+                    UNION ALL
+                    SELECT p_attributes ->> 'alias' WHERE pg_catalog.jsonb_typeof(p_attributes -> 'alias') = 'string'
+                   ) AS x) AS v
+     WHERE v.n <> ''
+$_$;
+
+ALTER FUNCTION memory._identity_names(p_name text, p_attributes jsonb) OWNER TO memory_owner;
+
+-- FUNCTION _identity_names(p_name text, p_attributes jsonb); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._identity_names(p_name text, p_attributes jsonb) IS 'Internal: an entity''s name and aliases, normalised: what two runs'' entities are matched by';
+
+-- FUNCTION _identity_names(p_name text, p_attributes jsonb); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._identity_names(p_name text, p_attributes jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._identity_names(p_name text, p_attributes jsonb) TO memory_reader;
+
 -- _index_words(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._index_words() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
@@ -2298,6 +2519,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._attempt_alive(integer,integer,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'f7623d812a573974af7727c68393a4fa', false),
         ('memory._attempt_lock_class()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '653af550d9405f36d55f39f343a4c102', false),
         ('memory._attempt_lock_held(integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'efdad4f9bf69f21246203c0b314339f2', false),
+        ('memory._cache_hash(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '286c77ab0a494c787b0ec92ea2043bc9', false),
         ('memory._check_batch(text,jsonb,jsonb,text[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b3aa268a1e7c67cb1ee34dfd5790b1cc', false),
         ('memory._check_fact_state(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'cf0b715a4d584676179d7c6758b693e3', false),
         ('memory._check_items_model(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f1441e273a03dbe63c39b45a143e84d3', false),
@@ -2311,7 +2533,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._clump_collapse(uuid,uuid,bigint,memory.episode_hit[],integer[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '70c3c9eb9977f1695d7d25186a12c227', false),
         ('memory._clump_index_name(bigint,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '8e30fda99fb455af113bd59e0e1a5646', false),
         ('memory._clump_plan(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '028d0232a0bde8a06b8b567ea413cb7b', false),
-        ('memory._clump_search(uuid,uuid,bigint,bigint,public.vector,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b6a9112a5fef8f0510953d81251eecb4', false),
+        ('memory._clump_search(uuid,uuid,bigint,bigint,public.vector,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7c7609d652b9d2b62dc84b43c9cff82f', false),
         ('memory._clump_state(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '14338c2f0712d264f65960cd9adb0275', false),
         ('memory._compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', '47b9ac8eb48bc01f240693bf7cca3e64', false),
         ('memory._current_tenant_id()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '52a4bbf748c4a714e4265605f61617f2', false),
@@ -2329,17 +2551,20 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._enter_vector_cache(uuid,text,bytea[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c1813e405d92ce60a26071fcfeb06edc', false),
         ('memory._entities_ann_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'd923cc1fd1bb77f861061686f2b1c8f3', false),
         ('memory._entity_names(text,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3cdfddcafcc2551ff3bfcbf0819bc96d', false),
-        ('memory._episodes_breadth(real,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3ab964e0cb073549874e5daf105cf1a5', false),
+        ('memory._episodes_breadth(real,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5422aff00e485d3bb8ec46ca7e36e3e3', false),
         ('memory._fact_state(timestamp with time zone,timestamp with time zone,timestamp with time zone,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b70babaf1c15be4f11192f4f1191645a', false),
         ('memory._facts_ann_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '50328be2703ac85844b58d614a9a7ecf', false),
         ('memory._fail_dead_attempts(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6474b0aabd1e5351bb7a4cdf997577c5', false),
         ('memory._field_problem(jsonb,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6cf8520e40a30f7693123cf4861233e5', false),
+        ('memory._forget(uuid,uuid,uuid[],integer,text)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '3b09eb6c8b46d665c0dd9c160015093d', false),
         ('memory._function_fingerprints()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '9d5f770d99404344e0c73b64eb685914', false),
         ('memory._group_roles()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26042769b5c2db52cfaae36609333624', false),
         ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b847ccb3c10a7b1500a4c0ef40112a4e', false),
         ('memory._holds_grant(uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '12e5e22f66f7556b94206bfaf9b5143c', false),
+        ('memory._identity_map(uuid,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '24eb3e7fb02244cc907142a41bc8de3e', false),
+        ('memory._identity_names(text,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '76b848f3756953c4a0f40d44e75f708a', false),
         ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'd4cdf68ab23b68453013728bb85447da', false),
-        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '5041986e99933ae08cfda69948428657', false),
+        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0f9758006c8cf1849c14aaa3af1d26c0', false),
         ('memory._kind(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ef54e58aef42b081b621fd1f0b93ad64', false),
         ('memory._kind_columns(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '60be66f17c323b7bee73f792e06acc4c', false),
         ('memory._kind_key(text,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e9102568bf7756c17c45d8230251a64e', false),
@@ -2347,7 +2572,11 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._known(anyelement,uuid,uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dad8e004b708fa987f3cc0507ce3223d', false),
         ('memory._label_max()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '1dbe62f77eb846a8b0b9361391a89734', false),
         ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '510c14cf40c7ef2bcb27a4babfb3b887', false),
+        ('memory._link_active(text,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'afc85d9a3a0f62fc5ad8eed9b0eaba20', false),
         ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6216275003d5e9fdc6022b5f789763d5', false),
+        ('memory._link_pair(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'dda1744d10df829ce623b8ef3ff8d5ea', false),
+        ('memory._link_score(boolean,boolean,real,real,real,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ba8deb10eb890ca3b3acc9aa3a858be1', false),
+        ('memory._link_threshold()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '210c0d40713a233db1b85a0861b7bf27', false),
         ('memory._lock_simulation(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '89ae5faaac4f0b98169f199e09fff8b6', false),
         ('memory._merge(text,uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '5e9603c4d3c9a67c67811b1c63f1ae24', false),
         ('memory._merge_edges(uuid,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '889c8f28e01239165edee07d06131188', false),
@@ -2376,6 +2605,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._prune(text,uuid,uuid,uuid,text[])', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f90074e42f28fdfee282416cfb02166a', false),
         ('memory._quota_used(uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', '7945160f4bd7740dedcb2ff5f9d566bf', false),
         ('memory._quote(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '91691779d956f464c76f41de654264c0', false),
+        ('memory._read_clock(uuid,uuid,timestamp with time zone,timestamp with time zone,integer,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'c74aa007f81cc2da4c7f325b0ea872f7', false),
         ('memory._recall_graph(uuid,uuid,text,integer,integer,timestamp with time zone,uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ed425457ab27c045b1dbdfd25ff7f78b', false),
         ('memory._recall_list(jsonb,text,text[],text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6603ecc82076d1f8cdbf82f9940cd8ed', false),
         ('memory._recall_option(jsonb,text,double precision,double precision,double precision)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'e94331ac67785390e11c607ca53bc087', false),
@@ -2392,9 +2622,11 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._require_attempt(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd7ba177d875eff854930db5d47fb8677', false),
         ('memory._require_row(text,uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b1b0dc3c3e7997695c06a837ebe0eaae', false),
         ('memory._require_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '175101a744e50c8d2a7510ca1d8d1087', false),
+        ('memory._round_moment(uuid,uuid,integer,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3dca136ef0b716034b150d9db064fe9e', false),
+        ('memory._said_hits(uuid,uuid,memory.recall_hit[],integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'f27c6c90f6248036fa0c914f5a31447e', false),
         ('memory._said_something(uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'f2e032017672643cef00e6d6b56f2b4d', false),
         ('memory._search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6993717f22867c1dbde2b0b5548d7d6b', false),
-        ('memory._search_episodes_ann(uuid,uuid,bigint,public.vector,integer,integer,real,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=100000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '016ae6dc7dda13d836e5e03ec40d97fc', false),
+        ('memory._search_episodes_ann(uuid,uuid,bigint,public.vector,integer,integer,real,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=100000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5b6ff180d40e796d704d610222d4f68a', false),
         ('memory._search_episodes_ivf(uuid,uuid,bigint,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, ivfflat.iterative_scan=relaxed_order, ivfflat.max_probes=60, ivfflat.probes=40, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a2322598b0d88aed3e424019f4ea1473', false),
         ('memory._search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '71bb3327bd52fd5bcd2a29fe878103e6', false),
         ('memory._search_facts_ann(uuid,uuid,bigint,public.vector,integer,text,timestamp with time zone,real,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=20000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee8b1faceb6cee93ba43fe0094471729', false),
@@ -2408,7 +2640,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._staging_duplicate(text,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f69bc8df76f9845b2165b54375f71089', false),
         ('memory._staging_problem(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6745eb3f0ae50f2350e3882db8a585ed', false),
         ('memory._stored_dimensions()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'a00063f5b5893f463d2d49b5deacb26d', false),
-        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'd3d6477d731a2d9c1164bb4e8fd237e2', false),
+        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '6f4419b825fb01ca091d4be777160233', false),
         ('memory._text_hash(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9b18070791a3bbbec385f667a8a9fa95', false),
         ('memory._top_k(integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8e0003e801d19da81e4883fe598ecde5', false),
         ('memory._upsert(text,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '17d3b9b05fe66845dab5cb6995ceac0b', false),
@@ -2458,14 +2690,22 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.committed_hashes(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '17352155513e7e5514a92d4e47466317', false),
         ('memory.compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'af5b9c3e184af1c88443cd1657ed7158', false),
         ('memory.create_api_key(uuid,name,bytea,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '02fed51c16a9681d5668cc4928de7af7', false),
+        ('memory.create_snapshot(uuid,uuid,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c3c7cae38eb22a63fe06d4cf2f708963', false),
         ('memory.create_tenant(text,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c320ad93d7b9aedf219178d07aa7f598', false),
+        ('memory.decide_link(uuid,uuid,text,uuid,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '502a52daba6562f6bc5b9d7658cd96e6', false),
         ('memory.delete_simulation(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6f12e7e4e3e8a7ab22035dbaac9e206e', false),
         ('memory.delete_tenant(uuid)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0d44e49008b8f23badef90055317aaf7', false),
+        ('memory.diff(uuid,uuid,uuid,real,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '27b495cba345096c4618fbd639552cc4', false),
+        ('memory.drop_snapshot(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9a51522e075b5cb391589a3fcb9f91b1', false),
         ('memory.entity_summary(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6dce3b7cc5577c722df49108f8ab9c4c', false),
         ('memory.episode_vector(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '97e2f074d5e8c17ffd352a033ac20402', false),
         ('memory.episodes(uuid,uuid,integer,text,text,integer,integer,timestamp with time zone,timestamp with time zone,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b7f692ffeff11791471e6a1f8a5797e2', false),
         ('memory.evidence(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ec396089c1d006ee460dbfd104dcc913', false),
-        ('memory.facts(uuid,uuid,text,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1ab0a08b9f049ed84ad9c0fe10d78d5d', false),
+        ('memory.facts(uuid,uuid,text,text,timestamp with time zone,integer,integer,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd92fc66c1894c7333eb19c7f8aa5a821', false),
+        ('memory.forget_agent(uuid,uuid,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '0378ceaac36106429301f9b3d5deb4b1', false),
+        ('memory.forget_episodes(uuid,uuid,text[])', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a1b73477f3004c8e76e01eef620a63fd', false),
+        ('memory.forgotten_ids(uuid,uuid,text,text[],bytea[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7eecdfe2c317f5674436f0b531a9d1f9', false),
+        ('memory.fork_simulation(uuid,uuid,uuid,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '862916b4134c4ce810493d2b2b1ab58f', false),
         ('memory.get_edge(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd1a2d7907e6f79ea5b69b24dc7042b31', false),
         ('memory.get_node(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd0eb08e93bacb330ffebb8eb821dc1c9', false),
         ('memory.grant_tenant(name,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'a3a915f05d9e9886092dc2dfe38bffc2', false),
@@ -2474,14 +2714,19 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.health(uuid,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b8c95d11629da6b8ed22a5a49cdc1b00', false),
         ('memory.health_tenant(uuid,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '7827380782f1267bbe4ffb33e9622d71', false),
         ('memory.history(uuid,uuid,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '9c91b57f392f5446407810b8c591182c', false),
+        ('memory.identity(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8c6cee0fe7339e5be09db46049024a15', false),
+        ('memory.identity_facts(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'eba8a2984e29d5dfe90e583ec2b63595', false),
+        ('memory.identity_links(uuid,uuid,uuid,boolean)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '306b642fe4b84055556e793cb0431de8', false),
         ('memory.import_attempts(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '079e39d3b9a86abd38eed54832f01d84', false),
         ('memory.link_evidence(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'de3430184638309c6e9a9815320b1ab5', false),
+        ('memory.link_runs(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '193c0ae6e7c32035609cd7770a92eb89', false),
         ('memory.list_models()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'ce6864122161e44f4b0fe2fc7e9d7695', false),
         ('memory.list_simulations(uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'bcf1da7011e6dd9454fba858ecd73eb1', false),
         ('memory.list_tenants()', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b586af509d163621749d7a0cbfa5b159', false),
         ('memory.match_entities(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dd69271db5b99f64b2708741dd2fac31', false),
         ('memory.model_of(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee844fcf6e5dfd9fbbb9ed57bf56e254', false),
-        ('memory.neighbors(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '2f4c358a1ae3b86cf4991521e6d78a44', false),
+        ('memory.neighbor_ids(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer,integer,text)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b6834f99dd16332f3be9fe11df26a9d4', false),
+        ('memory.neighbors(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer,integer,text)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ed3be963311110cb8c25f5de685aabd4', false),
         ('memory.nodes_by_type(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '05d0a18fd24eaa6187941d9112dc04b1', false),
         ('memory.nodes_named(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5cfdce16af2b3fcc919257a98e0e640d', false),
         ('memory.open_staging()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f0a29994bff664eb345907fcbc36f0cc', false),
@@ -2490,7 +2735,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.predictions(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '879b97e8d26886192ec82641beb6e7a9', false),
         ('memory.profiles(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3af2df50a726f3758fb10eeda29a269a', false),
         ('memory.quotas(uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '5f3f9faf0fa9e795eeb04e8fae2d6b67', false),
-        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '848d1ba894d6991680d5f81497dc5203', false),
+        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '10d4fdd4cbed1355fb39f498fd6a244a', false),
         ('memory.record_outcome(uuid,uuid,text,text,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f7ff317bf0689141c55901522d51aab5', false),
         ('memory.reembed_texts(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8b43a613d0249b323f1a174484d55a4e', false),
         ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
@@ -2513,6 +2758,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.set_route_rule(text,text)', 'definer', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '8591276a8e436dcb9754573d25603c96', false),
         ('memory.set_tenant_model(uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f085cd5b476b5b7b06431b3cddaaa879', false),
         ('memory.simulation_stats(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '76596a73ee167f2edebd8dfc35d5eb1d', false),
+        ('memory.snapshots(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'acc6e1db7c663670f7c3d33e2f720721', false),
         ('memory.stage_rows(uuid,uuid)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b50ccf4766fec70bf4ff6dc6b2707d5a', false),
         ('memory.sweep(uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c0d58f5b8fbb0409962b7e6e70dd0ff7', false),
         ('memory.sweep_tenant(uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'e4d79e900ba70ae1a4f547f3f86deb5a', false),
@@ -2602,7 +2848,13 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
                                        -- alone, as the grants: below)
                                        'api_keys',
                                        -- V0044: graphs written through swarm-memory serve
-                                       'zep_ontologies', 'zep_episodes', 'zep_batches', 'zep_batch_items']) AS t
+                                       'zep_ontologies', 'zep_episodes', 'zep_batches', 'zep_batch_items',
+                                       -- V0053: the tombstones of forgotten rows
+                                       'forgotten',
+                                       -- V0052: named snapshots of simulations
+                                       'snapshots',
+                                       -- V0051: one identity across runs
+                                       'identity_links']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
       FROM tables AS t CROSS JOIN e
@@ -2634,6 +2886,8 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
        -- V0021, V0038: the same; memory_owner's definer functions write them (below).
        AND (t.table_name NOT IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps', 'tenant_quotas')
             OR p.command = 'SELECT')
+       -- V0053: the same; memory._forget writes the tombstones (below).
+       AND (t.table_name <> 'forgotten' OR p.command = 'SELECT')
     UNION ALL
     SELECT 'row_history'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
            ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
@@ -2644,6 +2898,10 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
       FROM e
     UNION ALL
     SELECT 'word_postings'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
+           ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
+      FROM e
+    UNION ALL
+    SELECT 'forgotten'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
            ARRAY['memory_owner']::name[], 'INSERT', NULL, e.call_tenant
       FROM e
     UNION ALL
@@ -2926,6 +3184,23 @@ GRANT ALL ON FUNCTION memory._limit(p_name text) TO memory_reader;
 GRANT ALL ON FUNCTION memory._limit(p_name text) TO memory_writer;
 GRANT ALL ON FUNCTION memory._limit(p_name text) TO memory_admin;
 
+-- _link_active(text, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._link_active(p_decision text, p_current boolean) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT p_decision IN ('confirmed', 'manual') OR (p_decision = 'auto' AND p_current)
+$$;
+
+ALTER FUNCTION memory._link_active(p_decision text, p_current boolean) OWNER TO memory_owner;
+
+-- FUNCTION _link_active(p_decision text, p_current boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._link_active(p_decision text, p_current boolean) IS 'Internal: whether a link counts (confirmed, made by hand, or found by the latest linking)';
+
+-- FUNCTION _link_active(p_decision text, p_current boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._link_active(p_decision text, p_current boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._link_active(p_decision text, p_current boolean) TO memory_reader;
+
 -- _link_evidence(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(sources bigint, mentions bigint, added bigint, removed bigint)
     LANGUAGE plpgsql SECURITY DEFINER
@@ -3154,6 +3429,211 @@ COMMENT ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid
 -- FUNCTION _link_evidence(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
+
+-- _link_pair(uuid, uuid, uuid, real); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real) RETURNS TABLE(linked bigint, added bigint, changed bigint, dropped bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_vectors boolean := (SELECT m.model FROM memory._simulation_model(p_tenant_id, p_simulation_a) AS m)
+                         IS NOT DISTINCT FROM
+                         (SELECT m.model FROM memory._simulation_model(p_tenant_id, p_simulation_b) AS m);
+BEGIN
+    RETURN QUERY
+    WITH na AS MATERIALIZED (
+        SELECT n.node_id, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+               memory._identity_names(n.name, n.attributes) AS names,
+               memory._identity_names(n.name, NULL) AS own
+          FROM memory.nodes AS n
+         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
+    ), nb AS MATERIALIZED (
+        SELECT n.node_id, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+               memory._identity_names(n.name, n.attributes) AS names,
+               memory._identity_names(n.name, NULL) AS own
+          FROM memory.nodes AS n
+         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b
+    ), named AS MATERIALIZED (  -- a shared name or alias: the pairs most runs consist of
+        SELECT DISTINCT a.node_id AS node_a, b.node_id AS node_b
+          FROM (SELECT na.node_id, pg_catalog.unnest(na.names) AS n FROM na) AS a
+          JOIN (SELECT nb.node_id, pg_catalog.unnest(nb.names) AS n FROM nb) AS b ON b.n = a.n
+    ), ua AS MATERIALIZED (  -- the entities no name pairs: only these are compared further
+        SELECT na.* FROM na WHERE NOT EXISTS (SELECT 1 FROM named AS x WHERE x.node_a = na.node_id)
+    ), ub AS MATERIALIZED (
+        SELECT nb.* FROM nb WHERE NOT EXISTS (SELECT 1 FROM named AS x WHERE x.node_b = nb.node_id)
+    ), ta AS (
+        SELECT ua.node_id, ua.type, g.g, pg_catalog.count(*) OVER (PARTITION BY ua.node_id) AS k
+          FROM ua CROSS JOIN LATERAL pg_catalog.unnest(public.show_trgm(ua.name)) AS g(g)
+    ), tb AS (
+        SELECT ub.node_id, ub.type, g.g, pg_catalog.count(*) OVER (PARTITION BY ub.node_id) AS k
+          FROM ub CROSS JOIN LATERAL pg_catalog.unnest(public.show_trgm(ub.name)) AS g(g)
+    ), candidates AS MATERIALIZED (
+        SELECT x.node_a, x.node_b FROM named AS x
+        UNION
+        SELECT ta.node_id, tb.node_id
+          FROM ta JOIN tb ON tb.type = ta.type AND tb.g = ta.g
+         GROUP BY ta.node_id, tb.node_id
+        HAVING pg_catalog.count(*)::real / (pg_catalog.max(ta.k) + pg_catalog.max(tb.k) - pg_catalog.count(*)) >= 0.3
+        UNION
+        SELECT ua.node_id, near.node_id
+          FROM ua CROSS JOIN LATERAL (
+                   SELECT n.node_id
+                     FROM memory.nodes AS n
+                    WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b AND n.type = ua.type
+                      AND COALESCE(n.summary_embedding, n.embedding) IS NOT NULL
+                    ORDER BY COALESCE(n.summary_embedding, n.embedding) OPERATOR(public.<=>) ua.v, n.node_id
+                    LIMIT 1) AS near
+         WHERE v_vectors AND ua.v IS NOT NULL
+    ), around_a AS MATERIALIZED (
+        SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
+          FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
+                  FROM memory.edges AS e
+                  JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
+                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a
+                UNION ALL
+                SELECT e.target_id, (memory._identity_names(s.name, NULL))[1]
+                  FROM memory.edges AS e
+                  JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
+                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a) AS x
+         GROUP BY x.node_id
+    ), around_b AS MATERIALIZED (
+        SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
+          FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
+                  FROM memory.edges AS e
+                  JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
+                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b
+                UNION ALL
+                SELECT e.target_id, (memory._identity_names(s.name, NULL))[1]
+                  FROM memory.edges AS e
+                  JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
+                 WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b) AS x
+         GROUP BY x.node_id
+    ), evidence AS MATERIALIZED (
+        SELECT c.node_a, c.node_b, a.name AS name_a, b.name AS name_b, a.type AS type_a, b.type AS type_b,
+               a.own = b.own AS same_name,
+               a.own <> b.own AND a.names OPERATOR(pg_catalog.&&) b.names AS alias,
+               public.similarity(a.name, b.name)::real AS trigram,
+               CASE WHEN v_vectors THEN (1 - (a.v OPERATOR(public.<=>) b.v))::real END AS meaning,
+               a.type = b.type AS same_type,
+               shared.names AS shared,
+               CASE WHEN cardinality(COALESCE(ra.nn, '{}')) + cardinality(COALESCE(rb.nn, '{}')) = 0 THEN 0::real
+                    ELSE (cardinality(shared.names)::real
+                          / (cardinality(COALESCE(ra.nn, '{}')) + cardinality(COALESCE(rb.nn, '{}')) - cardinality(shared.names)))::real
+               END AS neighbours
+          FROM candidates AS c
+          CROSS JOIN LATERAL (
+              SELECT n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+                     memory._identity_names(n.name, n.attributes) AS names, memory._identity_names(n.name, NULL) AS own
+                FROM memory.nodes AS n
+               WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
+                 AND n.node_key = pg_catalog.md5(c.node_a)::uuid) AS a
+          CROSS JOIN LATERAL (
+              SELECT n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+                     memory._identity_names(n.name, n.attributes) AS names, memory._identity_names(n.name, NULL) AS own
+                FROM memory.nodes AS n
+               WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b
+                 AND n.node_key = pg_catalog.md5(c.node_b)::uuid) AS b
+          LEFT JOIN around_a AS ra ON ra.node_id = c.node_a
+          LEFT JOIN around_b AS rb ON rb.node_id = c.node_b
+          CROSS JOIN LATERAL (SELECT COALESCE(pg_catalog.array_agg(i.n ORDER BY i.n), '{}') AS names
+                                FROM (SELECT pg_catalog.unnest(ra.nn) INTERSECT SELECT pg_catalog.unnest(rb.nn)) AS i(n)) AS shared
+    ), decided AS (
+        SELECT l.node_a, l.node_b, l.decision
+          FROM memory.identity_links AS l
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_a AND l.simulation_b = p_simulation_b
+           AND l.decision <> 'auto'
+    ), scored AS MATERIALIZED (
+        SELECT e.*, memory._link_score(e.same_name, e.alias, e.trigram, e.meaning, e.neighbours, e.same_type) AS score
+          FROM evidence AS e
+         WHERE NOT EXISTS (SELECT 1 FROM decided AS d
+                            WHERE (d.node_a = e.node_a AND d.node_b = e.node_b)
+                               OR (d.decision IN ('confirmed', 'manual') AND (d.node_a = e.node_a OR d.node_b = e.node_b)))
+    ), chosen AS (
+        SELECT s.node_a, s.node_b, s.score,
+               pg_catalog.jsonb_build_object(
+                   'names', pg_catalog.jsonb_build_array(s.name_a, s.name_b),
+                   'types', pg_catalog.jsonb_build_array(s.type_a, s.type_b),
+                   'same_name', s.same_name, 'alias', s.alias,
+                   'name_trigram', pg_catalog.round(s.trigram::numeric, 3),
+                   'meaning', pg_catalog.round(s.meaning::numeric, 3),
+                   'neighbours', pg_catalog.round(s.neighbours::numeric, 3),
+                   'shared_neighbours', pg_catalog.to_jsonb(s.shared[1:5])) AS evidence
+          FROM (SELECT s.*,
+                       pg_catalog.row_number() OVER (PARTITION BY s.node_a ORDER BY s.score DESC, s.node_b) AS rank_a,
+                       pg_catalog.row_number() OVER (PARTITION BY s.node_b ORDER BY s.score DESC, s.node_a) AS rank_b
+                  FROM scored AS s
+                 WHERE s.score >= p_min_score) AS s
+         WHERE s.rank_a = 1 AND s.rank_b = 1
+    ), written AS (
+        INSERT INTO memory.identity_links AS l
+               (tenant_id, simulation_a, node_a, simulation_b, node_b, score, evidence)
+        SELECT p_tenant_id, p_simulation_a, c.node_a, p_simulation_b, c.node_b, c.score, c.evidence
+          FROM chosen AS c
+        ON CONFLICT ON CONSTRAINT identity_links_pkey DO UPDATE
+           SET score = excluded.score, evidence = excluded.evidence, current = true,
+               updated_at = excluded.updated_at
+         WHERE (l.score, l.evidence, l.current) IS DISTINCT FROM (excluded.score, excluded.evidence, true)
+        RETURNING l.xmax::text = '0' AS inserted
+    ), stale AS (
+        UPDATE memory.identity_links AS l
+           SET current = false, updated_at = pg_catalog.now()
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_a AND l.simulation_b = p_simulation_b
+           AND l.decision = 'auto' AND l.current
+           AND NOT EXISTS (SELECT 1 FROM chosen AS c WHERE c.node_a = l.node_a AND c.node_b = l.node_b)
+        RETURNING 1
+    )
+    SELECT (SELECT pg_catalog.count(*) FROM chosen),
+           (SELECT pg_catalog.count(*) FILTER (WHERE w.inserted) FROM written AS w),
+           (SELECT pg_catalog.count(*) FILTER (WHERE NOT w.inserted) FROM written AS w),
+           (SELECT pg_catalog.count(*) FROM stale);
+END
+$$;
+
+ALTER FUNCTION memory._link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real) OWNER TO memory_owner;
+
+-- FUNCTION _link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real) IS 'Internal: find, score and write the links between the entities of two simulations (memory.link_runs)';
+
+-- FUNCTION _link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real) TO memory_writer;
+
+-- _link_score(boolean, boolean, real, real, real, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._link_score(p_same_name boolean, p_alias boolean, p_name_trigram real, p_meaning real, p_neighbours real, p_same_type boolean) RETURNS real
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT LEAST(1, GREATEST(0,
+             0.45 * GREATEST(CASE WHEN p_same_name THEN 1 WHEN p_alias THEN 0.95 ELSE 0 END,
+                             COALESCE(p_name_trigram, 0))
+           + 0.25 * GREATEST(COALESCE(p_meaning, 0), 0)
+           + 0.20 * COALESCE(p_neighbours, 0)
+           + 0.10 * CASE WHEN p_same_type THEN 1 ELSE 0 END))::real
+$$;
+
+ALTER FUNCTION memory._link_score(p_same_name boolean, p_alias boolean, p_name_trigram real, p_meaning real, p_neighbours real, p_same_type boolean) OWNER TO memory_owner;
+
+-- FUNCTION _link_score(p_same_name boolean, p_alias boolean, p_name_trigram real, p_meaning real, p_neighbours real, p_same_type boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._link_score(p_same_name boolean, p_alias boolean, p_name_trigram real, p_meaning real, p_neighbours real, p_same_type boolean) IS 'Internal: the score of a candidate link from its evidence (name, alias, trigrams, meaning, neighbours, type)';
+
+-- FUNCTION _link_score(p_same_name boolean, p_alias boolean, p_name_trigram real, p_meaning real, p_neighbours real, p_same_type boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._link_score(p_same_name boolean, p_alias boolean, p_name_trigram real, p_meaning real, p_neighbours real, p_same_type boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._link_score(p_same_name boolean, p_alias boolean, p_name_trigram real, p_meaning real, p_neighbours real, p_same_type boolean) TO memory_reader;
+
+-- _link_threshold(); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._link_threshold() RETURNS real
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$ SELECT 0.6::real $$;
+
+ALTER FUNCTION memory._link_threshold() OWNER TO memory_owner;
+
+-- FUNCTION _link_threshold(); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._link_threshold() IS 'Internal: the default least score of a link';
+
+-- FUNCTION _link_threshold(); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._link_threshold() FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._link_threshold() TO memory_reader;
 
 -- _lock_simulation(uuid, uuid, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._lock_simulation(p_tenant_id uuid, p_simulation_id uuid, p_wait boolean) RETURNS boolean
@@ -4112,6 +4592,65 @@ GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_reader;
 GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_writer;
 GRANT ALL ON FUNCTION memory._quote(p_value text) TO memory_admin;
 
+-- _read_clock(uuid, uuid, timestamp with time zone, timestamp with time zone, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._read_clock(p_tenant_id uuid, p_simulation_id uuid, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) RETURNS TABLE(as_of timestamp with time zone, known_at timestamp with time zone, round integer)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_known timestamptz := p_known_at;
+    v_round integer := p_round;
+    v_snap  record;
+BEGIN
+    IF p_snapshot IS NOT NULL THEN
+        IF p_known_at IS NOT NULL THEN
+            RAISE EXCEPTION 'pass p_known_at or p_snapshot, not both'
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'a snapshot is a record time of its own';
+        END IF;
+        SELECT s.known_at, s.round INTO v_snap
+          FROM memory.snapshots AS s
+         WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
+           AND s.name = p_snapshot AND s.dropped_at IS NULL;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'unknown snapshot % in simulation %', memory._quote(p_snapshot), p_simulation_id
+                USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s snapshots with memory.snapshots()';
+        END IF;
+        v_known := v_snap.known_at;
+        v_round := COALESCE(p_round, CASE WHEN p_as_of IS NULL THEN v_snap.round END);
+    END IF;
+    IF v_round IS NULL THEN
+        RETURN QUERY SELECT p_as_of, v_known, NULL::integer;
+        RETURN;
+    END IF;
+    IF p_round IS NOT NULL AND p_as_of IS NOT NULL THEN
+        RAISE EXCEPTION 'pass p_as_of or p_round, not both'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'a round is a world time of its own';
+    END IF;
+    IF v_round < 0 THEN
+        RAISE EXCEPTION 'round % is negative', v_round
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'rounds count from 0';
+    END IF;
+    as_of := memory._round_moment(p_tenant_id, p_simulation_id, v_round,
+                                  CASE WHEN v_known < pg_catalog.now() THEN v_known END);
+    IF as_of IS NULL THEN
+        RAISE EXCEPTION 'no episode of simulation % up to round % carries a time', p_simulation_id, v_round
+            USING ERRCODE = 'no_data_found', HINT = 'a round is read at its episodes'' latest occurred_at';
+    END IF;
+    known_at := v_known;
+    round := v_round;
+    RETURN NEXT;
+END
+$$;
+
+ALTER FUNCTION memory._read_clock(p_tenant_id uuid, p_simulation_id uuid, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) OWNER TO memory_owner;
+
+-- FUNCTION _read_clock(p_tenant_id uuid, p_simulation_id uuid, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._read_clock(p_tenant_id uuid, p_simulation_id uuid, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) IS 'Internal: a read''s world and record times from a moment or a round, and a record time or a snapshot';
+
+-- FUNCTION _read_clock(p_tenant_id uuid, p_simulation_id uuid, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._read_clock(p_tenant_id uuid, p_simulation_id uuid, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._read_clock(p_tenant_id uuid, p_simulation_id uuid, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) TO memory_reader;
+
 -- _recall_graph(uuid, uuid, text, integer, integer, timestamp with time zone, uuid[], real[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._recall_graph(p_tenant_id uuid, p_simulation_id uuid, p_text text, p_candidates integer, p_depth integer, p_as_of timestamp with time zone, p_name_keys uuid[], p_name_sims real[]) RETURNS SETOF memory.recall_hit
     LANGUAGE plpgsql STABLE
@@ -4843,6 +5382,62 @@ REVOKE ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation
 GRANT ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
 GRANT ALL ON FUNCTION memory._require_simulation(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
 
+-- _round_moment(uuid, uuid, integer, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._round_moment(p_tenant_id uuid, p_simulation_id uuid, p_round integer, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS timestamp with time zone
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT pg_catalog.max(e.occurred_at)
+      FROM (SELECT e.occurred_at, e.round FROM memory.episodes AS e
+             WHERE p_known_at IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+            UNION ALL
+            SELECT e.occurred_at, e.round
+              FROM memory._known(NULL::memory.episodes, p_tenant_id, p_simulation_id, p_known_at) AS e
+             WHERE p_known_at IS NOT NULL) AS e
+     WHERE e.round <= p_round
+$$;
+
+ALTER FUNCTION memory._round_moment(p_tenant_id uuid, p_simulation_id uuid, p_round integer, p_known_at timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION _round_moment(p_tenant_id uuid, p_simulation_id uuid, p_round integer, p_known_at timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._round_moment(p_tenant_id uuid, p_simulation_id uuid, p_round integer, p_known_at timestamp with time zone) IS 'Internal: the world time at which a round of a simulation ended (its episodes'' latest time)';
+
+-- FUNCTION _round_moment(p_tenant_id uuid, p_simulation_id uuid, p_round integer, p_known_at timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._round_moment(p_tenant_id uuid, p_simulation_id uuid, p_round integer, p_known_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._round_moment(p_tenant_id uuid, p_simulation_id uuid, p_round integer, p_known_at timestamp with time zone) TO memory_reader;
+
+-- _said_hits(uuid, uuid, memory.recall_hit[], integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._said_hits(p_tenant_id uuid, p_simulation_id uuid, p_hits memory.recall_hit[], p_round integer) RETURNS memory.recall_hit[]
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_said text[];
+BEGIN
+    v_said := ARRAY(
+        SELECT e.episode_id FROM memory.episodes AS e
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+           AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(x.id)::uuid FROM pg_catalog.unnest(p_hits) AS x
+                                           WHERE x.kind = 'episode'))
+           AND memory._action_said(e.content, e.metadata) IS NOT NULL
+           AND (p_round IS NULL OR e.round <= p_round));
+    RETURN ARRAY(
+        SELECT ROW(x.arm, x.kind, x.id, x.body, x.raw,
+                   pg_catalog.row_number() OVER (ORDER BY x.rank), x.matched, x.trust)::memory.recall_hit
+          FROM pg_catalog.unnest(p_hits) AS x
+         WHERE x.kind <> 'episode' OR x.id = ANY (v_said));
+END
+$$;
+
+ALTER FUNCTION memory._said_hits(p_tenant_id uuid, p_simulation_id uuid, p_hits memory.recall_hit[], p_round integer) OWNER TO memory_owner;
+
+-- FUNCTION _said_hits(p_tenant_id uuid, p_simulation_id uuid, p_hits memory.recall_hit[], p_round integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._said_hits(p_tenant_id uuid, p_simulation_id uuid, p_hits memory.recall_hit[], p_round integer) IS 'Internal: an arm''s hits kept to the episodes that said something (and, at a round, of it or before), ranks renumbered';
+
+-- FUNCTION _said_hits(p_tenant_id uuid, p_simulation_id uuid, p_hits memory.recall_hit[], p_round integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._said_hits(p_tenant_id uuid, p_simulation_id uuid, p_hits memory.recall_hit[], p_round integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._said_hits(p_tenant_id uuid, p_simulation_id uuid, p_hits memory.recall_hit[], p_round integer) TO memory_reader;
+
 -- _said_something(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._said_something(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text) RETURNS boolean
     LANGUAGE sql STABLE PARALLEL SAFE
@@ -5044,26 +5639,45 @@ DECLARE
     v_pool    integer := GREATEST(COALESCE(p_pool, CASE WHEN v_breadth < 200 THEN v_breadth ELSE GREATEST(p_top_k * 20, 200) END),
                                   p_top_k);
     v_sql     text;
+    v_hits    memory.episode_hit[];
+    v_span    double precision;
+    v_found   bigint;
+    -- the narrowest span of a full pool the index is trusted with (see above)
+    c_span    constant double precision := 0.05;
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
     v_sql := pg_catalog.format($q$
-        SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
-               c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)
-          FROM (SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round,
-                       e.action_type, e.content, e.occurred_at, e.embedding
-                  FROM memory.episodes AS e
-                 WHERE e.sim_no = %s AND e.tenant_id = $6 AND e.simulation_id = $7
-                   AND ($4::integer IS NULL OR e.agent_id = $4)
-                   AND ($8::integer IS NULL OR e.round >= $8) AND ($9::integer IS NULL OR e.round <= $9)
-                   AND ($10::timestamptz IS NULL OR e.occurred_at >= $10)
-                   AND ($11::timestamptz IS NULL OR e.occurred_at < $11)
-                 ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
-                 LIMIT $3) AS c
-         ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
-         LIMIT $5 $q$, p_sim_no);
-    RETURN QUERY EXECUTE v_sql
-    USING p_query::public.vector(384), p_query::public.halfvec(384), v_pool, p_agent_id, p_top_k,
-          p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
+        WITH pool AS MATERIALIZED (
+            SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round,
+                   e.action_type, e.content, e.occurred_at, e.embedding,
+                   e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2 AS d
+              FROM memory.episodes AS e
+             WHERE e.sim_no = %s AND e.tenant_id = $6 AND e.simulation_id = $7
+               AND ($4::integer IS NULL OR e.agent_id = $4)
+               AND ($8::integer IS NULL OR e.round >= $8) AND ($9::integer IS NULL OR e.round <= $9)
+               AND ($10::timestamptz IS NULL OR e.occurred_at >= $10)
+               AND ($11::timestamptz IS NULL OR e.occurred_at < $11)
+             ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
+             LIMIT $3)
+        SELECT ARRAY(SELECT ROW(c.episode_id, c.agent_id, c.agent_name, c.platform, c.round,
+                                c.action_type, c.content, c.occurred_at,
+                                1 - (c.embedding OPERATOR(public.<=>) $1))::memory.episode_hit
+                       FROM pool AS c
+                      ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
+                      LIMIT $5),
+               (SELECT pg_catalog.max(c.d) FROM pool AS c)
+                 - (SELECT c.d FROM pool AS c ORDER BY c.d OFFSET $5 - 1 LIMIT 1),
+               (SELECT pg_catalog.count(*) FROM pool AS c) $q$, p_sim_no);
+    EXECUTE v_sql
+       INTO v_hits, v_span, v_found
+      USING p_query::public.vector(384), p_query::public.halfvec(384), v_pool, p_agent_id, p_top_k,
+            p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
+    -- A full pool whose candidates all lie within c_span of the k-th: the answer may have
+    -- been missed, and no row is returned, so that the caller's exact search answers.
+    IF v_found >= v_pool AND v_span < c_span THEN
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT * FROM pg_catalog.unnest(v_hits);
 END
 $_$;
 
@@ -5773,7 +6387,11 @@ BEGIN
     END IF;
     IF v_rule.keep_days IS NOT NULL THEN
         FOR v_sim IN
-            SELECT s.simulation_id, s.updated_at
+            SELECT s.simulation_id, s.updated_at,
+                   -- a live snapshot keeps its simulation (V0052)
+                   EXISTS (SELECT 1 FROM memory.snapshots AS f
+                            WHERE f.tenant_id = p_tenant_id AND f.simulation_id = s.simulation_id
+                              AND f.dropped_at IS NULL) AS frozen
               FROM memory.simulations AS s
              WHERE s.tenant_id = p_tenant_id
                AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days)
@@ -5809,6 +6427,13 @@ BEGIN
                 RETURN NEXT;
                 CONTINUE;
             END IF;
+            IF v_sim.frozen THEN
+                simulation_id := v_sim.simulation_id;
+                action := 'kept_snapshot';
+                detail := pg_catalog.jsonb_build_object('updated_at', v_sim.updated_at);
+                RETURN NEXT;
+                CONTINUE;
+            END IF;
             v_counts := '{}'::jsonb;
             FOR v_kind IN SELECT * FROM memory._record_kinds() AS k ORDER BY k.ord LOOP
                 EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s AS l WHERE l.tenant_id = $1 AND l.simulation_id = $2',
@@ -5819,7 +6444,10 @@ BEGIN
             -- (again by its age: a simulation changed meanwhile stays)
             DELETE FROM memory.simulations AS s
              WHERE s.tenant_id = p_tenant_id AND s.simulation_id = v_sim.simulation_id
-               AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days);
+               AND s.updated_at < p_now - pg_catalog.make_interval(days => v_rule.keep_days)
+               AND NOT EXISTS (SELECT 1 FROM memory.snapshots AS f
+                                WHERE f.tenant_id = p_tenant_id AND f.simulation_id = s.simulation_id
+                                  AND f.dropped_at IS NULL);
             CONTINUE WHEN NOT FOUND;
             v_change := memory._record_change(p_tenant_id => p_tenant_id,
                                               p_simulation_id => v_sim.simulation_id,
@@ -7681,6 +8309,64 @@ COMMENT ON FUNCTION memory.create_api_key(p_tenant_id uuid, p_role name, p_key_h
 REVOKE ALL ON FUNCTION memory.create_api_key(p_tenant_id uuid, p_role name, p_key_hash bytea, p_key_prefix text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.create_api_key(p_tenant_id uuid, p_role name, p_key_hash bytea, p_key_prefix text) TO memory_admin;
 
+-- create_snapshot(uuid, uuid, text, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.create_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_round integer DEFAULT NULL::integer, p_note text DEFAULT NULL::text) RETURNS TABLE(name text, known_at timestamp with time zone, round integer, created boolean)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+DECLARE
+    v_row record;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_name, 'p_name', 'name the snapshot');
+    PERFORM memory._check_limit('string_bytes', 'p_note', pg_catalog.octet_length(p_note));
+    IF p_name = '' OR pg_catalog.length(p_name) > 200 THEN
+        RAISE EXCEPTION 'snapshot name % is empty or longer than 200 characters', memory._quote(p_name)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'name it in 1 to 200 characters';
+    END IF;
+    IF p_round IS NOT NULL THEN  -- the round must be readable: 22023 or P0002 otherwise
+        PERFORM memory._read_clock(p_tenant_id, p_simulation_id, NULL, NULL, p_round, NULL);
+    END IF;
+    PERFORM 1 FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id FOR SHARE;
+    SELECT s.name, s.known_at, s.round INTO v_row
+      FROM memory.snapshots AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
+       AND s.name = p_name AND s.dropped_at IS NULL;
+    IF FOUND THEN
+        IF v_row.round IS DISTINCT FROM p_round THEN
+            RAISE EXCEPTION 'snapshot % exists at round %', memory._quote(p_name), COALESCE(v_row.round::text, 'none')
+                USING ERRCODE = 'unique_violation', HINT = 'drop it first with memory.drop_snapshot(), or pick another name';
+        END IF;
+        RETURN QUERY SELECT v_row.name, v_row.known_at, v_row.round, false;
+        RETURN;
+    END IF;
+    IF EXISTS (SELECT 1 FROM memory.import_attempts AS a
+                WHERE a.tenant_id = p_tenant_id AND a.simulation_id = p_simulation_id
+                  AND a.state = 'loading') THEN
+        RAISE EXCEPTION 'an import is loading into simulation %', p_simulation_id
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'snapshot once it has committed or aborted (memory.import_attempts())';
+    END IF;
+    -- the clock's time, not the transaction's: every write committed before the lock above
+    -- was granted is at or before it
+    RETURN QUERY
+    INSERT INTO memory.snapshots AS s (tenant_id, simulation_id, name, known_at, round, note)
+    VALUES (p_tenant_id, p_simulation_id, p_name, pg_catalog.clock_timestamp(), p_round, p_note)
+    RETURNING s.name, s.known_at, s.round, true;
+END
+$$;
+
+ALTER FUNCTION memory.create_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_round integer, p_note text) OWNER TO memory_owner;
+
+-- FUNCTION create_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_round integer, p_note text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.create_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_round integer, p_note text) IS 'Freeze a simulation under a name (its record time, optionally a round): later imports change none of its reads; idempotent';
+
+-- FUNCTION create_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_round integer, p_note text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.create_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_round integer, p_note text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.create_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text, p_round integer, p_note text) TO memory_writer;
+
 -- create_tenant(text, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid DEFAULT NULL::uuid) RETURNS uuid
     LANGUAGE plpgsql
@@ -7728,6 +8414,72 @@ COMMENT ON FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid) IS 'Crea
 -- FUNCTION create_tenant(p_name text, p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.create_tenant(p_name text, p_tenant_id uuid) TO memory_admin;
+
+-- decide_link(uuid, uuid, text, uuid, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.decide_link(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_other_simulation_id uuid, p_other_node_id text, p_decision text) RETURNS TABLE(simulation_a uuid, node_a text, simulation_b uuid, node_b text, score real, decision text, decided_by name, decided_at timestamp with time zone)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_a      uuid := LEAST(p_simulation_id, p_other_simulation_id);
+    v_b      uuid := GREATEST(p_simulation_id, p_other_simulation_id);
+    v_node_a text := CASE WHEN p_simulation_id < p_other_simulation_id THEN p_node_id ELSE p_other_node_id END;
+    v_node_b text := CASE WHEN p_simulation_id < p_other_simulation_id THEN p_other_node_id ELSE p_node_id END;
+    v_stored text;
+BEGIN
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
+    PERFORM memory._require_row('nodes', p_tenant_id, p_other_simulation_id, p_other_node_id);
+    PERFORM memory._one_of('decision', p_decision, ARRAY['confirmed', 'refused', 'auto']);
+    IF p_simulation_id = p_other_simulation_id THEN
+        RAISE EXCEPTION 'a link joins two simulations, not % with itself', p_simulation_id
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'name an entity of another simulation';
+    END IF;
+    IF p_decision = 'auto' THEN
+        UPDATE memory.identity_links AS l
+           SET decision = 'auto', decided_by = NULL, decided_at = NULL, updated_at = pg_catalog.now(),
+               -- a link made by hand was never found: it stops counting until linking finds it
+               current = l.current AND l.decision <> 'manual'
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_a = v_a AND l.node_a = v_node_a
+           AND l.simulation_b = v_b AND l.node_b = v_node_b AND l.decision <> 'auto';
+    ELSE
+        SELECT l.decision INTO v_stored FROM memory.identity_links AS l
+         WHERE l.tenant_id = p_tenant_id AND l.simulation_a = v_a AND l.node_a = v_node_a
+           AND l.simulation_b = v_b AND l.node_b = v_node_b
+           FOR UPDATE;
+        IF NOT FOUND THEN
+            INSERT INTO memory.identity_links AS l
+                   (tenant_id, simulation_a, node_a, simulation_b, node_b, score, evidence, decision,
+                    current, decided_by, decided_at)
+            VALUES (p_tenant_id, v_a, v_node_a, v_b, v_node_b,
+                    CASE WHEN p_decision = 'confirmed' THEN 1 ELSE 0 END,
+                    '{"by_hand": true}', CASE WHEN p_decision = 'confirmed' THEN 'manual' ELSE 'refused' END,
+                    false, CURRENT_USER, pg_catalog.now())
+            ON CONFLICT ON CONSTRAINT identity_links_pkey DO NOTHING;
+        ELSIF v_stored <> p_decision AND NOT (v_stored = 'manual' AND p_decision = 'confirmed') THEN
+            UPDATE memory.identity_links AS l
+               SET decision = p_decision, decided_by = CURRENT_USER, decided_at = pg_catalog.now(),
+                   updated_at = pg_catalog.now()
+             WHERE l.tenant_id = p_tenant_id AND l.simulation_a = v_a AND l.node_a = v_node_a
+               AND l.simulation_b = v_b AND l.node_b = v_node_b;
+        END IF;
+    END IF;
+    RETURN QUERY
+    SELECT l.simulation_a, l.node_a, l.simulation_b, l.node_b, l.score, l.decision, l.decided_by, l.decided_at
+      FROM memory.identity_links AS l
+     WHERE l.tenant_id = p_tenant_id AND l.simulation_a = v_a AND l.node_a = v_node_a
+       AND l.simulation_b = v_b AND l.node_b = v_node_b;
+END
+$$;
+
+ALTER FUNCTION memory.decide_link(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_other_simulation_id uuid, p_other_node_id text, p_decision text) OWNER TO memory_owner;
+
+-- FUNCTION decide_link(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_other_simulation_id uuid, p_other_node_id text, p_decision text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.decide_link(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_other_simulation_id uuid, p_other_node_id text, p_decision text) IS 'Confirm, refuse or make by hand a link between entities of two simulations (auto withdraws the verdict); kept across re-imports';
+
+-- FUNCTION decide_link(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_other_simulation_id uuid, p_other_node_id text, p_decision text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.decide_link(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_other_simulation_id uuid, p_other_node_id text, p_decision text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.decide_link(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_other_simulation_id uuid, p_other_node_id text, p_decision text) TO memory_writer;
 
 -- delete_simulation(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.delete_simulation(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint, reports bigint, predictions bigint)
@@ -7804,6 +8556,163 @@ COMMENT ON FUNCTION memory.delete_tenant(p_tenant_id uuid) IS 'Remove a tenant w
 -- FUNCTION delete_tenant(p_tenant_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.delete_tenant(p_tenant_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.delete_tenant(p_tenant_id uuid) TO memory_admin;
+
+-- diff(uuid, uuid, uuid, real, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real DEFAULT 0.95, p_posts integer DEFAULT 3) RETURNS TABLE(kind text, change text, subject text, a jsonb, b jsonb, score real)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_posts integer := memory._top_k(p_posts);
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_run_a);
+    PERFORM memory._require_simulation(p_tenant_id, p_run_b);
+    IF p_run_a = p_run_b THEN
+        RAISE EXCEPTION 'a diff compares two simulations, not % with itself', p_run_a
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'name two runs of the tenant';
+    END IF;
+    IF p_agent_similarity IS NULL OR NOT (p_agent_similarity >= -1 AND p_agent_similarity <= 1) THEN
+        RAISE EXCEPTION 'p_agent_similarity % is outside -1 to 1', p_agent_similarity
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'a cosine similarity below which an agent has moved';
+    END IF;
+    RETURN QUERY
+    WITH map AS MATERIALIZED (
+        SELECT * FROM memory._identity_map(p_tenant_id, p_run_a, p_run_b)
+    ), na AS (
+        SELECT n.node_id, n.name, n.type, n.summary FROM memory.nodes AS n
+         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_run_a
+    ), nb AS (
+        SELECT n.node_id, n.name, n.type, n.summary FROM memory.nodes AS n
+         WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_run_b
+    ), ident AS (  -- every entity's identity: run a's id, or run b's own when it has no link
+        SELECT na.node_id AS node_id, 'a'::text AS side, na.node_id AS ident, na.name FROM na
+        UNION ALL
+        SELECT nb.node_id, 'b', COALESCE(m.node_a, 'b:' || nb.node_id), COALESCE(a.name, nb.name)
+          FROM nb LEFT JOIN map AS m ON m.node_b = nb.node_id LEFT JOIN na AS a ON a.node_id = m.node_a
+    ), facts AS (
+        SELECT CASE WHEN e.simulation_id = p_run_a THEN 'a' ELSE 'b' END AS side,
+               s.ident AS src, t.ident AS tgt, s.name AS src_name, t.name AS tgt_name, e.type,
+               memory._fact_state(e.valid_at, e.invalid_at, e.expired_at, 'infinity') = 'current' AS holds,
+               pg_catalog.jsonb_build_object('edge_id', e.edge_id, 'type', e.type, 'fact', e.fact,
+                   'valid_at', e.valid_at, 'invalid_at', e.invalid_at, 'expired_at', e.expired_at,
+                   'state', memory._fact_state(e.valid_at, e.invalid_at, e.expired_at, 'infinity')) AS evidence
+          FROM memory.edges AS e
+          JOIN ident AS s ON s.node_id = e.source_id AND s.side = CASE WHEN e.simulation_id = p_run_a THEN 'a' ELSE 'b' END
+          JOIN ident AS t ON t.node_id = e.target_id AND t.side = s.side
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id IN (p_run_a, p_run_b)
+    ), fkeys AS (
+        SELECT f.src, f.tgt, f.type, pg_catalog.max(f.src_name) AS src_name, pg_catalog.max(f.tgt_name) AS tgt_name,
+               COALESCE(pg_catalog.bool_or(f.holds) FILTER (WHERE f.side = 'a'), false) AS in_a,
+               COALESCE(pg_catalog.bool_or(f.holds) FILTER (WHERE f.side = 'b'), false) AS in_b,
+               pg_catalog.jsonb_agg(f.evidence ORDER BY f.evidence ->> 'edge_id') FILTER (WHERE f.side = 'a') AS ev_a,
+               pg_catalog.jsonb_agg(f.evidence ORDER BY f.evidence ->> 'edge_id') FILTER (WHERE f.side = 'b') AS ev_b
+          FROM facts AS f GROUP BY f.src, f.tgt, f.type
+    ), turned AS (
+        SELECT x.src, x.tgt, x.type AS type_a, y.type AS type_b, x.src_name, x.tgt_name, x.ev_a, y.ev_b
+          FROM fkeys AS x JOIN fkeys AS y ON y.src = x.src AND y.tgt = x.tgt AND y.type <> x.type
+         WHERE x.in_a AND NOT x.in_b AND y.in_b AND NOT y.in_a
+    ), agents AS (
+        SELECT CASE WHEN e.simulation_id = p_run_a THEN 'a' ELSE 'b' END AS side,
+               pg_catalog.lower(COALESCE(e.agent_name, e.agent_id::text)) AS agent,
+               pg_catalog.max(e.agent_name) AS agent_name, pg_catalog.max(e.agent_id) AS agent_id,
+               pg_catalog.count(*) AS episodes, public.avg(e.embedding) AS mean
+          FROM memory.episodes AS e
+         WHERE e.tenant_id = p_tenant_id AND e.simulation_id IN (p_run_a, p_run_b)
+           AND e.embedding IS NOT NULL AND COALESCE(e.agent_name, e.agent_id::text) IS NOT NULL
+         GROUP BY 1, 2
+    ), pairs AS (
+        SELECT COALESCE(x.agent, y.agent) AS agent, COALESCE(y.agent_name, x.agent_name) AS agent_name,
+               x.agent_id AS id_a, y.agent_id AS id_b, x.episodes AS n_a, y.episodes AS n_b, x.mean AS mean_a, y.mean AS mean_b,
+               (1 - (x.mean OPERATOR(public.<=>) y.mean))::real AS similarity
+          FROM (SELECT * FROM agents WHERE side = 'a') AS x
+          FULL JOIN (SELECT * FROM agents WHERE side = 'b') AS y ON y.agent = x.agent
+    ), agent_rows AS (
+        SELECT p.*, CASE WHEN p.mean_a IS NULL THEN 'appeared' WHEN p.mean_b IS NULL THEN 'vanished' ELSE 'moved' END AS change
+          FROM pairs AS p
+         WHERE p.mean_a IS NULL OR p.mean_b IS NULL OR p.similarity < p_agent_similarity
+    )
+    SELECT 'entity', 'vanished', a.name, pg_catalog.jsonb_build_object('node_id', a.node_id, 'name', a.name, 'type', a.type, 'summary', a.summary), NULL::jsonb, NULL::real
+      FROM na AS a WHERE NOT EXISTS (SELECT 1 FROM map AS m WHERE m.node_a = a.node_id)
+    UNION ALL
+    SELECT 'entity', 'appeared', b.name, NULL, pg_catalog.jsonb_build_object('node_id', b.node_id, 'name', b.name, 'type', b.type, 'summary', b.summary), NULL
+      FROM nb AS b WHERE NOT EXISTS (SELECT 1 FROM map AS m WHERE m.node_b = b.node_id)
+    UNION ALL
+    SELECT 'entity', 'renamed', a.name || ' -> ' || b.name,
+           pg_catalog.jsonb_build_object('node_id', a.node_id, 'name', a.name, 'type', a.type, 'summary', a.summary),
+           pg_catalog.jsonb_build_object('node_id', b.node_id, 'name', b.name, 'type', b.type, 'summary', b.summary), m.score
+      FROM map AS m JOIN na AS a ON a.node_id = m.node_a JOIN nb AS b ON b.node_id = m.node_b
+     WHERE a.name <> b.name
+    UNION ALL
+    SELECT 'fact', 'turned', t.src_name || ' ' || t.type_a || ' -> ' || t.type_b || ' ' || t.tgt_name,
+           pg_catalog.jsonb_build_object('facts', t.ev_a), pg_catalog.jsonb_build_object('facts', t.ev_b), NULL
+      FROM turned AS t
+    UNION ALL
+    SELECT 'fact', CASE WHEN k.in_b THEN 'appeared' ELSE 'ended' END, k.src_name || ' ' || k.type || ' ' || k.tgt_name,
+           CASE WHEN k.ev_a IS NOT NULL THEN pg_catalog.jsonb_build_object('facts', k.ev_a) END,
+           CASE WHEN k.ev_b IS NOT NULL THEN pg_catalog.jsonb_build_object('facts', k.ev_b) END, NULL
+      FROM fkeys AS k
+     WHERE k.in_a <> k.in_b
+       AND NOT EXISTS (SELECT 1 FROM turned AS t
+                        WHERE t.src = k.src AND t.tgt = k.tgt AND k.type IN (t.type_a, t.type_b))
+    UNION ALL
+    SELECT 'agent', r.change, r.agent_name,
+           CASE WHEN r.mean_a IS NOT NULL THEN pg_catalog.jsonb_build_object('agent_id', r.id_a, 'episodes', r.n_a, 'posts',
+               (SELECT pg_catalog.jsonb_agg(q.content ORDER BY q.d DESC, q.episode_id)
+                  FROM (SELECT e.content, e.episode_id, e.embedding OPERATOR(public.<=>) COALESCE(r.mean_b, r.mean_a) AS d
+                          FROM memory.episodes AS e
+                         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_run_a AND e.embedding IS NOT NULL
+                           AND e.content IS NOT NULL
+                           AND pg_catalog.lower(COALESCE(e.agent_name, e.agent_id::text)) = r.agent
+                         ORDER BY d DESC, e.episode_id LIMIT v_posts) AS q)) END,
+           CASE WHEN r.mean_b IS NOT NULL THEN pg_catalog.jsonb_build_object('agent_id', r.id_b, 'episodes', r.n_b, 'posts',
+               (SELECT pg_catalog.jsonb_agg(q.content ORDER BY q.d DESC, q.episode_id)
+                  FROM (SELECT e.content, e.episode_id, e.embedding OPERATOR(public.<=>) COALESCE(r.mean_a, r.mean_b) AS d
+                          FROM memory.episodes AS e
+                         WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_run_b AND e.embedding IS NOT NULL
+                           AND e.content IS NOT NULL
+                           AND pg_catalog.lower(COALESCE(e.agent_name, e.agent_id::text)) = r.agent
+                         ORDER BY d DESC, e.episode_id LIMIT v_posts) AS q)) END,
+           r.similarity
+      FROM agent_rows AS r
+     ORDER BY 1, 2, 3;
+END
+$$;
+
+ALTER FUNCTION memory.diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real, p_posts integer) OWNER TO memory_owner;
+
+-- FUNCTION diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real, p_posts integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real, p_posts integer) IS 'What changed between two runs by identity: entities, facts (appeared, ended, turned), agents (by meaning), with evidence in both';
+
+-- FUNCTION diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real, p_posts integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real, p_posts integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.diff(p_tenant_id uuid, p_run_a uuid, p_run_b uuid, p_agent_similarity real, p_posts integer) TO memory_reader;
+
+-- drop_snapshot(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_name, 'p_name', 'name the snapshot to drop');
+    UPDATE memory.snapshots AS s
+       SET dropped_at = pg_catalog.now()
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
+       AND s.name = p_name AND s.dropped_at IS NULL;
+    RETURN FOUND;
+END
+$$;
+
+ALTER FUNCTION memory.drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text) OWNER TO memory_owner;
+
+-- FUNCTION drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text) IS 'Drop a snapshot by name (its row kept, marked dropped); idempotent';
+
+-- FUNCTION drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.drop_snapshot(p_tenant_id uuid, p_simulation_id uuid, p_name text) TO memory_writer;
 
 -- edge_detail; Type: TYPE; Schema: memory; Owner: memory_owner
 CREATE TYPE memory.edge_detail AS (
@@ -8050,10 +8959,10 @@ COMMENT ON COLUMN memory.edges.valid_at IS 'When the fact began to hold in the w
 GRANT UPDATE(valid_at) ON TABLE memory.edges TO memory_writer;
 
 -- edges_in_idx; Type: INDEX; Schema: memory; Owner: memory_owner
-CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type, valid_at, invalid_at, expired_at);
+CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type, valid_at, invalid_at, expired_at, source_id, edge_id);
 
 -- edges_out_idx; Type: INDEX; Schema: memory; Owner: memory_owner
-CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type, valid_at, invalid_at, expired_at);
+CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type, valid_at, invalid_at, expired_at, target_id, edge_id);
 
 -- edges_simulation_stats; Type: STATISTICS; Schema: memory; Owner: memory_owner
 CREATE STATISTICS memory.edges_simulation_stats (dependencies) ON tenant_id, simulation_id FROM memory.edges;
@@ -8495,24 +9404,45 @@ COMMENT ON FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_ed
 REVOKE ALL ON FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.evidence(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) TO memory_reader;
 
--- facts(uuid, uuid, text, text, timestamp with time zone, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text DEFAULT NULL::text, p_state text DEFAULT 'current'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 100) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_name text, target_id text, target_name text, valid_at timestamp with time zone, invalid_at timestamp with time zone, learned_at timestamp with time zone, expired_at timestamp with time zone, state text, episodes text[])
+-- facts(uuid, uuid, text, text, timestamp with time zone, integer, integer, text, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text DEFAULT NULL::text, p_state text DEFAULT 'current'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 100, p_round integer DEFAULT NULL::integer, p_snapshot text DEFAULT NULL::text, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_name text, target_id text, target_name text, valid_at timestamp with time zone, invalid_at timestamp with time zone, learned_at timestamp with time zone, expired_at timestamp with time zone, state text, episodes text[])
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
-    v_as_of timestamptz := COALESCE(p_as_of, pg_catalog.now());
+    v_as_of timestamptz := p_as_of;
+    v_known timestamptz := p_known_at;
     v_key   uuid := pg_catalog.md5(p_node_id)::uuid;
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id) WHERE p_node_id IS NULL;
-    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id) WHERE p_node_id IS NOT NULL;
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id) WHERE p_node_id IS NULL OR p_known_at IS NOT NULL OR p_round IS NOT NULL
+                                                                   OR p_snapshot IS NOT NULL;
     PERFORM memory._check_fact_state(p_state);
+    IF p_round IS NOT NULL OR p_snapshot IS NOT NULL THEN
+        SELECT c.as_of, c.known_at INTO v_as_of, v_known
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, p_as_of, p_known_at, p_round, p_snapshot) AS c;
+    END IF;
+    v_as_of := COALESCE(v_as_of, pg_catalog.now());
+    v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
+    IF p_node_id IS NOT NULL AND v_known IS NULL THEN
+        PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
+    ELSIF p_node_id IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
+             WHERE n.node_key = v_key) THEN
+        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'the node was not in the memory at that record time';
+    END IF;
 
     -- the state is memory._fact_state's rule written out, so that the page is cut before any
     -- function is called per row (as in memory.neighbors)
     RETURN QUERY
+    -- at a record time, the names as the memory held them then, read once
+    WITH known_names AS MATERIALIZED (
+        SELECT n.node_key, n.name
+          FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
+         WHERE v_known IS NOT NULL
+    )
     SELECT d.edge_id, d.type, d.fact, d.source_id, s.name, d.target_id, t.name, d.valid_at, d.invalid_at,
            d.created_at, d.expired_at, f.state, d.episodes
       FROM (SELECT e.edge, e.state, e.source_key, e.target_key, e.valid_at, e.edge_id
@@ -8524,13 +9454,21 @@ BEGIN
                       FROM (SELECT ROW(e.*)::memory.edges AS edge, e.source_key, e.target_key, e.valid_at, e.invalid_at,
                                    e.expired_at, e.edge_id
                               FROM memory.edges AS e
-                             WHERE p_node_id IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                             WHERE p_node_id IS NULL AND v_known IS NULL
+                               AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
                             UNION ALL
                             SELECT ROW(e.*)::memory.edges, e.source_key, e.target_key, e.valid_at, e.invalid_at,
                                    e.expired_at, e.edge_id
                               FROM memory.edges AS e
-                             WHERE p_node_id IS NOT NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                               AND (e.source_key = v_key OR e.target_key = v_key)) AS e) AS e
+                             WHERE p_node_id IS NOT NULL AND v_known IS NULL
+                               AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                               AND (e.source_key = v_key OR e.target_key = v_key)
+                            UNION ALL
+                            SELECT ROW(e.*)::memory.edges, e.source_key, e.target_key, e.valid_at, e.invalid_at,
+                                   e.expired_at, e.edge_id
+                              FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
+                             WHERE v_known IS NOT NULL
+                               AND (p_node_id IS NULL OR e.source_key = v_key OR e.target_key = v_key)) AS e) AS e
              WHERE p_state = 'all' OR e.state = p_state
                 OR (p_state = 'historical' AND e.state IN ('ended', 'expired'))
              ORDER BY e.valid_at DESC NULLS LAST, e.edge_id
@@ -8540,23 +9478,285 @@ BEGIN
      -- the page's size (OFFSET 0: not pulled up into a join the planner could hash over every
      -- node of the simulation)
      CROSS JOIN LATERAL (SELECT n.name FROM memory.nodes AS n
-                          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                            AND n.node_key = f.source_key OFFSET 0) AS s
+                          WHERE v_known IS NULL AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                            AND n.node_key = f.source_key
+                         UNION ALL
+                         SELECT n.name FROM known_names AS n
+                          WHERE v_known IS NOT NULL AND n.node_key = f.source_key OFFSET 0) AS s
      CROSS JOIN LATERAL (SELECT n.name FROM memory.nodes AS n
-                          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
-                            AND n.node_key = f.target_key OFFSET 0) AS t
+                          WHERE v_known IS NULL AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
+                            AND n.node_key = f.target_key
+                         UNION ALL
+                         SELECT n.name FROM known_names AS n
+                          WHERE v_known IS NOT NULL AND n.node_key = f.target_key OFFSET 0) AS t
      ORDER BY f.valid_at DESC NULLS LAST, f.edge_id;
 END
 $$;
 
-ALTER FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer) OWNER TO memory_owner;
+ALTER FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer, p_round integer, p_snapshot text, p_known_at timestamp with time zone) OWNER TO memory_owner;
 
--- FUNCTION facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer) IS 'Facts of a simulation or a node in a state (current, historical, future, all) at a world time, with both ends, validity and evidence ids';
+-- FUNCTION facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer, p_round integer, p_snapshot text, p_known_at timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer, p_round integer, p_snapshot text, p_known_at timestamp with time zone) IS 'Facts of a simulation or a node in a state (current, historical, future, all) at a world time or round, as known at a record time or snapshot, with both ends, validity and evidence ids';
 
--- FUNCTION facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer) TO memory_reader;
+-- FUNCTION facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer, p_round integer, p_snapshot text, p_known_at timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer, p_round integer, p_snapshot text, p_known_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_state text, p_as_of timestamp with time zone, p_limit integer, p_round integer, p_snapshot text, p_known_at timestamp with time zone) TO memory_reader;
+
+-- forget_agent(uuid, uuid, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text DEFAULT NULL::text) RETURNS TABLE(episodes bigint, facts_removed bigint, facts_kept bigint, profiles bigint, history bigint, vectors bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_agent_id, 'p_agent_id', 'pass the agent''s id (memory.profiles, memory.episodes)');
+    PERFORM 1 FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id FOR UPDATE;
+    RETURN QUERY
+    SELECT * FROM memory._forget(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                 p_episode_keys => ARRAY(SELECT e.episode_key FROM memory.episodes AS e
+                                                          WHERE e.tenant_id = p_tenant_id
+                                                            AND e.simulation_id = p_simulation_id
+                                                            AND e.agent_id = p_agent_id
+                                                            AND (p_platform IS NULL OR e.platform = p_platform)),
+                                 p_agent_id => p_agent_id, p_platform => p_platform);
+END
+$$;
+
+ALTER FUNCTION memory.forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text) OWNER TO memory_owner;
+
+-- FUNCTION forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text) IS 'Forget an agent: its episodes and profiles, the facts only they supported, their history, cached vectors and copies, with tombstones an import respects; returns the counts';
+
+-- FUNCTION forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.forget_agent(p_tenant_id uuid, p_simulation_id uuid, p_agent_id integer, p_platform text) TO memory_writer;
+
+-- forget_episodes(uuid, uuid, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.forget_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episode_ids text[]) RETURNS TABLE(episodes bigint, facts_removed bigint, facts_kept bigint, profiles bigint, history bigint, vectors bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    PERFORM memory._not_null(p_episode_ids, 'p_episode_ids', 'pass the ids of the episodes to forget');
+    PERFORM memory._check_limit('batch_bytes', 'p_episode_ids', pg_catalog.octet_length(p_episode_ids::text));
+    PERFORM 1 FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id FOR UPDATE;
+    RETURN QUERY
+    SELECT * FROM memory._forget(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                 p_episode_keys => ARRAY(SELECT pg_catalog.md5(i)::uuid
+                                                           FROM pg_catalog.unnest(p_episode_ids) AS i
+                                                          WHERE i IS NOT NULL),
+                                 p_agent_id => NULL, p_platform => NULL);
+END
+$$;
+
+ALTER FUNCTION memory.forget_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episode_ids text[]) OWNER TO memory_owner;
+
+-- FUNCTION forget_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episode_ids text[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.forget_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episode_ids text[]) IS 'Forget episodes: them, the facts only they supported, their history, cached vectors and copies, with tombstones an import respects; returns the counts';
+
+-- FUNCTION forget_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episode_ids text[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.forget_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episode_ids text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.forget_episodes(p_tenant_id uuid, p_simulation_id uuid, p_episode_ids text[]) TO memory_writer;
+
+-- forgotten; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.forgotten ENABLE ROW LEVEL SECURITY;
+
+-- forgotten; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.forgotten (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    kind text NOT NULL,
+    row_key uuid NOT NULL,
+    text_hash bytea,
+    change_id bigint,
+    forgotten_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT forgotten_kind_check CHECK ((kind = ANY (ARRAY['episodes'::text, 'edges'::text, 'profiles'::text]))),
+    CONSTRAINT forgotten_text_hash_check CHECK (((text_hash IS NULL) OR (octet_length(text_hash) = 32)))
+);
+
+ALTER TABLE ONLY memory.forgotten FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.forgotten OWNER TO memory_owner;
+
+-- TABLE forgotten; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.forgotten IS 'Tombstones of forgotten episodes and the facts that went with them: keys and a hash, never the text';
+
+-- TABLE forgotten; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.forgotten TO memory_reader;
+
+-- forgotten forgotten_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.forgotten
+    ADD CONSTRAINT forgotten_pkey PRIMARY KEY (tenant_id, simulation_id, kind, row_key);
+
+-- forgotten forgotten_tenant_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.forgotten
+    ADD CONSTRAINT forgotten_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES memory.tenants(tenant_id) ON DELETE CASCADE;
+
+-- forgotten owner_adds_rows_to_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_adds_rows_to_the_entered_call_tenant ON memory.forgotten FOR INSERT TO memory_owner WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- forgotten owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.forgotten FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- forgotten owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.forgotten FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- forgotten readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.forgotten FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- forgotten_ids(uuid, uuid, text, text[], bytea[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_ids text[], p_text_hashes bytea[] DEFAULT NULL::bytea[]) RETURNS SETOF text
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._enter_tenant(p_tenant_id);
+    PERFORM memory._one_of('p_kind', p_kind, ARRAY['episodes', 'edges', 'profiles']);
+    PERFORM memory._check_limit('batch_bytes', 'p_ids', pg_catalog.octet_length(p_ids::text));
+    RETURN QUERY
+    SELECT u.id
+      FROM ROWS FROM (pg_catalog.unnest(p_ids), pg_catalog.unnest(COALESCE(p_text_hashes, '{}'::bytea[]))) AS u (id, text_hash)
+     WHERE u.id IS NOT NULL
+       AND (EXISTS (SELECT 1 FROM memory.forgotten AS f
+                     WHERE f.tenant_id = p_tenant_id AND f.simulation_id = p_simulation_id
+                       AND f.kind = p_kind AND f.row_key = pg_catalog.md5(u.id)::uuid)
+            OR (p_kind = 'episodes' AND u.text_hash IS NOT NULL
+                AND EXISTS (SELECT 1 FROM memory.forgotten AS f
+                             WHERE f.tenant_id = p_tenant_id AND f.text_hash = u.text_hash)));
+END
+$$;
+
+ALTER FUNCTION memory.forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_ids text[], p_text_hashes bytea[]) OWNER TO memory_owner;
+
+-- FUNCTION forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_ids text[], p_text_hashes bytea[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_ids text[], p_text_hashes bytea[]) IS 'The ids among the given that the simulation has forgotten (an episode also by its text anywhere in the tenant): what an import leaves out';
+
+-- FUNCTION forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_ids text[], p_text_hashes bytea[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_ids text[], p_text_hashes bytea[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.forgotten_ids(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_ids text[], p_text_hashes bytea[]) TO memory_reader;
+
+-- forgotten_text_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX forgotten_text_idx ON memory.forgotten USING btree (tenant_id, text_hash) WHERE (text_hash IS NOT NULL);
+
+-- fork_simulation(uuid, uuid, uuid, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.fork_simulation(p_tenant_id uuid, p_source_id uuid, p_simulation_id uuid, p_round integer DEFAULT NULL::integer, p_name text DEFAULT NULL::text) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '30s'
+    AS $_$
+DECLARE
+    v_moment  timestamptz;
+    v_origin  jsonb;
+    v_meta    jsonb;
+    v_kind    text;
+    v_cols    text;
+    v_vals    text;
+    v_filter  text;
+    v_count   bigint;
+    v_counts  jsonb := '{}'::jsonb;
+    v_change  bigint;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_source_id);
+    PERFORM memory._not_null(p_simulation_id, 'p_simulation_id', 'pass a new uuid for the fork');
+    PERFORM memory._check_limit('string_bytes', 'p_name', pg_catalog.octet_length(p_name));
+    IF p_simulation_id = p_source_id THEN
+        RAISE EXCEPTION 'a simulation cannot be forked into itself (%)', p_source_id
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a new uuid for the fork';
+    END IF;
+    IF p_round IS NOT NULL THEN
+        SELECT c.as_of INTO v_moment
+          FROM memory._read_clock(p_tenant_id, p_source_id, NULL, NULL, p_round, NULL) AS c;
+    END IF;
+    v_origin := pg_catalog.jsonb_build_object('source', p_source_id, 'round', p_round, 'as_of', v_moment);
+    -- the source's row locked: no import commits into it while it is copied
+    PERFORM 1 FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_source_id FOR SHARE;
+    SELECT s.metadata INTO v_meta FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id;
+    IF FOUND THEN
+        IF v_meta -> 'forked_from' = v_origin THEN
+            RETURN QUERY SELECT 0::bigint, 0::bigint, 0::bigint, 0::bigint;
+            RETURN;
+        END IF;
+        RAISE EXCEPTION 'simulation % exists', p_simulation_id
+            USING ERRCODE = 'unique_violation', HINT = 'a fork is a new simulation: pass a new uuid';
+    END IF;
+
+    INSERT INTO memory.simulations (tenant_id, simulation_id, name, metadata, embedding_model)
+    SELECT s.tenant_id, p_simulation_id, COALESCE(p_name, s.name),
+           s.metadata || pg_catalog.jsonb_build_object('forked_from', v_origin), s.embedding_model
+      FROM memory.simulations AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_source_id;
+    PERFORM memory._check_quota(p_tenant_id, 'simulations');
+
+    FOREACH v_kind IN ARRAY ARRAY['nodes', 'edges', 'episodes', 'profiles'] LOOP
+        -- the kind's committed data columns (memory._kind_columns: the write path's list);
+        -- at a round, a fact's end learned after it is cleared
+        SELECT pg_catalog.string_agg(pg_catalog.format('%I', c.col), ', ' ORDER BY c.ord),
+               pg_catalog.string_agg(CASE WHEN v_kind = 'edges' AND c.col IN ('invalid_at', 'expired_at')
+                                          THEN pg_catalog.format('CASE WHEN $3 IS NULL OR s.%1$I <= $3 THEN s.%1$I END', c.col)
+                                          ELSE pg_catalog.format('s.%I', c.col) END, ', ' ORDER BY c.ord)
+          INTO v_cols, v_vals
+          FROM memory._kind_columns(v_kind) WITH ORDINALITY
+               AS c (col, type_sql, required, default_sql, committed, check_kind, value_sql, ord)
+         WHERE c.committed;
+        -- and the columns a committed row takes from its simulation (sim_no: as
+        -- memory._merge_sql), the fork's own
+        SELECT v_cols || COALESCE(pg_catalog.string_agg(pg_catalog.format(', %I', a.attname), ''), ''),
+               v_vals || COALESCE(pg_catalog.string_agg(pg_catalog.format(
+                   ', (SELECT v.%I FROM memory.simulations AS v WHERE v.tenant_id = $1 AND v.simulation_id = $2)',
+                   a.attname), ''), '')
+          INTO v_cols, v_vals
+          FROM pg_catalog.pg_attribute AS a
+          LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+         WHERE a.attrelid = (memory._kind(v_kind)).live AND a.attnum > 0 AND NOT a.attisdropped AND d.adbin IS NULL
+           AND a.attname NOT IN ('tenant_id', 'simulation_id')
+           AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS st
+                            WHERE st.attrelid = (memory._kind(v_kind)).staged AND st.attname = a.attname
+                              AND NOT st.attisdropped)
+           AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute AS sa
+                        WHERE sa.attrelid = 'memory.simulations'::pg_catalog.regclass
+                          AND sa.attname = a.attname AND NOT sa.attisdropped);
+        v_filter := CASE v_kind
+            WHEN 'edges' THEN ' AND ($3 IS NULL OR s.valid_at IS NULL OR s.valid_at <= $3)'
+            WHEN 'episodes' THEN ' AND ($3 IS NULL OR s.round <= $4'
+                                 ' OR (s.round IS NULL AND (s.occurred_at IS NULL OR s.occurred_at <= $3)))'
+            ELSE '' END;
+        EXECUTE pg_catalog.format('INSERT INTO %1$s (tenant_id, simulation_id, %2$s)'
+                                  ' SELECT s.tenant_id, $2, %3$s FROM %1$s AS s'
+                                  ' WHERE s.tenant_id = $1 AND s.simulation_id = $5%4$s',
+                                  (memory._kind(v_kind)).live, v_cols, v_vals, v_filter)
+          USING p_tenant_id, p_simulation_id, v_moment, p_round, p_source_id;
+        GET DIAGNOSTICS v_count = ROW_COUNT;
+        v_counts := v_counts || pg_catalog.jsonb_build_object(v_kind, v_count);
+        IF v_count > 0 THEN
+            PERFORM memory._check_quota(p_tenant_id, v_kind);
+        END IF;
+    END LOOP;
+    -- the change feed (V0021): the fork arrives as an import of the new simulation
+    v_change := memory._record_change(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                      p_kind => 'simulation', p_op => 'import', p_ids => NULL,
+                                      p_counts => v_counts, p_attempt_id => NULL,
+                                      p_detail => pg_catalog.jsonb_build_object('forked_from', v_origin));
+    RETURN QUERY SELECT (v_counts ->> 'nodes')::bigint, (v_counts ->> 'edges')::bigint,
+                        (v_counts ->> 'episodes')::bigint, (v_counts ->> 'profiles')::bigint;
+END
+$_$;
+
+ALTER FUNCTION memory.fork_simulation(p_tenant_id uuid, p_source_id uuid, p_simulation_id uuid, p_round integer, p_name text) OWNER TO memory_owner;
+
+-- FUNCTION fork_simulation(p_tenant_id uuid, p_source_id uuid, p_simulation_id uuid, p_round integer, p_name text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.fork_simulation(p_tenant_id uuid, p_source_id uuid, p_simulation_id uuid, p_round integer, p_name text) IS 'Start a new simulation as a copy of another''s memory after a round (vectors copied, nothing embedded again); idempotent';
+
+-- FUNCTION fork_simulation(p_tenant_id uuid, p_source_id uuid, p_simulation_id uuid, p_round integer, p_name text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.fork_simulation(p_tenant_id uuid, p_source_id uuid, p_simulation_id uuid, p_round integer, p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.fork_simulation(p_tenant_id uuid, p_source_id uuid, p_simulation_id uuid, p_round integer, p_name text) TO memory_writer;
 
 -- get_edge(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.get_edge(p_tenant_id uuid, p_simulation_id uuid, p_edge_id text) RETURNS SETOF memory.edge_detail
@@ -8858,6 +10058,214 @@ COMMENT ON FUNCTION memory.history(p_tenant_id uuid, p_simulation_id uuid, p_kin
 REVOKE ALL ON FUNCTION memory.history(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_id text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.history(p_tenant_id uuid, p_simulation_id uuid, p_kind text, p_id text) TO memory_reader;
 
+-- identity(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.identity(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) RETURNS TABLE(run integer, simulation_id uuid, simulation_name text, node_id text, name text, type text, summary text, score real)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
+    RETURN QUERY
+    WITH RECURSIVE edges AS (
+        SELECT l.simulation_a AS s1, l.node_a AS n1, l.simulation_b AS s2, l.node_b AS n2, l.score
+          FROM memory.identity_links AS l
+         WHERE l.tenant_id = p_tenant_id AND memory._link_active(l.decision, l.current)
+        UNION ALL
+        SELECT l.simulation_b, l.node_b, l.simulation_a, l.node_a, l.score
+          FROM memory.identity_links AS l
+         WHERE l.tenant_id = p_tenant_id AND memory._link_active(l.decision, l.current)
+    ), walk (sim, node, score, seen) AS (
+        SELECT p_simulation_id, p_node_id, NULL::real, ARRAY[p_simulation_id::text || '/' || p_node_id]
+        UNION ALL
+        SELECT e.s2, e.n2, e.score, w.seen || (e.s2::text || '/' || e.n2)
+          FROM walk AS w JOIN edges AS e ON e.s1 = w.sim AND e.n1 = w.node
+         WHERE NOT (e.s2::text || '/' || e.n2) = ANY (w.seen)
+    ), members AS (
+        SELECT DISTINCT ON (w.sim, w.node) w.sim, w.node, w.score
+          FROM walk AS w
+         ORDER BY w.sim, w.node, pg_catalog.cardinality(w.seen), w.score DESC NULLS FIRST
+    )
+    SELECT (pg_catalog.dense_rank() OVER (ORDER BY s.created_at, s.simulation_id))::integer,
+           s.simulation_id, s.name, n.node_id, n.name, n.type, n.summary, m.score
+      FROM members AS m
+      JOIN memory.simulations AS s ON s.tenant_id = p_tenant_id AND s.simulation_id = m.sim
+      JOIN memory.nodes AS n ON n.tenant_id = p_tenant_id AND n.simulation_id = m.sim
+                            AND n.node_key = pg_catalog.md5(m.node)::uuid
+     ORDER BY s.created_at, s.simulation_id, n.node_id;
+END
+$$;
+
+ALTER FUNCTION memory.identity(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) OWNER TO memory_owner;
+
+-- FUNCTION identity(p_tenant_id uuid, p_simulation_id uuid, p_node_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.identity(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) IS 'One entity across runs: the entities of every simulation linked to it, in run order';
+
+-- FUNCTION identity(p_tenant_id uuid, p_simulation_id uuid, p_node_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.identity(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.identity(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) TO memory_reader;
+
+-- identity_facts(uuid, uuid, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) RETURNS TABLE(run integer, simulation_id uuid, simulation_name text, node_id text, edge_id text, type text, direction text, other_node_id text, other_name text, fact text, valid_at timestamp with time zone, invalid_at timestamp with time zone, expired_at timestamp with time zone, state text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    -- the grant and the call's tenant first: the query below reads the edges under it
+    PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
+    RETURN QUERY
+    SELECT i.run, i.simulation_id, i.simulation_name, i.node_id, e.edge_id, e.type,
+           CASE WHEN e.source_id = i.node_id THEN 'out' ELSE 'in' END,
+           o.node_id, o.name, e.fact, e.valid_at, e.invalid_at, e.expired_at,
+           memory._fact_state(e.valid_at, e.invalid_at, e.expired_at, 'infinity')
+      FROM memory.identity(p_tenant_id, p_simulation_id, p_node_id) AS i
+      JOIN memory.edges AS e
+        ON e.tenant_id = p_tenant_id AND e.simulation_id = i.simulation_id
+       AND (e.source_key = pg_catalog.md5(i.node_id)::uuid OR e.target_key = pg_catalog.md5(i.node_id)::uuid)
+      JOIN memory.nodes AS o
+        ON o.tenant_id = p_tenant_id AND o.simulation_id = i.simulation_id
+       AND o.node_key = CASE WHEN e.source_id = i.node_id THEN e.target_key ELSE e.source_key END
+     ORDER BY i.run, e.valid_at NULLS FIRST, e.edge_id;
+END
+$$;
+
+ALTER FUNCTION memory.identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) OWNER TO memory_owner;
+
+-- FUNCTION identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) IS 'An entity''s facts in every run it is linked into, in run order';
+
+-- FUNCTION identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.identity_facts(p_tenant_id uuid, p_simulation_id uuid, p_node_id text) TO memory_reader;
+
+-- identity_links(uuid, uuid, uuid, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.identity_links(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid DEFAULT NULL::uuid, p_all boolean DEFAULT false) RETURNS TABLE(node_id text, name text, type text, other_simulation_id uuid, other_node_id text, other_name text, other_type text, score real, decision text, active boolean, evidence jsonb)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    RETURN QUERY
+    SELECT n.node_id, n.name, n.type, x.other_sim, o.node_id, o.name, o.type, x.score, x.decision,
+           memory._link_active(x.decision, x.current), x.evidence
+      FROM (SELECT l.node_a AS own, l.simulation_b AS other_sim, l.node_b AS other, l.score, l.decision, l.current, l.evidence
+              FROM memory.identity_links AS l
+             WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_id
+            UNION ALL
+            SELECT l.node_b, l.simulation_a, l.node_a, l.score, l.decision, l.current, l.evidence
+              FROM memory.identity_links AS l
+             WHERE l.tenant_id = p_tenant_id AND l.simulation_b = p_simulation_id) AS x
+      JOIN memory.nodes AS n
+        ON n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id AND n.node_key = pg_catalog.md5(x.own)::uuid
+      JOIN memory.nodes AS o
+        ON o.tenant_id = p_tenant_id AND o.simulation_id = x.other_sim AND o.node_key = pg_catalog.md5(x.other)::uuid
+     WHERE (p_other_simulation_id IS NULL OR x.other_sim = p_other_simulation_id)
+       AND (p_all OR memory._link_active(x.decision, x.current))
+     ORDER BY n.name, n.node_id, x.score DESC, x.other_sim, o.node_id;
+END
+$$;
+
+ALTER FUNCTION memory.identity_links(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_all boolean) OWNER TO memory_owner;
+
+-- identity_links; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.identity_links ENABLE ROW LEVEL SECURITY;
+
+-- identity_links; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.identity_links (
+    tenant_id uuid NOT NULL,
+    simulation_a uuid NOT NULL,
+    node_a text NOT NULL,
+    simulation_b uuid NOT NULL,
+    node_b text NOT NULL,
+    score real NOT NULL,
+    evidence jsonb DEFAULT '{}'::jsonb NOT NULL,
+    decision text DEFAULT 'auto'::text NOT NULL,
+    current boolean DEFAULT true NOT NULL,
+    decided_by name,
+    decided_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT identity_links_decided_check CHECK (((decision = 'auto'::text) = (decided_at IS NULL))),
+    CONSTRAINT identity_links_decision_check CHECK ((decision = ANY (ARRAY['auto'::text, 'confirmed'::text, 'refused'::text, 'manual'::text]))),
+    CONSTRAINT identity_links_evidence_check CHECK ((jsonb_typeof(evidence) = 'object'::text)),
+    CONSTRAINT identity_links_order_check CHECK ((simulation_a < simulation_b)),
+    CONSTRAINT identity_links_score_check CHECK (((score >= (0)::double precision) AND (score <= (1)::double precision)))
+);
+
+ALTER TABLE ONLY memory.identity_links FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.identity_links OWNER TO memory_owner;
+
+-- FUNCTION identity_links(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_all boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.identity_links(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_all boolean) IS 'The links of a simulation''s entities to other simulations'' entities: score, evidence, decision';
+
+-- TABLE identity_links; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.identity_links IS 'Entities of two simulations of a tenant that are the same thing: score, evidence, decision';
+
+-- FUNCTION identity_links(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_all boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.identity_links(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_all boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.identity_links(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_all boolean) TO memory_reader;
+
+-- TABLE identity_links; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.identity_links TO memory_reader;
+GRANT INSERT ON TABLE memory.identity_links TO memory_writer;
+
+-- identity_links identity_links_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.identity_links
+    ADD CONSTRAINT identity_links_pkey PRIMARY KEY (tenant_id, simulation_a, node_a, simulation_b, node_b);
+
+-- identity_links identity_links_simulation_a_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.identity_links
+    ADD CONSTRAINT identity_links_simulation_a_fkey FOREIGN KEY (tenant_id, simulation_a) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- identity_links identity_links_simulation_b_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.identity_links
+    ADD CONSTRAINT identity_links_simulation_b_fkey FOREIGN KEY (tenant_id, simulation_b) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- identity_links owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.identity_links FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- identity_links owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.identity_links FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- identity_links readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.identity_links FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- identity_links writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.identity_links FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- identity_links writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.identity_links FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- identity_links writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.identity_links FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN identity_links.current; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(current) ON TABLE memory.identity_links TO memory_writer;
+
+-- COLUMN identity_links.decided_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(decided_at) ON TABLE memory.identity_links TO memory_writer;
+
+-- COLUMN identity_links.decided_by; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(decided_by) ON TABLE memory.identity_links TO memory_writer;
+
+-- COLUMN identity_links.decision; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(decision) ON TABLE memory.identity_links TO memory_writer;
+
+-- COLUMN identity_links.evidence; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(evidence) ON TABLE memory.identity_links TO memory_writer;
+
+-- COLUMN identity_links.score; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(score) ON TABLE memory.identity_links TO memory_writer;
+
+-- COLUMN identity_links.updated_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(updated_at) ON TABLE memory.identity_links TO memory_writer;
+
+-- identity_links_b_idx; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE INDEX identity_links_b_idx ON memory.identity_links USING btree (tenant_id, simulation_b, node_b);
+
 -- import_attempts(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.import_attempts(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(attempt_id uuid, state text, declared jsonb, staged jsonb, result jsonb, skip_dangling boolean, error text, started_at timestamp with time zone, finished_at timestamp with time zone, seconds double precision)
     LANGUAGE plpgsql STABLE
@@ -9014,6 +10422,62 @@ COMMENT ON FUNCTION memory.link_evidence(p_tenant_id uuid, p_simulation_id uuid)
 REVOKE ALL ON FUNCTION memory.link_evidence(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.link_evidence(p_tenant_id uuid, p_simulation_id uuid) TO memory_writer;
 
+-- link_runs(uuid, uuid, uuid, real); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.link_runs(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid DEFAULT NULL::uuid, p_min_score real DEFAULT NULL::real) RETURNS TABLE(other_simulation_id uuid, other_name text, linked bigint, added bigint, changed bigint, dropped bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET lock_timeout TO '5s'
+    AS $$
+DECLARE
+    v_min   real := COALESCE(p_min_score, memory._link_threshold());
+    v_other record;
+    v_r     record;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    IF p_other_simulation_id IS NOT NULL THEN
+        PERFORM memory._require_simulation(p_tenant_id, p_other_simulation_id);
+        IF p_other_simulation_id = p_simulation_id THEN
+            RAISE EXCEPTION 'a simulation is not linked with itself: %', p_simulation_id
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'name another simulation of the tenant, or none to link with all of them';
+        END IF;
+    END IF;
+    IF v_min IS NULL OR NOT (v_min >= 0 AND v_min <= 1) THEN
+        RAISE EXCEPTION 'p_min_score % is outside 0 to 1', v_min
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a score from 0 to 1, or NULL for the default';
+    END IF;
+    FOR v_other IN
+        SELECT s.simulation_id, s.name
+          FROM memory.simulations AS s
+         WHERE s.tenant_id = p_tenant_id AND s.published AND s.simulation_id <> p_simulation_id
+           AND (p_other_simulation_id IS NULL OR s.simulation_id = p_other_simulation_id)
+         ORDER BY s.created_at, s.simulation_id
+    LOOP
+        SELECT * INTO v_r
+          FROM memory._link_pair(p_tenant_id => p_tenant_id,
+                                 p_simulation_a => LEAST(p_simulation_id, v_other.simulation_id),
+                                 p_simulation_b => GREATEST(p_simulation_id, v_other.simulation_id),
+                                 p_min_score => v_min);
+        other_simulation_id := v_other.simulation_id;
+        other_name := v_other.name;
+        linked := v_r.linked;
+        added := v_r.added;
+        changed := v_r.changed;
+        dropped := v_r.dropped;
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+ALTER FUNCTION memory.link_runs(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_min_score real) OWNER TO memory_owner;
+
+-- FUNCTION link_runs(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_min_score real); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.link_runs(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_min_score real) IS 'Link a simulation''s entities with those of the tenant''s other simulations (or one): scored, with evidence, idempotent';
+
+-- FUNCTION link_runs(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_min_score real); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.link_runs(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_min_score real) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.link_runs(p_tenant_id uuid, p_simulation_id uuid, p_other_simulation_id uuid, p_min_score real) TO memory_writer;
+
 -- list_models(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.list_models() RETURNS TABLE(model text, dimensions integer, normalized boolean, query_prefix text, passage_prefix text, package text, languages text[], note text)
     LANGUAGE sql STABLE
@@ -9138,8 +10602,8 @@ COMMENT ON FUNCTION memory.model_of(p_tenant_id uuid, p_simulation_id uuid) IS '
 REVOKE ALL ON FUNCTION memory.model_of(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.model_of(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
 
--- neighbors(uuid, uuid, text, integer, text[], text, timestamp with time zone, timestamp with time zone, boolean, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_include_ended boolean DEFAULT false, p_limit integer DEFAULT NULL::integer) RETURNS TABLE(node_id text, name text, type text, depth integer, path text[], edge_id text, edge_type text, fact text, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text)
+-- neighbor_ids(uuid, uuid, text, integer, text[], text, timestamp with time zone, timestamp with time zone, boolean, integer, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_include_ended boolean DEFAULT false, p_limit integer DEFAULT NULL::integer, p_round integer DEFAULT NULL::integer, p_snapshot text DEFAULT NULL::text) RETURNS TABLE(node_id text, depth integer, edge_id text)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET plan_cache_mode TO 'force_generic_plan'
@@ -9150,12 +10614,138 @@ DECLARE
     v_start  uuid := pg_catalog.md5(p_node_id)::uuid;
     v_out    boolean;
     v_in     boolean;
-    v_as_of  timestamptz := COALESCE(p_as_of, pg_catalog.now());
-    v_known  timestamptz := CASE WHEN p_known_at < pg_catalog.now() THEN p_known_at END;
+    v_as_of  timestamptz;
+    v_known  timestamptz;
     v_all    boolean := COALESCE(p_include_ended, false);
     v_limit  integer := CASE WHEN p_limit IS NOT NULL THEN GREATEST(p_limit, 1) END;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    v_as_of := p_as_of;
+    v_known := p_known_at;
+    IF p_round IS NOT NULL OR p_snapshot IS NOT NULL THEN
+        SELECT c.as_of, c.known_at INTO v_as_of, v_known
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, p_as_of, p_known_at, p_round, p_snapshot) AS c;
+    END IF;
+    v_as_of := COALESCE(v_as_of, pg_catalog.now());
+    v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
+    PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
+    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the start node');
+    PERFORM memory._not_null(p_direction, 'p_direction', 'pass ''out'', ''in'' or ''both''');
+    IF p_direction NOT IN ('out', 'in', 'both') THEN
+        RAISE EXCEPTION 'unknown direction %', pg_catalog.quote_literal(memory._quote(p_direction))
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''out'', ''in'' or ''both''';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
+                    WHERE v_known IS NULL AND n.tenant_id = p_tenant_id
+                      AND n.simulation_id = p_simulation_id AND n.node_key = v_start
+                   UNION ALL
+                   SELECT 1 FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
+                    WHERE v_known IS NOT NULL AND n.node_key = v_start) THEN
+        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
+    END IF;
+    v_out := p_direction IN ('out', 'both');
+    v_in := p_direction IN ('in', 'both');
+
+    RETURN QUERY
+    WITH RECURSIVE
+    -- the edges the walk may follow, now or as known at v_known
+    edges_at AS NOT MATERIALIZED (
+        SELECT e.edge_key, e.edge_id, e.source_key, e.source_id, e.target_key, e.target_id,
+               e.type, e.valid_at, e.invalid_at, e.expired_at
+          FROM memory.edges AS e
+         WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+        UNION ALL
+        SELECT e.edge_key, e.edge_id, e.source_key, e.source_id, e.target_key, e.target_id,
+               e.type, e.valid_at, e.invalid_at, e.expired_at
+          FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
+         WHERE v_known IS NOT NULL
+    ),
+    walk (level, found, ids, edges, visited) AS (
+        SELECT 0, ARRAY[v_start], NULL::text[], NULL::text[], ARRAY[v_start]
+        UNION ALL
+        SELECT w.level + 1, step.found, step.ids, step.edges, w.visited || step.found
+          FROM walk AS w
+          CROSS JOIN LATERAL (
+              SELECT pg_catalog.array_agg(d.next_key) AS found,
+                     pg_catalog.array_agg(d.next_id) AS ids,
+                     pg_catalog.array_agg(d.pick[3] COLLATE "default") AS edges
+                FROM (SELECT x.next_key, pg_catalog.any_value(x.next_id) AS next_id,
+                             -- a current edge before any other, then the least edge key
+                             pg_catalog.min(ARRAY[x.rank, x.edge_key::text, x.edge_id] COLLATE "C") AS pick
+                        FROM (SELECT e.target_key AS next_key, e.target_id AS next_id, e.edge_key, e.edge_id,
+                                     e.valid_at, e.invalid_at, e.expired_at
+                                FROM edges_at AS e
+                               WHERE v_out
+                                 AND e.source_key = ANY (w.found)
+                                 AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))
+                              UNION ALL
+                              SELECT e.source_key, e.source_id, e.edge_key, e.edge_id,
+                                     e.valid_at, e.invalid_at, e.expired_at
+                                FROM edges_at AS e
+                               WHERE v_in
+                                 AND e.target_key = ANY (w.found)
+                                 AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))) AS y
+                       CROSS JOIN LATERAL (
+                             SELECT y.next_key, y.next_id, y.edge_key, y.edge_id,
+                                    CASE WHEN (y.valid_at IS NULL OR y.valid_at <= v_as_of)
+                                               AND (y.invalid_at IS NULL OR y.invalid_at > v_as_of)
+                                               AND (y.expired_at IS NULL OR y.expired_at > v_as_of)
+                                         THEN '0' ELSE '1' END AS rank) AS x
+                       WHERE (v_all OR x.rank = '0')
+                         AND NOT EXISTS (SELECT FROM pg_catalog.unnest(w.visited) AS v(node_key)
+                                          WHERE v.node_key = x.next_key)
+                       GROUP BY x.next_key) AS d
+          ) AS step
+         WHERE w.level < v_depth
+           -- the visited set holds the start: p_limit nodes found means one more
+           AND (v_limit IS NULL OR pg_catalog.cardinality(w.visited) <= v_limit)
+           AND step.found IS NOT NULL
+    )
+    SELECT f.node_id, w.level, f.edge_id
+      FROM walk AS w
+     CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.ids), pg_catalog.unnest(w.edges)) AS f(node_id, edge_id)
+     WHERE w.level > 0
+     ORDER BY w.level, f.node_id
+     LIMIT v_limit;
+END
+$$;
+
+ALTER FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) OWNER TO memory_owner;
+
+-- FUNCTION neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) IS 'The nodes memory.neighbors reaches, lean: each node''s id, its least depth and the id of the edge that reached it, from the walk''s covering indexes alone';
+
+-- FUNCTION neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) TO memory_reader;
+
+-- neighbors(uuid, uuid, text, integer, text[], text, timestamp with time zone, timestamp with time zone, boolean, integer, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer DEFAULT 1, p_edge_types text[] DEFAULT NULL::text[], p_direction text DEFAULT 'both'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_include_ended boolean DEFAULT false, p_limit integer DEFAULT NULL::integer, p_round integer DEFAULT NULL::integer, p_snapshot text DEFAULT NULL::text) RETURNS TABLE(node_id text, name text, type text, depth integer, path text[], edge_id text, edge_type text, fact text, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'force_generic_plan'
+    SET enable_nestloop TO 'off'
+    AS $$
+DECLARE
+    v_depth  integer := LEAST(GREATEST(COALESCE(p_depth, 1), 1), 20);
+    v_start  uuid := pg_catalog.md5(p_node_id)::uuid;
+    v_out    boolean;
+    v_in     boolean;
+    v_as_of  timestamptz;
+    v_known  timestamptz;
+    v_all    boolean := COALESCE(p_include_ended, false);
+    v_limit  integer := CASE WHEN p_limit IS NOT NULL THEN GREATEST(p_limit, 1) END;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    v_as_of := p_as_of;
+    v_known := p_known_at;
+    IF p_round IS NOT NULL OR p_snapshot IS NOT NULL THEN
+        SELECT c.as_of, c.known_at INTO v_as_of, v_known
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, p_as_of, p_known_at, p_round, p_snapshot) AS c;
+    END IF;
+    v_as_of := COALESCE(v_as_of, pg_catalog.now());
+    v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
     PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
     PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the start node');
     PERFORM memory._not_null(p_direction, 'p_direction', 'pass ''out'', ''in'' or ''both''');
@@ -9179,41 +10769,46 @@ BEGIN
     WITH RECURSIVE
     -- the edges the walk may follow, now or as known at v_known, with whether each is current
     edges_at AS NOT MATERIALIZED (
-        SELECT e.edge_key, e.source_key, e.target_key, e.type, e.valid_at, e.invalid_at, e.expired_at
+        SELECT e.edge_key, e.source_key, e.source_id, e.target_key, e.target_id,
+               e.type, e.valid_at, e.invalid_at, e.expired_at
           FROM memory.edges AS e
          WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
         UNION ALL
-        SELECT e.edge_key, e.source_key, e.target_key, e.type, e.valid_at, e.invalid_at, e.expired_at
+        SELECT e.edge_key, e.source_key, e.source_id, e.target_key, e.target_id,
+               e.type, e.valid_at, e.invalid_at, e.expired_at
           FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
          WHERE v_known IS NOT NULL
     ),
-    walk (level, found, parents, edges, visited) AS (
-        SELECT 0, ARRAY[v_start], NULL::uuid[], NULL::uuid[], ARRAY[v_start]
+    walk (level, found, ids, parents, edges, visited) AS (
+        SELECT 0, ARRAY[v_start], NULL::text[], NULL::uuid[], NULL::uuid[], ARRAY[v_start]
         UNION ALL
-        SELECT w.level + 1, step.found, step.parents, step.edges, w.visited || step.found
+        SELECT w.level + 1, step.found, step.ids, step.parents, step.edges, w.visited || step.found
           FROM walk AS w
           CROSS JOIN LATERAL (
               SELECT pg_catalog.array_agg(d.next_key) AS found,
+                     pg_catalog.array_agg(d.next_id) AS ids,
                      pg_catalog.array_agg(d.pick[3]) AS parents,
                      pg_catalog.array_agg(d.pick[2]) AS edges
-                FROM (SELECT x.next_key,
+                FROM (SELECT x.next_key, pg_catalog.any_value(x.next_id) AS next_id,
                              -- one edge per new node: a current one before any other, then
                              -- the least edge key (then parent key); the first element ranks
                              pg_catalog.min(ARRAY[x.rank, x.edge_key, x.from_key]) AS pick
-                        FROM (SELECT e.target_key AS next_key, e.source_key AS from_key, e.edge_key,
+                        FROM (SELECT e.target_key AS next_key, e.target_id AS next_id,
+                                     e.source_key AS from_key, e.edge_key,
                                      e.valid_at, e.invalid_at, e.expired_at
                                 FROM edges_at AS e
                                WHERE v_out
                                  AND e.source_key = ANY (w.found)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))
                               UNION ALL
-                              SELECT e.source_key, e.target_key, e.edge_key, e.valid_at, e.invalid_at, e.expired_at
+                              SELECT e.source_key, e.source_id, e.target_key, e.edge_key,
+                                     e.valid_at, e.invalid_at, e.expired_at
                                 FROM edges_at AS e
                                WHERE v_in
                                  AND e.target_key = ANY (w.found)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))) AS y
                        CROSS JOIN LATERAL (
-                             SELECT y.next_key, y.from_key, y.edge_key,
+                             SELECT y.next_key, y.next_id, y.from_key, y.edge_key,
                                     CASE WHEN (y.valid_at IS NULL OR y.valid_at <= v_as_of)
                                                AND (y.invalid_at IS NULL OR y.invalid_at > v_as_of)
                                                AND (y.expired_at IS NULL OR y.expired_at > v_as_of)
@@ -9229,25 +10824,29 @@ BEGIN
            AND (v_limit IS NULL OR pg_catalog.cardinality(w.visited) <= v_limit)
            AND step.found IS NOT NULL
     ),
+    -- the rows returned, cut to p_limit before any is built (earlier levels are whole: the
+    -- walk stopped at the level where it found p_limit nodes, so every parent is kept)
     found AS MATERIALIZED (
-        SELECT w.level, f.node_key, f.parent_key, f.edge_key
+        SELECT w.level, f.node_key, f.node_id, f.parent_key, f.edge_key
           FROM walk AS w
-         CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.found), pg_catalog.unnest(w.parents),
-                                       pg_catalog.unnest(w.edges)) AS f(node_key, parent_key, edge_key)
+         CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.found), pg_catalog.unnest(w.ids),
+                                       pg_catalog.unnest(w.parents), pg_catalog.unnest(w.edges))
+                    AS f(node_key, node_id, parent_key, edge_key)
          WHERE w.level > 0
+         ORDER BY w.level, f.node_id
+         LIMIT v_limit
     ),
-    -- the nodes found, by one scan of the primary key (all their keys: the last visited set)
+    -- the nodes found, by one scan of the primary key for all their keys
     named AS MATERIALIZED (
-        SELECT f.level, f.node_key, f.parent_key, f.edge_key, n.node_id, n.name, n.type
+        SELECT f.level, f.node_key, f.parent_key, f.edge_key, f.node_id, n.name, n.type
           FROM found AS f
-          JOIN (SELECT n.node_key, n.node_id, n.name, n.type FROM memory.nodes AS n
+          JOIN (SELECT n.node_key, n.name, n.type FROM memory.nodes AS n
                  WHERE v_known IS NULL AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
                 UNION ALL
-                SELECT n.node_key, n.node_id, n.name, n.type
+                SELECT n.node_key, n.name, n.type
                   FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
                  WHERE v_known IS NOT NULL) AS n ON n.node_key = f.node_key
-         WHERE n.node_key = ANY ((SELECT w.visited FROM walk AS w
-                                   ORDER BY w.level DESC LIMIT 1)::uuid[])
+         WHERE n.node_key = ANY ((SELECT pg_catalog.array_agg(f.node_key) FROM found AS f)::uuid[])
     ),
     -- each path is its parent's path and the node's id, one level per iteration
     paths (level, node_key, path, node_id, name, type, edge_key) AS (
@@ -9286,14 +10885,14 @@ BEGIN
 END
 $$;
 
-ALTER FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) OWNER TO memory_owner;
+ALTER FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) OWNER TO memory_owner;
 
--- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) IS 'Breadth-first neighbourhood of a node along the facts current at a world time, as the memory held them at a record time: each node once at its least depth (1..20), at most p_limit nodes (nearest first), with path, edge and its state';
+-- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) IS 'Breadth-first neighbourhood of a node along the facts current at a world time, as the memory held them at a record time (or at a round, in a snapshot): each node once at its least depth (1..20), at most p_limit nodes (nearest first), with path, edge and its state';
 
--- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer) TO memory_reader;
+-- FUNCTION neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.neighbors(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) TO memory_reader;
 
 -- nodes; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.nodes ENABLE ROW LEVEL SECURITY;
@@ -10012,11 +11611,11 @@ DECLARE
     v_kinds    text[];
     v_depth    integer;
     v_as_of    timestamptz;
+    v_round    integer;
     v_bad      text;
     v_hits     memory.recall_hit[] := '{}';
     -- one arm's rows before the actions that said nothing are left out
     v_arm      memory.recall_hit[];
-    v_said     text[];
     v_name_keys uuid[];
     v_name_sims real[];
     v_why_route text;
@@ -10032,14 +11631,14 @@ BEGIN
     PERFORM memory._check_limit('question_bytes', 'p_query_text', pg_catalog.octet_length(p_query_text));
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
         RAISE EXCEPTION 'p_options must be a JSON object, not %', pg_catalog.jsonb_typeof(v_options)
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, model, kinds, collapse, like';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, round, model, kinds, collapse, like';
     END IF;
     SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(o.key)), ', ' ORDER BY o.key) INTO v_bad
       FROM pg_catalog.jsonb_object_keys(v_options) AS o(key)
-     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'model', 'kinds', 'collapse', 'like');
+     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'round', 'model', 'kinds', 'collapse', 'like');
     IF v_bad IS NOT NULL THEN
         RAISE EXCEPTION 'unknown option %', v_bad
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, model, kinds, collapse, like';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, round, model, kinds, collapse, like';
     END IF;
     IF v_options ? 'collapse' THEN
         IF pg_catalog.jsonb_typeof(v_options -> 'collapse') <> 'boolean' THEN
@@ -10104,6 +11703,16 @@ BEGIN
         END IF;
         v_as_of := (v_options ->> 'as_of')::timestamptz;
     END IF;
+    IF v_options ? 'round' THEN
+        IF pg_catalog.jsonb_typeof(v_options -> 'round') <> 'number'
+           OR NOT pg_catalog.pg_input_is_valid(v_options ->> 'round', 'integer') THEN
+            RAISE EXCEPTION 'option round must be an integer, not %', memory._quote(v_options ->> 'round')
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'round: a round of the simulation, such as 3';
+        END IF;
+        v_round := (v_options ->> 'round')::integer;
+        SELECT c.as_of INTO v_as_of
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, v_as_of, NULL, v_round, NULL) AS c;
+    END IF;
     IF v_text IS NULL AND v_vec IS NULL AND v_like IS NULL THEN
         RAISE EXCEPTION 'recall needs a question: p_query_text is empty and p_query_vector is NULL'
             USING ERRCODE = 'invalid_parameter_value',
@@ -10162,7 +11771,7 @@ BEGIN
                   FROM memory._search_episodes(p_tenant_id => p_tenant_id,
                                                p_simulation_id => p_simulation_id, p_query => v_vec,
                                                p_top_k => LEAST(v_cand, 100), p_agent_id => v_agent.agent_id,
-                                               p_round_from => NULL, p_round_to => NULL, p_from => NULL,
+                                               p_round_from => NULL, p_round_to => v_round, p_from => NULL,
                                                p_to => NULL, p_collapse => false, p_model => NULL,
                                                p_pool => v_pool) AS h);
         END LOOP;
@@ -10197,13 +11806,9 @@ BEGIN
         END IF;
     END IF;
 
-    -- The words and the graph arms answer only actions that said something (their own
-    -- text, or a repost's: memory._action_said): a follow, a mute, a like or doing nothing
-    -- is stored as a sentence naming agents, which those arms would find by the names alone
-    -- (the arms of meaning never see them: such actions carry no vector, or the liked post's).
-    -- An arm's episodes are looked up at once, by their keys, in a statement of its own (as
-    -- memory._said_something decides for one): a call a row was a query a row, each planned
-    -- apart by Citus on a cluster, and the arm's own statement stays free of the tables.
+    -- The words and the graph arms answer only actions that said something, and at a round
+    -- only its episodes and earlier ones (memory._said_hits): the arms of meaning never see
+    -- the others (such actions carry no vector, or the liked post's).
     -- the words, each row trusted as far as it explains the question: its weight is scaled
     -- by the square of its cover (memory._search_words: its words' idf over the question's;
     -- an entity found by name explains it all), so rows that match a question only in
@@ -10219,17 +11824,7 @@ BEGIN
                                         p_top_k => v_cand, p_kinds => NULL,
                                         p_name_keys => v_name_keys,
                                         p_name_sims => v_name_sims) AS w);
-        v_said := ARRAY(
-            SELECT e.episode_id FROM memory.episodes AS e
-             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-               AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(x.id)::uuid FROM pg_catalog.unnest(v_arm) AS x
-                                               WHERE x.kind = 'episode'))
-               AND memory._action_said(e.content, e.metadata) IS NOT NULL);
-        v_hits := v_hits || ARRAY(
-            SELECT ROW(x.arm, x.kind, x.id, x.body, x.raw,
-                       pg_catalog.row_number() OVER (ORDER BY x.rank), x.matched, x.trust)::memory.recall_hit
-              FROM pg_catalog.unnest(v_arm) AS x
-             WHERE x.kind <> 'episode' OR x.id = ANY (v_said));
+        v_hits := v_hits || memory._said_hits(p_tenant_id, p_simulation_id, v_arm, v_round);
     END IF;
 
     -- the graph: the entities the question names, their facts, neighbours and episodes
@@ -10240,17 +11835,7 @@ BEGIN
                        p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_text => v_text,
                        p_candidates => v_cand, p_depth => v_depth, p_as_of => v_as_of,
                        p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g);
-        v_said := ARRAY(
-            SELECT e.episode_id FROM memory.episodes AS e
-             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-               AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(x.id)::uuid FROM pg_catalog.unnest(v_arm) AS x
-                                               WHERE x.kind = 'episode'))
-               AND memory._action_said(e.content, e.metadata) IS NOT NULL);
-        v_hits := v_hits || ARRAY(
-            SELECT ROW(x.arm, x.kind, x.id, x.body, x.raw,
-                       pg_catalog.row_number() OVER (ORDER BY x.rank), x.matched, x.trust)::memory.recall_hit
-              FROM pg_catalog.unnest(v_arm) AS x
-             WHERE x.kind <> 'episode' OR x.id = ANY (v_said));
+        v_hits := v_hits || memory._said_hits(p_tenant_id, p_simulation_id, v_arm, v_round);
     END IF;
 
     -- the context: the turns around the best episodes found so far (the one before and the
@@ -12098,6 +13683,92 @@ ALTER TABLE memory.simulations ALTER COLUMN sim_no ADD GENERATED ALWAYS AS IDENT
     NO MAXVALUE
     CACHE 1
 );
+
+-- snapshots(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.snapshots(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(name text, known_at timestamp with time zone, round integer, note text, created_at timestamp with time zone, created_by name)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    RETURN QUERY
+    SELECT s.name, s.known_at, s.round, s.note, s.created_at, s.created_by
+      FROM memory.snapshots AS s
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id AND s.dropped_at IS NULL
+     ORDER BY s.known_at, s.name;
+END
+$$;
+
+ALTER FUNCTION memory.snapshots(p_tenant_id uuid, p_simulation_id uuid) OWNER TO memory_owner;
+
+-- snapshots; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
+ALTER TABLE memory.snapshots ENABLE ROW LEVEL SECURITY;
+
+-- snapshots; Type: TABLE; Schema: memory; Owner: memory_owner
+CREATE TABLE memory.snapshots (
+    tenant_id uuid NOT NULL,
+    simulation_id uuid NOT NULL,
+    snapshot_id uuid DEFAULT gen_random_uuid() NOT NULL,
+    name text NOT NULL,
+    known_at timestamp with time zone NOT NULL,
+    round integer,
+    note text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_by name DEFAULT SESSION_USER NOT NULL,
+    dropped_at timestamp with time zone,
+    CONSTRAINT snapshots_name_check CHECK (((name <> ''::text) AND (length(name) <= 200))),
+    CONSTRAINT snapshots_round_check CHECK (((round IS NULL) OR (round >= 0)))
+);
+
+ALTER TABLE ONLY memory.snapshots FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE memory.snapshots OWNER TO memory_owner;
+
+-- FUNCTION snapshots(p_tenant_id uuid, p_simulation_id uuid); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.snapshots(p_tenant_id uuid, p_simulation_id uuid) IS 'The live snapshots of a simulation, oldest first';
+
+-- TABLE snapshots; Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON TABLE memory.snapshots IS 'Named, read-only snapshots of simulations: a record time (and a round) that reads pin';
+
+-- FUNCTION snapshots(p_tenant_id uuid, p_simulation_id uuid); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.snapshots(p_tenant_id uuid, p_simulation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.snapshots(p_tenant_id uuid, p_simulation_id uuid) TO memory_reader;
+
+-- TABLE snapshots; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT SELECT ON TABLE memory.snapshots TO memory_reader;
+GRANT INSERT ON TABLE memory.snapshots TO memory_writer;
+
+-- snapshots owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.snapshots FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- snapshots owner_sees_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_sees_rows_of_the_entered_call_tenant ON memory.snapshots FOR SELECT TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- snapshots readers_see_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY readers_see_rows_of_the_granted_call_tenant ON memory.snapshots FOR SELECT TO memory_reader USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- snapshots snapshots_pkey; Type: CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.snapshots
+    ADD CONSTRAINT snapshots_pkey PRIMARY KEY (tenant_id, simulation_id, snapshot_id);
+
+-- snapshots snapshots_simulation_fkey; Type: FK CONSTRAINT; Schema: memory; Owner: memory_owner
+ALTER TABLE ONLY memory.snapshots
+    ADD CONSTRAINT snapshots_simulation_fkey FOREIGN KEY (tenant_id, simulation_id) REFERENCES memory.simulations(tenant_id, simulation_id) ON DELETE CASCADE;
+
+-- snapshots writers_add_rows_to_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_add_rows_to_the_granted_call_tenant ON memory.snapshots FOR INSERT TO memory_writer WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- snapshots writers_change_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_change_rows_of_the_granted_call_tenant ON memory.snapshots FOR UPDATE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- snapshots writers_remove_rows_of_the_granted_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY writers_remove_rows_of_the_granted_call_tenant ON memory.snapshots FOR DELETE TO memory_writer USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
+-- COLUMN snapshots.dropped_at; Type: ACL; Schema: memory; Owner: memory_owner
+GRANT UPDATE(dropped_at) ON TABLE memory.snapshots TO memory_writer;
+
+-- snapshots_name_key; Type: INDEX; Schema: memory; Owner: memory_owner
+CREATE UNIQUE INDEX snapshots_name_key ON memory.snapshots USING btree (tenant_id, simulation_id, name) WHERE (dropped_at IS NULL);
 
 -- stage_rows(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.stage_rows(p_tenant_id uuid, p_attempt_id uuid) RETURNS TABLE(nodes bigint, edges bigint, episodes bigint, profiles bigint)

@@ -75,7 +75,6 @@ DECLARE
     v_hits     memory.recall_hit[] := '{}';
     -- one arm's rows before the actions that said nothing are left out
     v_arm      memory.recall_hit[];
-    v_said     text[];
     v_name_keys uuid[];
     v_name_sims real[];
     v_why_route text;
@@ -266,13 +265,9 @@ BEGIN
         END IF;
     END IF;
 
-    -- The words and the graph arms answer only actions that said something (their own
-    -- text, or a repost's: memory._action_said): a follow, a mute, a like or doing nothing
-    -- is stored as a sentence naming agents, which those arms would find by the names alone
-    -- (the arms of meaning never see them: such actions carry no vector, or the liked post's).
-    -- An arm's episodes are looked up at once, by their keys, in a statement of its own (as
-    -- memory._said_something decides for one): a call a row was a query a row, each planned
-    -- apart by Citus on a cluster, and the arm's own statement stays free of the tables.
+    -- The words and the graph arms answer only actions that said something, and at a round
+    -- only its episodes and earlier ones (memory._said_hits): the arms of meaning never see
+    -- the others (such actions carry no vector, or the liked post's).
     -- the words, each row trusted as far as it explains the question: its weight is scaled
     -- by the square of its cover (memory._search_words: its words' idf over the question's;
     -- an entity found by name explains it all), so rows that match a question only in
@@ -288,19 +283,7 @@ BEGIN
                                         p_top_k => v_cand, p_kinds => NULL,
                                         p_name_keys => v_name_keys,
                                         p_name_sims => v_name_sims) AS w);
-        v_said := ARRAY(
-            SELECT e.episode_id FROM memory.episodes AS e
-             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-               AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(x.id)::uuid FROM pg_catalog.unnest(v_arm) AS x
-                                               WHERE x.kind = 'episode'))
-               AND memory._action_said(e.content, e.metadata) IS NOT NULL
-               -- at a round, no episode of a later one
-               AND (v_round IS NULL OR e.round <= v_round));
-        v_hits := v_hits || ARRAY(
-            SELECT ROW(x.arm, x.kind, x.id, x.body, x.raw,
-                       pg_catalog.row_number() OVER (ORDER BY x.rank), x.matched, x.trust)::memory.recall_hit
-              FROM pg_catalog.unnest(v_arm) AS x
-             WHERE x.kind <> 'episode' OR x.id = ANY (v_said));
+        v_hits := v_hits || memory._said_hits(p_tenant_id, p_simulation_id, v_arm, v_round);
     END IF;
 
     -- the graph: the entities the question names, their facts, neighbours and episodes
@@ -311,19 +294,7 @@ BEGIN
                        p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_text => v_text,
                        p_candidates => v_cand, p_depth => v_depth, p_as_of => v_as_of,
                        p_name_keys => v_name_keys, p_name_sims => v_name_sims) AS g);
-        v_said := ARRAY(
-            SELECT e.episode_id FROM memory.episodes AS e
-             WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-               AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(x.id)::uuid FROM pg_catalog.unnest(v_arm) AS x
-                                               WHERE x.kind = 'episode'))
-               AND memory._action_said(e.content, e.metadata) IS NOT NULL
-               -- at a round, no episode of a later one
-               AND (v_round IS NULL OR e.round <= v_round));
-        v_hits := v_hits || ARRAY(
-            SELECT ROW(x.arm, x.kind, x.id, x.body, x.raw,
-                       pg_catalog.row_number() OVER (ORDER BY x.rank), x.matched, x.trust)::memory.recall_hit
-              FROM pg_catalog.unnest(v_arm) AS x
-             WHERE x.kind <> 'episode' OR x.id = ANY (v_said));
+        v_hits := v_hits || memory._said_hits(p_tenant_id, p_simulation_id, v_arm, v_round);
     END IF;
 
     -- the context: the turns around the best episodes found so far (the one before and the
