@@ -65,9 +65,8 @@ def _vector_types(conn: psycopg.Connection) -> list[int]:
             " AND typnamespace IN ('pg_catalog'::regnamespace, 'public'::regnamespace)"
         ).fetchall()
     )
-    names = (
-        "uuid uuid text int4 text text int4 text text jsonb timestamptz vector text bytea"
-    ).split()
+    names = ["uuid", "uuid", "text", "int4", "text", "text", "int4", "text", "text", "jsonb"]
+    names += ["timestamptz", "vector", "text", "bytea"]
     return [oids[n] for n in names]
 
 
@@ -118,9 +117,7 @@ def plain(su: psycopg.Connection, rows: list[dict], tenant: uuid.UUID) -> float:
     return seconds
 
 
-def shaped(
-    su: psycopg.Connection, rows: list[dict], tenant: uuid.UUID, words: bool
-) -> float:
+def shaped(su: psycopg.Connection, rows: list[dict], tenant: uuid.UUID, words: bool) -> float:
     """Seconds to COPY the rows into memory.episodes (a new simulation of `tenant`) with its
     indexes and no trigger, foreign key check or policy, then (with `words`) their postings,
     and commit: the transaction is rolled back instead, so the store is as it was, and the
@@ -182,10 +179,10 @@ def measure(
             rows = load.episode_rows(sim, base, rng)
             sim.vectors = None
             steps = {
-                "plain": lambda: plain(su, rows, tenant),
-                "shaped": lambda: shaped(su, rows, tenant, words=False),
-                "shaped_words": lambda: shaped(su, rows, tenant, words=True),
-                "import": lambda: load.staged_import(
+                "plain": lambda rows=rows: plain(su, rows, tenant),
+                "shaped": lambda rows=rows: shaped(su, rows, tenant, words=False),
+                "shaped_words": lambda rows=rows: shaped(su, rows, tenant, words=True),
+                "import": lambda rows=rows, sim=sim: load.staged_import(
                     mem, conn, sim, {"episodes": rows}, phases=phases
                 ),
             }
