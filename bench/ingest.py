@@ -204,3 +204,45 @@ def measure(
         "import_phases": {k: v / rounds for k, v in phases.items()},
         "samples": samples,
     }
+
+
+def main() -> None:
+    """python -m bench.ingest --dsn SUPERUSER_DSN [--episodes 50000] [--rounds 3]: the
+    import beside its floors on any migrated database, into the oldest tenant (as a login
+    role granted to it); prints JSON with the load average."""
+    import argparse
+    import json
+    import os
+
+    from swarm_memory.server import as_role
+
+    p = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
+    p.add_argument("--dsn", required=True)
+    p.add_argument("--role", default="ingest_app")
+    p.add_argument("--episodes", type=int, default=50_000)
+    p.add_argument("--rounds", type=int, default=3)
+    args = p.parse_args()
+    with psycopg.connect(args.dsn, autocommit=True) as su:
+        if not su.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (args.role,)).fetchone():
+            su.execute(f'CREATE ROLE "{args.role}" LOGIN')
+            su.execute(f'GRANT memory_writer TO "{args.role}"')
+        tenant = su.execute(
+            "SELECT tenant_id FROM memory.tenants ORDER BY created_at LIMIT 1"
+        ).fetchone()[0]
+        su.execute("SELECT memory.grant_tenant(%s, %s)", (args.role, tenant))
+    before = os.getloadavg()
+    result = measure(
+        args.dsn,
+        as_role(args.dsn, args.role),
+        tenant,
+        data.base_set(2000, 10),
+        np.random.default_rng(5),
+        args.episodes,
+        args.rounds,
+    )
+    result["load_average"] = {"before": list(before), "after": list(os.getloadavg())}
+    print(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()
