@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import time
@@ -647,6 +648,21 @@ def run(
         app_dsn, tenants[0], base, rng, max(500, min(5000, int(5000 * scale * 5)))
     )
 
+    log(
+        "bench: the bulk import beside its floors (plain COPY, the table's shape, words), interleaved"
+    )
+    results["ingest_floors"] = __import__("bench.ingest").ingest.measure(
+        su,
+        app_dsn,
+        tenants[1],
+        base,
+        rng,
+        results["bulk_vs_record"]["large_episodes"],
+        rounds=3,
+        log=log,
+    )
+    results["ingest_floors"]["load_average"] = list(os.getloadavg())
+
     log("bench: per-simulation HNSW indexes (load first, index after)")
     t = time.perf_counter()
     with psycopg.connect(su) as conn:
@@ -847,6 +863,18 @@ def table(results: dict) -> str:
         f"full load {ld['episodes_per_s_end_to_end']:,.0f} episodes/s with graphs "
         f"({ld['rows_per_s']:,.0f} rows/s) | {ok(b['bulk_episodes_per_s'] >= 20000)} |"
     )
+    fl = results.get("ingest_floors")
+    if fl:
+        per, over = fl["episodes_per_s"], fl["import_over"]
+        lines.append(
+            f"| bulk import beside its floors, {fl['episodes']:,} episodes, "
+            f"{fl['rounds']} rounds in turn | reported "
+            f"| import {per['import']:,.0f}/s; plain COPY {per['plain']:,.0f}/s "
+            f"({over['plain']:.1f}x), into memory.episodes' shape {per['shaped']:,.0f}/s "
+            f"({over['shaped']:.1f}x), with the word postings {per['shaped_words']:,.0f}/s "
+            f"({over['shaped_words']:.1f}x); load average "
+            f"{fl['load_average'][0]:.1f} | - |"
+        )
     lines.append(
         f"| bulk vs record-by-record | >= 20x | {b['speedup']:.0f}x "
         f"({b['record_by_record_per_s']:,.0f} rows/s one by one) "
