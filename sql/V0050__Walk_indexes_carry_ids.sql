@@ -1,11 +1,12 @@
--- V0050: the walk's covering indexes carry the upstream ids as well as the keys: the edge's id
--- and the id of the node at its other end. memory.neighbor_ids answers from them alone (an
--- index-only scan a level, no row of edges or nodes fetched), and memory.neighbors knows each
--- node's id during the walk, so that p_limit cuts the last level before its rows are built.
--- Same names as the indexes they replace (V0015): every reader that names them still does.
-DROP INDEX memory.edges_out_idx;
-DROP INDEX memory.edges_in_idx;
-CREATE INDEX edges_out_idx ON memory.edges (tenant_id, simulation_id, source_key)
-    INCLUDE (target_key, edge_key, type, valid_at, invalid_at, expired_at, target_id, edge_id);
-CREATE INDEX edges_in_idx ON memory.edges (tenant_id, simulation_id, target_key)
-    INCLUDE (source_key, edge_key, type, valid_at, invalid_at, expired_at, source_id, edge_id);
+-- V0050: the walk's covering indexes hold what is bounded and nothing else. They stay as V0015
+-- made them: the keys at both ends, the edge's key, its type (a label, at most
+-- memory._label_max() characters, which the tables' checks enforce) and its three times.
+-- The upstream ids stay out of them: an id is text of any length (DESIGN.md), and a btree
+-- tuple is not, so an index that carried the ids would refuse an edge with a long id where
+-- the table stores it. The walk runs over the keys and turns them into ids only for the
+-- nodes it found, by a scan of the edges' primary key (memory.neighbor_ids,
+-- memory.neighbors). The comments say so where the next reader of the indexes looks.
+COMMENT ON INDEX memory.edges_out_idx IS
+    'The outgoing step of the walk, index-only: keys, type and times, bounded all; never the upstream ids, which are text of any length';
+COMMENT ON INDEX memory.edges_in_idx IS
+    'The incoming step of the walk, index-only: keys, type and times, bounded all; never the upstream ids, which are text of any length';
