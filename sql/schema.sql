@@ -8291,14 +8291,8 @@ GRANT UPDATE(valid_at) ON TABLE memory.edges TO memory_writer;
 -- edges_in_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type, valid_at, invalid_at, expired_at);
 
--- INDEX edges_in_idx; Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON INDEX memory.edges_in_idx IS 'The incoming step of the walk, index-only: keys, type and times, bounded all; never the upstream ids, which are text of any length';
-
 -- edges_out_idx; Type: INDEX; Schema: memory; Owner: memory_owner
 CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type, valid_at, invalid_at, expired_at);
-
--- INDEX edges_out_idx; Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON INDEX memory.edges_out_idx IS 'The outgoing step of the walk, index-only: keys, type and times, bounded all; never the upstream ids, which are text of any length';
 
 -- edges_simulation_stats; Type: STATISTICS; Schema: memory; Owner: memory_owner
 CREATE STATISTICS memory.edges_simulation_stats (dependencies) ON tenant_id, simulation_id FROM memory.edges;
