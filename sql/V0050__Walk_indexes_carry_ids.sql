@@ -1,11 +1,10 @@
--- V0050: the walk's covering indexes carry the upstream ids as well as the keys: the edge's id
--- and the id of the node at its other end. memory.neighbor_ids answers from them alone (an
--- index-only scan a level, no row of edges or nodes fetched), and memory.neighbors knows each
--- node's id during the walk, so that p_limit cuts the last level before its rows are built.
--- Same names as the indexes they replace (V0015): every reader that names them still does.
-DROP INDEX memory.edges_out_idx;
-DROP INDEX memory.edges_in_idx;
-CREATE INDEX edges_out_idx ON memory.edges (tenant_id, simulation_id, source_key)
-    INCLUDE (target_key, edge_key, type, valid_at, invalid_at, expired_at, target_id, edge_id);
-CREATE INDEX edges_in_idx ON memory.edges (tenant_id, simulation_id, target_key)
-    INCLUDE (source_key, edge_key, type, valid_at, invalid_at, expired_at, source_id, edge_id);
+-- V0050: nothing to change. The walk's covering indexes (edges_out_idx, edges_in_idx) stay as
+-- V0015 made them: the keys at both ends, the edge's key, its type (a label, at most
+-- memory._label_max() characters, which the tables' checks enforce) and its three times,
+-- all bounded. The upstream ids stay out of them: an id is text of any length (DESIGN.md)
+-- and a btree tuple is not, so an index that carried the ids would refuse an edge with a
+-- long id that the table stores. The walks (memory.neighbor_ids, memory.neighbors) run over
+-- the keys and read the ids afterwards, by one scan of the edges' primary key for the edges
+-- they picked. This file changes no object: a database deployed before it with V0052 applied
+-- skips it (its number is lower), and must still end where a fresh deploy does.
+SELECT 1;

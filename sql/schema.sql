@@ -2725,8 +2725,8 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.list_tenants()', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b586af509d163621749d7a0cbfa5b159', false),
         ('memory.match_entities(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dd69271db5b99f64b2708741dd2fac31', false),
         ('memory.model_of(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee844fcf6e5dfd9fbbb9ed57bf56e254', false),
-        ('memory.neighbor_ids(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer,integer,text)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b6834f99dd16332f3be9fe11df26a9d4', false),
-        ('memory.neighbors(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer,integer,text)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ed3be963311110cb8c25f5de685aabd4', false),
+        ('memory.neighbor_ids(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer,integer,text)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '60cdf60940c91456cf172625af1f5799', false),
+        ('memory.neighbors(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer,integer,text)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '12fe49ed7d5729261ac9f95b4a5ad0df', false),
         ('memory.nodes_by_type(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '05d0a18fd24eaa6187941d9112dc04b1', false),
         ('memory.nodes_named(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5cfdce16af2b3fcc919257a98e0e640d', false),
         ('memory.open_staging()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f0a29994bff664eb345907fcbc36f0cc', false),
@@ -8959,10 +8959,10 @@ COMMENT ON COLUMN memory.edges.valid_at IS 'When the fact began to hold in the w
 GRANT UPDATE(valid_at) ON TABLE memory.edges TO memory_writer;
 
 -- edges_in_idx; Type: INDEX; Schema: memory; Owner: memory_owner
-CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type, valid_at, invalid_at, expired_at, source_id, edge_id);
+CREATE INDEX edges_in_idx ON memory.edges USING btree (tenant_id, simulation_id, target_key) INCLUDE (source_key, edge_key, type, valid_at, invalid_at, expired_at);
 
 -- edges_out_idx; Type: INDEX; Schema: memory; Owner: memory_owner
-CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type, valid_at, invalid_at, expired_at, target_id, edge_id);
+CREATE INDEX edges_out_idx ON memory.edges USING btree (tenant_id, simulation_id, source_key) INCLUDE (target_key, edge_key, type, valid_at, invalid_at, expired_at);
 
 -- edges_simulation_stats; Type: STATISTICS; Schema: memory; Owner: memory_owner
 CREATE STATISTICS memory.edges_simulation_stats (dependencies) ON tenant_id, simulation_id FROM memory.edges;
@@ -10649,50 +10649,49 @@ BEGIN
 
     RETURN QUERY
     WITH RECURSIVE
-    -- the edges the walk may follow, now or as known at v_known
+    -- the edges the walk may follow, now or as known at v_known: keys, type and times, all
+    -- in the covering indexes
     edges_at AS NOT MATERIALIZED (
-        SELECT e.edge_key, e.edge_id, e.source_key, e.source_id, e.target_key, e.target_id,
-               e.type, e.valid_at, e.invalid_at, e.expired_at
+        SELECT e.edge_key, e.source_key, e.target_key, e.type, e.valid_at, e.invalid_at, e.expired_at
           FROM memory.edges AS e
          WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
         UNION ALL
-        SELECT e.edge_key, e.edge_id, e.source_key, e.source_id, e.target_key, e.target_id,
-               e.type, e.valid_at, e.invalid_at, e.expired_at
+        SELECT e.edge_key, e.source_key, e.target_key, e.type, e.valid_at, e.invalid_at, e.expired_at
           FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
          WHERE v_known IS NOT NULL
     ),
-    walk (level, found, ids, edges, visited) AS (
-        SELECT 0, ARRAY[v_start], NULL::text[], NULL::text[], ARRAY[v_start]
+    walk (level, found, edges, visited) AS (
+        SELECT 0, ARRAY[v_start], NULL::uuid[], ARRAY[v_start]
         UNION ALL
-        SELECT w.level + 1, step.found, step.ids, step.edges, w.visited || step.found
+        SELECT w.level + 1, step.found, step.edges, w.visited || step.found
           FROM walk AS w
           CROSS JOIN LATERAL (
               SELECT pg_catalog.array_agg(d.next_key) AS found,
-                     pg_catalog.array_agg(d.next_id) AS ids,
-                     pg_catalog.array_agg(d.pick[3] COLLATE "default") AS edges
-                FROM (SELECT x.next_key, pg_catalog.any_value(x.next_id) AS next_id,
+                     pg_catalog.array_agg(d.pick[2]) AS edges
+                FROM (SELECT x.next_key,
                              -- a current edge before any other, then the least edge key
-                             pg_catalog.min(ARRAY[x.rank, x.edge_key::text, x.edge_id] COLLATE "C") AS pick
-                        FROM (SELECT e.target_key AS next_key, e.target_id AS next_id, e.edge_key, e.edge_id,
+                             pg_catalog.min(ARRAY[x.rank, x.edge_key]) AS pick
+                        FROM (SELECT e.target_key AS next_key, e.edge_key,
                                      e.valid_at, e.invalid_at, e.expired_at
                                 FROM edges_at AS e
                                WHERE v_out
                                  AND e.source_key = ANY (w.found)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))
                               UNION ALL
-                              SELECT e.source_key, e.source_id, e.edge_key, e.edge_id,
+                              SELECT e.source_key, e.edge_key,
                                      e.valid_at, e.invalid_at, e.expired_at
                                 FROM edges_at AS e
                                WHERE v_in
                                  AND e.target_key = ANY (w.found)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))) AS y
                        CROSS JOIN LATERAL (
-                             SELECT y.next_key, y.next_id, y.edge_key, y.edge_id,
+                             SELECT y.next_key, y.edge_key,
                                     CASE WHEN (y.valid_at IS NULL OR y.valid_at <= v_as_of)
                                                AND (y.invalid_at IS NULL OR y.invalid_at > v_as_of)
                                                AND (y.expired_at IS NULL OR y.expired_at > v_as_of)
-                                         THEN '0' ELSE '1' END AS rank) AS x
-                       WHERE (v_all OR x.rank = '0')
+                                         THEN '00000000-0000-0000-0000-000000000000'::uuid
+                                         ELSE 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid END AS rank) AS x
+                       WHERE (v_all OR x.rank = '00000000-0000-0000-0000-000000000000'::uuid)
                          AND NOT EXISTS (SELECT FROM pg_catalog.unnest(w.visited) AS v(node_key)
                                           WHERE v.node_key = x.next_key)
                        GROUP BY x.next_key) AS d
@@ -10701,12 +10700,28 @@ BEGIN
            -- the visited set holds the start: p_limit nodes found means one more
            AND (v_limit IS NULL OR pg_catalog.cardinality(w.visited) <= v_limit)
            AND step.found IS NOT NULL
+    ),
+    found AS MATERIALIZED (
+        SELECT w.level, f.node_key, f.edge_key
+          FROM walk AS w
+         CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.found), pg_catalog.unnest(w.edges)) AS f(node_key, edge_key)
+         WHERE w.level > 0
     )
-    SELECT f.node_id, w.level, f.edge_id
-      FROM walk AS w
-     CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.ids), pg_catalog.unnest(w.edges)) AS f(node_id, edge_id)
-     WHERE w.level > 0
-     ORDER BY w.level, f.node_id
+    -- the ids of the edges picked and of the nodes at their far ends, by one scan of the
+    -- edges' primary key for all their keys; then the order and the cut
+    SELECT r.node_ref, r.level, r.edge_ref
+      FROM (SELECT f.level, e.edge_id AS edge_ref,
+                   CASE WHEN e.target_key = f.node_key THEN e.target_id ELSE e.source_id END AS node_ref
+              FROM found AS f
+              JOIN (SELECT e.edge_key, e.edge_id, e.source_id, e.target_key, e.target_id
+                      FROM memory.edges AS e
+                     WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                    UNION ALL
+                    SELECT e.edge_key, e.edge_id, e.source_id, e.target_key, e.target_id
+                      FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
+                     WHERE v_known IS NOT NULL) AS e ON e.edge_key = f.edge_key
+             WHERE e.edge_key = ANY ((SELECT pg_catalog.array_agg(f.edge_key) FROM found AS f)::uuid[])) AS r
+     ORDER BY r.level, r.node_ref
      LIMIT v_limit;
 END
 $$;
@@ -10714,7 +10729,7 @@ $$;
 ALTER FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) OWNER TO memory_owner;
 
 -- FUNCTION neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) IS 'The nodes memory.neighbors reaches, lean: each node''s id, its least depth and the id of the edge that reached it, from the walk''s covering indexes alone';
+COMMENT ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) IS 'The nodes memory.neighbors reaches, lean: each node''s id, its least depth and the id of the edge that reached it, walked over keys, the ids read for the nodes found';
 
 -- FUNCTION neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory.neighbor_ids(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_depth integer, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_include_ended boolean, p_limit integer, p_round integer, p_snapshot text) FROM PUBLIC;
@@ -10769,46 +10784,42 @@ BEGIN
     WITH RECURSIVE
     -- the edges the walk may follow, now or as known at v_known, with whether each is current
     edges_at AS NOT MATERIALIZED (
-        SELECT e.edge_key, e.source_key, e.source_id, e.target_key, e.target_id,
-               e.type, e.valid_at, e.invalid_at, e.expired_at
+        SELECT e.edge_key, e.source_key, e.target_key, e.type, e.valid_at, e.invalid_at, e.expired_at
           FROM memory.edges AS e
          WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
         UNION ALL
-        SELECT e.edge_key, e.source_key, e.source_id, e.target_key, e.target_id,
-               e.type, e.valid_at, e.invalid_at, e.expired_at
+        SELECT e.edge_key, e.source_key, e.target_key, e.type, e.valid_at, e.invalid_at, e.expired_at
           FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
          WHERE v_known IS NOT NULL
     ),
-    walk (level, found, ids, parents, edges, visited) AS (
-        SELECT 0, ARRAY[v_start], NULL::text[], NULL::uuid[], NULL::uuid[], ARRAY[v_start]
+    walk (level, found, parents, edges, visited) AS (
+        SELECT 0, ARRAY[v_start], NULL::uuid[], NULL::uuid[], ARRAY[v_start]
         UNION ALL
-        SELECT w.level + 1, step.found, step.ids, step.parents, step.edges, w.visited || step.found
+        SELECT w.level + 1, step.found, step.parents, step.edges, w.visited || step.found
           FROM walk AS w
           CROSS JOIN LATERAL (
               SELECT pg_catalog.array_agg(d.next_key) AS found,
-                     pg_catalog.array_agg(d.next_id) AS ids,
                      pg_catalog.array_agg(d.pick[3]) AS parents,
                      pg_catalog.array_agg(d.pick[2]) AS edges
-                FROM (SELECT x.next_key, pg_catalog.any_value(x.next_id) AS next_id,
+                FROM (SELECT x.next_key,
                              -- one edge per new node: a current one before any other, then
                              -- the least edge key (then parent key); the first element ranks
                              pg_catalog.min(ARRAY[x.rank, x.edge_key, x.from_key]) AS pick
-                        FROM (SELECT e.target_key AS next_key, e.target_id AS next_id,
-                                     e.source_key AS from_key, e.edge_key,
+                        FROM (SELECT e.target_key AS next_key, e.source_key AS from_key, e.edge_key,
                                      e.valid_at, e.invalid_at, e.expired_at
                                 FROM edges_at AS e
                                WHERE v_out
                                  AND e.source_key = ANY (w.found)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))
                               UNION ALL
-                              SELECT e.source_key, e.source_id, e.target_key, e.edge_key,
+                              SELECT e.source_key, e.target_key, e.edge_key,
                                      e.valid_at, e.invalid_at, e.expired_at
                                 FROM edges_at AS e
                                WHERE v_in
                                  AND e.target_key = ANY (w.found)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))) AS y
                        CROSS JOIN LATERAL (
-                             SELECT y.next_key, y.next_id, y.from_key, y.edge_key,
+                             SELECT y.next_key, y.from_key, y.edge_key,
                                     CASE WHEN (y.valid_at IS NULL OR y.valid_at <= v_as_of)
                                                AND (y.invalid_at IS NULL OR y.invalid_at > v_as_of)
                                                AND (y.expired_at IS NULL OR y.expired_at > v_as_of)
@@ -10824,50 +10835,60 @@ BEGIN
            AND (v_limit IS NULL OR pg_catalog.cardinality(w.visited) <= v_limit)
            AND step.found IS NOT NULL
     ),
+    -- every node found, by keys
+    found AS MATERIALIZED (
+        SELECT w.level, f.node_key, f.parent_key, f.edge_key
+          FROM walk AS w
+         CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.found), pg_catalog.unnest(w.parents),
+                                       pg_catalog.unnest(w.edges)) AS f(node_key, parent_key, edge_key)
+         WHERE w.level > 0
+    ),
+    -- the edges that reached them, by one scan of the primary key for all their keys: each
+    -- node's id is the id at the edge's far end
+    reached AS MATERIALIZED (
+        SELECT e.edge_key, e.edge_id, e.source_id, e.target_key, e.target_id, e.type, e.fact,
+               e.valid_at, e.invalid_at, e.expired_at
+          FROM (SELECT e.edge_key, e.edge_id, e.source_id, e.target_key, e.target_id, e.type, e.fact,
+                       e.valid_at, e.invalid_at, e.expired_at
+                  FROM memory.edges AS e
+                 WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                UNION ALL
+                SELECT e.edge_key, e.edge_id, e.source_id, e.target_key, e.target_id, e.type, e.fact,
+                       e.valid_at, e.invalid_at, e.expired_at
+                  FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
+                 WHERE v_known IS NOT NULL) AS e
+         WHERE e.edge_key = ANY ((SELECT pg_catalog.array_agg(f.edge_key)
+                                    FROM found AS f)::uuid[])
+    ),
     -- the rows returned, cut to p_limit before any is built (earlier levels are whole: the
     -- walk stopped at the level where it found p_limit nodes, so every parent is kept)
-    found AS MATERIALIZED (
-        SELECT w.level, f.node_key, f.node_id, f.parent_key, f.edge_key
-          FROM walk AS w
-         CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.found), pg_catalog.unnest(w.ids),
-                                       pg_catalog.unnest(w.parents), pg_catalog.unnest(w.edges))
-                    AS f(node_key, node_id, parent_key, edge_key)
-         WHERE w.level > 0
-         ORDER BY w.level, f.node_id
+    cut AS MATERIALIZED (
+        SELECT f.level, f.node_key, f.parent_key, f.edge_key,
+               CASE WHEN e.target_key = f.node_key THEN e.target_id ELSE e.source_id END AS node_ref
+          FROM found AS f
+          JOIN reached AS e ON e.edge_key = f.edge_key
+         ORDER BY 1, 5
          LIMIT v_limit
     ),
-    -- the nodes found, by one scan of the primary key for all their keys
+    -- the nodes returned, by one scan of the primary key for all their keys
     named AS MATERIALIZED (
-        SELECT f.level, f.node_key, f.parent_key, f.edge_key, f.node_id, n.name, n.type
-          FROM found AS f
+        SELECT f.level, f.node_key, f.parent_key, f.edge_key, f.node_ref, n.name, n.type
+          FROM cut AS f
           JOIN (SELECT n.node_key, n.name, n.type FROM memory.nodes AS n
                  WHERE v_known IS NULL AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
                 UNION ALL
                 SELECT n.node_key, n.name, n.type
                   FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
                  WHERE v_known IS NOT NULL) AS n ON n.node_key = f.node_key
-         WHERE n.node_key = ANY ((SELECT pg_catalog.array_agg(f.node_key) FROM found AS f)::uuid[])
+         WHERE n.node_key = ANY ((SELECT pg_catalog.array_agg(f.node_key) FROM cut AS f)::uuid[])
     ),
     -- each path is its parent's path and the node's id, one level per iteration
     paths (level, node_key, path, node_id, name, type, edge_key) AS (
         SELECT 0, v_start, ARRAY[p_node_id], NULL::text, NULL::text, NULL::text, NULL::uuid
         UNION ALL
-        SELECT f.level, f.node_key, p.path || f.node_id, f.node_id, f.name, f.type, f.edge_key
+        SELECT f.level, f.node_key, p.path || f.node_ref, f.node_ref, f.name, f.type, f.edge_key
           FROM paths AS p
           JOIN named AS f ON f.level = p.level + 1 AND f.parent_key = p.node_key
-    ),
-    -- the edges that reached them, likewise by one scan of the primary key
-    reached AS MATERIALIZED (
-        SELECT e.edge_key, e.edge_id, e.type, e.fact, e.valid_at, e.invalid_at, e.expired_at
-          FROM (SELECT e.edge_key, e.edge_id, e.type, e.fact, e.valid_at, e.invalid_at, e.expired_at
-                  FROM memory.edges AS e
-                 WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                UNION ALL
-                SELECT e.edge_key, e.edge_id, e.type, e.fact, e.valid_at, e.invalid_at, e.expired_at
-                  FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
-                 WHERE v_known IS NOT NULL) AS e
-         WHERE e.edge_key = ANY ((SELECT pg_catalog.array_agg(f.edge_key)
-                                    FROM found AS f)::uuid[])
     )
     -- the state is memory._fact_state's rule written out (a call per row, whose pinned
     -- search_path keeps it from being inlined, cost more than the walk);

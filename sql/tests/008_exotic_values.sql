@@ -3,7 +3,7 @@
 -- reads (get_node, nodes_by_type, neighbors, search_episodes, search_nodes, simulation_stats),
 -- and a replay of them changes nothing. This file is ASCII: the emoji come from chr() and U&'' escapes.
 BEGIN;
-SELECT plan(40);
+SELECT plan(43);
 \ir _fixtures.psql
 
 -- The exotic values. k orders them along a chain of edges; each also gets an embedding.
@@ -163,7 +163,7 @@ SELECT results_eq($$SELECT inserted::int, updated::int, unchanged::int, skipped:
 SELECT results_eq($$SELECT inserted::int, updated::int, unchanged::int FROM memory.upsert_episodes(fx.tenant_a(), fx.sim_a(), fx.exotic_episodes())$$,
                   $$VALUES (0, 0, 7)$$, 'replaying the exotic episodes: all unchanged');
 
--- 10 kB names and ids (8): an upstream id or a name is text of any length (DESIGN.md sets
+-- 10 kB names and ids (11): an upstream id or a name is text of any length (DESIGN.md sets
 -- no limit). 10 kB that do not compress, each write on its own, in a simulation of its own;
 -- the reads that check them raise nothing when the write failed.
 DO $$
@@ -191,6 +191,17 @@ SELECT lives_ok($$SELECT * FROM memory.upsert_edges(fx.tenant_a(), fx.sim_long()
 SELECT ok(EXISTS (SELECT 1 FROM memory.neighbors(fx.tenant_a(), fx.sim_long(), 'short')
                     WHERE node_id = 'short2' AND edge_id = fx.ten_kb('edge id')),
           'neighbors returns the 10 kB edge id exactly');
+SELECT lives_ok($$SELECT * FROM memory.upsert_edges(fx.tenant_a(), fx.sim_long(),
+                    jsonb_build_array(jsonb_build_object('id', fx.ten_kb('edge id 2'), 'type', 'T',
+                                                         'source_id', 'short', 'target_id', fx.ten_kb('node id'))))$$,
+                'an edge with a 10 kB id to a node with a 10 kB id can be written');
+SELECT set_eq($$SELECT node_id, depth, edge_id FROM memory.neighbor_ids(fx.tenant_a(), fx.sim_long(), 'short')$$,
+              $$VALUES ('short2'::text, 1, fx.ten_kb('edge id')), (fx.ten_kb('node id'), 1, fx.ten_kb('edge id 2'))$$,
+              'neighbor_ids returns the 10 kB node and edge ids exactly');
+SELECT results_eq($$SELECT node_id = 'short', depth, edge_id = fx.ten_kb('edge id 2')
+                      FROM memory.neighbor_ids(fx.tenant_a(), fx.sim_long(), fx.ten_kb('node id'), 2, NULL, 'in')$$,
+                  $$VALUES (true, 1, true)$$,
+                  'a walk from the node with the 10 kB id reaches its neighbour by the 10 kB edge');
 SELECT lives_ok($$SELECT * FROM memory.upsert_episodes(fx.tenant_a(), fx.sim_long(),
                     jsonb_build_array(jsonb_build_object('id', fx.ten_kb('episode id'), 'action_type', 'CREATE_POST',
                                                          'embedding', fx.emb(1))))$$,

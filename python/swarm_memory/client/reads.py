@@ -120,7 +120,7 @@ class ReadsMixin(MemoryBase):
         conn: Connection | None = None,
     ) -> list[NeighborId]:
         """The walk of `neighbors`, lean: each node's id, depth and the edge that reached it,
-        the same rows in the same order, read from the walk's indexes alone."""
+        the same rows in the same order, walked over keys and no row built."""
         return self._records(
             NeighborId,
             "SELECT * FROM memory.neighbor_ids(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",

@@ -7,8 +7,9 @@
 -- the levels: the walk stops after the level at which it has found p_limit nodes and
 -- returns the first p_limit rows of the unbounded walk's order (depth, then node id), so a
 -- bounded walk is a prefix of the unbounded one and costs at most one level beyond it. The
--- walk knows each node's id (the covering indexes carry it), so the rows are cut to p_limit
--- before any is built: the last level's names, paths and facts only for the nodes returned.
+-- rows are cut to p_limit before any is built: the ids (which the order needs) are read
+-- for every node found, with the edges that reached them, and names and paths only for the
+-- nodes returned.
 --
 -- Two clocks. p_as_of (world time, NULL: now; infinity: the latest state) picks the facts
 -- the walk follows: those current then (memory._fact_state), unless p_include_ended, which
@@ -32,10 +33,12 @@
 --          anti-join against the visited keys the walk carries, and for each new node one
 --          edge from the level before: the least edge key, so a shortest path, the same on
 --          every call. Paths are never enumerated: cycles end at the visited set, and a dense
---          graph costs what its edges cost. Each new node's id comes with its edge.
---   named  the nodes found, fetched by one scan of the primary key for all their keys.
+--          graph costs what its edges cost. The ids are text of any length, which no index
+--          holds (V0050): the walk never reads them.
+--   reached the edges that reached the nodes found, by one scan of the primary key for all
+--          their keys: each edge and the id of the node at its far end, then the cut.
+--   named  the nodes returned, fetched by one scan of the primary key for all their keys.
 --   paths  each node's path: its parent's path and its own id, one level per iteration.
---   reached the edges that reached them, by one scan of the primary key.
 -- enable_nestloop = off: the CTEs join by hash; a nested loop over a CTE the planner
 -- guessed small would be quadratic in the size of the neighbourhood.
 CREATE OR REPLACE FUNCTION memory.neighbors(
@@ -101,46 +104,42 @@ BEGIN
     WITH RECURSIVE
     -- the edges the walk may follow, now or as known at v_known, with whether each is current
     edges_at AS NOT MATERIALIZED (
-        SELECT e.edge_key, e.source_key, e.source_id, e.target_key, e.target_id,
-               e.type, e.valid_at, e.invalid_at, e.expired_at
+        SELECT e.edge_key, e.source_key, e.target_key, e.type, e.valid_at, e.invalid_at, e.expired_at
           FROM memory.edges AS e
          WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
         UNION ALL
-        SELECT e.edge_key, e.source_key, e.source_id, e.target_key, e.target_id,
-               e.type, e.valid_at, e.invalid_at, e.expired_at
+        SELECT e.edge_key, e.source_key, e.target_key, e.type, e.valid_at, e.invalid_at, e.expired_at
           FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
          WHERE v_known IS NOT NULL
     ),
-    walk (level, found, ids, parents, edges, visited) AS (
-        SELECT 0, ARRAY[v_start], NULL::text[], NULL::uuid[], NULL::uuid[], ARRAY[v_start]
+    walk (level, found, parents, edges, visited) AS (
+        SELECT 0, ARRAY[v_start], NULL::uuid[], NULL::uuid[], ARRAY[v_start]
         UNION ALL
-        SELECT w.level + 1, step.found, step.ids, step.parents, step.edges, w.visited || step.found
+        SELECT w.level + 1, step.found, step.parents, step.edges, w.visited || step.found
           FROM walk AS w
           CROSS JOIN LATERAL (
               SELECT pg_catalog.array_agg(d.next_key) AS found,
-                     pg_catalog.array_agg(d.next_id) AS ids,
                      pg_catalog.array_agg(d.pick[3]) AS parents,
                      pg_catalog.array_agg(d.pick[2]) AS edges
-                FROM (SELECT x.next_key, pg_catalog.any_value(x.next_id) AS next_id,
+                FROM (SELECT x.next_key,
                              -- one edge per new node: a current one before any other, then
                              -- the least edge key (then parent key); the first element ranks
                              pg_catalog.min(ARRAY[x.rank, x.edge_key, x.from_key]) AS pick
-                        FROM (SELECT e.target_key AS next_key, e.target_id AS next_id,
-                                     e.source_key AS from_key, e.edge_key,
+                        FROM (SELECT e.target_key AS next_key, e.source_key AS from_key, e.edge_key,
                                      e.valid_at, e.invalid_at, e.expired_at
                                 FROM edges_at AS e
                                WHERE v_out
                                  AND e.source_key = ANY (w.found)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))
                               UNION ALL
-                              SELECT e.source_key, e.source_id, e.target_key, e.edge_key,
+                              SELECT e.source_key, e.target_key, e.edge_key,
                                      e.valid_at, e.invalid_at, e.expired_at
                                 FROM edges_at AS e
                                WHERE v_in
                                  AND e.target_key = ANY (w.found)
                                  AND (p_edge_types IS NULL OR e.type = ANY (p_edge_types))) AS y
                        CROSS JOIN LATERAL (
-                             SELECT y.next_key, y.next_id, y.from_key, y.edge_key,
+                             SELECT y.next_key, y.from_key, y.edge_key,
                                     CASE WHEN (y.valid_at IS NULL OR y.valid_at <= v_as_of)
                                                AND (y.invalid_at IS NULL OR y.invalid_at > v_as_of)
                                                AND (y.expired_at IS NULL OR y.expired_at > v_as_of)
@@ -156,50 +155,60 @@ BEGIN
            AND (v_limit IS NULL OR pg_catalog.cardinality(w.visited) <= v_limit)
            AND step.found IS NOT NULL
     ),
+    -- every node found, by keys
+    found AS MATERIALIZED (
+        SELECT w.level, f.node_key, f.parent_key, f.edge_key
+          FROM walk AS w
+         CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.found), pg_catalog.unnest(w.parents),
+                                       pg_catalog.unnest(w.edges)) AS f(node_key, parent_key, edge_key)
+         WHERE w.level > 0
+    ),
+    -- the edges that reached them, by one scan of the primary key for all their keys: each
+    -- node's id is the id at the edge's far end
+    reached AS MATERIALIZED (
+        SELECT e.edge_key, e.edge_id, e.source_id, e.target_key, e.target_id, e.type, e.fact,
+               e.valid_at, e.invalid_at, e.expired_at
+          FROM (SELECT e.edge_key, e.edge_id, e.source_id, e.target_key, e.target_id, e.type, e.fact,
+                       e.valid_at, e.invalid_at, e.expired_at
+                  FROM memory.edges AS e
+                 WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                UNION ALL
+                SELECT e.edge_key, e.edge_id, e.source_id, e.target_key, e.target_id, e.type, e.fact,
+                       e.valid_at, e.invalid_at, e.expired_at
+                  FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
+                 WHERE v_known IS NOT NULL) AS e
+         WHERE e.edge_key = ANY ((SELECT pg_catalog.array_agg(f.edge_key)
+                                    FROM found AS f)::uuid[])
+    ),
     -- the rows returned, cut to p_limit before any is built (earlier levels are whole: the
     -- walk stopped at the level where it found p_limit nodes, so every parent is kept)
-    found AS MATERIALIZED (
-        SELECT w.level, f.node_key, f.node_id, f.parent_key, f.edge_key
-          FROM walk AS w
-         CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(w.found), pg_catalog.unnest(w.ids),
-                                       pg_catalog.unnest(w.parents), pg_catalog.unnest(w.edges))
-                    AS f(node_key, node_id, parent_key, edge_key)
-         WHERE w.level > 0
-         ORDER BY w.level, f.node_id
+    cut AS MATERIALIZED (
+        SELECT f.level, f.node_key, f.parent_key, f.edge_key,
+               CASE WHEN e.target_key = f.node_key THEN e.target_id ELSE e.source_id END AS node_ref
+          FROM found AS f
+          JOIN reached AS e ON e.edge_key = f.edge_key
+         ORDER BY 1, 5
          LIMIT v_limit
     ),
-    -- the nodes found, by one scan of the primary key for all their keys
+    -- the nodes returned, by one scan of the primary key for all their keys
     named AS MATERIALIZED (
-        SELECT f.level, f.node_key, f.parent_key, f.edge_key, f.node_id, n.name, n.type
-          FROM found AS f
+        SELECT f.level, f.node_key, f.parent_key, f.edge_key, f.node_ref, n.name, n.type
+          FROM cut AS f
           JOIN (SELECT n.node_key, n.name, n.type FROM memory.nodes AS n
                  WHERE v_known IS NULL AND n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
                 UNION ALL
                 SELECT n.node_key, n.name, n.type
                   FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
                  WHERE v_known IS NOT NULL) AS n ON n.node_key = f.node_key
-         WHERE n.node_key = ANY ((SELECT pg_catalog.array_agg(f.node_key) FROM found AS f)::uuid[])
+         WHERE n.node_key = ANY ((SELECT pg_catalog.array_agg(f.node_key) FROM cut AS f)::uuid[])
     ),
     -- each path is its parent's path and the node's id, one level per iteration
     paths (level, node_key, path, node_id, name, type, edge_key) AS (
         SELECT 0, v_start, ARRAY[p_node_id], NULL::text, NULL::text, NULL::text, NULL::uuid
         UNION ALL
-        SELECT f.level, f.node_key, p.path || f.node_id, f.node_id, f.name, f.type, f.edge_key
+        SELECT f.level, f.node_key, p.path || f.node_ref, f.node_ref, f.name, f.type, f.edge_key
           FROM paths AS p
           JOIN named AS f ON f.level = p.level + 1 AND f.parent_key = p.node_key
-    ),
-    -- the edges that reached them, likewise by one scan of the primary key
-    reached AS MATERIALIZED (
-        SELECT e.edge_key, e.edge_id, e.type, e.fact, e.valid_at, e.invalid_at, e.expired_at
-          FROM (SELECT e.edge_key, e.edge_id, e.type, e.fact, e.valid_at, e.invalid_at, e.expired_at
-                  FROM memory.edges AS e
-                 WHERE v_known IS NULL AND e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                UNION ALL
-                SELECT e.edge_key, e.edge_id, e.type, e.fact, e.valid_at, e.invalid_at, e.expired_at
-                  FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, v_known) AS e
-                 WHERE v_known IS NOT NULL) AS e
-         WHERE e.edge_key = ANY ((SELECT pg_catalog.array_agg(f.edge_key)
-                                    FROM found AS f)::uuid[])
     )
     -- the state is memory._fact_state's rule written out (a call per row, whose pinned
     -- search_path keeps it from being inlined, cost more than the walk);
