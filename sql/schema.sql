@@ -2564,7 +2564,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._identity_map(uuid,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '24eb3e7fb02244cc907142a41bc8de3e', false),
         ('memory._identity_names(text,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '76b848f3756953c4a0f40d44e75f708a', false),
         ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'd4cdf68ab23b68453013728bb85447da', false),
-        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0f9758006c8cf1849c14aaa3af1d26c0', false),
+        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '56a2c6540320bf38866ff2a7dde33e6d', false),
         ('memory._kind(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ef54e58aef42b081b621fd1f0b93ad64', false),
         ('memory._kind_columns(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '60be66f17c323b7bee73f792e06acc4c', false),
         ('memory._kind_key(text,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e9102568bf7756c17c45d8230251a64e', false),
@@ -2640,7 +2640,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._staging_duplicate(text,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f69bc8df76f9845b2165b54375f71089', false),
         ('memory._staging_problem(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6745eb3f0ae50f2350e3882db8a585ed', false),
         ('memory._stored_dimensions()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'a00063f5b5893f463d2d49b5deacb26d', false),
-        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '6f4419b825fb01ca091d4be777160233', false),
+        ('memory._sweep_tenant(uuid,timestamp with time zone)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '1556a8f7b568ae2aab98065e4c7c154d', false),
         ('memory._text_hash(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9b18070791a3bbbec385f667a8a9fa95', false),
         ('memory._top_k(integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '8e0003e801d19da81e4883fe598ecde5', false),
         ('memory._upsert(text,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '17d3b9b05fe66845dab5cb6995ceac0b', false),
@@ -2849,11 +2849,11 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
                                        'api_keys',
                                        -- V0044: graphs written through swarm-memory serve
                                        'zep_ontologies', 'zep_episodes', 'zep_batches', 'zep_batch_items',
-                                       -- V0053: the tombstones of forgotten rows
+                                       -- V0048: the tombstones of forgotten rows
                                        'forgotten',
-                                       -- V0052: named snapshots of simulations
+                                       -- V0047: named snapshots of simulations
                                        'snapshots',
-                                       -- V0051: one identity across runs
+                                       -- V0046: one identity across runs
                                        'identity_links']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
@@ -2886,7 +2886,7 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
        -- V0021, V0038: the same; memory_owner's definer functions write them (below).
        AND (t.table_name NOT IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps', 'tenant_quotas')
             OR p.command = 'SELECT')
-       -- V0053: the same; memory._forget writes the tombstones (below).
+       -- V0048: the same; memory._forget writes the tombstones (below).
        AND (t.table_name <> 'forgotten' OR p.command = 'SELECT')
     UNION ALL
     SELECT 'row_history'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,
@@ -6388,7 +6388,7 @@ BEGIN
     IF v_rule.keep_days IS NOT NULL THEN
         FOR v_sim IN
             SELECT s.simulation_id, s.updated_at,
-                   -- a live snapshot keeps its simulation (V0052)
+                   -- a live snapshot keeps its simulation (V0047)
                    EXISTS (SELECT 1 FROM memory.snapshots AS f
                             WHERE f.tenant_id = p_tenant_id AND f.simulation_id = s.simulation_id
                               AND f.dropped_at IS NULL) AS frozen

@@ -378,7 +378,7 @@ READS = {
     "zep_create_graph": swarm_memory.client.zep.ZepCreatedGraph,
     "zep_delete_graph": swarm_memory.client.zep.ZepDeletedGraph,
     "zep_claim_episodes": swarm_memory.client.zep.ClaimedEpisode,
-    # The identity wing: one identity across runs, the diff of two runs (V0051)
+    # The identity wing: one identity across runs, the diff of two runs (V0046)
     "link_runs": swarm_memory.client.identity.LinkCounts,
     "identity_links": swarm_memory.client.identity.IdentityLink,
     "decide_link": swarm_memory.client.identity.LinkDecision,

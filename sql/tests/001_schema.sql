@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(1158);  -- _said_hits (3); _lock_simulation (3); V0051: identity_links (5), 12 functions (36); V0052: snapshots (5), create_snapshot, snapshots, drop_snapshot, fork_simulation, _round_moment, _read_clock (18), neighbors' and facts' new signatures; V0053: forgotten (5), _forget, forget_episodes, forget_agent, forgotten_ids, _cache_hash (15); neighbor_ids (3); _zep_batch_locked, _zep_episode_problem (6); resolve_simulation (3); V0045: zep_batches, zep_batch_items (10), 12 functions (36); V0044: zep_ontologies, zep_episodes (10), 20 functions (60); _said_something (3); V0043: api_keys (5), 18 functions (54); V0041: _named_agents (3); V0042: _action_said (3); _near_copy (3); V0038: tenant_quotas (5), set_quota, quotas, _check_quota, _enforce_quota, _quota_used (15); V0037: _prepared (3) gone, _acting_role, _function_fingerprints, _installed_functions (9); warm, _warm_indexes (6), _warm_indexes a definer; _recall_list (3); _clump_breadth (3); generic plans (1); _episodes_breadth (3); the bridge: + _ann_ivf_index_name, _search_episodes_ivf (6); V0035: + _entities_ann_index_name, ann_plan_entities, ann_index_entities, _search_nodes_ann, _search_nodes, _ann_statement_list (18), ann_index_entities a definer; V0033: + _search_facts (3), _search_facts_ann's new signature; V0032: + _facts_ann_index_name, _ann_plan, ann_plan_facts, _search_facts_ann, ann_index_facts (15), _ann_counts' and _ann_wanted's new signatures, ann_index_facts a definer; V0031: + _search_episodes (3), _search_episodes_ann's new signature; _ann_breadth (3); V0030: + _search_words (3), _recall_graph's new signature; V0028: + 8 functions (24); V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model, _ann_wanted (18)
+SELECT plan(1158);  -- _said_hits (3); _lock_simulation (3); V0046: identity_links (5), 12 functions (36); V0047: snapshots (5), create_snapshot, snapshots, drop_snapshot, fork_simulation, _round_moment, _read_clock (18), neighbors' and facts' new signatures; V0048: forgotten (5), _forget, forget_episodes, forget_agent, forgotten_ids, _cache_hash (15); neighbor_ids (3); _zep_batch_locked, _zep_episode_problem (6); resolve_simulation (3); V0045: zep_batches, zep_batch_items (10), 12 functions (36); V0044: zep_ontologies, zep_episodes (10), 20 functions (60); _said_something (3); V0043: api_keys (5), 18 functions (54); V0041: _named_agents (3); V0042: _action_said (3); _near_copy (3); V0038: tenant_quotas (5), set_quota, quotas, _check_quota, _enforce_quota, _quota_used (15); V0037: _prepared (3) gone, _acting_role, _function_fingerprints, _installed_functions (9); warm, _warm_indexes (6), _warm_indexes a definer; _recall_list (3); _clump_breadth (3); generic plans (1); _episodes_breadth (3); the bridge: + _ann_ivf_index_name, _search_episodes_ivf (6); V0035: + _entities_ann_index_name, ann_plan_entities, ann_index_entities, _search_nodes_ann, _search_nodes, _ann_statement_list (18), ann_index_entities a definer; V0033: + _search_facts (3), _search_facts_ann's new signature; V0032: + _facts_ann_index_name, _ann_plan, ann_plan_facts, _search_facts_ann, ann_index_facts (15), _ann_counts' and _ann_wanted's new signatures, ann_index_facts a definer; V0031: + _search_episodes (3), _search_episodes_ann's new signature; _ann_breadth (3); V0030: + _search_words (3), _recall_graph's new signature; V0028: + 8 functions (24); V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model, _ann_wanted (18)
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -32,11 +32,11 @@ INSERT INTO fx_tables VALUES ('api_keys');
 INSERT INTO fx_tables VALUES ('zep_ontologies'), ('zep_episodes');
 -- V0045: Zep's batches
 INSERT INTO fx_tables VALUES ('zep_batches'), ('zep_batch_items');
--- V0053: the tombstones of forgotten rows
+-- V0048: the tombstones of forgotten rows
 INSERT INTO fx_tables VALUES ('forgotten');
--- V0052: named snapshots of simulations
+-- V0047: named snapshots of simulations
 INSERT INTO fx_tables VALUES ('snapshots');
--- V0051: one identity across runs
+-- V0046: one identity across runs
 INSERT INTO fx_tables VALUES ('identity_links');
 
 CREATE TEMP TABLE fx_functions (fn name, args name[], PRIMARY KEY (fn, args)) ON COMMIT DROP;
@@ -348,20 +348,20 @@ INSERT INTO fx_functions VALUES
     ('zep_batch_add',       '{uuid,uuid,jsonb}'),
     ('zep_batch_process',   '{uuid,uuid}'),
     ('zep_batch_delete',    '{uuid,uuid}'),
-    -- V0053: forgetting
+    -- V0048: forgetting
     ('_forget',             '{uuid,uuid,uuid[],integer,text}'),
     ('_cache_hash',         '{text,text}'),
     ('forget_episodes',     '{uuid,uuid,text[]}'),
     ('forget_agent',        '{uuid,uuid,integer,text}'),
     ('forgotten_ids',       '{uuid,uuid,text,text[],bytea[]}'),
-    -- V0052: rounds, snapshots, forks
+    -- V0047: rounds, snapshots, forks
     ('_round_moment',       '{uuid,uuid,integer,"timestamp with time zone"}'),
     ('_read_clock',         '{uuid,uuid,"timestamp with time zone","timestamp with time zone",integer,text}'),
     ('create_snapshot',     '{uuid,uuid,text,integer,text}'),
     ('snapshots',           '{uuid,uuid}'),
     ('drop_snapshot',       '{uuid,uuid,text}'),
     ('fork_simulation',     '{uuid,uuid,uuid,integer,text}');
--- V0051: one identity across runs, the diff of two runs
+-- V0046: one identity across runs, the diff of two runs
 INSERT INTO fx_functions VALUES
     ('_identity_names',     '{text,jsonb}'),
     ('_link_score',         '{boolean,boolean,real,real,real,boolean}'),
@@ -404,7 +404,7 @@ INSERT INTO fx_definers VALUES ('_record_change'), ('_compact_episodes'), ('comp
 -- SECURITY DEFINER (V0038): quotas are written and locked only by memory_owner, and an
 -- administrator counts a tenant's rows.
 INSERT INTO fx_definers VALUES ('set_quota'), ('quotas'), ('_enforce_quota');
--- SECURITY DEFINER (V0053): a forget deletes rows and scrubs memory.row_history, which no
+-- SECURITY DEFINER (V0048): a forget deletes rows and scrubs memory.row_history, which no
 -- tenant role may write.
 INSERT INTO fx_definers VALUES ('_forget');
 

@@ -4,7 +4,7 @@
 -- memory.tenant_id gives nothing. Both tenants hold the same ids: reads, deletes and edges
 -- never cross; a role granted two tenants acts for one per call.
 BEGIN;
-SELECT plan(365);  -- V0051: identity_links (4); V0052: snapshots (4); V0053: forgotten (4); V0045: zep_batches, zep_batch_items (8); V0044: zep_ontologies, zep_episodes (8); V0043: api_keys (4); V0028, V0029: a mapped grant revoked and renewed, a malformed map refused (6); V0026: 4 tables (16); 231 + 11 report and prediction tables x 4 + row_history (V0015) 4 + edge_evidence (V0016) 4 + tenant_models (V0022) 4 + word_postings (V0020) 4 + changes, change_heads, retention_rules, episode_clumps (V0021) 16
+SELECT plan(365);  -- V0046: identity_links (4); V0047: snapshots (4); V0048: forgotten (4); V0045: zep_batches, zep_batch_items (8); V0044: zep_ontologies, zep_episodes (8); V0043: api_keys (4); V0028, V0029: a mapped grant revoked and renewed, a malformed map refused (6); V0026: 4 tables (16); 231 + 11 report and prediction tables x 4 + row_history (V0015) 4 + edge_evidence (V0016) 4 + tenant_models (V0022) 4 + word_postings (V0020) 4 + changes, change_heads, retention_rules, episode_clumps (V0021) 16
 \ir _fixtures.psql
 
 -- Every call template of fx.calls succeeds for a granted tenant (checked at the end), so each
@@ -124,11 +124,11 @@ INSERT INTO memory.zep_batches (tenant_id, batch_id, metadata, item_count)
 VALUES (fx.tenant_b(), 'bbbbbbbb-ba7c-4000-8000-000000000001', '{"operation_id": "op-b"}', 1);
 INSERT INTO memory.zep_batch_items (tenant_id, batch_id, item_no, simulation_id, graph_id, episode)
 VALUES (fx.tenant_b(), 'bbbbbbbb-ba7c-4000-8000-000000000001', 1, fx.sim_b(), 'sim-b', '{"data": "batched by B"}');
--- V0053: a tombstone of B's
+-- V0048: a tombstone of B's
 INSERT INTO memory.forgotten (tenant_id, simulation_id, kind, row_key) VALUES (fx.tenant_b(), fx.sim_b(), 'episodes', md5('forgotten-by-b')::uuid);
--- V0052: a snapshot of B's simulation
+-- V0047: a snapshot of B's simulation
 INSERT INTO memory.snapshots (tenant_id, simulation_id, name, known_at) VALUES (fx.tenant_b(), fx.sim_b(), 'frozen-b', now());
--- V0051: a link of B's, between its simulation and a second one
+-- V0046: a link of B's, between its simulation and a second one
 INSERT INTO memory.simulations (tenant_id, simulation_id, name)
 VALUES (fx.tenant_b(), 'ffffffff-0000-4000-8000-0000000000b2', 'sim-b2');
 INSERT INTO memory.identity_links (tenant_id, simulation_a, node_a, simulation_b, node_b, score)
@@ -179,11 +179,11 @@ INSERT INTO fx.tables VALUES
     -- V0045: Zep's batches
     (30, 'zep_batches',     $q$INSERT INTO memory.zep_batches (tenant_id, batch_id) VALUES (fx.tenant_b(), fx.unknown())$q$, $q$status = 'submitted', processed_at = now()$q$),
     (31, 'zep_batch_items', $q$INSERT INTO memory.zep_batch_items (tenant_id, batch_id, item_no, simulation_id, graph_id, episode) VALUES (fx.tenant_b(), 'bbbbbbbb-ba7c-4000-8000-000000000001', 2, fx.sim_b(), 'sim-b', '{"data": "forged"}')$q$, $q$episode = '{"data": "pwned"}'$q$),
-    -- V0053: tombstones, written only by memory._forget
+    -- V0048: tombstones, written only by memory._forget
     (32, 'forgotten',       $q$INSERT INTO memory.forgotten (tenant_id, simulation_id, kind, row_key) VALUES (fx.tenant_b(), fx.sim_b(), 'edges', md5('forged')::uuid)$q$, $q$kind = 'edges'$q$),
-    -- V0052: named snapshots
+    -- V0047: named snapshots
     (33, 'snapshots',       $q$INSERT INTO memory.snapshots (tenant_id, simulation_id, name, known_at) VALUES (fx.tenant_b(), fx.sim_b(), 'forged', now())$q$, $q$dropped_at = now()$q$),
-    -- V0051: one identity across runs
+    -- V0046: one identity across runs
     (34, 'identity_links',  $q$INSERT INTO memory.identity_links (tenant_id, simulation_a, node_a, simulation_b, node_b, score) VALUES (fx.tenant_b(), fx.sim_b(), 'forged', fx.sim_b(), 'forged', 1)$q$, $q$decision = 'refused', decided_at = now()$q$),
     (16, 'word_postings',   $q$INSERT INTO memory.word_postings (tenant_id, simulation_id, word, kind, row_key, tf, weight, doc_len) VALUES (fx.tenant_b(), fx.sim_b(), 'forged', 'e', md5('forged')::uuid, 1, 'A', 1)$q$, $q$tf = 2$q$),
     -- V0014: reports and predictions

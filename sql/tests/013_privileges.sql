@@ -9,7 +9,7 @@
 -- Tenant roles are taken here with SET LOCAL SESSION AUTHORIZATION (the session user of this
 -- file is the superuser); SET ROLE narrowing is tested in tests/test_owner_rights.py.
 BEGIN;
-SELECT plan(290);  -- V0051: identity_links (5); V0026: 4 tables and 2 definers (28); 111 + 11 report and prediction tables x 5 + row_history and _record_history (V0015) 9 + edge_evidence and _link_evidence (V0016) 9 + embedding_models and tenant_models (V0022) 6 + word_postings, _index_words (V0020) and V0021's 4 tables and 6 definers
+SELECT plan(290);  -- V0046: identity_links (5); V0026: 4 tables and 2 definers (28); 111 + 11 report and prediction tables x 5 + row_history and _record_history (V0015) 9 + edge_evidence and _link_evidence (V0016) 9 + embedding_models and tenant_models (V0022) 6 + word_postings, _index_words (V0020) and V0021's 4 tables and 6 definers
 \ir _fixtures.psql
 
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY, data boolean NOT NULL) ON COMMIT DROP;
@@ -33,7 +33,7 @@ INSERT INTO fx_tables VALUES
     ('predictions', true), ('prediction_outcomes', true), ('staged_reports', true),
     ('staged_report_sections', true), ('staged_report_chunks', true), ('staged_report_log', true),
     ('staged_predictions', true),
-    -- V0051: one identity across runs
+    -- V0046: one identity across runs
     ('identity_links', true);
 GRANT SELECT ON fx_tables TO PUBLIC;
 
@@ -132,9 +132,9 @@ $$, $$
                                'processed_at', 'extracted', 'refused']),
         ('zep_batches', ARRAY['status', 'item_count', 'updated_at', 'processed_at', 'deleted_at']),
         ('zep_batch_items', ARRAY['episode_uuid', 'episode', 'metadata']),
-        -- V0052: memory.drop_snapshot marks a snapshot dropped
+        -- V0047: memory.drop_snapshot marks a snapshot dropped
         ('snapshots', ARRAY['dropped_at']),
-        -- V0051: memory.link_runs and memory.decide_link
+        -- V0046: memory.link_runs and memory.decide_link
         ('identity_links', ARRAY['score', 'evidence', 'decision', 'current', 'decided_by', 'decided_at', 'updated_at'])) AS v(t, cols)
      CROSS JOIN LATERAL unnest(v.cols) AS c
     UNION ALL

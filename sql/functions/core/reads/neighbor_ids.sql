@@ -4,7 +4,7 @@
 -- or state is built. The walk runs over keys only: each level is one index-only scan of
 -- each direction of the walk's covering indexes (edges_out_idx, edges_in_idx) for the whole
 -- frontier, a hash anti-join against the visited keys and one aggregate that picks each new
--- node's edge. The ids are text of any length, which no index holds (V0050), so they come
+-- node's edge. The ids are text of any length, which no btree index can hold, so they come
 -- last: one scan of the edges' primary key for the edges picked gives each edge's id and
 -- the id of the node at its far end, and only then are the rows ordered and cut (the
 -- order is by id, so the last level is read whole, as neighbors reads it). For callers that

@@ -34,7 +34,7 @@
 --          edge from the level before: the least edge key, so a shortest path, the same on
 --          every call. Paths are never enumerated: cycles end at the visited set, and a dense
 --          graph costs what its edges cost. The ids are text of any length, which no index
---          holds (V0050): the walk never reads them.
+--          holds: the walk never reads them.
 --   reached the edges that reached the nodes found, by one scan of the primary key for all
 --          their keys: each edge and the id of the node at its far end, then the cut.
 --   named  the nodes returned, fetched by one scan of the primary key for all their keys.

@@ -42,11 +42,11 @@ AS $fn$
                                        'api_keys',
                                        -- V0044: graphs written through swarm-memory serve
                                        'zep_ontologies', 'zep_episodes', 'zep_batches', 'zep_batch_items',
-                                       -- V0053: the tombstones of forgotten rows
+                                       -- V0048: the tombstones of forgotten rows
                                        'forgotten',
-                                       -- V0052: named snapshots of simulations
+                                       -- V0047: named snapshots of simulations
                                        'snapshots',
-                                       -- V0051: one identity across runs
+                                       -- V0046: one identity across runs
                                        'identity_links']) AS t
     )
     SELECT t.table_name, p.policy_name::name, true, ARRAY[p.role]::name[], p.command, p.qual, p.with_check
@@ -79,7 +79,7 @@ AS $fn$
        -- V0021, V0038: the same; memory_owner's definer functions write them (below).
        AND (t.table_name NOT IN ('changes', 'change_heads', 'retention_rules', 'episode_clumps', 'tenant_quotas')
             OR p.command = 'SELECT')
-       -- V0053: the same; memory._forget writes the tombstones (below).
+       -- V0048: the same; memory._forget writes the tombstones (below).
        AND (t.table_name <> 'forgotten' OR p.command = 'SELECT')
     UNION ALL
     SELECT 'row_history'::name, 'owner_adds_rows_to_the_entered_call_tenant'::name, true,

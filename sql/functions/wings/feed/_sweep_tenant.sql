@@ -38,7 +38,7 @@ BEGIN
     IF v_rule.keep_days IS NOT NULL THEN
         FOR v_sim IN
             SELECT s.simulation_id, s.updated_at,
-                   -- a live snapshot keeps its simulation (V0052)
+                   -- a live snapshot keeps its simulation (V0047)
                    EXISTS (SELECT 1 FROM memory.snapshots AS f
                             WHERE f.tenant_id = p_tenant_id AND f.simulation_id = s.simulation_id
                               AND f.dropped_at IS NULL) AS frozen

@@ -1,4 +1,4 @@
--- 040_identity: one identity across runs (V0051). Two runs of tenant A: the second renames
+-- 040_identity: one identity across runs (V0046). Two runs of tenant A: the second renames
 -- an entity and keeps its old name as an alias, turns a stance, drops one entity and adds
 -- one. Linking is scored with its evidence, replayed without a write, kept one to one; a
 -- refused pair stays refused; identities are followed across runs; the diff says what

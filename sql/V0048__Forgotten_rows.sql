@@ -1,4 +1,4 @@
--- V0053: what a tenant asked the memory to forget (memory.forget_episodes, memory.forget_agent).
+-- V0048: what a tenant asked the memory to forget (memory.forget_episodes, memory.forget_agent).
 -- The rows themselves are gone; a tombstone keeps only keys and a one-way hash of the text,
 -- so that a re-import of the same files cannot bring the text back without saying so: the
 -- importer asks memory.forgotten_ids and leaves out (and reports) every row it names.

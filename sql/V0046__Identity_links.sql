@@ -1,4 +1,4 @@
--- V0051: one identity across runs. A link says that an entity of one simulation and an entity
+-- V0046: one identity across runs. A link says that an entity of one simulation and an entity
 -- of another simulation of the same tenant are the same thing: its score and evidence come
 -- from memory.link_runs (names and aliases, type, trigram and vector similarity, shared
 -- neighbours), its decision from memory.decide_link. A link is keyed by what a re-import

@@ -1,4 +1,4 @@
--- V0052: a simulation read at any round, frozen snapshots, and forks.
+-- V0047: a simulation read at any round, frozen snapshots, and forks.
 --
 -- A round is the simulation's own clock (MiroFish's rounds; episodes carry theirs). A read at
 -- round R reads the world clock at the moment R ended: the latest occurred_at of the
