@@ -2646,6 +2646,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._upsert(text,uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '17d3b9b05fe66845dab5cb6995ceac0b', false),
         ('memory._use_custom_plans()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'f3cd12b371442e628078e0465ff834b7', false),
         ('memory._vector_problem(public.vector)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ff8263ccfa17fc7267e11fe79275935f', false),
+        ('memory._walk_start(uuid,uuid,text,text[],text,timestamp with time zone,timestamp with time zone,integer,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '34dd312cbfea9dc33f695be9b13771f4', false),
         ('memory._warm_indexes(uuid,uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'bf83d67627c736a1edf53ee74a59be76', false),
         ('memory._words_doc(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '5207195ddd5717222ffb05dc912ae2ce', false),
         ('memory._words_prepare(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '198f2743e46a19fcb3b1173db997810f', false),
@@ -2725,8 +2726,8 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.list_tenants()', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b586af509d163621749d7a0cbfa5b159', false),
         ('memory.match_entities(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'dd69271db5b99f64b2708741dd2fac31', false),
         ('memory.model_of(uuid,uuid)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee844fcf6e5dfd9fbbb9ed57bf56e254', false),
-        ('memory.neighbor_ids(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer,integer,text)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '60cdf60940c91456cf172625af1f5799', false),
-        ('memory.neighbors(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer,integer,text)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '12fe49ed7d5729261ac9f95b4a5ad0df', false),
+        ('memory.neighbor_ids(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer,integer,text)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '9f1364d2bd7f60e493bfa40305228545', false),
+        ('memory.neighbors(uuid,uuid,text,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean,integer,integer,text)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5fc0c3048d605ad82f73859eaadd0af6', false),
         ('memory.nodes_by_type(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '05d0a18fd24eaa6187941d9112dc04b1', false),
         ('memory.nodes_named(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5cfdce16af2b3fcc919257a98e0e640d', false),
         ('memory.open_staging()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f0a29994bff664eb345907fcbc36f0cc', false),
@@ -6604,6 +6605,54 @@ COMMENT ON FUNCTION memory._vector_problem(p_vector public.vector) IS 'Internal:
 REVOKE ALL ON FUNCTION memory._vector_problem(p_vector public.vector) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._vector_problem(p_vector public.vector) TO memory_reader;
 GRANT ALL ON FUNCTION memory._vector_problem(p_vector public.vector) TO memory_writer;
+
+-- _walk_start(uuid, uuid, text, text[], text, timestamp with time zone, timestamp with time zone, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._walk_start(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) RETURNS TABLE(as_of timestamp with time zone, known_at timestamp with time zone, go_out boolean, go_in boolean)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_start uuid := pg_catalog.md5(p_node_id)::uuid;
+BEGIN
+    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    as_of := p_as_of;
+    known_at := p_known_at;
+    IF p_round IS NOT NULL OR p_snapshot IS NOT NULL THEN
+        SELECT c.as_of, c.known_at INTO as_of, known_at
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, p_as_of, p_known_at, p_round, p_snapshot) AS c;
+    END IF;
+    as_of := COALESCE(as_of, pg_catalog.now());
+    known_at := CASE WHEN known_at < pg_catalog.now() THEN known_at END;
+    PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
+    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the start node');
+    PERFORM memory._not_null(p_direction, 'p_direction', 'pass ''out'', ''in'' or ''both''');
+    IF p_direction NOT IN ('out', 'in', 'both') THEN
+        RAISE EXCEPTION 'unknown direction %', pg_catalog.quote_literal(memory._quote(p_direction))
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''out'', ''in'' or ''both''';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
+                    WHERE known_at IS NULL AND n.tenant_id = p_tenant_id
+                      AND n.simulation_id = p_simulation_id AND n.node_key = v_start
+                   UNION ALL
+                   SELECT 1 FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, known_at) AS n
+                    WHERE known_at IS NOT NULL AND n.node_key = v_start) THEN
+        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
+            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
+    END IF;
+    go_out := p_direction IN ('out', 'both');
+    go_in := p_direction IN ('in', 'both');
+    RETURN NEXT;
+END
+$$;
+
+ALTER FUNCTION memory._walk_start(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) OWNER TO memory_owner;
+
+-- FUNCTION _walk_start(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._walk_start(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) IS 'Internal: a walk''s grant, clocks, checks and start node, and the directions it follows';
+
+-- FUNCTION _walk_start(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._walk_start(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._walk_start(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_edge_types text[], p_direction text, p_as_of timestamp with time zone, p_known_at timestamp with time zone, p_round integer, p_snapshot text) TO memory_reader;
 
 -- _warm_indexes(uuid, uuid); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._warm_indexes(p_tenant_id uuid, p_simulation_id uuid) RETURNS TABLE(part text, pages bigint)
@@ -10619,33 +10668,9 @@ DECLARE
     v_all    boolean := COALESCE(p_include_ended, false);
     v_limit  integer := CASE WHEN p_limit IS NOT NULL THEN GREATEST(p_limit, 1) END;
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    v_as_of := p_as_of;
-    v_known := p_known_at;
-    IF p_round IS NOT NULL OR p_snapshot IS NOT NULL THEN
-        SELECT c.as_of, c.known_at INTO v_as_of, v_known
-          FROM memory._read_clock(p_tenant_id, p_simulation_id, p_as_of, p_known_at, p_round, p_snapshot) AS c;
-    END IF;
-    v_as_of := COALESCE(v_as_of, pg_catalog.now());
-    v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
-    PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
-    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the start node');
-    PERFORM memory._not_null(p_direction, 'p_direction', 'pass ''out'', ''in'' or ''both''');
-    IF p_direction NOT IN ('out', 'in', 'both') THEN
-        RAISE EXCEPTION 'unknown direction %', pg_catalog.quote_literal(memory._quote(p_direction))
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''out'', ''in'' or ''both''';
-    END IF;
-    IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
-                    WHERE v_known IS NULL AND n.tenant_id = p_tenant_id
-                      AND n.simulation_id = p_simulation_id AND n.node_key = v_start
-                   UNION ALL
-                   SELECT 1 FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
-                    WHERE v_known IS NOT NULL AND n.node_key = v_start) THEN
-        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
-            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
-    END IF;
-    v_out := p_direction IN ('out', 'both');
-    v_in := p_direction IN ('in', 'both');
+    SELECT w.as_of, w.known_at, w.go_out, w.go_in INTO v_as_of, v_known, v_out, v_in
+      FROM memory._walk_start(p_tenant_id, p_simulation_id, p_node_id, p_edge_types, p_direction,
+                              p_as_of, p_known_at, p_round, p_snapshot) AS w;
 
     RETURN QUERY
     WITH RECURSIVE
@@ -10752,33 +10777,9 @@ DECLARE
     v_all    boolean := COALESCE(p_include_ended, false);
     v_limit  integer := CASE WHEN p_limit IS NOT NULL THEN GREATEST(p_limit, 1) END;
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    v_as_of := p_as_of;
-    v_known := p_known_at;
-    IF p_round IS NOT NULL OR p_snapshot IS NOT NULL THEN
-        SELECT c.as_of, c.known_at INTO v_as_of, v_known
-          FROM memory._read_clock(p_tenant_id, p_simulation_id, p_as_of, p_known_at, p_round, p_snapshot) AS c;
-    END IF;
-    v_as_of := COALESCE(v_as_of, pg_catalog.now());
-    v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
-    PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
-    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the start node');
-    PERFORM memory._not_null(p_direction, 'p_direction', 'pass ''out'', ''in'' or ''both''');
-    IF p_direction NOT IN ('out', 'in', 'both') THEN
-        RAISE EXCEPTION 'unknown direction %', pg_catalog.quote_literal(memory._quote(p_direction))
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''out'', ''in'' or ''both''';
-    END IF;
-    IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
-                    WHERE v_known IS NULL AND n.tenant_id = p_tenant_id
-                      AND n.simulation_id = p_simulation_id AND n.node_key = v_start
-                   UNION ALL
-                   SELECT 1 FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
-                    WHERE v_known IS NOT NULL AND n.node_key = v_start) THEN
-        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
-            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
-    END IF;
-    v_out := p_direction IN ('out', 'both');
-    v_in := p_direction IN ('in', 'both');
+    SELECT w.as_of, w.known_at, w.go_out, w.go_in INTO v_as_of, v_known, v_out, v_in
+      FROM memory._walk_start(p_tenant_id, p_simulation_id, p_node_id, p_edge_types, p_direction,
+                              p_as_of, p_known_at, p_round, p_snapshot) AS w;
 
     RETURN QUERY
     WITH RECURSIVE

@@ -72,33 +72,9 @@ DECLARE
     v_all    boolean := COALESCE(p_include_ended, false);
     v_limit  integer := CASE WHEN p_limit IS NOT NULL THEN GREATEST(p_limit, 1) END;
 BEGIN
-    PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
-    v_as_of := p_as_of;
-    v_known := p_known_at;
-    IF p_round IS NOT NULL OR p_snapshot IS NOT NULL THEN
-        SELECT c.as_of, c.known_at INTO v_as_of, v_known
-          FROM memory._read_clock(p_tenant_id, p_simulation_id, p_as_of, p_known_at, p_round, p_snapshot) AS c;
-    END IF;
-    v_as_of := COALESCE(v_as_of, pg_catalog.now());
-    v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
-    PERFORM memory._check_limit('list_elements', 'p_edge_types', pg_catalog.cardinality(p_edge_types));
-    PERFORM memory._not_null(p_node_id, 'p_node_id', 'pass the upstream id of the start node');
-    PERFORM memory._not_null(p_direction, 'p_direction', 'pass ''out'', ''in'' or ''both''');
-    IF p_direction NOT IN ('out', 'in', 'both') THEN
-        RAISE EXCEPTION 'unknown direction %', pg_catalog.quote_literal(memory._quote(p_direction))
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass ''out'', ''in'' or ''both''';
-    END IF;
-    IF NOT EXISTS (SELECT 1 FROM memory.nodes AS n
-                    WHERE v_known IS NULL AND n.tenant_id = p_tenant_id
-                      AND n.simulation_id = p_simulation_id AND n.node_key = v_start
-                   UNION ALL
-                   SELECT 1 FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
-                    WHERE v_known IS NOT NULL AND n.node_key = v_start) THEN
-        RAISE EXCEPTION 'unknown node % in simulation %', memory._quote(p_node_id), p_simulation_id
-            USING ERRCODE = 'no_data_found', HINT = 'list the simulation''s nodes with memory.nodes_by_type()';
-    END IF;
-    v_out := p_direction IN ('out', 'both');
-    v_in := p_direction IN ('in', 'both');
+    SELECT w.as_of, w.known_at, w.go_out, w.go_in INTO v_as_of, v_known, v_out, v_in
+      FROM memory._walk_start(p_tenant_id, p_simulation_id, p_node_id, p_edge_types, p_direction,
+                              p_as_of, p_known_at, p_round, p_snapshot) AS w;
 
     RETURN QUERY
     WITH RECURSIVE
