@@ -115,6 +115,13 @@ _CALL = re.compile(r"memory\.([a-z_]+)\(%s")
 _TENANT_SECOND = frozenset({"grant_tenant", "revoke_tenant"})
 _SIMULATION_SECOND = frozenset(
     {
+        "create_snapshot",
+        "drop_snapshot",
+        "forget_agent",
+        "forget_episodes",
+        "forgotten_ids",
+        "neighbor_ids",
+        "snapshots",
         "decide_link",
         "identity",
         "identity_facts",
