@@ -75,11 +75,13 @@ def measure(su: str, app_dsn: str, sims: list, log=print, reps: int = 3) -> list
     out = []
     for sim in sims:
         with psycopg.connect(su) as conn:
-            top = conn.execute(
-                "SELECT max(round) FROM memory.episodes WHERE tenant_id = %s AND simulation_id = %s",
+            # a round is read at its episodes' latest time: only timed episodes can place one
+            low, top = conn.execute(
+                "SELECT min(round), max(round) FROM memory.episodes"
+                " WHERE tenant_id = %s AND simulation_id = %s AND occurred_at IS NOT NULL",
                 (sim.tenant_id, sim.simulation_id),
-            ).fetchone()[0]
-        half = top // 2 if top else None
+            ).fetchone()
+        half = top // 2 if top and top // 2 >= low else None
         fork_all, fork_half, raw = [], [], []
         counts = None
         for _ in range(reps):
