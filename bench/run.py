@@ -706,7 +706,6 @@ def run(
     log("bench: search")
     results["search"] = measure_search(app_dsn, su, [main_sims[i] for i in targets], base, queries)
     results["clumps"] = __import__("bench.clumps").clumps.run(su, scale=scale, log=log)
-    results["hostile"] = __import__("bench.hostile").hostile.run(su, scale=scale, log=log)
     big = main_sims[-1]
     log("bench: walk")
     results["walk"] = measure_walk(app_dsn, big, k15, queries)
@@ -796,7 +795,6 @@ def table(results: dict) -> str:
             f"| {ok(good)} |"
         )
     lines += __import__("bench.clumps").clumps.rows(results)
-    lines += __import__("bench.hostile").hostile.rows(results)
     w = results["walk"]
     for d in (1, 2, 3, 4):
         x = w[f"depth_{d}"]

@@ -1101,17 +1101,13 @@ DECLARE
     v_kth   double precision;
     v_c     record;
     v_sql   text;
-    -- hnsw.ef_search, with the iterative scan off also the most the index search returns
-    v_breadth integer := memory._clump_breadth(p_points, p_top_k);
     c_candidates   constant integer := 300;
     c_margin       constant double precision := 0.05;
     c_member_slack constant integer := 40;
     c_window       constant double precision := 0.001;
     c_rerank_slack constant integer := 30;
-    c_span         constant double precision := 0.05;
-    c_half_error   constant double precision := 0.002;
 BEGIN
-    PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
+    PERFORM pg_catalog.set_config('hnsw.ef_search', memory._clump_breadth(p_points, p_top_k)::text, true);
     v_sql := pg_catalog.format($q$
         SELECT pg_catalog.array_agg(1 - c.d ORDER BY c.d, c.point_no, k.o),
                pg_catalog.array_agg(k.key ORDER BY c.d, c.point_no, k.o)
@@ -1128,13 +1124,6 @@ BEGIN
     v_key := COALESCE(v_key, '{}');
     v_clump := pg_catalog.array_fill(0, ARRAY[pg_catalog.cardinality(v_sim)]);
     v_kth := (SELECT s FROM pg_catalog.unnest(v_sim) AS s ORDER BY s DESC OFFSET p_top_k - 1 LIMIT 1);
-    -- A verified answer, as memory._search_episodes_ann's: candidates of a full index search
-    -- that all lie within c_span of the k-th best may have missed rows as close, and no row
-    -- is returned, so that the caller's exact search answers.
-    IF pg_catalog.cardinality(v_sim) >= LEAST(GREATEST(c_candidates, p_top_k), v_breadth)
-       AND v_kth - (SELECT pg_catalog.min(s) FROM pg_catalog.unnest(v_sim) AS s) < c_span THEN
-        RETURN;
-    END IF;
 
     FOR v_c IN
         SELECT c.clump_no, 1 - (c.leader OPERATOR(public.<=>) v_half) AS sim
@@ -1162,13 +1151,6 @@ BEGIN
                 WITH ORDINALITY AS k(key, o);
         v_kth := (SELECT s FROM pg_catalog.unnest(v_sim) AS s ORDER BY s DESC OFFSET p_top_k - 1 LIMIT 1);
     END LOOP;
-    -- More candidates within half precision's error of the k-th best than are re-ranked
-    -- exactly (near-copies that only the full vectors tell apart): the half-precision order
-    -- decides which are read, so no row is returned and the caller's exact search answers.
-    IF (SELECT pg_catalog.count(*) FROM pg_catalog.unnest(v_sim) AS s WHERE s >= v_kth - c_half_error)
-       > p_top_k + c_rerank_slack THEN
-        RETURN;
-    END IF;
 
     RETURN QUERY
     SELECT ROW(e.episode_id, e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,
@@ -1722,7 +1704,9 @@ CREATE FUNCTION memory._episodes_breadth(p_index_rows real, p_top_k integer, p_p
     AS $$
 SELECT LEAST(memory._ann_breadth(p_index_rows),
              CASE WHEN p_top_k > 10 THEN 400 END,
-             CASE WHEN p_pool IS NOT NULL THEN GREATEST(2 * p_pool, 200) END)
+             CASE WHEN p_pool IS NOT NULL THEN GREATEST(2 * p_pool, 200) END,
+             CASE WHEN p_pool IS NULL AND p_top_k <= 10 AND p_index_rows > 0
+                  THEN GREATEST(120, p_index_rows / 100)::integer END)
 $$;
 
 ALTER FUNCTION memory._episodes_breadth(p_index_rows real, p_top_k integer, p_pool integer) OWNER TO memory_owner;
@@ -2533,7 +2517,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._clump_collapse(uuid,uuid,bigint,memory.episode_hit[],integer[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '70c3c9eb9977f1695d7d25186a12c227', false),
         ('memory._clump_index_name(bigint,bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '8e30fda99fb455af113bd59e0e1a5646', false),
         ('memory._clump_plan(integer,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '028d0232a0bde8a06b8b567ea413cb7b', false),
-        ('memory._clump_search(uuid,uuid,bigint,bigint,public.vector,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '7c7609d652b9d2b62dc84b43c9cff82f', false),
+        ('memory._clump_search(uuid,uuid,bigint,bigint,public.vector,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=off, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b6a9112a5fef8f0510953d81251eecb4', false),
         ('memory._clump_state(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '14338c2f0712d264f65960cd9adb0275', false),
         ('memory._compact_episodes(uuid,uuid,real,boolean)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', '47b9ac8eb48bc01f240693bf7cca3e64', false),
         ('memory._current_tenant_id()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '52a4bbf748c4a714e4265605f61617f2', false),
@@ -2551,7 +2535,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._enter_vector_cache(uuid,text,bytea[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c1813e405d92ce60a26071fcfeb06edc', false),
         ('memory._entities_ann_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'd923cc1fd1bb77f861061686f2b1c8f3', false),
         ('memory._entity_names(text,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3cdfddcafcc2551ff3bfcbf0819bc96d', false),
-        ('memory._episodes_breadth(real,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5422aff00e485d3bb8ec46ca7e36e3e3', false),
+        ('memory._episodes_breadth(real,integer,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3ab964e0cb073549874e5daf105cf1a5', false),
         ('memory._fact_state(timestamp with time zone,timestamp with time zone,timestamp with time zone,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b70babaf1c15be4f11192f4f1191645a', false),
         ('memory._facts_ann_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '50328be2703ac85844b58d614a9a7ecf', false),
         ('memory._fail_dead_attempts(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6474b0aabd1e5351bb7a4cdf997577c5', false),
@@ -2626,7 +2610,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._said_hits(uuid,uuid,memory.recall_hit[],integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'f27c6c90f6248036fa0c914f5a31447e', false),
         ('memory._said_something(uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'f2e032017672643cef00e6d6b56f2b4d', false),
         ('memory._search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6993717f22867c1dbde2b0b5548d7d6b', false),
-        ('memory._search_episodes_ann(uuid,uuid,bigint,public.vector,integer,integer,real,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=100000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5b6ff180d40e796d704d610222d4f68a', false),
+        ('memory._search_episodes_ann(uuid,uuid,bigint,public.vector,integer,integer,real,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=100000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '016ae6dc7dda13d836e5e03ec40d97fc', false),
         ('memory._search_episodes_ivf(uuid,uuid,bigint,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, ivfflat.iterative_scan=relaxed_order, ivfflat.max_probes=60, ivfflat.probes=40, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a2322598b0d88aed3e424019f4ea1473', false),
         ('memory._search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '71bb3327bd52fd5bcd2a29fe878103e6', false),
         ('memory._search_facts_ann(uuid,uuid,bigint,public.vector,integer,text,timestamp with time zone,real,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=20000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee8b1faceb6cee93ba43fe0094471729', false),
@@ -5640,45 +5624,26 @@ DECLARE
     v_pool    integer := GREATEST(COALESCE(p_pool, CASE WHEN v_breadth < 200 THEN v_breadth ELSE GREATEST(p_top_k * 20, 200) END),
                                   p_top_k);
     v_sql     text;
-    v_hits    memory.episode_hit[];
-    v_span    double precision;
-    v_found   bigint;
-    -- the narrowest span of a full pool the index is trusted with (see above)
-    c_span    constant double precision := 0.05;
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
     v_sql := pg_catalog.format($q$
-        WITH pool AS MATERIALIZED (
-            SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round,
-                   e.action_type, e.content, e.occurred_at, e.embedding,
-                   e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2 AS d
-              FROM memory.episodes AS e
-             WHERE e.sim_no = %s AND e.tenant_id = $6 AND e.simulation_id = $7
-               AND ($4::integer IS NULL OR e.agent_id = $4)
-               AND ($8::integer IS NULL OR e.round >= $8) AND ($9::integer IS NULL OR e.round <= $9)
-               AND ($10::timestamptz IS NULL OR e.occurred_at >= $10)
-               AND ($11::timestamptz IS NULL OR e.occurred_at < $11)
-             ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
-             LIMIT $3)
-        SELECT ARRAY(SELECT ROW(c.episode_id, c.agent_id, c.agent_name, c.platform, c.round,
-                                c.action_type, c.content, c.occurred_at,
-                                1 - (c.embedding OPERATOR(public.<=>) $1))::memory.episode_hit
-                       FROM pool AS c
-                      ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
-                      LIMIT $5),
-               (SELECT pg_catalog.max(c.d) FROM pool AS c)
-                 - (SELECT c.d FROM pool AS c ORDER BY c.d OFFSET $5 - 1 LIMIT 1),
-               (SELECT pg_catalog.count(*) FROM pool AS c) $q$, p_sim_no);
-    EXECUTE v_sql
-       INTO v_hits, v_span, v_found
-      USING p_query::public.vector(384), p_query::public.halfvec(384), v_pool, p_agent_id, p_top_k,
-            p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
-    -- A full pool whose candidates all lie within c_span of the k-th: the answer may have
-    -- been missed, and no row is returned, so that the caller's exact search answers.
-    IF v_found >= v_pool AND v_span < c_span THEN
-        RETURN;
-    END IF;
-    RETURN QUERY SELECT * FROM pg_catalog.unnest(v_hits);
+        SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
+               c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)
+          FROM (SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round,
+                       e.action_type, e.content, e.occurred_at, e.embedding
+                  FROM memory.episodes AS e
+                 WHERE e.sim_no = %s AND e.tenant_id = $6 AND e.simulation_id = $7
+                   AND ($4::integer IS NULL OR e.agent_id = $4)
+                   AND ($8::integer IS NULL OR e.round >= $8) AND ($9::integer IS NULL OR e.round <= $9)
+                   AND ($10::timestamptz IS NULL OR e.occurred_at >= $10)
+                   AND ($11::timestamptz IS NULL OR e.occurred_at < $11)
+                 ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
+                 LIMIT $3) AS c
+         ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
+         LIMIT $5 $q$, p_sim_no);
+    RETURN QUERY EXECUTE v_sql
+    USING p_query::public.vector(384), p_query::public.halfvec(384), v_pool, p_agent_id, p_top_k,
+          p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
 END
 $_$;
 

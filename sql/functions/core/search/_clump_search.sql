@@ -50,17 +50,13 @@ DECLARE
     v_kth   double precision;
     v_c     record;
     v_sql   text;
-    -- hnsw.ef_search, with the iterative scan off also the most the index search returns
-    v_breadth integer := memory._clump_breadth(p_points, p_top_k);
     c_candidates   constant integer := 300;
     c_margin       constant double precision := 0.05;
     c_member_slack constant integer := 40;
     c_window       constant double precision := 0.001;
     c_rerank_slack constant integer := 30;
-    c_span         constant double precision := 0.05;
-    c_half_error   constant double precision := 0.002;
 BEGIN
-    PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
+    PERFORM pg_catalog.set_config('hnsw.ef_search', memory._clump_breadth(p_points, p_top_k)::text, true);
     v_sql := pg_catalog.format($q$
         SELECT pg_catalog.array_agg(1 - c.d ORDER BY c.d, c.point_no, k.o),
                pg_catalog.array_agg(k.key ORDER BY c.d, c.point_no, k.o)
@@ -77,13 +73,6 @@ BEGIN
     v_key := COALESCE(v_key, '{}');
     v_clump := pg_catalog.array_fill(0, ARRAY[pg_catalog.cardinality(v_sim)]);
     v_kth := (SELECT s FROM pg_catalog.unnest(v_sim) AS s ORDER BY s DESC OFFSET p_top_k - 1 LIMIT 1);
-    -- A verified answer, as memory._search_episodes_ann's: candidates of a full index search
-    -- that all lie within c_span of the k-th best may have missed rows as close, and no row
-    -- is returned, so that the caller's exact search answers.
-    IF pg_catalog.cardinality(v_sim) >= LEAST(GREATEST(c_candidates, p_top_k), v_breadth)
-       AND v_kth - (SELECT pg_catalog.min(s) FROM pg_catalog.unnest(v_sim) AS s) < c_span THEN
-        RETURN;
-    END IF;
 
     FOR v_c IN
         SELECT c.clump_no, 1 - (c.leader OPERATOR(public.<=>) v_half) AS sim
@@ -111,13 +100,6 @@ BEGIN
                 WITH ORDINALITY AS k(key, o);
         v_kth := (SELECT s FROM pg_catalog.unnest(v_sim) AS s ORDER BY s DESC OFFSET p_top_k - 1 LIMIT 1);
     END LOOP;
-    -- More candidates within half precision's error of the k-th best than are re-ranked
-    -- exactly (near-copies that only the full vectors tell apart): the half-precision order
-    -- decides which are read, so no row is returned and the caller's exact search answers.
-    IF (SELECT pg_catalog.count(*) FROM pg_catalog.unnest(v_sim) AS s WHERE s >= v_kth - c_half_error)
-       > p_top_k + c_rerank_slack THEN
-        RETURN;
-    END IF;
 
     RETURN QUERY
     SELECT ROW(e.episode_id, e.agent_id, e.agent_name, e.platform, e.round, e.action_type, e.content,

@@ -1,8 +1,9 @@
 -- Approximate search of one simulation through its own partial HNSW index (half-precision
 -- vectors): the p_pool best candidates (at least p_top_k; NULL: 20 per result asked for, at
--- least 200, or the breadth when memory._episodes_breadth makes it narrower) re-ranked by
--- the exact cosine distance of the full vectors. Called by memory._search_episodes
--- (memory.search_episodes' work) when the index exists (see swarm-memory index).
+-- least 200, or the breadth when memory._episodes_breadth makes it narrower than 200: a top
+-- 10 from an index under 20,000 vectors) re-ranked by the exact cosine distance of the full
+-- vectors. Called by memory._search_episodes (memory.search_episodes' work) when the index
+-- exists (see swarm-memory index).
 --
 -- The breadth of the search (hnsw.ef_search): memory._episodes_breadth, from the index's
 -- size (memory._ann_breadth), the hits asked for and the caller's pool.
@@ -19,15 +20,6 @@
 -- (inclusive) and [p_from, p_to): the range of memory.search_episodes (NULL: open), applied
 -- inside the iterative scan, so candidates come from the range; the caller sends only
 -- ranges wide enough for that (and falls back to the exact scan on a short result).
---
--- A verified answer: the pool is trusted only when it reaches well below the k-th best. An
--- HNSW graph over a dense region (thousands of near-copies of a viral post, a long thread
--- of replies to replies) holds more rows within a hair of the k-th best than the pool, and
--- which of them the graph search visits is luck: on the bench's hostile data
--- (bench/hostile.py) every miss came with a full pool spanning less than c_span in cosine
--- distance from its k-th best to its last candidate, and questions the index answers well
--- span more. Such a pool returns no row: memory._search_episodes then answers with the
--- exact search, which costs what a scan of the simulation costs (bench/README.md).
 CREATE OR REPLACE FUNCTION memory._search_episodes_ann(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -56,45 +48,26 @@ DECLARE
     v_pool    integer := GREATEST(COALESCE(p_pool, CASE WHEN v_breadth < 200 THEN v_breadth ELSE GREATEST(p_top_k * 20, 200) END),
                                   p_top_k);
     v_sql     text;
-    v_hits    memory.episode_hit[];
-    v_span    double precision;
-    v_found   bigint;
-    -- the narrowest span of a full pool the index is trusted with (see above)
-    c_span    constant double precision := 0.05;
 BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search', v_breadth::text, true);
     v_sql := pg_catalog.format($q$
-        WITH pool AS MATERIALIZED (
-            SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round,
-                   e.action_type, e.content, e.occurred_at, e.embedding,
-                   e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2 AS d
-              FROM memory.episodes AS e
-             WHERE e.sim_no = %s AND e.tenant_id = $6 AND e.simulation_id = $7
-               AND ($4::integer IS NULL OR e.agent_id = $4)
-               AND ($8::integer IS NULL OR e.round >= $8) AND ($9::integer IS NULL OR e.round <= $9)
-               AND ($10::timestamptz IS NULL OR e.occurred_at >= $10)
-               AND ($11::timestamptz IS NULL OR e.occurred_at < $11)
-             ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
-             LIMIT $3)
-        SELECT ARRAY(SELECT ROW(c.episode_id, c.agent_id, c.agent_name, c.platform, c.round,
-                                c.action_type, c.content, c.occurred_at,
-                                1 - (c.embedding OPERATOR(public.<=>) $1))::memory.episode_hit
-                       FROM pool AS c
-                      ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
-                      LIMIT $5),
-               (SELECT pg_catalog.max(c.d) FROM pool AS c)
-                 - (SELECT c.d FROM pool AS c ORDER BY c.d OFFSET $5 - 1 LIMIT 1),
-               (SELECT pg_catalog.count(*) FROM pool AS c) $q$, p_sim_no);
-    EXECUTE v_sql
-       INTO v_hits, v_span, v_found
-      USING p_query::public.vector(384), p_query::public.halfvec(384), v_pool, p_agent_id, p_top_k,
-            p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
-    -- A full pool whose candidates all lie within c_span of the k-th: the answer may have
-    -- been missed, and no row is returned, so that the caller's exact search answers.
-    IF v_found >= v_pool AND v_span < c_span THEN
-        RETURN;
-    END IF;
-    RETURN QUERY SELECT * FROM pg_catalog.unnest(v_hits);
+        SELECT c.episode_id, c.agent_id, c.agent_name, c.platform, c.round, c.action_type,
+               c.content, c.occurred_at, 1 - (c.embedding OPERATOR(public.<=>) $1)
+          FROM (SELECT e.episode_id, e.agent_id, e.agent_name, e.platform, e.round,
+                       e.action_type, e.content, e.occurred_at, e.embedding
+                  FROM memory.episodes AS e
+                 WHERE e.sim_no = %s AND e.tenant_id = $6 AND e.simulation_id = $7
+                   AND ($4::integer IS NULL OR e.agent_id = $4)
+                   AND ($8::integer IS NULL OR e.round >= $8) AND ($9::integer IS NULL OR e.round <= $9)
+                   AND ($10::timestamptz IS NULL OR e.occurred_at >= $10)
+                   AND ($11::timestamptz IS NULL OR e.occurred_at < $11)
+                 ORDER BY e.embedding::public.halfvec(384) OPERATOR(public.<=>) $2
+                 LIMIT $3) AS c
+         ORDER BY c.embedding OPERATOR(public.<=>) $1, c.episode_id
+         LIMIT $5 $q$, p_sim_no);
+    RETURN QUERY EXECUTE v_sql
+    USING p_query::public.vector(384), p_query::public.halfvec(384), v_pool, p_agent_id, p_top_k,
+          p_tenant_id, p_simulation_id, p_round_from, p_round_to, p_from, p_to;
 END
 $fn$;
 

@@ -18,11 +18,7 @@
 -- 10,000 episodes (counted through episodes_round_idx / episodes_time_idx, stopping at
 -- 10,001) is searched exactly in any simulation: an approximate scan filtered that narrowly
 -- gives up early or ranks loosely, where the exact scan of so few rows is cheap and right.
--- If the approximate search ever returns fewer rows than it should, the exact search answers;
--- so it does when an index search cannot vouch for its answer: its candidates all lie close
--- to the k-th best (a dense region, where which rows the graph search visits is luck;
--- memory._search_episodes_ann, memory._clump_search). On the bench's hostile shapes
--- (bench/hostile.py) that turned every miss into the exact answer.
+-- If the approximate search ever returns fewer rows than it should, the exact search answers.
 -- While `swarm-memory index` builds a simulation's first HNSW index (concurrently, which
 -- takes minutes for a large simulation), the simulation is searched through its bridge, an
 -- IVFFlat index built much faster before it (memory._search_episodes_ivf, at close to the

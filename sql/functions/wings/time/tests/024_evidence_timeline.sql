@@ -237,8 +237,8 @@ SELECT is((SELECT count(*) FROM memory._search_episodes_ann(fx.tenant_a(), fx.si
             WHERE h.occurred_at >= '2025-01-01T01:00:00Z' AND h.occurred_at < '2025-01-02T00:00:00Z'), 10::bigint,
           '_search_episodes_ann with a window: 10 rows, all within it');
 SELECT is((SELECT count(*) FROM memory._search_episodes_ann(fx.tenant_a(), fx.sim_ann(),
-               fx.ann_sim_no(), fx.rvec(5007), 10, NULL, 2000, NULL, NULL, NULL, NULL, 3)), 0::bigint,
-          '_search_episodes_ann with a pool smaller than the hits asked for: a pool of just the hits cannot vouch for them, no rows (the caller searches exactly)');
+               fx.ann_sim_no(), fx.rvec(5007), 10, NULL, 2000, NULL, NULL, NULL, NULL, 3)), 10::bigint,
+          '_search_episodes_ann with a pool smaller than the hits asked for: the hits asked for');
 
 -- The breadth of a search through a simulation's own index follows the index's size (1)
 SELECT results_eq(
@@ -260,10 +260,10 @@ SELECT results_eq(
     $$VALUES (200000::real, 10, NULL::integer, 800), (200000, 50, NULL, 400), (200000, 50, 100, 200),
              (200000, 50, 200, 400), (200000, 10, 50, 200), (5000, 50, 100, 200), (40000, 10, 100, 200),
              (0, 10, NULL, 400), (-1, 10, NULL, 400),
-             (5000, 10, NULL, 200), (5000, 5, NULL, 200), (12970, 10, NULL, 200), (19999, 10, NULL, 200), (20000, 10, NULL, 200),
+             (5000, 10, NULL, 120), (5000, 5, NULL, 120), (12970, 10, NULL, 130), (19999, 10, NULL, 200), (20000, 10, NULL, 200),
              (30000, 10, NULL, 300), (5000, 11, NULL, 200), (5000, 10, 50, 200), (NULL, 10, NULL, 400),
              (5000, NULL, NULL, 200)$$,
-    '_episodes_breadth: the index''s breadth, at most 400 beyond a top 10, at most twice a pool given (at least 200)');
+    '_episodes_breadth: the index''s breadth, at most 400 beyond a top 10, at most twice a pool given (at least 200), a hundredth of a small index (at least 120) for a top 10 without a pool');
 
 SELECT * FROM finish();
 ROLLBACK;
