@@ -39,39 +39,23 @@ def cmd_neighbors(args: argparse.Namespace) -> int:
         raise ValueError("neighbors --ids answers ids only and draws no picture: drop --format")
     with memory(args) as mem:
         node_id = resolve_node(mem, args.tenant, args.simulation, args.node_id)
+        # the walk's arguments, the same for its lean form and its full rows
+        walk = (args.tenant, args.simulation, node_id, args.depth, args.edge_type, args.direction)
+        clocks = {
+            "as_of": args.as_of,
+            "known_at": args.known_at,
+            "include_ended": args.include_ended,
+            "limit": args.limit,
+            "round": args.round,
+            "snapshot": args.snapshot,
+        }
         if args.ids:  # the lean walk: ids, depth and the edge that reached each node
-            ids = mem.neighbor_ids(
-                args.tenant,
-                args.simulation,
-                node_id,
-                args.depth,
-                args.edge_type,
-                args.direction,
-                as_of=args.as_of,
-                known_at=args.known_at,
-                include_ended=args.include_ended,
-                limit=args.limit,
-                round=args.round,
-                snapshot=args.snapshot,
-            )
+            ids = mem.neighbor_ids(*walk, **clocks)
             if args.json:
                 return print_json_rows(ids)
             print(table([(r.depth, r.node_id, r.edge_id) for r in ids], ["depth", "id", "via"]))
             return 0
-        rows = mem.neighbors(
-            args.tenant,
-            args.simulation,
-            node_id,
-            args.depth,
-            args.edge_type,
-            args.direction,
-            as_of=args.as_of,
-            known_at=args.known_at,
-            include_ended=args.include_ended,
-            limit=args.limit,
-            round=args.round,
-            snapshot=args.snapshot,
-        )
+        rows = mem.neighbors(*walk, **clocks)
         if args.format != "table":  # a picture (docs/pictures.md); its module loads the web stack
             from swarm_memory import pictures
 
