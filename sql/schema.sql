@@ -2577,7 +2577,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._name_candidates(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '050b6b5e262684b397386b131cc1bec1', false),
         ('memory._name_match(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5bead449f9dc01da3e0fb21c336a5bf1', false),
         ('memory._name_trigrams(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '92c95ac4ff67b59dd33674ee5e89de53', false),
-        ('memory._named_agents(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '623b16d5ed723e38a21d72c10fa2ec3b', false),
+        ('memory._named_agents(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'aaf3c4211ccf262205471b575c92aed2', false),
         ('memory._near_copy()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'c00395cdc49561d38b5033eaed6a3995', false),
         ('memory._node_group()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '6066b68d257a3a73fd0a048513077082', false),
         ('memory._node_role_oids(oid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4d23a1af71f36f0936982b560a485fe5', false),
@@ -4271,6 +4271,10 @@ SELECT i.id, a.name
                       LIMIT 1) AS a
  WHERE i.id IS NOT NULL
    AND pg_catalog.char_length(pg_catalog.btrim(a.name)) OPERATOR(pg_catalog.>=) 2
+   -- a name that is not a substring of the question cannot be a word of it: the cheap test
+   -- first, so that a pattern is compiled only for a name the question may hold (PostgreSQL
+   -- keeps few compiled patterns, and a simulation's every name missed that cache)
+   AND pg_catalog.strpos(pg_catalog.lower(p_text), pg_catalog.lower(pg_catalog.btrim(a.name))) OPERATOR(pg_catalog.>) 0
    AND CASE WHEN a.name OPERATOR(pg_catalog.~) '[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]'
             THEN pg_catalog.strpos(pg_catalog.lower(p_text), pg_catalog.lower(pg_catalog.btrim(a.name))) OPERATOR(pg_catalog.>) 0
             ELSE p_text OPERATOR(pg_catalog.~*)

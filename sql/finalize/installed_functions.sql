@@ -129,7 +129,7 @@ AS $fn$
         ('memory._name_candidates(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '050b6b5e262684b397386b131cc1bec1', false),
         ('memory._name_match(text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5bead449f9dc01da3e0fb21c336a5bf1', false),
         ('memory._name_trigrams(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', '92c95ac4ff67b59dd33674ee5e89de53', false),
-        ('memory._named_agents(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '623b16d5ed723e38a21d72c10fa2ec3b', false),
+        ('memory._named_agents(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'aaf3c4211ccf262205471b575c92aed2', false),
         ('memory._near_copy()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', 'c00395cdc49561d38b5033eaed6a3995', false),
         ('memory._node_group()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '6066b68d257a3a73fd0a048513077082', false),
         ('memory._node_role_oids(oid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '4d23a1af71f36f0936982b560a485fe5', false),

@@ -30,6 +30,10 @@ SELECT i.id, a.name
                       LIMIT 1) AS a
  WHERE i.id IS NOT NULL
    AND pg_catalog.char_length(pg_catalog.btrim(a.name)) OPERATOR(pg_catalog.>=) 2
+   -- a name that is not a substring of the question cannot be a word of it: the cheap test
+   -- first, so that a pattern is compiled only for a name the question may hold (PostgreSQL
+   -- keeps few compiled patterns, and a simulation's every name missed that cache)
+   AND pg_catalog.strpos(pg_catalog.lower(p_text), pg_catalog.lower(pg_catalog.btrim(a.name))) OPERATOR(pg_catalog.>) 0
    AND CASE WHEN a.name OPERATOR(pg_catalog.~) '[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]'
             THEN pg_catalog.strpos(pg_catalog.lower(p_text), pg_catalog.lower(pg_catalog.btrim(a.name))) OPERATOR(pg_catalog.>) 0
             ELSE p_text OPERATOR(pg_catalog.~*)
