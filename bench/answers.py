@@ -369,6 +369,68 @@ def evaluate_locomo(
     return summarise(rows, seconds, "LoCoMo dev", "evidence recall", model)
 
 
+def locomo_depth(
+    admin_dsn: str,
+    app_dsn: str,
+    conversations: list[str],
+    depths: list[int],
+    log: Callable[[str], None] = print,
+) -> dict:
+    """Where the evidence lies, by depth: evidence recall at each k of `depths` for recall
+    (asked for the deepest k at once), BM25, exact dense search and the three methods'
+    candidates pooled (the first k of each, together). What a reranking stage could reach
+    at a depth is the pooled figure: the evidence the methods find at all, in any order."""
+    from swarm_memory.importer import import_run
+
+    deepest = max(depths)
+    tenant = _tenant(admin_dsn, app_dsn, "locomo-depth", None)
+    found_at: dict[str, dict[int, list[float]]] = {
+        m: {k: [] for k in depths} for m in (*METHODS, "pooled")
+    }
+    for name in conversations:
+        conv = json.loads((LOCOMO / f"{name}.json").read_text(encoding="utf-8"))
+        sim = uuid.uuid4()
+        with tempfile.TemporaryDirectory() as tmp:
+            locomo_run(conv, Path(tmp) / "run")
+            import_run(app_dsn, tenant, sim, Path(tmp) / "run", name=f"locomo {name}")
+        log(f"  conversation {name} imported")
+        with psycopg.connect(app_dsn, autocommit=True) as conn:
+            sim_model, embedder = _model(conn, tenant, sim)
+            eps = _episodes(admin_dsn, tenant, sim)
+            dia = [d for _, d, _, _ in eps]
+            by_episode = {i: d for i, d, _, _ in eps}
+            matrix = np.stack([v for _, _, v, _ in eps])
+            bm25 = BM25([c or "" for _, _, _, c in eps])
+            opts = json.dumps({"kinds": ["episode"], "model": sim_model})
+            for qa in (
+                q for q in conv["qa"] if q.get("category") in CATEGORIES and evidence_ids(q)
+            ):
+                want = evidence_ids(qa)
+                vec = np.asarray(embedder.encode_query(qa["question"]), dtype=np.float32)
+                got = conn.execute(
+                    "SELECT kind, id FROM memory.recall(%s, %s, %s, %s, %s, %s)",
+                    (tenant, sim, qa["question"], vec, deepest, opts),
+                ).fetchall()
+                lists = {
+                    "recall": [by_episode.get(i, "") for k, i in got if k == "episode"],
+                    "BM25": [dia[i] for i in bm25.top(qa["question"], deepest)],
+                    "exact dense": [
+                        dia[i] for i in np.argsort(-(matrix @ vec), kind="stable")[:deepest]
+                    ],
+                }
+                for k in depths:
+                    for m, f in lists.items():
+                        found_at[m][k].append(recall_at(f, want, k))
+                    pooled = set().union(*(f[:k] for f in lists.values()))
+                    found_at["pooled"][k].append(len(pooled & want) / len(want))
+    return {
+        "questions": len(found_at["recall"][depths[0]]),
+        "recall_at": {
+            m: {k: float(np.mean(v)) for k, v in by_k.items()} for m, by_k in found_at.items()
+        },
+    }
+
+
 def evaluate_zh(
     admin_dsn: str,
     app_dsn: str,
@@ -580,8 +642,22 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--model", help="the tenant's model (default: the installation's)")
     p.add_argument("--options", default="{}", help="recall's p_options, as JSON")
     p.add_argument("--only", choices=("locomo", "zh"), help="one of the two sets")
+    p.add_argument(
+        "--depths",
+        help="instead: LoCoMo's evidence recall at these depths (e.g. 10,20,50,100), each"
+        " method and the three pooled",
+    )
     args = p.parse_args(argv)
     dsn = args.dsn or _dev_database("swarm_answers")
+    if args.depths:
+        depths = sorted(int(k) for k in args.depths.split(","))
+        out = locomo_depth(dsn, dsn, args.conversations.split(","), depths)
+        print(f"LoCoMo evidence recall by depth, {out['questions']} questions")
+        print("| method | " + " | ".join(f"@{k}" for k in depths) + " |")
+        print("|---|" + "---|" * len(depths))
+        for m, by_k in out["recall_at"].items():
+            print(f"| {m} | " + " | ".join(f"{by_k[k]:.3f}" for k in depths) + " |")
+        return
     results = []
     if args.only != "zh":
         results.append(
