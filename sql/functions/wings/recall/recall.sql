@@ -31,8 +31,8 @@
 --               whatever was imported since. Only the episodes and facts arms read a
 --               snapshot: the others read the memory as it is now (the words' postings,
 --               the names, the graph, the neighbouring turns), so the route's arms are cut
---               to those two, arms naming another are 22023, and so is like; an unknown
---               or dropped snapshot is P0002
+--               to those two, arms naming another are 22023, and so are like and a
+--               question without its vector; an unknown or dropped snapshot is P0002
 --   model       the model that made p_query_vector: another than the simulation's is 22023
 --               (memory._check_query_model); absent, the vector is taken as the default
 --               model's, so on a simulation of another model it is refused
@@ -189,6 +189,11 @@ BEGIN
         IF v_like IS NOT NULL THEN
             RAISE EXCEPTION 'the option like is not read at a snapshot'
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'like reads the episode as the memory holds it now';
+        END IF;
+        IF v_vec IS NULL THEN
+            RAISE EXCEPTION 'recall at a snapshot needs the question''s vector'
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'the arms that read a snapshot search by meaning; the words and the graph read the memory as it is now';
         END IF;
         v_snapshot := v_options ->> 'snapshot';
     END IF;

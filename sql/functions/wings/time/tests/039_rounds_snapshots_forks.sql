@@ -6,7 +6,7 @@
 -- now() does not move.
 BEGIN;
 \ir ../../../../tests/_fixtures.psql
-SELECT plan(58);
+SELECT plan(59);
 
 SET LOCAL ROLE app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(),
@@ -88,7 +88,7 @@ SELECT throws_ok($$SELECT * FROM memory.neighbors(fx.tenant_a(), fx.sim_a(), 'da
                  '22023', NULL, 'a snapshot and a record time together are refused');
 RESET ROLE;
 
--- The searches and recall at a snapshot (13). Within this transaction the snapshot's record
+-- The searches and recall at a snapshot (14). Within this transaction the snapshot's record
 -- time is the memory's now, so these hold its round and its refusals; the answers surviving
 -- a later import are tests/test_runs.py's.
 SET LOCAL ROLE reader_a;
@@ -113,8 +113,10 @@ SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'Danie
                  '22023', NULL, 'recall refuses an arm that cannot read a snapshot');
 SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), NULL, NULL, 10, '{"snapshot": "monday", "like": "r1"}')$$,
                  '22023', NULL, 'recall refuses like at a snapshot');
-SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'Daniel', NULL, 10, '{"snapshot": 2}')$$,
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'Daniel', fx.vec(1), 10, '{"snapshot": 2}')$$,
                  '22023', NULL, 'recall''s snapshot option is a name');
+SELECT throws_ok($$SELECT * FROM memory.recall(fx.tenant_a(), fx.sim_a(), 'Daniel', NULL, 10, '{"snapshot": "monday"}')$$,
+                 '22023', NULL, 'recall at a snapshot needs the question''s vector: its words arm reads the memory now');
 RESET ROLE;
 SET LOCAL ROLE app_b;
 -- another tenant reading with the snapshot's name: what a simulation that does not exist gets
