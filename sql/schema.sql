@@ -2684,7 +2684,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.delete_tenant(uuid)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0d44e49008b8f23badef90055317aaf7', false),
         ('memory.diff(uuid,uuid,uuid,real,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '27b495cba345096c4618fbd639552cc4', false),
         ('memory.drop_snapshot(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9a51522e075b5cb391589a3fcb9f91b1', false),
-        ('memory.entity_summary(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6dce3b7cc5577c722df49108f8ab9c4c', false),
+        ('memory.entity_summary(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '89cd3a24ef948320c4882ca49a43b661', false),
         ('memory.episode_vector(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '97e2f074d5e8c17ffd352a033ac20402', false),
         ('memory.episodes(uuid,uuid,integer,text,text,integer,integer,timestamp with time zone,timestamp with time zone,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b7f692ffeff11791471e6a1f8a5797e2', false),
         ('memory.evidence(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ec396089c1d006ee460dbfd104dcc913', false),
@@ -2717,7 +2717,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.nodes_by_type(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '05d0a18fd24eaa6187941d9112dc04b1', false),
         ('memory.nodes_named(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5cfdce16af2b3fcc919257a98e0e640d', false),
         ('memory.open_staging()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f0a29994bff664eb345907fcbc36f0cc', false),
-        ('memory.panorama(uuid,uuid,text,public.vector,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'fa9120a4d8d48f9011af3b7438ceea0d', false),
+        ('memory.panorama(uuid,uuid,text,public.vector,integer,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5531ee656693b72e579ffe08d4e57af2', false),
         ('memory.paths(uuid,uuid,text,text,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd6ac8158188f383dc9b64e8a38134a6f', false),
         ('memory.predictions(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '879b97e8d26886192ec82641beb6e7a9', false),
         ('memory.profiles(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3af2df50a726f3758fb10eeda29a269a', false),
@@ -2750,7 +2750,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.sweep(uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c0d58f5b8fbb0409962b7e6e70dd0ff7', false),
         ('memory.sweep_tenant(uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'e4d79e900ba70ae1a4f547f3f86deb5a', false),
         ('memory.switch_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b1a3b7ec95b43c2eb558fe1ec34241d0', false),
-        ('memory.timeline(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1d0a79f852e4a672281312fc3c43d225', false),
+        ('memory.timeline(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '12f3c7dced01786ad38caf35f1e25959', false),
         ('memory.upsert_edges(uuid,uuid,jsonb,boolean)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a8c5171f08f23be2198f8c8bcc531d73', false),
         ('memory.upsert_episodes(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '24280b240afbe755f2f9bf5e03696548', false),
         ('memory.upsert_nodes(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '065afe867b27f4cbba0d58f949e41d16', false),
@@ -9112,8 +9112,8 @@ ALTER TABLE ONLY memory.embedding_models
 -- embedding_models roles_read_every_model; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY roles_read_every_model ON memory.embedding_models FOR SELECT TO memory_reader, memory_admin USING (true);
 
--- entity_summary(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer DEFAULT 10) RETURNS TABLE(section text, id text, text text, detail jsonb)
+-- entity_summary(uuid, uuid, text, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer DEFAULT 10, p_round integer DEFAULT NULL::integer) RETURNS TABLE(section text, id text, text text, detail jsonb)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
@@ -9124,6 +9124,9 @@ DECLARE
     v_names text[];
 BEGIN
     PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
+    IF p_round IS NOT NULL THEN  -- the round must be readable: 22023 or P0002 otherwise
+        PERFORM memory._read_clock(p_tenant_id, p_simulation_id, NULL, NULL, p_round, NULL);
+    END IF;
     SELECT n.* INTO v_node FROM memory.nodes AS n
      WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
        AND n.node_key = pg_catalog.md5(p_node_id)::uuid;
@@ -9144,6 +9147,7 @@ BEGIN
                     AND (x.metadata -> 'action_args' ->> 'original_content') IS NOT NULL AS reposted
                FROM memory.episodes AS x
               WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                AND (p_round IS NULL OR x.round <= p_round)
                 AND pg_catalog.lower(pg_catalog.btrim(x.agent_name)) OPERATOR(pg_catalog.=) ANY (v_names)) AS o
       WHERE o.said IS NOT NULL
       ORDER BY o.reposted, o.occurred_at NULLS LAST, o.round NULLS LAST, o.episode_id
@@ -9156,6 +9160,7 @@ BEGIN
                FROM memory.episodes AS x
               WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
                 AND pg_catalog.lower(pg_catalog.btrim(x.agent_name)) OPERATOR(pg_catalog.=) ANY (v_names)
+                AND (p_round IS NULL OR x.round <= p_round)
                 AND memory._action_said(x.content, x.metadata) IS NULL
               GROUP BY 1) AS a
      HAVING pg_catalog.count(*) > 0)
@@ -9165,11 +9170,12 @@ BEGIN
                                           'valid_at', f.valid_at, 'state', f.state)
        FROM memory.facts(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
                          p_node_id => p_node_id, p_state => 'current', p_as_of => NULL,
-                         p_limit => v_limit) AS f)
+                         p_limit => v_limit, p_round => p_round) AS f)
     UNION ALL
     (SELECT 'neighbour', w.node_id, w.name,
             pg_catalog.jsonb_build_object('type', w.type, 'via', w.edge_type, 'fact', w.fact)
-       FROM memory.neighbors(p_tenant_id, p_simulation_id, p_node_id, 1) AS w
+       FROM memory.neighbors(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                             p_node_id => p_node_id, p_depth => 1, p_round => p_round) AS w
       ORDER BY w.name, w.node_id LIMIT v_limit)
     UNION ALL
     (SELECT 'episode', e.id, e.text, pg_catalog.jsonb_build_object('score', e.score, 'matched', e.matched)
@@ -9180,6 +9186,7 @@ BEGIN
       -- (a name of no words, which an entity may have, names no episode: not searched);
       -- its own actions are above, and an action without text says nothing of it
       WHERE v_node.name OPERATOR(pg_catalog.~) '[^[:space:]]'
+        AND (p_round IS NULL OR x.round <= p_round)
         AND memory._action_said(x.content, x.metadata) IS NOT NULL
         AND NOT pg_catalog.lower(pg_catalog.btrim(COALESCE(x.agent_name, ''))) OPERATOR(pg_catalog.=) ANY (v_names)
       ORDER BY e.score DESC, e.id
@@ -9187,14 +9194,14 @@ BEGIN
 END
 $$;
 
-ALTER FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) OWNER TO memory_owner;
+ALTER FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) OWNER TO memory_owner;
 
--- FUNCTION entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) IS 'An entity with its current facts, its neighbours and the episodes that name it, in one call';
+-- FUNCTION entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) IS 'An entity with its current facts, its neighbours and the episodes that name it, in one call, now or at a round''s end';
 
--- FUNCTION entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) TO memory_reader;
+-- FUNCTION entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) TO memory_reader;
 
 -- episode_clumps; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.episode_clumps ENABLE ROW LEVEL SECURITY;
@@ -11192,16 +11199,21 @@ COMMENT ON FUNCTION memory.open_staging() IS 'Create the session''s temporary st
 REVOKE ALL ON FUNCTION memory.open_staging() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.open_staging() TO memory_writer;
 
--- panorama(uuid, uuid, text, public.vector, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer DEFAULT 30, p_model text DEFAULT NULL::text) RETURNS TABLE(kind text, id text, text text, state text, valid_at timestamp with time zone, invalid_at timestamp with time zone, score double precision)
+-- panorama(uuid, uuid, text, public.vector, integer, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer DEFAULT 30, p_model text DEFAULT NULL::text, p_round integer DEFAULT NULL::integer) RETURNS TABLE(kind text, id text, text text, state text, valid_at timestamp with time zone, invalid_at timestamp with time zone, score double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
 DECLARE
     v_limit integer := LEAST(GREATEST(COALESCE(p_limit, 30), 1), 100);
+    v_as_of timestamptz := pg_catalog.now();
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    IF p_round IS NOT NULL THEN
+        SELECT c.as_of INTO v_as_of
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, NULL, NULL, p_round, NULL) AS c;
+    END IF;
     RETURN QUERY
     WITH found AS MATERIALIZED (
         SELECT r.kind, r.id, r.text, r.score
@@ -11210,7 +11222,9 @@ BEGIN
                              p_top_k => v_limit,
                              p_options => pg_catalog.jsonb_build_object(
                                  'arms', '["facts", "entities", "words", "graph"]'::jsonb,
-                                 'model', p_model)) AS r
+                                 'model', p_model)
+                             || CASE WHEN p_round IS NOT NULL THEN pg_catalog.jsonb_build_object('round', p_round)
+                                     ELSE '{}'::jsonb END) AS r
          WHERE r.kind IN ('entity', 'fact')
     ), rows AS (
         SELECT 'entity' AS kind, f.id, f.text, NULL::text AS state, NULL::timestamptz AS valid_at,
@@ -11222,12 +11236,13 @@ BEGIN
           FROM found AS f
          CROSS JOIN LATERAL memory.facts(p_tenant_id => p_tenant_id,
                                          p_simulation_id => p_simulation_id, p_node_id => f.id,
-                                         p_state => 'all', p_as_of => NULL, p_limit => 100) AS x
+                                         p_state => 'all', p_as_of => NULL, p_limit => 100,
+                                         p_round => p_round) AS x
          WHERE f.kind = 'entity'
         UNION ALL
         -- a fact recall found, from its own row (read among its source's facts, it was lost
-        -- when the source had more than 100 newer ones); its state at this moment
-        SELECT 'fact', e.edge_id, e.fact, memory._fact_state(e.valid_at, e.invalid_at, e.expired_at, pg_catalog.now()),
+        -- when the source had more than 100 newer ones); its state at this moment, or at the round's end
+        SELECT 'fact', e.edge_id, e.fact, memory._fact_state(e.valid_at, e.invalid_at, e.expired_at, v_as_of),
                e.valid_at, e.invalid_at, f.score
           FROM found AS f
           JOIN memory.edges AS e ON e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
@@ -11240,14 +11255,14 @@ BEGIN
 END
 $$;
 
-ALTER FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text) OWNER TO memory_owner;
+ALTER FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text, p_round integer) OWNER TO memory_owner;
 
--- FUNCTION panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text) IS 'Everything about a question: the entities and facts recall finds and every fact of those entities, current and historical';
+-- FUNCTION panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text, p_round integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text, p_round integer) IS 'Everything about a question: the entities and facts recall finds and every fact of those entities, current and historical, now or at a round''s end';
 
--- FUNCTION panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text) TO memory_reader;
+-- FUNCTION panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text, p_round integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text, p_round integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text, p_round integer) TO memory_reader;
 
 -- paths(uuid, uuid, text, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.paths(p_tenant_id uuid, p_simulation_id uuid, p_from text, p_to text, p_max_depth integer DEFAULT 4) RETURNS TABLE(path_no integer, length integer, node_ids text[], names text[], edge_ids text[], facts text[])
@@ -14894,8 +14909,8 @@ ALTER TABLE ONLY memory.tenants
 ALTER TABLE ONLY memory.tenants
     ADD CONSTRAINT tenants_pkey PRIMARY KEY (tenant_id);
 
--- timeline(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer DEFAULT 100) RETURNS TABLE(at timestamp with time zone, event text, edge_id text, episode_id text, content text, other_node_id text, other_name text)
+-- timeline(uuid, uuid, text, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer DEFAULT 100, p_round integer DEFAULT NULL::integer) RETURNS TABLE(at timestamp with time zone, event text, edge_id text, episode_id text, content text, other_node_id text, other_name text)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
@@ -14903,11 +14918,16 @@ CREATE FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_i
 DECLARE
     v_key     uuid := pg_catalog.md5(p_node_id)::uuid;
     v_needles text[];
+    v_until   timestamptz;
 BEGIN
     PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
     IF p_limit < 1 THEN
         RAISE EXCEPTION 'p_limit % is below 1', p_limit
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a limit from 1 to 1000, or NULL for 100';
+    END IF;
+    IF p_round IS NOT NULL THEN
+        SELECT c.as_of INTO v_until
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, NULL, NULL, p_round, NULL) AS c;
     END IF;
     SELECT pg_catalog.array_agg(pg_catalog.lower(v.label)) INTO v_needles
       FROM memory.nodes AS n CROSS JOIN LATERAL memory._entity_names(n.name, n.attributes) AS v (label)
@@ -14951,19 +14971,20 @@ BEGIN
                       AND y.agent_name IS NOT NULL
                       AND EXISTS (SELECT 1 FROM pg_catalog.unnest(v_needles) AS nd (needle)
                                    WHERE pg_catalog.strpos(pg_catalog.lower(y.agent_name), nd.needle) > 0))) AS t
+     WHERE v_until IS NULL OR t.at <= v_until
      ORDER BY t.at, t.ord, COALESCE(t.edge_id, t.episode_id)
      LIMIT memory._page_rows(p_limit, 100);
 END
 $$;
 
-ALTER FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) OWNER TO memory_owner;
+ALTER FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) OWNER TO memory_owner;
 
--- FUNCTION timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) IS 'What happened to an entity in time order: facts touching it that began or ended, and actions naming it';
+-- FUNCTION timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) IS 'What happened to an entity in time order: facts touching it that began or ended, and actions naming it, optionally up to a round''s end';
 
--- FUNCTION timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) TO memory_reader;
+-- FUNCTION timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) TO memory_reader;
 
 -- upsert_edges(uuid, uuid, jsonb, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.upsert_edges(p_tenant_id uuid, p_simulation_id uuid, p_edges jsonb, p_skip_dangling boolean DEFAULT false) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint, skipped bigint)

@@ -78,6 +78,19 @@ def test_reads_at_a_round(world, embedder, tmp_path, capsys):
         with pytest.raises(InvalidInput) as negative:
             mem.search_facts(world.tenant_a, world.sim_a, query, round=-1)
         assert both.value.sqlstate == negative.value.sqlstate == "22023"
+        # the report agent's other reads at a round: the fact begun in round 5 is not there yet
+        node = source.source_id
+        began = {
+            r: {e.edge_id for e in mem.timeline(world.tenant_a, world.sim_a, node, 1000, round=r)}
+            for r in (4, 5)
+        }
+        assert (late in began[4], late in began[5]) == (False, True)
+        summary = {
+            r: {x.id for x in mem.entity_summary(world.tenant_a, world.sim_a, node, 100, round=r)
+                if x.section == "fact"}
+            for r in (4, 5)
+        }  # fmt: skip
+        assert (late in summary[4], late in summary[5]) == (False, True)
     # the CLI's --round, by the simulation's name
     dsn = world.dsn("reader_a")
     common = [

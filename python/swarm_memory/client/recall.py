@@ -172,14 +172,16 @@ class RecallMixin(ReadsMixin):
         limit: int | None = 30,
         *,
         model: str | None = None,
+        round: int | None = None,
         conn: Connection | None = None,
     ) -> list[PanoramaRow]:
         """Every entity and fact about a question, current and historical (pass the
-        question's vector for the arms of meaning, and its `model` as for search_nodes)."""
+        question's vector for the arms of meaning, and its `model` as for search_nodes), as
+        it stood at the end of a `round` if given."""
         return self._records(
             PanoramaRow,
-            "SELECT * FROM memory.panorama(%s, %s, %s, %s, %s, %s)",
-            (tenant_id, simulation_id, question, _vector(vector), limit, model),
+            "SELECT * FROM memory.panorama(%s, %s, %s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, question, _vector(vector), limit, model, round),
             conn,
         )
 
@@ -190,13 +192,15 @@ class RecallMixin(ReadsMixin):
         node_id: str,
         limit: int | None = 10,
         *,
+        round: int | None = None,
         conn: Connection | None = None,
     ) -> list[SummaryRow]:
-        """An entity, its current facts, its neighbours and the episodes that name it."""
+        """An entity, its current facts, its neighbours and the episodes that name it; at
+        the end of a `round` if given (its actions up to it, its facts and neighbours then)."""
         return self._records(
             SummaryRow,
-            "SELECT * FROM memory.entity_summary(%s, %s, %s, %s)",
-            (tenant_id, simulation_id, node_id, limit),
+            "SELECT * FROM memory.entity_summary(%s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, node_id, limit, round),
             conn,
         )
 

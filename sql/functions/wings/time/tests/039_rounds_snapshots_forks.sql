@@ -6,7 +6,7 @@
 -- now() does not move.
 BEGIN;
 \ir ../../../../tests/_fixtures.psql
-SELECT plan(59);
+SELECT plan(65);
 
 SET LOCAL ROLE app_a;
 SELECT memory.upsert_nodes(fx.tenant_a(), fx.sim_a(),
@@ -30,7 +30,7 @@ SELECT memory.upsert_episodes(fx.tenant_a(), fx.sim_a(), pg_catalog.jsonb_build_
 SELECT memory.upsert_simulation(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000e0e0', 'no-times');
 RESET ROLE;
 
--- Rounds (16)
+-- Rounds (22)
 SET LOCAL ROLE reader_a;
 SELECT is(memory._round_moment(fx.tenant_a(), fx.sim_a(), 2), '2025-05-06T11:00:00Z'::timestamptz,
           'a round ends at the latest time of its episodes and the earlier ones');
@@ -65,6 +65,20 @@ SELECT throws_ok($$SELECT * FROM memory.search_facts(fx.tenant_a(), fx.sim_a(), 
                  '22023', NULL, 'search_facts refuses a round and a moment together');
 SELECT throws_ok($$SELECT * FROM memory.search_facts(fx.tenant_a(), fx.sim_a(), fx.vec(2), 10, p_round => -1)$$,
                  '22023', NULL, 'search_facts refuses a negative round');
+-- the report agent's other reads at a round (6)
+SELECT results_eq($$SELECT event, edge_id FROM memory.timeline(fx.tenant_a(), fx.sim_a(), 'dan', p_round => 1)$$,
+                  $$VALUES ('fact_began', 'sup')$$, 'the timeline up to round 1: the support begun');
+SELECT results_eq($$SELECT section, id FROM memory.entity_summary(fx.tenant_a(), fx.sim_a(), 'dan', p_round => 3)
+                     WHERE section IN ('fact', 'neighbour')$$,
+                  $$VALUES ('fact', 'opp'), ('neighbour', 'plan')$$, 'the entity summary at round 3: the opposition');
+SELECT is((SELECT state FROM memory.panorama(fx.tenant_a(), fx.sim_a(), 'Daniel Reyes', NULL, p_round => 1) WHERE id = 'sup'),
+          'current', 'the panorama at round 1: the support holds');
+SELECT is((SELECT state FROM memory.panorama(fx.tenant_a(), fx.sim_a(), 'Daniel Reyes', NULL, p_round => 3) WHERE id = 'sup'),
+          'ended', 'the panorama at round 3: the support has ended');
+SELECT throws_ok($$SELECT * FROM memory.timeline(fx.tenant_a(), fx.sim_a(), 'dan', p_round => -1)$$,
+                 '22023', NULL, 'the timeline refuses a negative round');
+SELECT throws_ok($$SELECT * FROM memory.entity_summary(fx.tenant_a(), 'aaaaaaaa-0000-4000-8000-00000000e0e0', 'dan', p_round => 1)$$,
+                 'P0002', NULL, 'the entity summary of an unknown entity at a round is P0002');
 RESET ROLE;
 
 -- Snapshots (15)
