@@ -2612,8 +2612,10 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6993717f22867c1dbde2b0b5548d7d6b', false),
         ('memory._search_episodes_ann(uuid,uuid,bigint,public.vector,integer,integer,real,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=100000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '016ae6dc7dda13d836e5e03ec40d97fc', false),
         ('memory._search_episodes_ivf(uuid,uuid,bigint,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, ivfflat.iterative_scan=relaxed_order, ivfflat.max_probes=60, ivfflat.probes=40, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a2322598b0d88aed3e424019f4ea1473', false),
+        ('memory._search_episodes_known(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '18fb8332a62e95a5cc68b8781d9051db', false),
         ('memory._search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '71bb3327bd52fd5bcd2a29fe878103e6', false),
         ('memory._search_facts_ann(uuid,uuid,bigint,public.vector,integer,text,timestamp with time zone,real,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=20000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ee8b1faceb6cee93ba43fe0094471729', false),
+        ('memory._search_facts_known(uuid,uuid,public.vector,integer,text,timestamp with time zone,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3e50cd8a821e2918759d36eded04e4e4', false),
         ('memory._search_nodes(uuid,uuid,public.vector,integer,text,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '387faa17965e81f909cfe7f44ae45f24', false),
         ('memory._search_nodes_ann(uuid,uuid,bigint,public.vector,integer,text,text,real,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=200, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=20000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '18b46759b885e413326a3e8ee1096448', false),
         ('memory._search_words(uuid,uuid,text,integer,text[],uuid[],real[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '50fd4e147c7ba0e70fb8477963f4b037', false),
@@ -2682,7 +2684,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.delete_tenant(uuid)', 'definer', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '0d44e49008b8f23badef90055317aaf7', false),
         ('memory.diff(uuid,uuid,uuid,real,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '27b495cba345096c4618fbd639552cc4', false),
         ('memory.drop_snapshot(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '9a51522e075b5cb391589a3fcb9f91b1', false),
-        ('memory.entity_summary(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6dce3b7cc5577c722df49108f8ab9c4c', false),
+        ('memory.entity_summary(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '89cd3a24ef948320c4882ca49a43b661', false),
         ('memory.episode_vector(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '97e2f074d5e8c17ffd352a033ac20402', false),
         ('memory.episodes(uuid,uuid,integer,text,text,integer,integer,timestamp with time zone,timestamp with time zone,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'b7f692ffeff11791471e6a1f8a5797e2', false),
         ('memory.evidence(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ec396089c1d006ee460dbfd104dcc913', false),
@@ -2715,12 +2717,12 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.nodes_by_type(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '05d0a18fd24eaa6187941d9112dc04b1', false),
         ('memory.nodes_named(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5cfdce16af2b3fcc919257a98e0e640d', false),
         ('memory.open_staging()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f0a29994bff664eb345907fcbc36f0cc', false),
-        ('memory.panorama(uuid,uuid,text,public.vector,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'fa9120a4d8d48f9011af3b7438ceea0d', false),
+        ('memory.panorama(uuid,uuid,text,public.vector,integer,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '5531ee656693b72e579ffe08d4e57af2', false),
         ('memory.paths(uuid,uuid,text,text,integer)', 'invoker', 'memory_owner', 'enable_nestloop=off, lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd6ac8158188f383dc9b64e8a38134a6f', false),
         ('memory.predictions(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '879b97e8d26886192ec82641beb6e7a9', false),
         ('memory.profiles(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3af2df50a726f3758fb10eeda29a269a', false),
         ('memory.quotas(uuid)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '5f3f9faf0fa9e795eeb04e8fae2d6b67', false),
-        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '10d4fdd4cbed1355fb39f498fd6a244a', false),
+        ('memory.recall(uuid,uuid,text,public.vector,integer,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'bd557302b02044ab9b79dcbc71b8c75d', false),
         ('memory.record_outcome(uuid,uuid,text,text,text,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'f7ff317bf0689141c55901522d51aab5', false),
         ('memory.reembed_texts(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8b43a613d0249b323f1a174484d55a4e', false),
         ('memory.report_log(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '610b62bba50649480b2a1629bbb50ae5', false),
@@ -2732,8 +2734,8 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.rls_audit()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '2cc1a7929c3cad7bb259fed9a10dfd36', false),
         ('memory.rls_audit_shards()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26598eff99e7190d328fe11eb941aa1f', true),
         ('memory.route(text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '26a06e7f1d7e91cf4edff1b9db84a4ab', false),
-        ('memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '04fc06bc0e564c96495d49582a64f36a', false),
-        ('memory.search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '66deaef0088f0c5a2d6429bd5a82f922', false),
+        ('memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '2e19dd994f5c96d26449cd952267edaf', false),
+        ('memory.search_facts(uuid,uuid,public.vector,integer,text,timestamp with time zone,text,integer,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '927daafc917024cb678a582e86505489', false),
         ('memory.search_nodes(uuid,uuid,public.vector,integer,text,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a519aef32490ac0304c10810168fc88b', false),
         ('memory.search_reports(uuid,uuid,public.vector,integer,text,text)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '0674b72f2988d16e979b5ab83b4229cf', false),
         ('memory.search_words(uuid,uuid,text,integer,text[])', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'd84f8188d7d90430a226fdd62db52709', false),
@@ -2748,7 +2750,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory.sweep(uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'c0d58f5b8fbb0409962b7e6e70dd0ff7', false),
         ('memory.sweep_tenant(uuid,timestamp with time zone)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'e4d79e900ba70ae1a4f547f3f86deb5a', false),
         ('memory.switch_model(uuid,uuid,text)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'b1a3b7ec95b43c2eb558fe1ec34241d0', false),
-        ('memory.timeline(uuid,uuid,text,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '1d0a79f852e4a672281312fc3c43d225', false),
+        ('memory.timeline(uuid,uuid,text,integer,integer)', 'invoker', 'memory_owner', 'lock_timeout=5s, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '12f3c7dced01786ad38caf35f1e25959', false),
         ('memory.upsert_edges(uuid,uuid,jsonb,boolean)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'a8c5171f08f23be2198f8c8bcc531d73', false),
         ('memory.upsert_episodes(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '24280b240afbe755f2f9bf5e03696548', false),
         ('memory.upsert_nodes(uuid,uuid,jsonb)', 'invoker', 'memory_owner', 'lock_timeout=30s, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '065afe867b27f4cbba0d58f949e41d16', false),
@@ -5701,6 +5703,48 @@ COMMENT ON FUNCTION memory._search_episodes_ivf(p_tenant_id uuid, p_simulation_i
 REVOKE ALL ON FUNCTION memory._search_episodes_ivf(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._search_episodes_ivf(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_pool integer) TO memory_reader;
 
+-- _search_episodes_known(uuid, uuid, public.vector, integer, integer, integer, integer, timestamp with time zone, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._search_episodes_known(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_known_at timestamp with time zone) RETURNS TABLE(episode_id text, agent_id integer, agent_name text, platform text, round integer, action_type text, content text, occurred_at timestamp with time zone, similarity double precision, copies integer, agents integer)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_model text := (memory._simulation_model(p_tenant_id, p_simulation_id)).model;
+BEGIN
+    RETURN QUERY
+    SELECT r.episode_id, r.agent_id, r.agent_name, r.platform, r.round, r.action_type, r.content,
+           r.occurred_at, 1 - (r.embedding OPERATOR(public.<=>) p_query::public.vector(384)),
+           1, (r.agent_id IS NOT NULL)::integer
+      FROM (SELECT k.episode_id, k.agent_id, k.agent_name, k.platform, k.round, k.action_type, k.content,
+                   k.occurred_at,
+                   COALESCE(k.embedding,
+                            (SELECT e.embedding FROM memory.episodes AS e
+                              WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                                AND e.episode_key = k.episode_key AND e.content = k.content),
+                            (SELECT c.embedding FROM memory.vector_cache AS c
+                              WHERE c.tenant_id = p_tenant_id AND c.embedding_model = k.embedding_model
+                                AND c.content_hash = k.content_hash AND k.embedding_model = v_model)) AS embedding
+              FROM memory._known(NULL::memory.episodes, p_tenant_id, p_simulation_id, p_known_at) AS k
+             WHERE (p_agent_id IS NULL OR k.agent_id = p_agent_id)
+               AND (p_round_from IS NULL OR k.round >= p_round_from)
+               AND (p_round_to IS NULL OR k.round <= p_round_to)
+               AND (p_from IS NULL OR k.occurred_at >= p_from)
+               AND (p_to IS NULL OR k.occurred_at < p_to)) AS r
+     WHERE r.embedding IS NOT NULL
+     ORDER BY r.embedding OPERATOR(public.<=>) p_query::public.vector(384), r.episode_id
+     LIMIT memory._top_k(p_top_k);
+END
+$$;
+
+ALTER FUNCTION memory._search_episodes_known(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_known_at timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION _search_episodes_known(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_known_at timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._search_episodes_known(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_known_at timestamp with time zone) IS 'Internal: memory.search_episodes'' ranking over the episodes as the memory held them at a record time (an exact scan; a kept version ranked by its own text''s vector)';
+
+-- FUNCTION _search_episodes_known(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_known_at timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._search_episodes_known(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_known_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._search_episodes_known(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_known_at timestamp with time zone) TO memory_reader;
+
 -- _search_facts(uuid, uuid, public.vector, integer, text, timestamp with time zone, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_breadth integer) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_key uuid, target_id text, target_key uuid, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)
     LANGUAGE plpgsql STABLE
@@ -5817,6 +5861,50 @@ COMMENT ON FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id u
 -- FUNCTION _search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real, p_breadth integer); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real, p_breadth integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._search_facts_ann(p_tenant_id uuid, p_simulation_id uuid, p_sim_no bigint, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_index_rows real, p_breadth integer) TO memory_reader;
+
+-- _search_facts_known(uuid, uuid, public.vector, integer, text, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._search_facts_known(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_known_at timestamp with time zone) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_key uuid, target_id text, target_key uuid, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_as_of timestamptz := COALESCE(p_as_of, pg_catalog.now());
+    v_model text := (memory._simulation_model(p_tenant_id, p_simulation_id)).model;
+BEGIN
+    -- the state is memory._fact_state's rule written out (see memory.facts)
+    RETURN QUERY
+    SELECT r.edge_id, r.type, r.fact, r.source_id, r.source_key, r.target_id, r.target_key,
+           r.valid_at, r.invalid_at, r.state,
+           1 - (r.embedding OPERATOR(public.<=>) p_query::public.vector(384)) AS similarity
+      FROM (SELECT k.edge_id, k.type, k.fact, k.source_id, k.source_key, k.target_id, k.target_key,
+                   k.valid_at, k.invalid_at,
+                   CASE WHEN k.valid_at > v_as_of THEN 'future'
+                        WHEN k.invalid_at <= v_as_of THEN 'ended'
+                        WHEN k.expired_at <= v_as_of THEN 'expired'
+                        ELSE 'current' END AS state,
+                   COALESCE(k.embedding,
+                            (SELECT e.embedding FROM memory.edges AS e
+                              WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
+                                AND e.edge_key = k.edge_key AND e.fact = k.fact),
+                            (SELECT c.embedding FROM memory.vector_cache AS c
+                              WHERE c.tenant_id = p_tenant_id AND c.embedding_model = k.embedding_model
+                                AND c.content_hash = k.content_hash AND k.embedding_model = v_model)) AS embedding
+              FROM memory._known(NULL::memory.edges, p_tenant_id, p_simulation_id, p_known_at) AS k) AS r
+     WHERE r.embedding IS NOT NULL
+       AND (p_state = 'all' OR r.state = p_state OR (p_state = 'historical' AND r.state IN ('ended', 'expired')))
+     ORDER BY 11 DESC, 1
+     LIMIT memory._top_k(p_top_k);
+END
+$$;
+
+ALTER FUNCTION memory._search_facts_known(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_known_at timestamp with time zone) OWNER TO memory_owner;
+
+-- FUNCTION _search_facts_known(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_known_at timestamp with time zone); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._search_facts_known(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_known_at timestamp with time zone) IS 'Internal: memory._search_facts'' ranking over the facts as the memory held them at a record time (an exact scan; a kept version ranked by its own text''s vector)';
+
+-- FUNCTION _search_facts_known(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_known_at timestamp with time zone); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._search_facts_known(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_known_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._search_facts_known(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_known_at timestamp with time zone) TO memory_reader;
 
 -- _search_nodes(uuid, uuid, public.vector, integer, text, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_type text, p_by text, p_breadth integer) RETURNS TABLE(node_id text, name text, type text, summary text, similarity double precision)
@@ -9024,8 +9112,8 @@ ALTER TABLE ONLY memory.embedding_models
 -- embedding_models roles_read_every_model; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY roles_read_every_model ON memory.embedding_models FOR SELECT TO memory_reader, memory_admin USING (true);
 
--- entity_summary(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer DEFAULT 10) RETURNS TABLE(section text, id text, text text, detail jsonb)
+-- entity_summary(uuid, uuid, text, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer DEFAULT 10, p_round integer DEFAULT NULL::integer) RETURNS TABLE(section text, id text, text text, detail jsonb)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
@@ -9036,6 +9124,9 @@ DECLARE
     v_names text[];
 BEGIN
     PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
+    IF p_round IS NOT NULL THEN  -- the round must be readable: 22023 or P0002 otherwise
+        PERFORM memory._read_clock(p_tenant_id, p_simulation_id, NULL, NULL, p_round, NULL);
+    END IF;
     SELECT n.* INTO v_node FROM memory.nodes AS n
      WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_id
        AND n.node_key = pg_catalog.md5(p_node_id)::uuid;
@@ -9056,6 +9147,7 @@ BEGIN
                     AND (x.metadata -> 'action_args' ->> 'original_content') IS NOT NULL AS reposted
                FROM memory.episodes AS x
               WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
+                AND (p_round IS NULL OR x.round <= p_round)
                 AND pg_catalog.lower(pg_catalog.btrim(x.agent_name)) OPERATOR(pg_catalog.=) ANY (v_names)) AS o
       WHERE o.said IS NOT NULL
       ORDER BY o.reposted, o.occurred_at NULLS LAST, o.round NULLS LAST, o.episode_id
@@ -9068,6 +9160,7 @@ BEGIN
                FROM memory.episodes AS x
               WHERE x.tenant_id = p_tenant_id AND x.simulation_id = p_simulation_id
                 AND pg_catalog.lower(pg_catalog.btrim(x.agent_name)) OPERATOR(pg_catalog.=) ANY (v_names)
+                AND (p_round IS NULL OR x.round <= p_round)
                 AND memory._action_said(x.content, x.metadata) IS NULL
               GROUP BY 1) AS a
      HAVING pg_catalog.count(*) > 0)
@@ -9077,11 +9170,12 @@ BEGIN
                                           'valid_at', f.valid_at, 'state', f.state)
        FROM memory.facts(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
                          p_node_id => p_node_id, p_state => 'current', p_as_of => NULL,
-                         p_limit => v_limit) AS f)
+                         p_limit => v_limit, p_round => p_round) AS f)
     UNION ALL
     (SELECT 'neighbour', w.node_id, w.name,
             pg_catalog.jsonb_build_object('type', w.type, 'via', w.edge_type, 'fact', w.fact)
-       FROM memory.neighbors(p_tenant_id, p_simulation_id, p_node_id, 1) AS w
+       FROM memory.neighbors(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                             p_node_id => p_node_id, p_depth => 1, p_round => p_round) AS w
       ORDER BY w.name, w.node_id LIMIT v_limit)
     UNION ALL
     (SELECT 'episode', e.id, e.text, pg_catalog.jsonb_build_object('score', e.score, 'matched', e.matched)
@@ -9092,6 +9186,7 @@ BEGIN
       -- (a name of no words, which an entity may have, names no episode: not searched);
       -- its own actions are above, and an action without text says nothing of it
       WHERE v_node.name OPERATOR(pg_catalog.~) '[^[:space:]]'
+        AND (p_round IS NULL OR x.round <= p_round)
         AND memory._action_said(x.content, x.metadata) IS NOT NULL
         AND NOT pg_catalog.lower(pg_catalog.btrim(COALESCE(x.agent_name, ''))) OPERATOR(pg_catalog.=) ANY (v_names)
       ORDER BY e.score DESC, e.id
@@ -9099,14 +9194,14 @@ BEGIN
 END
 $$;
 
-ALTER FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) OWNER TO memory_owner;
+ALTER FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) OWNER TO memory_owner;
 
--- FUNCTION entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) IS 'An entity with its current facts, its neighbours and the episodes that name it, in one call';
+-- FUNCTION entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) IS 'An entity with its current facts, its neighbours and the episodes that name it, in one call, now or at a round''s end';
 
--- FUNCTION entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) TO memory_reader;
+-- FUNCTION entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.entity_summary(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) TO memory_reader;
 
 -- episode_clumps; Type: ROW SECURITY; Schema: memory; Owner: memory_owner
 ALTER TABLE memory.episode_clumps ENABLE ROW LEVEL SECURITY;
@@ -11104,16 +11199,21 @@ COMMENT ON FUNCTION memory.open_staging() IS 'Create the session''s temporary st
 REVOKE ALL ON FUNCTION memory.open_staging() FROM PUBLIC;
 GRANT ALL ON FUNCTION memory.open_staging() TO memory_writer;
 
--- panorama(uuid, uuid, text, public.vector, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer DEFAULT 30, p_model text DEFAULT NULL::text) RETURNS TABLE(kind text, id text, text text, state text, valid_at timestamp with time zone, invalid_at timestamp with time zone, score double precision)
+-- panorama(uuid, uuid, text, public.vector, integer, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer DEFAULT 30, p_model text DEFAULT NULL::text, p_round integer DEFAULT NULL::integer) RETURNS TABLE(kind text, id text, text text, state text, valid_at timestamp with time zone, invalid_at timestamp with time zone, score double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
 DECLARE
     v_limit integer := LEAST(GREATEST(COALESCE(p_limit, 30), 1), 100);
+    v_as_of timestamptz := pg_catalog.now();
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
+    IF p_round IS NOT NULL THEN
+        SELECT c.as_of INTO v_as_of
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, NULL, NULL, p_round, NULL) AS c;
+    END IF;
     RETURN QUERY
     WITH found AS MATERIALIZED (
         SELECT r.kind, r.id, r.text, r.score
@@ -11122,7 +11222,9 @@ BEGIN
                              p_top_k => v_limit,
                              p_options => pg_catalog.jsonb_build_object(
                                  'arms', '["facts", "entities", "words", "graph"]'::jsonb,
-                                 'model', p_model)) AS r
+                                 'model', p_model)
+                             || CASE WHEN p_round IS NOT NULL THEN pg_catalog.jsonb_build_object('round', p_round)
+                                     ELSE '{}'::jsonb END) AS r
          WHERE r.kind IN ('entity', 'fact')
     ), rows AS (
         SELECT 'entity' AS kind, f.id, f.text, NULL::text AS state, NULL::timestamptz AS valid_at,
@@ -11134,12 +11236,13 @@ BEGIN
           FROM found AS f
          CROSS JOIN LATERAL memory.facts(p_tenant_id => p_tenant_id,
                                          p_simulation_id => p_simulation_id, p_node_id => f.id,
-                                         p_state => 'all', p_as_of => NULL, p_limit => 100) AS x
+                                         p_state => 'all', p_as_of => NULL, p_limit => 100,
+                                         p_round => p_round) AS x
          WHERE f.kind = 'entity'
         UNION ALL
         -- a fact recall found, from its own row (read among its source's facts, it was lost
-        -- when the source had more than 100 newer ones); its state at this moment
-        SELECT 'fact', e.edge_id, e.fact, memory._fact_state(e.valid_at, e.invalid_at, e.expired_at, pg_catalog.now()),
+        -- when the source had more than 100 newer ones); its state at this moment, or at the round's end
+        SELECT 'fact', e.edge_id, e.fact, memory._fact_state(e.valid_at, e.invalid_at, e.expired_at, v_as_of),
                e.valid_at, e.invalid_at, f.score
           FROM found AS f
           JOIN memory.edges AS e ON e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
@@ -11152,14 +11255,14 @@ BEGIN
 END
 $$;
 
-ALTER FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text) OWNER TO memory_owner;
+ALTER FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text, p_round integer) OWNER TO memory_owner;
 
--- FUNCTION panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text) IS 'Everything about a question: the entities and facts recall finds and every fact of those entities, current and historical';
+-- FUNCTION panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text, p_round integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text, p_round integer) IS 'Everything about a question: the entities and facts recall finds and every fact of those entities, current and historical, now or at a round''s end';
 
--- FUNCTION panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text) TO memory_reader;
+-- FUNCTION panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text, p_round integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text, p_round integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.panorama(p_tenant_id uuid, p_simulation_id uuid, p_query_text text, p_query_vector public.vector, p_limit integer, p_model text, p_round integer) TO memory_reader;
 
 -- paths(uuid, uuid, text, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.paths(p_tenant_id uuid, p_simulation_id uuid, p_from text, p_to text, p_max_depth integer DEFAULT 4) RETURNS TABLE(path_no integer, length integer, node_ids text[], names text[], edge_ids text[], facts text[])
@@ -11603,6 +11706,8 @@ DECLARE
     v_depth    integer;
     v_as_of    timestamptz;
     v_round    integer;
+    v_snapshot text;
+    v_known    timestamptz;
     v_bad      text;
     v_hits     memory.recall_hit[] := '{}';
     -- one arm's rows before the actions that said nothing are left out
@@ -11622,14 +11727,14 @@ BEGIN
     PERFORM memory._check_limit('question_bytes', 'p_query_text', pg_catalog.octet_length(p_query_text));
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
         RAISE EXCEPTION 'p_options must be a JSON object, not %', pg_catalog.jsonb_typeof(v_options)
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, round, model, kinds, collapse, like';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, round, model, kinds, collapse, like, snapshot';
     END IF;
     SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(o.key)), ', ' ORDER BY o.key) INTO v_bad
       FROM pg_catalog.jsonb_object_keys(v_options) AS o(key)
-     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'round', 'model', 'kinds', 'collapse', 'like');
+     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'round', 'model', 'kinds', 'collapse', 'like', 'snapshot');
     IF v_bad IS NOT NULL THEN
         RAISE EXCEPTION 'unknown option %', v_bad
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, round, model, kinds, collapse, like';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, round, model, kinds, collapse, like, snapshot';
     END IF;
     IF v_options ? 'collapse' THEN
         IF pg_catalog.jsonb_typeof(v_options -> 'collapse') <> 'boolean' THEN
@@ -11701,8 +11806,28 @@ BEGIN
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'round: a round of the simulation, such as 3';
         END IF;
         v_round := (v_options ->> 'round')::integer;
-        SELECT c.as_of INTO v_as_of
-          FROM memory._read_clock(p_tenant_id, p_simulation_id, v_as_of, NULL, v_round, NULL) AS c;
+    END IF;
+    IF v_options ? 'snapshot' THEN
+        IF pg_catalog.jsonb_typeof(v_options -> 'snapshot') <> 'string' THEN
+            RAISE EXCEPTION 'option snapshot must be a snapshot''s name, not %', memory._quote(v_options ->> 'snapshot')
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'memory.snapshots() names a simulation''s snapshots';
+        END IF;
+        IF v_like IS NOT NULL THEN
+            RAISE EXCEPTION 'the option like is not read at a snapshot'
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'like reads the episode as the memory holds it now';
+        END IF;
+        IF v_vec IS NULL THEN
+            RAISE EXCEPTION 'recall at a snapshot needs the question''s vector'
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'the arms that read a snapshot search by meaning; the words and the graph read the memory as it is now';
+        END IF;
+        v_snapshot := v_options ->> 'snapshot';
+    END IF;
+    IF v_round IS NOT NULL OR v_snapshot IS NOT NULL THEN
+        SELECT c.as_of, c.known_at, c.round INTO v_as_of, v_known, v_round
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, v_as_of, NULL, v_round, v_snapshot) AS c;
+        -- a snapshot taken in this transaction: the memory it reads is the memory now
+        v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
     END IF;
     IF v_text IS NULL AND v_vec IS NULL AND v_like IS NULL THEN
         RAISE EXCEPTION 'recall needs a question: p_query_text is empty and p_query_vector is NULL'
@@ -11732,6 +11857,17 @@ BEGIN
                                WHEN 'vector' THEN ARRAY['episodes', 'agents', 'facts', 'entities', 'words', 'context']
                                ELSE v_arms_all END;
     END IF;
+    -- at a snapshot, the arms that read it: the route's cut to them, the caller's refused
+    IF v_snapshot IS NOT NULL THEN
+        SELECT pg_catalog.string_agg(a, ', ' ORDER BY a) INTO v_bad
+          FROM pg_catalog.unnest(v_arms) AS a WHERE a NOT IN ('episodes', 'facts');
+        IF v_bad IS NOT NULL AND v_route = 'as the caller chose' THEN
+            RAISE EXCEPTION 'arms % do not read a snapshot', v_bad
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'at a snapshot recall reads the episodes and facts arms alone: {"arms": ["episodes", "facts"]}';
+        END IF;
+        v_arms := ARRAY(SELECT a FROM pg_catalog.unnest(v_arms) AS a WHERE a IN ('episodes', 'facts'));
+    END IF;
 
     -- the arms of meaning, each searching no more widely than the fusion needs: the episodes
     -- re-ranked from a pool of two a candidate, at least 100 (memory.search_episodes takes 20
@@ -11756,6 +11892,17 @@ BEGIN
                        SELECT 'agents', a.agent_id, a.agent_name
                          FROM memory._named_agents(p_tenant_id, p_simulation_id, v_text, 3) AS a
                         WHERE v_text IS NOT NULL AND 'agents' = ANY (v_arms) LOOP
+            IF v_known IS NOT NULL THEN
+                v_hits := v_hits || ARRAY(
+                    SELECT ROW(v_agent.arm, 'episode', h.episode_id, h.content, h.similarity,
+                               pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), v_agent.agent_name, NULL)::memory.recall_hit
+                      FROM memory._search_episodes_known(p_tenant_id => p_tenant_id,
+                                                         p_simulation_id => p_simulation_id, p_query => v_vec,
+                                                         p_top_k => LEAST(v_cand, 100), p_agent_id => v_agent.agent_id,
+                                                         p_round_from => NULL, p_round_to => v_round, p_from => NULL,
+                                                         p_to => NULL, p_known_at => v_known) AS h);
+                CONTINUE;
+            END IF;
             v_hits := v_hits || ARRAY(
                 SELECT ROW(v_agent.arm, 'episode', h.episode_id, h.content, h.similarity,
                            pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), v_agent.agent_name, NULL)::memory.recall_hit
@@ -11767,7 +11914,15 @@ BEGIN
                                                p_pool => v_pool) AS h);
         END LOOP;
     END IF;
-    IF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) THEN
+    IF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) AND v_known IS NOT NULL THEN
+        v_hits := v_hits || ARRAY(
+            SELECT ROW('facts', 'fact', f.edge_id, f.fact, f.similarity,
+                       pg_catalog.row_number() OVER (ORDER BY f.similarity DESC, f.edge_id), NULL, NULL)::memory.recall_hit
+              FROM memory._search_facts_known(p_tenant_id => p_tenant_id,
+                                              p_simulation_id => p_simulation_id, p_query => v_vec,
+                                              p_top_k => LEAST(v_cand, 100), p_state => 'current',
+                                              p_as_of => v_as_of, p_known_at => v_known) AS f);
+    ELSIF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('facts', 'fact', f.edge_id, f.fact, f.similarity,
                        pg_catalog.row_number() OVER (ORDER BY f.similarity DESC, f.edge_id), NULL, NULL)::memory.recall_hit
@@ -11871,7 +12026,8 @@ BEGIN
         || CASE WHEN pg_catalog.jsonb_array_length(v_signals) > 0
                 THEN ' (' || (SELECT pg_catalog.string_agg(x.value ->> 'phrase', ', ')
                                 FROM pg_catalog.jsonb_array_elements(v_signals) AS x(value)) || ')'
-                ELSE '' END;
+                ELSE '' END
+        || COALESCE('; snapshot ' || v_snapshot, '');
     RETURN QUERY
     WITH h AS MATERIALIZED (
         SELECT x.* FROM pg_catalog.unnest(v_hits) AS x
@@ -11899,13 +12055,21 @@ BEGIN
          GROUP BY g.kind, g.lead
          ORDER BY 3 DESC, 1, 2
          LIMIT memory._top_k(p_top_k)
+    ), known AS MATERIALIZED (
+        -- at a snapshot, its episodes' agents (read only when a row asks, so never without)
+        SELECT e.episode_key, e.agent_id
+          FROM memory._known(NULL::memory.episodes, p_tenant_id, p_simulation_id, v_known) AS e
+         WHERE v_known IS NOT NULL
     )
     SELECT t.kind, t.id, d.body, t.score, d.ranks, d.arms || COALESCE('; via ' || d.matched, '') || v_why_route,
            CASE WHEN t.kind = 'episode' THEN t.copies END,
-           CASE WHEN t.kind = 'episode' THEN
+           CASE WHEN t.kind = 'episode' AND v_known IS NULL THEN
                (SELECT pg_catalog.count(DISTINCT e.agent_id)::integer FROM memory.episodes AS e
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                   AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(m)::uuid FROM pg_catalog.unnest(t.members) AS m))) END
+                   AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(m)::uuid FROM pg_catalog.unnest(t.members) AS m)))
+                WHEN t.kind = 'episode' THEN
+               (SELECT pg_catalog.count(DISTINCT e.agent_id)::integer FROM known AS e
+                 WHERE e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(m)::uuid FROM pg_catalog.unnest(t.members) AS m))) END
       FROM top AS t
      CROSS JOIN LATERAL (
          SELECT pg_catalog.min(x.body) AS body,
@@ -13112,43 +13276,96 @@ ALTER TABLE ONLY memory.search_clumps
 ALTER TABLE ONLY memory.search_clumps
     ADD CONSTRAINT search_clumps_pkey PRIMARY KEY (tenant_id, simulation_id, build_no, clump_no);
 
--- search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamp with time zone, timestamp with time zone, boolean, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_agent_id integer DEFAULT NULL::integer, p_round_from integer DEFAULT NULL::integer, p_round_to integer DEFAULT NULL::integer, p_from timestamp with time zone DEFAULT NULL::timestamp with time zone, p_to timestamp with time zone DEFAULT NULL::timestamp with time zone, p_collapse boolean DEFAULT false, p_model text DEFAULT NULL::text) RETURNS TABLE(episode_id text, agent_id integer, agent_name text, platform text, round integer, action_type text, content text, occurred_at timestamp with time zone, similarity double precision, copies integer, agents integer)
+-- search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamp with time zone, timestamp with time zone, boolean, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_agent_id integer DEFAULT NULL::integer, p_round_from integer DEFAULT NULL::integer, p_round_to integer DEFAULT NULL::integer, p_from timestamp with time zone DEFAULT NULL::timestamp with time zone, p_to timestamp with time zone DEFAULT NULL::timestamp with time zone, p_collapse boolean DEFAULT false, p_model text DEFAULT NULL::text, p_snapshot text DEFAULT NULL::text) RETURNS TABLE(episode_id text, agent_id integer, agent_name text, platform text, round integer, action_type text, content text, occurred_at timestamp with time zone, similarity double precision, copies integer, agents integer)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
+DECLARE
+    v_known    timestamptz;
+    v_round_to integer := p_round_to;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
     PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
+    IF p_snapshot IS NOT NULL THEN
+        IF p_collapse THEN
+            RAISE EXCEPTION 'p_collapse is not read at a snapshot'
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'search the snapshot without p_collapse: its copies are known only as the memory holds them now';
+        END IF;
+        SELECT c.known_at, COALESCE(p_round_to, c.round) INTO v_known, v_round_to
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, NULL, NULL, NULL, p_snapshot) AS c;
+        -- a snapshot taken in this transaction: the memory it reads is the memory now
+        v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
+    END IF;
+    IF v_known IS NOT NULL THEN
+        -- the caller's ranges checked as memory._search_episodes checks them; a snapshot's
+        -- round before p_round_from leaves nothing to find
+        IF p_round_from > p_round_to OR p_from > p_to THEN
+            RAISE EXCEPTION 'range ends before it starts (rounds % to %, times % to %)', p_round_from, p_round_to, p_from, p_to
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'pass p_round_from <= p_round_to and p_from <= p_to';
+        END IF;
+        RETURN QUERY SELECT * FROM memory._search_episodes_known(
+            p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_query => p_query,
+            p_top_k => p_top_k, p_agent_id => p_agent_id, p_round_from => p_round_from,
+            p_round_to => v_round_to, p_from => p_from, p_to => p_to, p_known_at => v_known);
+        RETURN;
+    END IF;
     RETURN QUERY SELECT * FROM memory._search_episodes(
         p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_query => p_query,
         p_top_k => p_top_k, p_agent_id => p_agent_id, p_round_from => p_round_from,
-        p_round_to => p_round_to, p_from => p_from, p_to => p_to, p_collapse => p_collapse,
+        p_round_to => v_round_to, p_from => p_from, p_to => p_to, p_collapse => p_collapse,
         p_model => p_model, p_pool => NULL);
 END
 $$;
 
-ALTER FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text) OWNER TO memory_owner;
+ALTER FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text, p_snapshot text) OWNER TO memory_owner;
 
--- FUNCTION search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text) IS 'Semantic search over a simulation''s episodes (cosine), best first, optionally within a round range and a time window, near-identical hits optionally collapsed into one row with their copies and agents; top_k clamped to 1..100';
+-- FUNCTION search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text, p_snapshot text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text, p_snapshot text) IS 'Semantic search over a simulation''s episodes (cosine), best first, optionally within a round range and a time window, near-identical hits optionally collapsed into one row with their copies and agents, or as held at a snapshot; top_k clamped to 1..100';
 
--- FUNCTION search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text) TO memory_reader;
+-- FUNCTION search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text, p_snapshot text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text, p_snapshot text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text, p_snapshot text) TO memory_reader;
 
--- search_facts(uuid, uuid, public.vector, integer, text, timestamp with time zone, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_state text DEFAULT 'current'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_model text DEFAULT NULL::text) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_name text, target_id text, target_name text, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)
+-- search_facts(uuid, uuid, public.vector, integer, text, timestamp with time zone, text, integer, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_state text DEFAULT 'current'::text, p_as_of timestamp with time zone DEFAULT NULL::timestamp with time zone, p_model text DEFAULT NULL::text, p_round integer DEFAULT NULL::integer, p_snapshot text DEFAULT NULL::text) RETURNS TABLE(edge_id text, type text, fact text, source_id text, source_name text, target_id text, target_name text, valid_at timestamp with time zone, invalid_at timestamp with time zone, state text, similarity double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
     AS $$
+DECLARE
+    v_as_of timestamptz := p_as_of;
+    v_known timestamptz;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
     PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
     PERFORM memory._check_fact_state(p_state);
+    IF p_round IS NOT NULL OR p_snapshot IS NOT NULL THEN
+        SELECT c.as_of, c.known_at INTO v_as_of, v_known
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, p_as_of, NULL, p_round, p_snapshot) AS c;
+        -- a snapshot taken in this transaction: the memory it reads is the memory now
+        v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
+    END IF;
+    IF v_known IS NOT NULL THEN
+        -- each end named as the memory held it then
+        RETURN QUERY
+        WITH known_names AS MATERIALIZED (
+            SELECT n.node_key, n.name
+              FROM memory._known(NULL::memory.nodes, p_tenant_id, p_simulation_id, v_known) AS n
+        )
+        SELECT f.edge_id, f.type, f.fact,
+               f.source_id, (SELECT s.name FROM known_names AS s WHERE s.node_key = f.source_key),
+               f.target_id, (SELECT t.name FROM known_names AS t WHERE t.node_key = f.target_key),
+               f.valid_at, f.invalid_at, f.state, f.similarity
+          FROM memory._search_facts_known(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                          p_query => p_query, p_top_k => p_top_k, p_state => p_state,
+                                          p_as_of => v_as_of, p_known_at => v_known) AS f
+         ORDER BY f.similarity DESC, f.edge_id;
+        RETURN;
+    END IF;
     -- each end named by a probe of the primary key (a join was planned as two hash joins over
     -- all the simulation's nodes, for at most 100 facts)
     RETURN QUERY
@@ -13160,19 +13377,19 @@ BEGIN
            f.valid_at, f.invalid_at, f.state, f.similarity
       FROM memory._search_facts(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
                                 p_query => p_query, p_top_k => p_top_k, p_state => p_state,
-                                p_as_of => p_as_of, p_breadth => NULL) AS f
+                                p_as_of => v_as_of, p_breadth => NULL) AS f
      ORDER BY f.similarity DESC, f.edge_id;
 END
 $$;
 
-ALTER FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text) OWNER TO memory_owner;
+ALTER FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text, p_round integer, p_snapshot text) OWNER TO memory_owner;
 
--- FUNCTION search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text) IS 'Semantic search over a simulation''s facts (cosine), current ones by default, best first; top_k clamped to 1..100';
+-- FUNCTION search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text, p_round integer, p_snapshot text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text, p_round integer, p_snapshot text) IS 'Semantic search over a simulation''s facts (cosine), current ones by default, at a world time or round, as held at a snapshot, best first; top_k clamped to 1..100';
 
--- FUNCTION search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text) TO memory_reader;
+-- FUNCTION search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text, p_round integer, p_snapshot text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text, p_round integer, p_snapshot text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.search_facts(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_state text, p_as_of timestamp with time zone, p_model text, p_round integer, p_snapshot text) TO memory_reader;
 
 -- search_nodes(uuid, uuid, public.vector, integer, text, text, text); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.search_nodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer DEFAULT 10, p_type text DEFAULT NULL::text, p_by text DEFAULT 'name'::text, p_model text DEFAULT NULL::text) RETURNS TABLE(node_id text, name text, type text, summary text, similarity double precision)
@@ -14692,8 +14909,8 @@ ALTER TABLE ONLY memory.tenants
 ALTER TABLE ONLY memory.tenants
     ADD CONSTRAINT tenants_pkey PRIMARY KEY (tenant_id);
 
--- timeline(uuid, uuid, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
-CREATE FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer DEFAULT 100) RETURNS TABLE(at timestamp with time zone, event text, edge_id text, episode_id text, content text, other_node_id text, other_name text)
+-- timeline(uuid, uuid, text, integer, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer DEFAULT 100, p_round integer DEFAULT NULL::integer) RETURNS TABLE(at timestamp with time zone, event text, edge_id text, episode_id text, content text, other_node_id text, other_name text)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET lock_timeout TO '5s'
@@ -14701,11 +14918,16 @@ CREATE FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_i
 DECLARE
     v_key     uuid := pg_catalog.md5(p_node_id)::uuid;
     v_needles text[];
+    v_until   timestamptz;
 BEGIN
     PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
     IF p_limit < 1 THEN
         RAISE EXCEPTION 'p_limit % is below 1', p_limit
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a limit from 1 to 1000, or NULL for 100';
+    END IF;
+    IF p_round IS NOT NULL THEN
+        SELECT c.as_of INTO v_until
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, NULL, NULL, p_round, NULL) AS c;
     END IF;
     SELECT pg_catalog.array_agg(pg_catalog.lower(v.label)) INTO v_needles
       FROM memory.nodes AS n CROSS JOIN LATERAL memory._entity_names(n.name, n.attributes) AS v (label)
@@ -14749,19 +14971,20 @@ BEGIN
                       AND y.agent_name IS NOT NULL
                       AND EXISTS (SELECT 1 FROM pg_catalog.unnest(v_needles) AS nd (needle)
                                    WHERE pg_catalog.strpos(pg_catalog.lower(y.agent_name), nd.needle) > 0))) AS t
+     WHERE v_until IS NULL OR t.at <= v_until
      ORDER BY t.at, t.ord, COALESCE(t.edge_id, t.episode_id)
      LIMIT memory._page_rows(p_limit, 100);
 END
 $$;
 
-ALTER FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) OWNER TO memory_owner;
+ALTER FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) OWNER TO memory_owner;
 
--- FUNCTION timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer); Type: COMMENT; Schema: memory; Owner: memory_owner
-COMMENT ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) IS 'What happened to an entity in time order: facts touching it that began or ended, and actions naming it';
+-- FUNCTION timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) IS 'What happened to an entity in time order: facts touching it that began or ended, and actions naming it, optionally up to a round''s end';
 
--- FUNCTION timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer); Type: ACL; Schema: memory; Owner: memory_owner
-REVOKE ALL ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer) TO memory_reader;
+-- FUNCTION timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text, p_limit integer, p_round integer) TO memory_reader;
 
 -- upsert_edges(uuid, uuid, jsonb, boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory.upsert_edges(p_tenant_id uuid, p_simulation_id uuid, p_edges jsonb, p_skip_dangling boolean DEFAULT false) RETURNS TABLE(inserted bigint, updated bigint, unchanged bigint, skipped bigint)

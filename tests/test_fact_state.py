@@ -4,7 +4,8 @@ the rule, at every moment that matters (before, at and after each bound, now, in
 facts with every combination of bounds:
 
 - memory.facts (the time wing) and memory.search_facts, exact and through the simulation's
-  facts index (memory._search_facts, memory._search_facts_ann): the state of every row;
+  facts index (memory._search_facts, memory._search_facts_ann), and at a snapshot
+  (memory._search_facts_known): the state of every row;
 - memory._recall_graph (the recall wing's graph arm): the facts and the entities it reaches
   are those of current facts;
 - memory.paths: a path exists only over facts current now;
@@ -148,6 +149,22 @@ def test_search_facts_states_every_fact_by_the_rule_exact_and_indexed(world, con
         )
         assert ranked and ranked.items() <= rule(su, world, as_of(t)).items(), (t, index)
         assert search_states(reader, world, t) == rule(su, world, as_of(t)), t
+
+
+def test_search_facts_at_a_snapshot_states_every_fact_by_the_rule(world, connect, graph):
+    connect("app_a").execute(
+        "SELECT * FROM memory.create_snapshot(%s, %s, 'frozen')", (world.tenant_a, world.sim_a)
+    )
+    reader = connect("reader_a")
+    su = connect()
+    for t in MOMENTS:
+        # a transaction after the snapshot's: read through memory._search_facts_known
+        rows = reader.execute(
+            "SELECT edge_id, state FROM memory.search_facts(%s, %s, %s::public.vector, 100,"
+            " 'all', %s, p_snapshot => 'frozen')",
+            (world.tenant_a, world.sim_a, vec_text(vec(7)), as_of(t)),
+        ).fetchall()
+        assert dict(rows) == rule(su, world, as_of(t)), t
 
 
 def test_the_graph_arm_follows_current_facts_only(world, connect, graph):

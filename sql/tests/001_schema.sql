@@ -3,7 +3,7 @@
 -- INVOKER (but those of fx_definers) with a pinned search_path, the group roles, the
 -- 384-dimensional vector columns, and tenant_id leading every primary key.
 BEGIN;
-SELECT plan(1161);  -- _walk_start (3); _said_hits (3); _lock_simulation (3); V0046: identity_links (5), 12 functions (36); V0047: snapshots (5), create_snapshot, snapshots, drop_snapshot, fork_simulation, _round_moment, _read_clock (18), neighbors' and facts' new signatures; V0048: forgotten (5), _forget, forget_episodes, forget_agent, forgotten_ids, _cache_hash (15); neighbor_ids (3); _zep_batch_locked, _zep_episode_problem (6); resolve_simulation (3); V0045: zep_batches, zep_batch_items (10), 12 functions (36); V0044: zep_ontologies, zep_episodes (10), 20 functions (60); _said_something (3); V0043: api_keys (5), 18 functions (54); V0041: _named_agents (3); V0042: _action_said (3); _near_copy (3); V0038: tenant_quotas (5), set_quota, quotas, _check_quota, _enforce_quota, _quota_used (15); V0037: _prepared (3) gone, _acting_role, _function_fingerprints, _installed_functions (9); warm, _warm_indexes (6), _warm_indexes a definer; _recall_list (3); _clump_breadth (3); generic plans (1); _episodes_breadth (3); the bridge: + _ann_ivf_index_name, _search_episodes_ivf (6); V0035: + _entities_ann_index_name, ann_plan_entities, ann_index_entities, _search_nodes_ann, _search_nodes, _ann_statement_list (18), ann_index_entities a definer; V0033: + _search_facts (3), _search_facts_ann's new signature; V0032: + _facts_ann_index_name, _ann_plan, ann_plan_facts, _search_facts_ann, ann_index_facts (15), _ann_counts' and _ann_wanted's new signatures, ann_index_facts a definer; V0031: + _search_episodes (3), _search_episodes_ann's new signature; _ann_breadth (3); V0030: + _search_words (3), _recall_graph's new signature; V0028: + 8 functions (24); V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model, _ann_wanted (18)
+SELECT plan(1167);  -- V0049: _search_facts_known, _search_episodes_known (6), search_facts', search_episodes', panorama's, entity_summary's and timeline's new signatures; _walk_start (3); _said_hits (3); _lock_simulation (3); V0046: identity_links (5), 12 functions (36); V0047: snapshots (5), create_snapshot, snapshots, drop_snapshot, fork_simulation, _round_moment, _read_clock (18), neighbors' and facts' new signatures; V0048: forgotten (5), _forget, forget_episodes, forget_agent, forgotten_ids, _cache_hash (15); neighbor_ids (3); _zep_batch_locked, _zep_episode_problem (6); resolve_simulation (3); V0045: zep_batches, zep_batch_items (10), 12 functions (36); V0044: zep_ontologies, zep_episodes (10), 20 functions (60); _said_something (3); V0043: api_keys (5), 18 functions (54); V0041: _named_agents (3); V0042: _action_said (3); _near_copy (3); V0038: tenant_quotas (5), set_quota, quotas, _check_quota, _enforce_quota, _quota_used (15); V0037: _prepared (3) gone, _acting_role, _function_fingerprints, _installed_functions (9); warm, _warm_indexes (6), _warm_indexes a definer; _recall_list (3); _clump_breadth (3); generic plans (1); _episodes_breadth (3); the bridge: + _ann_ivf_index_name, _search_episodes_ivf (6); V0035: + _entities_ann_index_name, ann_plan_entities, ann_index_entities, _search_nodes_ann, _search_nodes, _ann_statement_list (18), ann_index_entities a definer; V0033: + _search_facts (3), _search_facts_ann's new signature; V0032: + _facts_ann_index_name, _ann_plan, ann_plan_facts, _search_facts_ann, ann_index_facts (15), _ann_counts' and _ann_wanted's new signatures, ann_index_facts a definer; V0031: + _search_episodes (3), _search_episodes_ann's new signature; _ann_breadth (3); V0030: + _search_words (3), _recall_graph's new signature; V0028: + 8 functions (24); V0026: + 4 tables and 7 functions (41); V0015: + row_history and 5 functions; V0016: + edge_evidence and 5 functions; V0017: + 7 functions; V0018: + route_rules, recall_hit and 10 functions; V0022: + embedding_models (3), tenant_models (5) and 13 functions (39); V0024: + 2 functions (6); V0020: + word_postings and 3 functions; V0021: + 4 tables and 11 functions; V0023, V0025: new signatures; _set_tenant, _one_of, _top_k, _recall_graph, _check_items_model, _ann_wanted (18)
 
 -- Fixtures: the expected tables and functions (signatures as regtype prints them).
 CREATE TEMP TABLE fx_tables (table_name name PRIMARY KEY) ON COMMIT DROP;
@@ -145,13 +145,13 @@ INSERT INTO fx_functions VALUES
     ('_check_fact_state',   '{text}'),
     ('_recall_option',      '{jsonb,text,"double precision","double precision","double precision"}'),
     ('_recall_list',        '{jsonb,text,text[],text}'),
-    ('search_facts',        '{uuid,uuid,vector,integer,text,"timestamp with time zone",text}'),
+    ('search_facts',        '{uuid,uuid,vector,integer,text,"timestamp with time zone",text,integer,text}'),
     ('route',               '{text}'),
     ('set_route_rule',      '{text,text}'),
     ('recall',              '{uuid,uuid,text,vector,integer,jsonb}'),
     ('paths',               '{uuid,uuid,text,text,integer}'),
-    ('panorama',            '{uuid,uuid,text,vector,integer,text}'),
-    ('entity_summary',      '{uuid,uuid,text,integer}'),
+    ('panorama',            '{uuid,uuid,text,vector,integer,text,integer}'),
+    ('entity_summary',      '{uuid,uuid,text,integer,integer}'),
     ('episode_vector',      '{uuid,uuid,text}'),
     ('facts',               '{uuid,uuid,text,text,"timestamp with time zone",integer,integer,text,"timestamp with time zone"}'),
     ('history',             '{uuid,uuid,text,text}'),
@@ -161,7 +161,7 @@ INSERT INTO fx_functions VALUES
     ('open_staging',        '{}'),
     ('revoke_tenant',       '{name,uuid}'),
     ('rls_audit',           '{}'),
-    ('search_episodes',     '{uuid,uuid,vector,integer,integer,integer,integer,"timestamp with time zone","timestamp with time zone",boolean,text}'),
+    ('search_episodes',     '{uuid,uuid,vector,integer,integer,integer,integer,"timestamp with time zone","timestamp with time zone",boolean,text,text}'),
     ('search_nodes',        '{uuid,uuid,vector,integer,text,text,text}'),
     ('simulation_stats',    '{uuid,uuid}'),
     ('stage_rows',          '{uuid,uuid}'),
@@ -188,7 +188,7 @@ INSERT INTO fx_functions VALUES
     ('_link_evidence',      '{uuid,uuid}'),
     ('evidence',            '{uuid,uuid,text}'),
     ('link_evidence',       '{uuid,uuid}'),
-    ('timeline',            '{uuid,uuid,text,integer}');
+    ('timeline',            '{uuid,uuid,text,integer,integer}');
 -- V0042: evidence by names and meaning
 INSERT INTO fx_functions VALUES
     ('_action_said',        '{text,jsonb}');
@@ -358,6 +358,9 @@ INSERT INTO fx_functions VALUES
     -- V0047: rounds, snapshots, forks
     ('_round_moment',       '{uuid,uuid,integer,"timestamp with time zone"}'),
     ('_read_clock',         '{uuid,uuid,"timestamp with time zone","timestamp with time zone",integer,text}'),
+    -- V0049: the searches at a snapshot
+    ('_search_facts_known', '{uuid,uuid,vector,integer,text,"timestamp with time zone","timestamp with time zone"}'),
+    ('_search_episodes_known', '{uuid,uuid,vector,integer,integer,integer,integer,"timestamp with time zone","timestamp with time zone","timestamp with time zone"}'),
     ('create_snapshot',     '{uuid,uuid,text,integer,text}'),
     ('snapshots',           '{uuid,uuid}'),
     ('drop_snapshot',       '{uuid,uuid,text}'),
@@ -593,7 +596,7 @@ SELECT ok(NOT pg_catalog.has_schema_privilege('public', 'memory', 'USAGE'), 'PUB
 -- Function privileges by group (8): readers read, writers write, admins administer.
 SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.neighbors(uuid,uuid,text,integer,text[],text,timestamptz,timestamptz,boolean,integer,integer,text)', 'EXECUTE'),
           'memory_reader may call neighbors');
-SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamptz,timestamptz,boolean,text)', 'EXECUTE'),
+SELECT ok(pg_catalog.has_function_privilege('memory_reader', 'memory.search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamptz,timestamptz,boolean,text,text)', 'EXECUTE'),
           'memory_reader may call search_episodes');
 SELECT ok(NOT pg_catalog.has_function_privilege('memory_reader', 'memory.upsert_nodes(uuid,uuid,jsonb)', 'EXECUTE'),
           'memory_reader may not call upsert_nodes');

@@ -100,14 +100,17 @@ class RecallMixin(ReadsMixin):
         as_of: datetime | str | None = None,
         *,
         model: str | None = None,
+        round: int | None = None,
+        snapshot: str | None = None,
         conn: Connection | None = None,
     ) -> list[FactHit]:
-        """Facts nearest `query` (a 384-dimensional vector), current ones by default; `model`
-        as for search_nodes."""
+        """Facts nearest `query` (a 384-dimensional vector), current ones by default, at a
+        world time (None: now) or at the end of a `round`, as the memory held them in a
+        `snapshot` (memory.create_snapshot); `model` as for search_nodes."""
         return self._records(
             FactHit,
-            "SELECT * FROM memory.search_facts(%s, %s, %s, %s, %s, %s, %s)",
-            (tenant_id, simulation_id, _vector(query), top_k, state, as_of, model),
+            "SELECT * FROM memory.search_facts(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, _vector(query), top_k, state, as_of, model, round, snapshot),
             conn,
         )
 
@@ -131,14 +134,18 @@ class RecallMixin(ReadsMixin):
         *,
         embed: bool = True,
         embedder: Any = None,
+        snapshot: str | None = None,
         conn: Connection | None = None,
     ) -> list[Recalled]:
         """Hybrid recall: meaning, words and the graph fused by reciprocal rank. The question
         is embedded here (with the simulation's model and its query prefix unless `embedder`
         says otherwise) when no `vector` is given, unless `embed=False` (words and graph
         alone). A `vector` passed in is of the default model unless options["model"] names
-        its model: InvalidInput (22023) on a simulation of another."""
+        its model: InvalidInput (22023) on a simulation of another. `snapshot` (the option
+        of that name) reads the episodes and facts as the memory held them in a snapshot."""
         options = dict(options or {})
+        if snapshot is not None:
+            options["snapshot"] = snapshot
         if vector is None and question and question.strip() and embed:
             from swarm_memory.embed import embedder_for  # the model loads only when embedding
 
@@ -165,14 +172,16 @@ class RecallMixin(ReadsMixin):
         limit: int | None = 30,
         *,
         model: str | None = None,
+        round: int | None = None,
         conn: Connection | None = None,
     ) -> list[PanoramaRow]:
         """Every entity and fact about a question, current and historical (pass the
-        question's vector for the arms of meaning, and its `model` as for search_nodes)."""
+        question's vector for the arms of meaning, and its `model` as for search_nodes), as
+        it stood at the end of a `round` if given."""
         return self._records(
             PanoramaRow,
-            "SELECT * FROM memory.panorama(%s, %s, %s, %s, %s, %s)",
-            (tenant_id, simulation_id, question, _vector(vector), limit, model),
+            "SELECT * FROM memory.panorama(%s, %s, %s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, question, _vector(vector), limit, model, round),
             conn,
         )
 
@@ -183,13 +192,15 @@ class RecallMixin(ReadsMixin):
         node_id: str,
         limit: int | None = 10,
         *,
+        round: int | None = None,
         conn: Connection | None = None,
     ) -> list[SummaryRow]:
-        """An entity, its current facts, its neighbours and the episodes that name it."""
+        """An entity, its current facts, its neighbours and the episodes that name it; at
+        the end of a `round` if given (its actions up to it, its facts and neighbours then)."""
         return self._records(
             SummaryRow,
-            "SELECT * FROM memory.entity_summary(%s, %s, %s, %s)",
-            (tenant_id, simulation_id, node_id, limit),
+            "SELECT * FROM memory.entity_summary(%s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, node_id, limit, round),
             conn,
         )
 

@@ -33,6 +33,7 @@ class SearchMixin(MemoryBase):
         until: datetime | str | None = None,
         collapse: bool = False,
         model: str | None = None,
+        snapshot: str | None = None,
         conn: Connection | None = None,
     ) -> list[EpisodeHit]:
         """Episodes nearest `query` (a 384-dimensional vector: numpy array or floats), within
@@ -40,10 +41,11 @@ class SearchMixin(MemoryBase):
         with `collapse`, near-identical hits (cosine >= 0.99) as one row each, with the
         number of copies and of agents behind it. `model`, the query vector's model, is
         refused (InvalidInput, 22023) when it is not the simulation's; None names the
-        default model (model_of names a simulation's)."""
+        default model (model_of names a simulation's). `snapshot` reads the episodes as the
+        memory held them in a snapshot (memory.create_snapshot; not with `collapse`)."""
         return self._records(
             EpisodeHit,
-            "SELECT * FROM memory.search_episodes(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            "SELECT * FROM memory.search_episodes(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (
                 tenant_id,
                 simulation_id,
@@ -56,6 +58,7 @@ class SearchMixin(MemoryBase):
                 until,
                 collapse,
                 model,
+                snapshot,
             ),
             conn,
             vectors=True,

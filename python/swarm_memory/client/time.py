@@ -102,12 +102,14 @@ class TimeMixin(MemoryBase):
         node_id: str,
         limit: int | None = 100,
         *,
+        round: int | None = None,
         conn: Connection | None = None,
     ) -> list[TimelineEvent]:
-        """What happened to an entity in time order: facts that began or ended, actions naming it."""
+        """What happened to an entity in time order: facts that began or ended, actions naming
+        it; up to the end of a `round` of the simulation if given."""
         return self._records(
             TimelineEvent,
-            "SELECT * FROM memory.timeline(%s, %s, %s, %s)",
-            (tenant_id, simulation_id, node_id, limit),
+            "SELECT * FROM memory.timeline(%s, %s, %s, %s, %s)",
+            (tenant_id, simulation_id, node_id, limit, round),
             conn,
         )

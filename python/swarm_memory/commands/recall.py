@@ -28,6 +28,10 @@ def cmd_recall(args: argparse.Namespace) -> int:
     if args.arms:
         options["arms"] = [a.strip() for a in args.arms.split(",") if a.strip()]
     options.update(args.options or {})
+    if args.snapshot is not None:
+        options["snapshot"] = args.snapshot
+    if args.round is not None:
+        options["round"] = args.round
     with memory(args) as mem:
         rows = mem.recall(
             args.tenant,
@@ -101,6 +105,17 @@ def add_commands(sub: Subcommands) -> None:
     )
     s.add_argument(
         "--words-only", action="store_true", help="do not embed the question (words and graph arms)"
+    )
+    s.add_argument(
+        "--round",
+        type=int,
+        metavar="N",
+        help="the memory as it stood after round N of the simulation (the option round)",
+    )
+    s.add_argument(
+        "--snapshot",
+        metavar="NAME",
+        help="the episodes and facts as a named snapshot holds them (its arms alone)",
     )
     add_json_flag(s)
     s.set_defaults(func=resolved(cmd_recall))

@@ -41,6 +41,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             until=args.until,
             collapse=args.collapse,
             model=model,
+            snapshot=args.snapshot,
         )
     if args.json:
         return print_json_rows(hits)
@@ -141,6 +142,11 @@ def add_commands(sub: Subcommands) -> None:
         "--collapse",
         action="store_true",
         help="near-identical hits as one row, with the copies and agents behind it",
+    )
+    s.add_argument(
+        "--snapshot",
+        metavar="NAME",
+        help="the episodes as a named snapshot holds them (swarm-memory snapshot create)",
     )
     add_json_flag(s)
     s.set_defaults(func=resolved(cmd_search))

@@ -67,7 +67,7 @@ def cmd_evidence(args: argparse.Namespace) -> int:
 def cmd_timeline(args: argparse.Namespace) -> int:
     with memory(args) as mem:
         node_id = resolve_node(mem, args.tenant, args.simulation, args.node_id)
-        rows = mem.timeline(args.tenant, args.simulation, node_id, args.limit)
+        rows = mem.timeline(args.tenant, args.simulation, node_id, args.limit, round=args.round)
     if args.json:
         return print_json_rows(rows)
     print(
@@ -151,6 +151,12 @@ def add_commands(sub: Subcommands) -> None:
     s = scoped(sub, "timeline", "what happened to an entity, in time order")
     s.add_argument("node_id", metavar="NODE", help="a node's id, or its name")
     s.add_argument("--limit", type=int, default=100)
+    s.add_argument(
+        "--round",
+        type=int,
+        metavar="N",
+        help="the events up to the end of round N of the simulation",
+    )
     add_json_flag(s)
     s.set_defaults(func=resolved(cmd_timeline))
 

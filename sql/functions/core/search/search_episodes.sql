@@ -47,6 +47,15 @@
 -- clump larger than the pool counts as its share of it) and agents = the distinct agents
 -- among them. Without it every row is one copy (copies 1, agents 1, or 0 for a row
 -- without an agent).
+--
+-- p_snapshot, a name from memory.create_snapshot: the episodes as the memory held them at
+-- its record time (memory._read_clock; memory._search_episodes_known): episodes written
+-- since are not seen, and those changed or removed since are seen as they were, so a report
+-- re-run against it gets the same answers whatever was imported after. A snapshot taken at
+-- a round reads the episodes of rounds up to it unless p_round_to names another. Such a
+-- search is an exact scan (no index holds the versions a later import replaced), and it
+-- does not collapse (copies are found through the live rows and their clumps): p_collapse
+-- with p_snapshot is 22023. An unknown or dropped snapshot is P0002.
 CREATE OR REPLACE FUNCTION memory.search_episodes(
     p_tenant_id uuid,
     p_simulation_id uuid,
@@ -58,24 +67,52 @@ CREATE OR REPLACE FUNCTION memory.search_episodes(
     p_from timestamptz DEFAULT NULL,
     p_to timestamptz DEFAULT NULL,
     p_collapse boolean DEFAULT false,
-    p_model text DEFAULT NULL)
+    p_model text DEFAULT NULL,
+    p_snapshot text DEFAULT NULL)
 RETURNS TABLE (episode_id text, agent_id integer, agent_name text, platform text, round integer,
                action_type text, content text, occurred_at timestamptz, similarity double precision,
                copies integer, agents integer)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    v_known    timestamptz;
+    v_round_to integer := p_round_to;
 BEGIN
     PERFORM memory._require_simulation(p_tenant_id, p_simulation_id);
     PERFORM memory._check_query_vector(p_query);
     PERFORM memory._check_query_model(p_tenant_id, p_simulation_id, p_model);
+    IF p_snapshot IS NOT NULL THEN
+        IF p_collapse THEN
+            RAISE EXCEPTION 'p_collapse is not read at a snapshot'
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'search the snapshot without p_collapse: its copies are known only as the memory holds them now';
+        END IF;
+        SELECT c.known_at, COALESCE(p_round_to, c.round) INTO v_known, v_round_to
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, NULL, NULL, NULL, p_snapshot) AS c;
+        -- a snapshot taken in this transaction: the memory it reads is the memory now
+        v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
+    END IF;
+    IF v_known IS NOT NULL THEN
+        -- the caller's ranges checked as memory._search_episodes checks them; a snapshot's
+        -- round before p_round_from leaves nothing to find
+        IF p_round_from > p_round_to OR p_from > p_to THEN
+            RAISE EXCEPTION 'range ends before it starts (rounds % to %, times % to %)', p_round_from, p_round_to, p_from, p_to
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'pass p_round_from <= p_round_to and p_from <= p_to';
+        END IF;
+        RETURN QUERY SELECT * FROM memory._search_episodes_known(
+            p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_query => p_query,
+            p_top_k => p_top_k, p_agent_id => p_agent_id, p_round_from => p_round_from,
+            p_round_to => v_round_to, p_from => p_from, p_to => p_to, p_known_at => v_known);
+        RETURN;
+    END IF;
     RETURN QUERY SELECT * FROM memory._search_episodes(
         p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id, p_query => p_query,
         p_top_k => p_top_k, p_agent_id => p_agent_id, p_round_from => p_round_from,
-        p_round_to => p_round_to, p_from => p_from, p_to => p_to, p_collapse => p_collapse,
+        p_round_to => v_round_to, p_from => p_from, p_to => p_to, p_collapse => p_collapse,
         p_model => p_model, p_pool => NULL);
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamptz, timestamptz, boolean, text) IS 'Semantic search over a simulation''s episodes (cosine), best first, optionally within a round range and a time window, near-identical hits optionally collapsed into one row with their copies and agents; top_k clamped to 1..100';
-GRANT EXECUTE ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamptz, timestamptz, boolean, text) TO memory_reader;
+COMMENT ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamptz, timestamptz, boolean, text, text) IS 'Semantic search over a simulation''s episodes (cosine), best first, optionally within a round range and a time window, near-identical hits optionally collapsed into one row with their copies and agents, or as held at a snapshot; top_k clamped to 1..100';
+GRANT EXECUTE ON FUNCTION memory.search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamptz, timestamptz, boolean, text, text) TO memory_reader;

@@ -24,6 +24,15 @@
 --   as_of       the world time of the facts the arms read (memory.facts), now by default
 --   round       a round of the simulation instead of as_of: the facts as they stood when it
 --               ended (memory._read_clock), and the episodes of rounds up to it
+--   snapshot    a name from memory.create_snapshot: the episodes and facts as the memory
+--               held them at its record time (memory._search_episodes_known,
+--               memory._search_facts_known: exact scans), at its round unless as_of or
+--               round says otherwise, so a report re-run against it gets the same answers
+--               whatever was imported since. Only the episodes and facts arms read a
+--               snapshot: the others read the memory as it is now (the words' postings,
+--               the names, the graph, the neighbouring turns), so the route's arms are cut
+--               to those two, arms naming another are 22023, and so are like and a
+--               question without its vector; an unknown or dropped snapshot is P0002
 --   model       the model that made p_query_vector: another than the simulation's is 22023
 --               (memory._check_query_model); absent, the vector is taken as the default
 --               model's, so on a simulation of another model it is refused
@@ -71,6 +80,8 @@ DECLARE
     v_depth    integer;
     v_as_of    timestamptz;
     v_round    integer;
+    v_snapshot text;
+    v_known    timestamptz;
     v_bad      text;
     v_hits     memory.recall_hit[] := '{}';
     -- one arm's rows before the actions that said nothing are left out
@@ -90,14 +101,14 @@ BEGIN
     PERFORM memory._check_limit('question_bytes', 'p_query_text', pg_catalog.octet_length(p_query_text));
     IF pg_catalog.jsonb_typeof(v_options) <> 'object' THEN
         RAISE EXCEPTION 'p_options must be a JSON object, not %', pg_catalog.jsonb_typeof(v_options)
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, round, model, kinds, collapse, like';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'pass {} or an object of arms, weights, k, candidates, depth, as_of, round, model, kinds, collapse, like, snapshot';
     END IF;
     SELECT pg_catalog.string_agg(pg_catalog.quote_literal(memory._quote(o.key)), ', ' ORDER BY o.key) INTO v_bad
       FROM pg_catalog.jsonb_object_keys(v_options) AS o(key)
-     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'round', 'model', 'kinds', 'collapse', 'like');
+     WHERE o.key NOT IN ('arms', 'weights', 'k', 'candidates', 'depth', 'as_of', 'round', 'model', 'kinds', 'collapse', 'like', 'snapshot');
     IF v_bad IS NOT NULL THEN
         RAISE EXCEPTION 'unknown option %', v_bad
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, round, model, kinds, collapse, like';
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'options are arms, weights, k, candidates, depth, as_of, round, model, kinds, collapse, like, snapshot';
     END IF;
     IF v_options ? 'collapse' THEN
         IF pg_catalog.jsonb_typeof(v_options -> 'collapse') <> 'boolean' THEN
@@ -169,8 +180,28 @@ BEGIN
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'round: a round of the simulation, such as 3';
         END IF;
         v_round := (v_options ->> 'round')::integer;
-        SELECT c.as_of INTO v_as_of
-          FROM memory._read_clock(p_tenant_id, p_simulation_id, v_as_of, NULL, v_round, NULL) AS c;
+    END IF;
+    IF v_options ? 'snapshot' THEN
+        IF pg_catalog.jsonb_typeof(v_options -> 'snapshot') <> 'string' THEN
+            RAISE EXCEPTION 'option snapshot must be a snapshot''s name, not %', memory._quote(v_options ->> 'snapshot')
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'memory.snapshots() names a simulation''s snapshots';
+        END IF;
+        IF v_like IS NOT NULL THEN
+            RAISE EXCEPTION 'the option like is not read at a snapshot'
+                USING ERRCODE = 'invalid_parameter_value', HINT = 'like reads the episode as the memory holds it now';
+        END IF;
+        IF v_vec IS NULL THEN
+            RAISE EXCEPTION 'recall at a snapshot needs the question''s vector'
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'the arms that read a snapshot search by meaning; the words and the graph read the memory as it is now';
+        END IF;
+        v_snapshot := v_options ->> 'snapshot';
+    END IF;
+    IF v_round IS NOT NULL OR v_snapshot IS NOT NULL THEN
+        SELECT c.as_of, c.known_at, c.round INTO v_as_of, v_known, v_round
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, v_as_of, NULL, v_round, v_snapshot) AS c;
+        -- a snapshot taken in this transaction: the memory it reads is the memory now
+        v_known := CASE WHEN v_known < pg_catalog.now() THEN v_known END;
     END IF;
     IF v_text IS NULL AND v_vec IS NULL AND v_like IS NULL THEN
         RAISE EXCEPTION 'recall needs a question: p_query_text is empty and p_query_vector is NULL'
@@ -200,6 +231,17 @@ BEGIN
                                WHEN 'vector' THEN ARRAY['episodes', 'agents', 'facts', 'entities', 'words', 'context']
                                ELSE v_arms_all END;
     END IF;
+    -- at a snapshot, the arms that read it: the route's cut to them, the caller's refused
+    IF v_snapshot IS NOT NULL THEN
+        SELECT pg_catalog.string_agg(a, ', ' ORDER BY a) INTO v_bad
+          FROM pg_catalog.unnest(v_arms) AS a WHERE a NOT IN ('episodes', 'facts');
+        IF v_bad IS NOT NULL AND v_route = 'as the caller chose' THEN
+            RAISE EXCEPTION 'arms % do not read a snapshot', v_bad
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'at a snapshot recall reads the episodes and facts arms alone: {"arms": ["episodes", "facts"]}';
+        END IF;
+        v_arms := ARRAY(SELECT a FROM pg_catalog.unnest(v_arms) AS a WHERE a IN ('episodes', 'facts'));
+    END IF;
 
     -- the arms of meaning, each searching no more widely than the fusion needs: the episodes
     -- re-ranked from a pool of two a candidate, at least 100 (memory.search_episodes takes 20
@@ -224,6 +266,17 @@ BEGIN
                        SELECT 'agents', a.agent_id, a.agent_name
                          FROM memory._named_agents(p_tenant_id, p_simulation_id, v_text, 3) AS a
                         WHERE v_text IS NOT NULL AND 'agents' = ANY (v_arms) LOOP
+            IF v_known IS NOT NULL THEN
+                v_hits := v_hits || ARRAY(
+                    SELECT ROW(v_agent.arm, 'episode', h.episode_id, h.content, h.similarity,
+                               pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), v_agent.agent_name, NULL)::memory.recall_hit
+                      FROM memory._search_episodes_known(p_tenant_id => p_tenant_id,
+                                                         p_simulation_id => p_simulation_id, p_query => v_vec,
+                                                         p_top_k => LEAST(v_cand, 100), p_agent_id => v_agent.agent_id,
+                                                         p_round_from => NULL, p_round_to => v_round, p_from => NULL,
+                                                         p_to => NULL, p_known_at => v_known) AS h);
+                CONTINUE;
+            END IF;
             v_hits := v_hits || ARRAY(
                 SELECT ROW(v_agent.arm, 'episode', h.episode_id, h.content, h.similarity,
                            pg_catalog.row_number() OVER (ORDER BY h.similarity DESC, h.episode_id), v_agent.agent_name, NULL)::memory.recall_hit
@@ -235,7 +288,15 @@ BEGIN
                                                p_pool => v_pool) AS h);
         END LOOP;
     END IF;
-    IF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) THEN
+    IF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) AND v_known IS NOT NULL THEN
+        v_hits := v_hits || ARRAY(
+            SELECT ROW('facts', 'fact', f.edge_id, f.fact, f.similarity,
+                       pg_catalog.row_number() OVER (ORDER BY f.similarity DESC, f.edge_id), NULL, NULL)::memory.recall_hit
+              FROM memory._search_facts_known(p_tenant_id => p_tenant_id,
+                                              p_simulation_id => p_simulation_id, p_query => v_vec,
+                                              p_top_k => LEAST(v_cand, 100), p_state => 'current',
+                                              p_as_of => v_as_of, p_known_at => v_known) AS f);
+    ELSIF v_vec IS NOT NULL AND 'facts' = ANY (v_arms) THEN
         v_hits := v_hits || ARRAY(
             SELECT ROW('facts', 'fact', f.edge_id, f.fact, f.similarity,
                        pg_catalog.row_number() OVER (ORDER BY f.similarity DESC, f.edge_id), NULL, NULL)::memory.recall_hit
@@ -339,7 +400,8 @@ BEGIN
         || CASE WHEN pg_catalog.jsonb_array_length(v_signals) > 0
                 THEN ' (' || (SELECT pg_catalog.string_agg(x.value ->> 'phrase', ', ')
                                 FROM pg_catalog.jsonb_array_elements(v_signals) AS x(value)) || ')'
-                ELSE '' END;
+                ELSE '' END
+        || COALESCE('; snapshot ' || v_snapshot, '');
     RETURN QUERY
     WITH h AS MATERIALIZED (
         SELECT x.* FROM pg_catalog.unnest(v_hits) AS x
@@ -367,13 +429,21 @@ BEGIN
          GROUP BY g.kind, g.lead
          ORDER BY 3 DESC, 1, 2
          LIMIT memory._top_k(p_top_k)
+    ), known AS MATERIALIZED (
+        -- at a snapshot, its episodes' agents (read only when a row asks, so never without)
+        SELECT e.episode_key, e.agent_id
+          FROM memory._known(NULL::memory.episodes, p_tenant_id, p_simulation_id, v_known) AS e
+         WHERE v_known IS NOT NULL
     )
     SELECT t.kind, t.id, d.body, t.score, d.ranks, d.arms || COALESCE('; via ' || d.matched, '') || v_why_route,
            CASE WHEN t.kind = 'episode' THEN t.copies END,
-           CASE WHEN t.kind = 'episode' THEN
+           CASE WHEN t.kind = 'episode' AND v_known IS NULL THEN
                (SELECT pg_catalog.count(DISTINCT e.agent_id)::integer FROM memory.episodes AS e
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
-                   AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(m)::uuid FROM pg_catalog.unnest(t.members) AS m))) END
+                   AND e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(m)::uuid FROM pg_catalog.unnest(t.members) AS m)))
+                WHEN t.kind = 'episode' THEN
+               (SELECT pg_catalog.count(DISTINCT e.agent_id)::integer FROM known AS e
+                 WHERE e.episode_key = ANY (ARRAY(SELECT pg_catalog.md5(m)::uuid FROM pg_catalog.unnest(t.members) AS m))) END
       FROM top AS t
      CROSS JOIN LATERAL (
          SELECT pg_catalog.min(x.body) AS body,

@@ -8,8 +8,12 @@
 -- instant a fact that ended comes before one that began, and facts before actions.
 -- p_limit: the first events (NULL means 100, at most 1000; below 1 is 22023). An unknown
 -- node is P0002, the same for another tenant's.
+-- p_round: the timeline as it stood when that round of the simulation ended (the events up
+-- to its moment, memory._read_clock: a negative round 22023, a round before any timed
+-- episode P0002). It takes no snapshot: the actions that name the entity are found through
+-- memory.word_postings, which hold the words of the rows as they are now.
 CREATE OR REPLACE FUNCTION memory.timeline(p_tenant_id uuid, p_simulation_id uuid, p_node_id text,
-                                           p_limit integer DEFAULT 100)
+                                           p_limit integer DEFAULT 100, p_round integer DEFAULT NULL)
 RETURNS TABLE (at timestamptz, event text, edge_id text, episode_id text, content text,
                other_node_id text, other_name text)
 LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -18,11 +22,16 @@ AS $fn$
 DECLARE
     v_key     uuid := pg_catalog.md5(p_node_id)::uuid;
     v_needles text[];
+    v_until   timestamptz;
 BEGIN
     PERFORM memory._require_row('nodes', p_tenant_id, p_simulation_id, p_node_id);
     IF p_limit < 1 THEN
         RAISE EXCEPTION 'p_limit % is below 1', p_limit
             USING ERRCODE = 'invalid_parameter_value', HINT = 'pass a limit from 1 to 1000, or NULL for 100';
+    END IF;
+    IF p_round IS NOT NULL THEN
+        SELECT c.as_of INTO v_until
+          FROM memory._read_clock(p_tenant_id, p_simulation_id, NULL, NULL, p_round, NULL) AS c;
     END IF;
     SELECT pg_catalog.array_agg(pg_catalog.lower(v.label)) INTO v_needles
       FROM memory.nodes AS n CROSS JOIN LATERAL memory._entity_names(n.name, n.attributes) AS v (label)
@@ -66,10 +75,11 @@ BEGIN
                       AND y.agent_name IS NOT NULL
                       AND EXISTS (SELECT 1 FROM pg_catalog.unnest(v_needles) AS nd (needle)
                                    WHERE pg_catalog.strpos(pg_catalog.lower(y.agent_name), nd.needle) > 0))) AS t
+     WHERE v_until IS NULL OR t.at <= v_until
      ORDER BY t.at, t.ord, COALESCE(t.edge_id, t.episode_id)
      LIMIT memory._page_rows(p_limit, 100);
 END
 $fn$;
 
-COMMENT ON FUNCTION memory.timeline(uuid, uuid, text, integer) IS 'What happened to an entity in time order: facts touching it that began or ended, and actions naming it';
-GRANT EXECUTE ON FUNCTION memory.timeline(uuid, uuid, text, integer) TO memory_reader;
+COMMENT ON FUNCTION memory.timeline(uuid, uuid, text, integer, integer) IS 'What happened to an entity in time order: facts touching it that began or ended, and actions naming it, optionally up to a round''s end';
+GRANT EXECUTE ON FUNCTION memory.timeline(uuid, uuid, text, integer, integer) TO memory_reader;
