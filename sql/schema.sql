@@ -2674,7 +2674,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '510c14cf40c7ef2bcb27a4babfb3b887', false),
         ('memory._link_active(text,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'afc85d9a3a0f62fc5ad8eed9b0eaba20', false),
         ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6216275003d5e9fdc6022b5f789763d5', false),
-        ('memory._link_pair(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'dda1744d10df829ce623b8ef3ff8d5ea', false),
+        ('memory._link_pair(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c34d3185e8ca0af0dd1cfe93511d1746', false),
         ('memory._link_score(boolean,boolean,real,real,real,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ba8deb10eb890ca3b3acc9aa3a858be1', false),
         ('memory._link_threshold()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '210c0d40713a233db1b85a0861b7bf27', false),
         ('memory._lock_simulation(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '89ae5faaac4f0b98169f199e09fff8b6', false),
@@ -3551,14 +3551,14 @@ DECLARE
                          (SELECT m.model FROM memory._simulation_model(p_tenant_id, p_simulation_b) AS m);
 BEGIN
     RETURN QUERY
-    WITH na AS MATERIALIZED (
-        SELECT n.node_id, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+    WITH na AS MATERIALIZED (  -- each entity read and its names made once: every step below reads these
+        SELECT n.node_id, n.node_key, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
                memory._identity_names(n.name, n.attributes) AS names,
                memory._identity_names(n.name, NULL) AS own
           FROM memory.nodes AS n
          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
     ), nb AS MATERIALIZED (
-        SELECT n.node_id, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+        SELECT n.node_id, n.node_key, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
                memory._identity_names(n.name, n.attributes) AS names,
                memory._identity_names(n.name, NULL) AS own
           FROM memory.nodes AS n
@@ -3587,35 +3587,30 @@ BEGIN
         UNION
         SELECT ua.node_id, near.node_id
           FROM ua CROSS JOIN LATERAL (
-                   SELECT n.node_id
-                     FROM memory.nodes AS n
-                    WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b AND n.type = ua.type
-                      AND COALESCE(n.summary_embedding, n.embedding) IS NOT NULL
-                    ORDER BY COALESCE(n.summary_embedding, n.embedding) OPERATOR(public.<=>) ua.v, n.node_id
+                   SELECT ub.node_id
+                     FROM ub
+                    WHERE ub.type = ua.type AND ub.v IS NOT NULL
+                    ORDER BY ub.v OPERATOR(public.<=>) ua.v, ub.node_id
                     LIMIT 1) AS near
          WHERE v_vectors AND ua.v IS NOT NULL
     ), around_a AS MATERIALIZED (
         SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
-          FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
+          FROM (SELECT e.source_id AS node_id, t.own[1] AS nname
+                  FROM memory.edges AS e JOIN na AS t ON t.node_key = e.target_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a
                 UNION ALL
-                SELECT e.target_id, (memory._identity_names(s.name, NULL))[1]
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
+                SELECT e.target_id, s.own[1]
+                  FROM memory.edges AS e JOIN na AS s ON s.node_key = e.source_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a) AS x
          GROUP BY x.node_id
     ), around_b AS MATERIALIZED (
         SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
-          FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
+          FROM (SELECT e.source_id AS node_id, t.own[1] AS nname
+                  FROM memory.edges AS e JOIN nb AS t ON t.node_key = e.target_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b
                 UNION ALL
-                SELECT e.target_id, (memory._identity_names(s.name, NULL))[1]
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
+                SELECT e.target_id, s.own[1]
+                  FROM memory.edges AS e JOIN nb AS s ON s.node_key = e.source_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b) AS x
          GROUP BY x.node_id
     ), evidence AS MATERIALIZED (
@@ -3631,18 +3626,8 @@ BEGIN
                           / (cardinality(COALESCE(ra.nn, '{}')) + cardinality(COALESCE(rb.nn, '{}')) - cardinality(shared.names)))::real
                END AS neighbours
           FROM candidates AS c
-          CROSS JOIN LATERAL (
-              SELECT n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-                     memory._identity_names(n.name, n.attributes) AS names, memory._identity_names(n.name, NULL) AS own
-                FROM memory.nodes AS n
-               WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
-                 AND n.node_key = pg_catalog.md5(c.node_a)::uuid) AS a
-          CROSS JOIN LATERAL (
-              SELECT n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-                     memory._identity_names(n.name, n.attributes) AS names, memory._identity_names(n.name, NULL) AS own
-                FROM memory.nodes AS n
-               WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b
-                 AND n.node_key = pg_catalog.md5(c.node_b)::uuid) AS b
+          JOIN na AS a ON a.node_id = c.node_a
+          JOIN nb AS b ON b.node_id = c.node_b
           LEFT JOIN around_a AS ra ON ra.node_id = c.node_a
           LEFT JOIN around_b AS rb ON rb.node_id = c.node_b
           CROSS JOIN LATERAL (SELECT COALESCE(pg_catalog.array_agg(i.n ORDER BY i.n), '{}') AS names
@@ -3689,7 +3674,7 @@ BEGIN
            SET current = false, updated_at = pg_catalog.now()
          WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_a AND l.simulation_b = p_simulation_b
            AND l.decision = 'auto' AND l.current
-           AND NOT EXISTS (SELECT 1 FROM chosen AS c WHERE c.node_a = l.node_a AND c.node_b = l.node_b)
+           AND (l.node_a, l.node_b) NOT IN (SELECT c.node_a, c.node_b FROM chosen AS c)  -- hashed once, not scanned a link
         RETURNING 1
     )
     SELECT (SELECT pg_catalog.count(*) FROM chosen),

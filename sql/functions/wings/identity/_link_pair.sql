@@ -3,8 +3,12 @@
 -- without comparing every pair: a shared name or alias (memory._identity_names, a hash
 -- join); then, for the entities no name pairs (in a rerun, the few renamed, new or gone),
 -- shared name trigrams within one type (pg_trgm's show_trgm, a hash join) and the nearest
--- entity of the same type by meaning (its summary's vector, else its name's; only when both
--- runs' vectors are of one model). Each candidate is scored from its evidence
+-- entity of the same type by meaning among the other run's entities no name pairs either
+-- (its summary's vector, else its name's; only when both runs' vectors are of one model): an
+-- entity a name paired is taken, and comparing with it would cost a distance for every
+-- entity of the type. Each entity is read, and its names made, once (the CTEs na and nb:
+-- every later step joins them rather than calling memory._identity_names again).
+-- Each candidate is scored from its evidence
 -- (memory._link_score) and kept when it reaches p_min_score and each side is the other's
 -- best (one entity a run, ties broken by id). A pair a person refused is never linked, and
 -- an entity a person linked by hand or confirmed is not linked again. The links found are
@@ -22,14 +26,14 @@ DECLARE
                          (SELECT m.model FROM memory._simulation_model(p_tenant_id, p_simulation_b) AS m);
 BEGIN
     RETURN QUERY
-    WITH na AS MATERIALIZED (
-        SELECT n.node_id, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+    WITH na AS MATERIALIZED (  -- each entity read and its names made once: every step below reads these
+        SELECT n.node_id, n.node_key, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
                memory._identity_names(n.name, n.attributes) AS names,
                memory._identity_names(n.name, NULL) AS own
           FROM memory.nodes AS n
          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
     ), nb AS MATERIALIZED (
-        SELECT n.node_id, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+        SELECT n.node_id, n.node_key, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
                memory._identity_names(n.name, n.attributes) AS names,
                memory._identity_names(n.name, NULL) AS own
           FROM memory.nodes AS n
@@ -58,35 +62,30 @@ BEGIN
         UNION
         SELECT ua.node_id, near.node_id
           FROM ua CROSS JOIN LATERAL (
-                   SELECT n.node_id
-                     FROM memory.nodes AS n
-                    WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b AND n.type = ua.type
-                      AND COALESCE(n.summary_embedding, n.embedding) IS NOT NULL
-                    ORDER BY COALESCE(n.summary_embedding, n.embedding) OPERATOR(public.<=>) ua.v, n.node_id
+                   SELECT ub.node_id
+                     FROM ub
+                    WHERE ub.type = ua.type AND ub.v IS NOT NULL
+                    ORDER BY ub.v OPERATOR(public.<=>) ua.v, ub.node_id
                     LIMIT 1) AS near
          WHERE v_vectors AND ua.v IS NOT NULL
     ), around_a AS MATERIALIZED (
         SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
-          FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
+          FROM (SELECT e.source_id AS node_id, t.own[1] AS nname
+                  FROM memory.edges AS e JOIN na AS t ON t.node_key = e.target_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a
                 UNION ALL
-                SELECT e.target_id, (memory._identity_names(s.name, NULL))[1]
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
+                SELECT e.target_id, s.own[1]
+                  FROM memory.edges AS e JOIN na AS s ON s.node_key = e.source_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a) AS x
          GROUP BY x.node_id
     ), around_b AS MATERIALIZED (
         SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
-          FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
+          FROM (SELECT e.source_id AS node_id, t.own[1] AS nname
+                  FROM memory.edges AS e JOIN nb AS t ON t.node_key = e.target_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b
                 UNION ALL
-                SELECT e.target_id, (memory._identity_names(s.name, NULL))[1]
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
+                SELECT e.target_id, s.own[1]
+                  FROM memory.edges AS e JOIN nb AS s ON s.node_key = e.source_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b) AS x
          GROUP BY x.node_id
     ), evidence AS MATERIALIZED (
@@ -102,18 +101,8 @@ BEGIN
                           / (cardinality(COALESCE(ra.nn, '{}')) + cardinality(COALESCE(rb.nn, '{}')) - cardinality(shared.names)))::real
                END AS neighbours
           FROM candidates AS c
-          CROSS JOIN LATERAL (
-              SELECT n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-                     memory._identity_names(n.name, n.attributes) AS names, memory._identity_names(n.name, NULL) AS own
-                FROM memory.nodes AS n
-               WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
-                 AND n.node_key = pg_catalog.md5(c.node_a)::uuid) AS a
-          CROSS JOIN LATERAL (
-              SELECT n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-                     memory._identity_names(n.name, n.attributes) AS names, memory._identity_names(n.name, NULL) AS own
-                FROM memory.nodes AS n
-               WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b
-                 AND n.node_key = pg_catalog.md5(c.node_b)::uuid) AS b
+          JOIN na AS a ON a.node_id = c.node_a
+          JOIN nb AS b ON b.node_id = c.node_b
           LEFT JOIN around_a AS ra ON ra.node_id = c.node_a
           LEFT JOIN around_b AS rb ON rb.node_id = c.node_b
           CROSS JOIN LATERAL (SELECT COALESCE(pg_catalog.array_agg(i.n ORDER BY i.n), '{}') AS names
@@ -160,7 +149,7 @@ BEGIN
            SET current = false, updated_at = pg_catalog.now()
          WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_a AND l.simulation_b = p_simulation_b
            AND l.decision = 'auto' AND l.current
-           AND NOT EXISTS (SELECT 1 FROM chosen AS c WHERE c.node_a = l.node_a AND c.node_b = l.node_b)
+           AND (l.node_a, l.node_b) NOT IN (SELECT c.node_a, c.node_b FROM chosen AS c)  -- hashed once, not scanned a link
         RETURNING 1
     )
     SELECT (SELECT pg_catalog.count(*) FROM chosen),
