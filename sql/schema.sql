@@ -2674,7 +2674,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '510c14cf40c7ef2bcb27a4babfb3b887', false),
         ('memory._link_active(text,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'afc85d9a3a0f62fc5ad8eed9b0eaba20', false),
         ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6216275003d5e9fdc6022b5f789763d5', false),
-        ('memory._link_pair(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'c34d3185e8ca0af0dd1cfe93511d1746', false),
+        ('memory._link_pair(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '4eaa05cd63ccfcc7a314eb18989efba3', false),
         ('memory._link_score(boolean,boolean,real,real,real,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ba8deb10eb890ca3b3acc9aa3a858be1', false),
         ('memory._link_threshold()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '210c0d40713a233db1b85a0861b7bf27', false),
         ('memory._lock_simulation(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '89ae5faaac4f0b98169f199e09fff8b6', false),
@@ -3552,16 +3552,21 @@ DECLARE
 BEGIN
     RETURN QUERY
     WITH na AS MATERIALIZED (  -- each entity read and its names made once: every step below reads these
+        -- (own, its name alone, is its names when it has no alias to add)
         SELECT n.node_id, n.node_key, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-               memory._identity_names(n.name, n.attributes) AS names,
-               memory._identity_names(n.name, NULL) AS own
+               x.names,
+               CASE WHEN n.attributes OPERATOR(pg_catalog.?|) ARRAY['aliases', 'alias']
+                    THEN memory._identity_names(n.name, NULL) ELSE x.names END AS own
           FROM memory.nodes AS n
+         CROSS JOIN LATERAL (SELECT memory._identity_names(n.name, n.attributes) AS names) AS x
          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
     ), nb AS MATERIALIZED (
         SELECT n.node_id, n.node_key, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-               memory._identity_names(n.name, n.attributes) AS names,
-               memory._identity_names(n.name, NULL) AS own
+               x.names,
+               CASE WHEN n.attributes OPERATOR(pg_catalog.?|) ARRAY['aliases', 'alias']
+                    THEN memory._identity_names(n.name, NULL) ELSE x.names END AS own
           FROM memory.nodes AS n
+         CROSS JOIN LATERAL (SELECT memory._identity_names(n.name, n.attributes) AS names) AS x
          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b
     ), named AS MATERIALIZED (  -- a shared name or alias: the pairs most runs consist of
         SELECT DISTINCT a.node_id AS node_a, b.node_id AS node_b

@@ -27,16 +27,21 @@ DECLARE
 BEGIN
     RETURN QUERY
     WITH na AS MATERIALIZED (  -- each entity read and its names made once: every step below reads these
+        -- (own, its name alone, is its names when it has no alias to add)
         SELECT n.node_id, n.node_key, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-               memory._identity_names(n.name, n.attributes) AS names,
-               memory._identity_names(n.name, NULL) AS own
+               x.names,
+               CASE WHEN n.attributes OPERATOR(pg_catalog.?|) ARRAY['aliases', 'alias']
+                    THEN memory._identity_names(n.name, NULL) ELSE x.names END AS own
           FROM memory.nodes AS n
+         CROSS JOIN LATERAL (SELECT memory._identity_names(n.name, n.attributes) AS names) AS x
          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
     ), nb AS MATERIALIZED (
         SELECT n.node_id, n.node_key, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-               memory._identity_names(n.name, n.attributes) AS names,
-               memory._identity_names(n.name, NULL) AS own
+               x.names,
+               CASE WHEN n.attributes OPERATOR(pg_catalog.?|) ARRAY['aliases', 'alias']
+                    THEN memory._identity_names(n.name, NULL) ELSE x.names END AS own
           FROM memory.nodes AS n
+         CROSS JOIN LATERAL (SELECT memory._identity_names(n.name, n.attributes) AS names) AS x
          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b
     ), named AS MATERIALIZED (  -- a shared name or alias: the pairs most runs consist of
         SELECT DISTINCT a.node_id AS node_a, b.node_id AS node_b
