@@ -368,3 +368,17 @@ def test_a_forget_scrubs_the_reports_that_quote_it(world, connect, tmp_path):  #
         again = mem.forget_episodes(t, s, ids)
         assert again.episodes == 0
         assert mem.changes_since(t)[-1].change_id == change.change_id
+
+    # a re-import of the same files leaves the posts out and the report as the forget left
+    # it, its changed chunks embedded again from the text they hold now
+    assert main(imp) == 0
+    assert _rows_with_marker(su) == []
+    with Memory(dsn) as mem:
+        section = next(x for x in mem.report_sections(t, s, report_id) if x.section_index == 2)
+        assert section.markdown.count("[forgotten]") == 3
+        assert f"{SHORT}, wrote several traders" in section.markdown
+    rows = su.execute(
+        "SELECT content, embedding IS NULL FROM memory.report_chunks WHERE simulation_id = %s", (s,)
+    ).fetchall()
+    assert any("[forgotten]" in c for c, _ in rows)
+    assert not any(unembedded for _, unembedded in rows)
