@@ -382,3 +382,26 @@ def test_a_forget_scrubs_the_reports_that_quote_it(world, connect, tmp_path):  #
     ).fetchall()
     assert any("[forgotten]" in c for c, _ in rows)
     assert not any(unembedded for _, unembedded in rows)
+
+
+def test_the_minimum_a_report_scrub_needs(connect):  # type: ignore[no-untyped-def]
+    """memory._scrubbable, the rule's one home: 24 characters once trimmed, 8 where CJK
+    carries a word a character; and the scrub of a JSON document keeps it valid JSON around
+    texts with quotes and new lines."""
+    conn = connect("postgres")
+
+    def ok(text: str) -> bool:
+        return conn.execute("SELECT memory._scrubbable(%s)", (text,)).fetchone()[0]
+
+    assert not ok("ok") and not ok("Totally agree") and not ok(" " * 30 + "ok")
+    assert not ok("x" * 23) and ok("x" * 24)
+    assert not ok("临江交通局说好") and ok("临江交通局说好的")  # 7 and 8 characters
+    said = 'She said "close it"\nand left the "meeting" early today'
+    doc = {"details": {"content": f"> {said} - round 3", "list": [said, 1, None]}, "n": said}
+    got = conn.execute(
+        "SELECT memory._scrub_json(%s::jsonb, ARRAY[%s])", (json.dumps(doc), said)
+    ).fetchone()[0]
+    assert got == {
+        "details": {"content": "> [forgotten] - round 3", "list": ["[forgotten]", 1, None]},
+        "n": "[forgotten]",
+    }
