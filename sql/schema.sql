@@ -2674,7 +2674,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '510c14cf40c7ef2bcb27a4babfb3b887', false),
         ('memory._link_active(text,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'afc85d9a3a0f62fc5ad8eed9b0eaba20', false),
         ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6216275003d5e9fdc6022b5f789763d5', false),
-        ('memory._link_pair(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '4eaa05cd63ccfcc7a314eb18989efba3', false),
+        ('memory._link_pair(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'ba438290d17ff557275d740dbd9d6f82', false),
         ('memory._link_score(boolean,boolean,real,real,real,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ba8deb10eb890ca3b3acc9aa3a858be1', false),
         ('memory._link_threshold()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '210c0d40713a233db1b85a0861b7bf27', false),
         ('memory._lock_simulation(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '89ae5faaac4f0b98169f199e09fff8b6', false),
@@ -3544,6 +3544,7 @@ GRANT ALL ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uu
 CREATE FUNCTION memory._link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real) RETURNS TABLE(linked bigint, added bigint, changed bigint, dropped bigint)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET enable_nestloop TO 'off'
     AS $$
 DECLARE
     v_vectors boolean := (SELECT m.model FROM memory._simulation_model(p_tenant_id, p_simulation_a) AS m)
@@ -3637,7 +3638,7 @@ BEGIN
           LEFT JOIN around_b AS rb ON rb.node_id = c.node_b
           CROSS JOIN LATERAL (SELECT COALESCE(pg_catalog.array_agg(i.n ORDER BY i.n), '{}') AS names
                                 FROM (SELECT pg_catalog.unnest(ra.nn) INTERSECT SELECT pg_catalog.unnest(rb.nn)) AS i(n)) AS shared
-    ), decided AS (
+    ), decided AS MATERIALIZED (  -- a person's verdicts: read once, not once a candidate
         SELECT l.node_a, l.node_b, l.decision
           FROM memory.identity_links AS l
          WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_a AND l.simulation_b = p_simulation_b
@@ -3645,9 +3646,9 @@ BEGIN
     ), scored AS MATERIALIZED (
         SELECT e.*, memory._link_score(e.same_name, e.alias, e.trigram, e.meaning, e.neighbours, e.same_type) AS score
           FROM evidence AS e
-         WHERE NOT EXISTS (SELECT 1 FROM decided AS d
-                            WHERE (d.node_a = e.node_a AND d.node_b = e.node_b)
-                               OR (d.decision IN ('confirmed', 'manual') AND (d.node_a = e.node_a OR d.node_b = e.node_b)))
+         WHERE NOT EXISTS (SELECT 1 FROM decided AS d WHERE d.node_a = e.node_a AND d.node_b = e.node_b)
+           AND e.node_a NOT IN (SELECT d.node_a FROM decided AS d WHERE d.decision IN ('confirmed', 'manual'))
+           AND e.node_b NOT IN (SELECT d.node_b FROM decided AS d WHERE d.decision IN ('confirmed', 'manual'))
     ), chosen AS (
         SELECT s.node_a, s.node_b, s.score,
                pg_catalog.jsonb_build_object(

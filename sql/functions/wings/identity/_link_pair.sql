@@ -14,11 +14,15 @@
 -- an entity a person linked by hand or confirmed is not linked again. The links found are
 -- written, a link written before and found again is left as it is (a replay writes
 -- nothing), and an automatic link no longer found stops counting (current false).
+-- Nested loops are off for the call: every join here is of whole runs, and a run just
+-- imported is not yet analysed, so its rows are estimated at a handful and a nested loop
+-- would compare every pair (the lookups that need one, the nearest by meaning and the
+-- refused pairs, still get it).
 CREATE OR REPLACE FUNCTION memory._link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid,
                                              p_min_score real)
 RETURNS TABLE (linked bigint, added bigint, changed bigint, dropped bigint)
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
+SET search_path = pg_catalog, pg_temp SET enable_nestloop = off
 AS $fn$
 DECLARE
     v_vectors boolean := (SELECT m.model FROM memory._simulation_model(p_tenant_id, p_simulation_a) AS m)
@@ -112,7 +116,7 @@ BEGIN
           LEFT JOIN around_b AS rb ON rb.node_id = c.node_b
           CROSS JOIN LATERAL (SELECT COALESCE(pg_catalog.array_agg(i.n ORDER BY i.n), '{}') AS names
                                 FROM (SELECT pg_catalog.unnest(ra.nn) INTERSECT SELECT pg_catalog.unnest(rb.nn)) AS i(n)) AS shared
-    ), decided AS (
+    ), decided AS MATERIALIZED (  -- a person's verdicts: read once, not once a candidate
         SELECT l.node_a, l.node_b, l.decision
           FROM memory.identity_links AS l
          WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_a AND l.simulation_b = p_simulation_b
@@ -120,9 +124,9 @@ BEGIN
     ), scored AS MATERIALIZED (
         SELECT e.*, memory._link_score(e.same_name, e.alias, e.trigram, e.meaning, e.neighbours, e.same_type) AS score
           FROM evidence AS e
-         WHERE NOT EXISTS (SELECT 1 FROM decided AS d
-                            WHERE (d.node_a = e.node_a AND d.node_b = e.node_b)
-                               OR (d.decision IN ('confirmed', 'manual') AND (d.node_a = e.node_a OR d.node_b = e.node_b)))
+         WHERE NOT EXISTS (SELECT 1 FROM decided AS d WHERE d.node_a = e.node_a AND d.node_b = e.node_b)
+           AND e.node_a NOT IN (SELECT d.node_a FROM decided AS d WHERE d.decision IN ('confirmed', 'manual'))
+           AND e.node_b NOT IN (SELECT d.node_b FROM decided AS d WHERE d.decision IN ('confirmed', 'manual'))
     ), chosen AS (
         SELECT s.node_a, s.node_b, s.score,
                pg_catalog.jsonb_build_object(
