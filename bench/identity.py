@@ -21,6 +21,8 @@ link written), then replays (nothing to write) beside the peer, a single exact-n
 over the same nodes, asked in turn; and memory.diff of the two runs.
 
     python -m bench.identity DSN TENANT [N]   (a role with memory_writer, granted the tenant)
+    python -m bench.identity against DSN SU_DSN TENANT N OLD_SQL [ROUNDS]
+        (replays by the installed _link_pair and by an earlier one, in turn: before and after)
 """
 
 from __future__ import annotations
@@ -386,6 +388,68 @@ def cost(dsn: str, tenant: uuid.UUID, n: int = 10_000, rounds: int = 3, log=prin
     return out
 
 
+def _backend_cpu(pid: int) -> float:
+    """CPU seconds a backend has used (user and system): unlike wall time, not stretched by
+    the other work of a loaded machine. The server is on this machine (the embedded one)."""
+    import os
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def against(dsn: str, su_dsn: str, tenant: uuid.UUID, n: int, old_sql: str, rounds: int = 3,
+            log=print) -> dict:  # fmt: skip
+    """Replays of the link of two n-entity runs by the installed memory._link_pair and by an
+    earlier version (old_sql: its file, e.g. `git show REV:sql/functions/wings/identity/
+    _link_pair.sql`, installed beside it as memory._link_pair_then by su_dsn), in turn, on one
+    connection: wall and backend CPU seconds of each, and the links each found (equal, or
+    the comparison says nothing)."""
+    src = Path(old_sql).read_text().replace("memory._link_pair(", "memory._link_pair_then(")
+    with psycopg.connect(su_dsn, autocommit=True) as su:
+        su.execute(src)
+    first, e1, second, e2 = synthetic(n)
+    a, b = sorted([uuid.uuid4(), uuid.uuid4()])
+    out: dict = {"entities": n, "then": {"wall": [], "cpu": []}, "now": {"wall": [], "cpu": []}}
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        model = conn.execute("SELECT memory._default_model()").fetchone()[0]
+        _load(conn, tenant, a, f"identity-{n}-then", first, e1, model)
+        _load(conn, tenant, b, f"identity-{n}-now", second, e2, model)
+    # the new rows vacuumed (hint bits, visibility) and counted, as autovacuum leaves them a
+    # while after a load: right after it both versions ran several times slower
+    with psycopg.connect(su_dsn, autocommit=True) as su:
+        su.execute("VACUUM (ANALYZE) memory.nodes, memory.edges, memory.identity_links")
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("SELECT * FROM memory.link_runs(%s, %s, %s)", (tenant, b, a)).fetchall()
+        pid = conn.info.backend_pid
+        for i in range(rounds):
+            for fn in (
+                ("_link_pair_then", "_link_pair")
+                if i % 2 == 0
+                else ("_link_pair", "_link_pair_then")
+            ):
+                key = "then" if fn == "_link_pair_then" else "now"
+                c, t = _backend_cpu(pid), time.perf_counter()
+                with conn.transaction():
+                    conn.execute("SELECT memory._require_simulation(%s, %s)", (tenant, a))
+                    got = conn.execute(
+                        f"SELECT linked, added, changed FROM memory.{fn}(%s, %s, %s, memory._link_threshold())",
+                        (tenant, a, b),
+                    ).fetchone()
+                out[key]["wall"].append(time.perf_counter() - t)
+                out[key]["cpu"].append(_backend_cpu(pid) - c)
+                out[key]["links"] = got
+                log(
+                    f"identity: {fn} {out[key]['wall'][-1]:.2f} s, cpu {out[key]['cpu'][-1]:.2f} s, {got}"
+                )
+    for key in ("then", "now"):
+        out[key]["wall_median"] = statistics.median(out[key]["wall"])
+        out[key]["cpu_median"] = statistics.median(out[key]["cpu"])
+    out["ratio_wall"] = out["then"]["wall_median"] / out["now"]["wall_median"]
+    out["ratio_cpu"] = out["then"]["cpu_median"] / out["now"]["cpu_median"]
+    log(f"identity: then against now {out}")
+    return out
+
+
 def measure(dsn: str, tenant: uuid.UUID, log=print, n: int = 10_000, embedder=None) -> dict:
     return {"quality": quality(dsn, tenant, log, embedder), "cost": cost(dsn, tenant, n, log=log)}
 
@@ -405,7 +469,19 @@ def rows(results: dict) -> list[str]:
     ]
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and len(sys.argv) > 1 and sys.argv[1] == "against":
+    # python -m bench.identity against DSN SU_DSN TENANT N OLD_SQL [ROUNDS]
+    print(
+        json.dumps(
+            against(
+                sys.argv[2], sys.argv[3], uuid.UUID(sys.argv[4]), int(sys.argv[5]), sys.argv[6],
+                int(sys.argv[7]) if len(sys.argv) > 7 else 3,
+                log=lambda m: print(m, file=sys.stderr),
+            ),
+            default=str,
+        )
+    )  # fmt: skip
+elif __name__ == "__main__":
     n = int(sys.argv[3]) if len(sys.argv) > 3 else 10_000
     print(
         json.dumps(

@@ -1872,6 +1872,8 @@ DECLARE
     v_history     bigint;
     v_vectors     bigint;
     v_change      bigint;
+    v_texts       text[];
+    v_reports     jsonb;
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
     SELECT COALESCE(pg_catalog.array_agg(e.episode_key ORDER BY e.episode_id), '{}'),
@@ -1879,8 +1881,11 @@ BEGIN
            COALESCE(pg_catalog.array_agg(pg_catalog.sha256(pg_catalog.convert_to(e.content, 'UTF8')) ORDER BY e.episode_id), '{}'),
            COALESCE(pg_catalog.array_agg(e.content_hash) FILTER (WHERE e.content_hash IS NOT NULL), '{}')
            || COALESCE(pg_catalog.array_agg(memory._cache_hash(e.embedding_model, e.content))
-                           FILTER (WHERE e.embedding_model IS NOT NULL AND e.content IS NOT NULL), '{}')
-      INTO v_keys, v_ids, v_text_hashes, v_hashes
+                           FILTER (WHERE e.embedding_model IS NOT NULL AND e.content IS NOT NULL), '{}'),
+           COALESCE(pg_catalog.array_agg(e.content) FILTER (WHERE e.content IS NOT NULL), '{}')
+           || COALESCE(pg_catalog.array_agg(memory._action_said(e.content, e.metadata))
+                           FILTER (WHERE memory._action_said(e.content, e.metadata) IS DISTINCT FROM e.content), '{}')
+      INTO v_keys, v_ids, v_text_hashes, v_hashes, v_texts
       FROM memory.episodes AS e
      WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
        AND e.episode_key = ANY (p_episode_keys);
@@ -1951,11 +1956,15 @@ BEGIN
        AND s.attempt_id IN (SELECT a.attempt_id FROM memory.import_attempts AS a
                              WHERE a.tenant_id = p_tenant_id AND a.simulation_id = p_simulation_id);
 
+    v_reports := memory._forget_reports(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                        p_texts => v_texts);
+
     v_change := memory._record_change(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
                                       p_kind => 'episodes', p_op => 'delete', p_ids => v_ids,
                                       p_counts => pg_catalog.jsonb_build_object(
                                           'episodes', v_episodes, 'facts_removed', v_facts,
-                                          'facts_kept', v_kept, 'profiles', v_removed),
+                                          'facts_kept', v_kept, 'profiles', v_removed)
+                                                  || v_reports,
                                       p_attempt_id => NULL,
                                       p_detail => pg_catalog.jsonb_build_object(
                                           'forgotten', true, 'facts', v_edge_ids, 'profiles', v_profiles));
@@ -1982,6 +1991,112 @@ COMMENT ON FUNCTION memory._forget(p_tenant_id uuid, p_simulation_id uuid, p_epi
 -- FUNCTION _forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._forget(p_tenant_id uuid, p_simulation_id uuid, p_episode_keys uuid[], p_agent_id integer, p_platform text) TO memory_writer;
+
+-- _forget_reports(uuid, uuid, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._forget_reports(p_tenant_id uuid, p_simulation_id uuid, p_texts text[]) RETURNS jsonb
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_texts   text[];
+    v_json    text[];
+    v_short   bigint;
+    v_rows    bigint := 0;
+    v_n       bigint;
+    v_chunks  bigint;
+    v_hashes  bytea[];
+BEGIN
+    SELECT COALESCE(pg_catalog.array_agg(t.t ORDER BY pg_catalog.char_length(t.t) DESC, t.t)
+                        FILTER (WHERE memory._scrubbable(t.t)), '{}'),
+           pg_catalog.count(*) FILTER (WHERE NOT memory._scrubbable(t.t))
+      INTO v_texts, v_short
+      FROM (SELECT DISTINCT u.t FROM pg_catalog.unnest(p_texts) AS u (t) WHERE u.t IS NOT NULL AND u.t <> '') AS t;
+    IF pg_catalog.cardinality(v_texts) = 0 THEN
+        RETURN pg_catalog.jsonb_build_object('report_rows', 0, 'chunks_unembedded', 0, 'texts_too_short', v_short);
+    END IF;
+    -- the texts as they stand inside JSON strings: a cheap test before a document is walked
+    v_json := ARRAY(SELECT pg_catalog.substr(j.s, 2, pg_catalog.char_length(j.s) - 2)
+                      FROM pg_catalog.unnest(v_texts) AS u (t)
+                     CROSS JOIN LATERAL (SELECT pg_catalog.to_jsonb(u.t)::text AS s) AS j);
+
+    -- chunks first, while their sections still hold the whole quote: a chunk of a section
+    -- that quotes a text may hold only a piece of it
+    WITH old AS (
+        SELECT c.chunk_key, memory._scrub_text(c.content, v_texts, true) AS content,
+               c.content_hash, memory._cache_hash(c.embedding_model, s.title || E'\n' || c.content) AS text_key
+          FROM memory.report_chunks AS c
+          JOIN memory.report_sections AS s
+            ON s.tenant_id = c.tenant_id AND s.simulation_id = c.simulation_id
+           AND s.report_key = c.report_key AND s.section_index = c.section_index
+         WHERE c.tenant_id = p_tenant_id AND c.simulation_id = p_simulation_id
+           AND EXISTS (SELECT 1 FROM pg_catalog.unnest(v_texts) AS u (t)
+                        WHERE pg_catalog.strpos(s.markdown, u.t) > 0 OR pg_catalog.strpos(c.content, u.t) > 0)),
+    changed AS (
+        UPDATE memory.report_chunks AS c
+           SET content = o.content, embedding = NULL, embedding_model = NULL, content_hash = NULL,
+               updated_at = pg_catalog.now()
+          FROM old AS o
+         WHERE c.tenant_id = p_tenant_id AND c.simulation_id = p_simulation_id
+           AND c.chunk_key = o.chunk_key AND c.content IS DISTINCT FROM o.content
+        RETURNING o.content_hash, o.text_key)
+    SELECT pg_catalog.count(*),
+           COALESCE(pg_catalog.array_agg(h.h) FILTER (WHERE h.h IS NOT NULL), '{}')
+      INTO v_chunks, v_hashes
+      FROM changed AS ch CROSS JOIN LATERAL (VALUES (ch.content_hash), (ch.text_key)) AS h (h);
+    v_chunks := v_chunks / 2;
+    DELETE FROM memory.vector_cache AS c
+     WHERE c.tenant_id = p_tenant_id AND c.content_hash = ANY (v_hashes);
+
+    UPDATE memory.report_sections AS s
+       SET title = memory._scrub_text(s.title, v_texts), markdown = memory._scrub_text(s.markdown, v_texts),
+           updated_at = pg_catalog.now()
+     WHERE s.tenant_id = p_tenant_id AND s.simulation_id = p_simulation_id
+       AND EXISTS (SELECT 1 FROM pg_catalog.unnest(v_texts) AS u (t)
+                    WHERE pg_catalog.strpos(s.title, u.t) > 0 OR pg_catalog.strpos(s.markdown, u.t) > 0);
+    GET DIAGNOSTICS v_n = ROW_COUNT;
+    v_rows := v_rows + v_n + v_chunks;
+
+    UPDATE memory.reports AS r
+       SET title = memory._scrub_text(r.title, v_texts), summary = memory._scrub_text(r.summary, v_texts),
+           simulation_requirement = memory._scrub_text(r.simulation_requirement, v_texts),
+           error = memory._scrub_text(r.error, v_texts), metadata = memory._scrub_json(r.metadata, v_texts),
+           updated_at = pg_catalog.now()
+     WHERE r.tenant_id = p_tenant_id AND r.simulation_id = p_simulation_id
+       AND EXISTS (SELECT 1 FROM ROWS FROM (pg_catalog.unnest(v_texts), pg_catalog.unnest(v_json)) AS u (t, j)
+                    WHERE pg_catalog.strpos(r.metadata::text, u.j) > 0
+                       OR pg_catalog.strpos(pg_catalog.concat_ws(E'\n', r.title, r.summary, r.simulation_requirement, r.error), u.t) > 0);
+    GET DIAGNOSTICS v_n = ROW_COUNT;
+    v_rows := v_rows + v_n;
+
+    UPDATE memory.report_log AS l
+       SET entry = memory._scrub_json(l.entry, v_texts), updated_at = pg_catalog.now()
+     WHERE l.tenant_id = p_tenant_id AND l.simulation_id = p_simulation_id
+       AND EXISTS (SELECT 1 FROM pg_catalog.unnest(v_json) AS u (j) WHERE pg_catalog.strpos(l.entry::text, u.j) > 0);
+    GET DIAGNOSTICS v_n = ROW_COUNT;
+    v_rows := v_rows + v_n;
+
+    UPDATE memory.predictions AS p
+       SET claim = memory._scrub_text(p.claim, v_texts), metadata = memory._scrub_json(p.metadata, v_texts),
+           updated_at = pg_catalog.now()
+     WHERE p.tenant_id = p_tenant_id AND p.simulation_id = p_simulation_id
+       AND EXISTS (SELECT 1 FROM ROWS FROM (pg_catalog.unnest(v_texts), pg_catalog.unnest(v_json)) AS u (t, j)
+                    WHERE pg_catalog.strpos(p.claim, u.t) > 0 OR pg_catalog.strpos(p.metadata::text, u.j) > 0);
+    GET DIAGNOSTICS v_n = ROW_COUNT;
+    v_rows := v_rows + v_n;
+
+    RETURN pg_catalog.jsonb_build_object('report_rows', v_rows, 'chunks_unembedded', v_chunks,
+                                         'texts_too_short', v_short);
+END
+$$;
+
+ALTER FUNCTION memory._forget_reports(p_tenant_id uuid, p_simulation_id uuid, p_texts text[]) OWNER TO memory_owner;
+
+-- FUNCTION _forget_reports(p_tenant_id uuid, p_simulation_id uuid, p_texts text[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._forget_reports(p_tenant_id uuid, p_simulation_id uuid, p_texts text[]) IS 'Internal: replace forgotten texts in a simulation''s reports, sections, chunks (their vectors dropped), log and predictions by the marker';
+
+-- FUNCTION _forget_reports(p_tenant_id uuid, p_simulation_id uuid, p_texts text[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._forget_reports(p_tenant_id uuid, p_simulation_id uuid, p_texts text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._forget_reports(p_tenant_id uuid, p_simulation_id uuid, p_texts text[]) TO memory_writer;
 
 -- _function_fingerprints(); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._function_fingerprints() RETURNS TABLE(signature text, security text, owner text, config text, acl text, body_md5 text)
@@ -2540,7 +2655,8 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._facts_ann_index_name(bigint)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', '50328be2703ac85844b58d614a9a7ecf', false),
         ('memory._fail_dead_attempts(uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6474b0aabd1e5351bb7a4cdf997577c5', false),
         ('memory._field_problem(jsonb,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6cf8520e40a30f7693123cf4861233e5', false),
-        ('memory._forget(uuid,uuid,uuid[],integer,text)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '3b09eb6c8b46d665c0dd9c160015093d', false),
+        ('memory._forget(uuid,uuid,uuid[],integer,text)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '8ee74355940171d06fde3ee2588a7a53', false),
+        ('memory._forget_reports(uuid,uuid,text[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '1737c57e87c0f822707f59fc7282f696', false),
         ('memory._function_fingerprints()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '9d5f770d99404344e0c73b64eb685914', false),
         ('memory._group_roles()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '26042769b5c2db52cfaae36609333624', false),
         ('memory._health_tenant(uuid,integer)', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE', 'b847ccb3c10a7b1500a4c0ef40112a4e', false),
@@ -2548,7 +2664,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._identity_map(uuid,uuid,uuid)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '24eb3e7fb02244cc907142a41bc8de3e', false),
         ('memory._identity_names(text,jsonb)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '76b848f3756953c4a0f40d44e75f708a', false),
         ('memory._index_words()', 'definer', 'memory_owner', 'search_path=pg_catalog, pg_temp', '', 'd4cdf68ab23b68453013728bb85447da', false),
-        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', '56a2c6540320bf38866ff2a7dde33e6d', false),
+        ('memory._installed_policies()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE', 'e98c40adfefd11cde7a7014a1c43aded', false),
         ('memory._kind(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE, memory_writer=EXECUTE', 'ef54e58aef42b081b621fd1f0b93ad64', false),
         ('memory._kind_columns(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '60be66f17c323b7bee73f792e06acc4c', false),
         ('memory._kind_key(text,text,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'e9102568bf7756c17c45d8230251a64e', false),
@@ -2558,7 +2674,7 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._limit(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_admin=EXECUTE, memory_reader=EXECUTE, memory_writer=EXECUTE', '510c14cf40c7ef2bcb27a4babfb3b887', false),
         ('memory._link_active(text,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'afc85d9a3a0f62fc5ad8eed9b0eaba20', false),
         ('memory._link_evidence(uuid,uuid)', 'definer', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '6216275003d5e9fdc6022b5f789763d5', false),
-        ('memory._link_pair(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'dda1744d10df829ce623b8ef3ff8d5ea', false),
+        ('memory._link_pair(uuid,uuid,uuid,real)', 'invoker', 'memory_owner', 'enable_nestloop=off, search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'ba438290d17ff557275d740dbd9d6f82', false),
         ('memory._link_score(boolean,boolean,real,real,real,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'ba8deb10eb890ca3b3acc9aa3a858be1', false),
         ('memory._link_threshold()', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '210c0d40713a233db1b85a0861b7bf27', false),
         ('memory._lock_simulation(uuid,uuid,boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '89ae5faaac4f0b98169f199e09fff8b6', false),
@@ -2609,6 +2725,9 @@ CREATE FUNCTION memory._installed_functions() RETURNS TABLE(signature text, secu
         ('memory._round_moment(uuid,uuid,integer,timestamp with time zone)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '3dca136ef0b716034b150d9db064fe9e', false),
         ('memory._said_hits(uuid,uuid,memory.recall_hit[],integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'f27c6c90f6248036fa0c914f5a31447e', false),
         ('memory._said_something(uuid,uuid,text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'f2e032017672643cef00e6d6b56f2b4d', false),
+        ('memory._scrub_json(jsonb,text[])', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', 'da0b3787a757194e7caa258ba6ec8f77', false),
+        ('memory._scrub_text(text,text[],boolean)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '4ac7c6f77021b19f4b0ae1d677642be1', false),
+        ('memory._scrubbable(text)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_writer=EXECUTE', '45852b91fe8512efc7de475a80bee7f8', false),
         ('memory._search_episodes(uuid,uuid,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,boolean,text,integer)', 'invoker', 'memory_owner', 'search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '6993717f22867c1dbde2b0b5548d7d6b', false),
         ('memory._search_episodes_ann(uuid,uuid,bigint,public.vector,integer,integer,real,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, hnsw.ef_search=400, hnsw.iterative_scan=relaxed_order, hnsw.max_scan_tuples=100000, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', '016ae6dc7dda13d836e5e03ec40d97fc', false),
         ('memory._search_episodes_ivf(uuid,uuid,bigint,public.vector,integer,integer,integer,integer,timestamp with time zone,timestamp with time zone,integer)', 'invoker', 'memory_owner', 'enable_sort=off, ivfflat.iterative_scan=relaxed_order, ivfflat.max_probes=60, ivfflat.probes=40, search_path=pg_catalog, pg_temp', 'memory_reader=EXECUTE', 'a2322598b0d88aed3e424019f4ea1473', false),
@@ -2899,6 +3018,12 @@ CREATE FUNCTION memory._installed_policies() RETURNS TABLE(table_name name, poli
     SELECT 'search_builds'::name, 'owner_changes_rows_of_the_entered_call_tenant'::name, true,
            ARRAY['memory_owner']::name[], 'UPDATE', e.call_tenant, e.call_tenant
       FROM e
+    -- memory._forget replaces a forgotten text where a report quotes it (memory._forget_reports)
+    UNION ALL
+    SELECT w.table_name::name, 'owner_changes_rows_of_the_entered_call_tenant'::name, true,
+           ARRAY['memory_owner']::name[], 'UPDATE', e.call_tenant, e.call_tenant
+      FROM e CROSS JOIN (VALUES ('reports'), ('report_sections'), ('report_chunks'), ('report_log'),
+                                ('predictions')) AS w (table_name)
     -- V0021: memory_owner adds to the feed (no UPDATE: a change is never rewritten), advances
     -- a head, replaces rules and clumps; V0038: sets and locks a tenant's caps.
     UNION ALL
@@ -3421,6 +3546,7 @@ GRANT ALL ON FUNCTION memory._link_evidence(p_tenant_id uuid, p_simulation_id uu
 CREATE FUNCTION memory._link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid, p_min_score real) RETURNS TABLE(linked bigint, added bigint, changed bigint, dropped bigint)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET enable_nestloop TO 'off'
     AS $$
 DECLARE
     v_vectors boolean := (SELECT m.model FROM memory._simulation_model(p_tenant_id, p_simulation_a) AS m)
@@ -3428,17 +3554,22 @@ DECLARE
                          (SELECT m.model FROM memory._simulation_model(p_tenant_id, p_simulation_b) AS m);
 BEGIN
     RETURN QUERY
-    WITH na AS MATERIALIZED (
-        SELECT n.node_id, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-               memory._identity_names(n.name, n.attributes) AS names,
-               memory._identity_names(n.name, NULL) AS own
+    WITH na AS MATERIALIZED (  -- each entity read and its names made once: every step below reads these
+        -- (own, its name alone, is its names when it has no alias to add)
+        SELECT n.node_id, n.node_key, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+               x.names,
+               CASE WHEN n.attributes OPERATOR(pg_catalog.?|) ARRAY['aliases', 'alias']
+                    THEN memory._identity_names(n.name, NULL) ELSE x.names END AS own
           FROM memory.nodes AS n
+         CROSS JOIN LATERAL (SELECT memory._identity_names(n.name, n.attributes) AS names) AS x
          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
     ), nb AS MATERIALIZED (
-        SELECT n.node_id, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-               memory._identity_names(n.name, n.attributes) AS names,
-               memory._identity_names(n.name, NULL) AS own
+        SELECT n.node_id, n.node_key, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+               x.names,
+               CASE WHEN n.attributes OPERATOR(pg_catalog.?|) ARRAY['aliases', 'alias']
+                    THEN memory._identity_names(n.name, NULL) ELSE x.names END AS own
           FROM memory.nodes AS n
+         CROSS JOIN LATERAL (SELECT memory._identity_names(n.name, n.attributes) AS names) AS x
          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b
     ), named AS MATERIALIZED (  -- a shared name or alias: the pairs most runs consist of
         SELECT DISTINCT a.node_id AS node_a, b.node_id AS node_b
@@ -3464,35 +3595,30 @@ BEGIN
         UNION
         SELECT ua.node_id, near.node_id
           FROM ua CROSS JOIN LATERAL (
-                   SELECT n.node_id
-                     FROM memory.nodes AS n
-                    WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b AND n.type = ua.type
-                      AND COALESCE(n.summary_embedding, n.embedding) IS NOT NULL
-                    ORDER BY COALESCE(n.summary_embedding, n.embedding) OPERATOR(public.<=>) ua.v, n.node_id
+                   SELECT ub.node_id
+                     FROM ub
+                    WHERE ub.type = ua.type AND ub.v IS NOT NULL
+                    ORDER BY ub.v OPERATOR(public.<=>) ua.v, ub.node_id
                     LIMIT 1) AS near
          WHERE v_vectors AND ua.v IS NOT NULL
     ), around_a AS MATERIALIZED (
         SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
-          FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
+          FROM (SELECT e.source_id AS node_id, t.own[1] AS nname
+                  FROM memory.edges AS e JOIN na AS t ON t.node_key = e.target_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a
                 UNION ALL
-                SELECT e.target_id, (memory._identity_names(s.name, NULL))[1]
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
+                SELECT e.target_id, s.own[1]
+                  FROM memory.edges AS e JOIN na AS s ON s.node_key = e.source_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a) AS x
          GROUP BY x.node_id
     ), around_b AS MATERIALIZED (
         SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
-          FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
+          FROM (SELECT e.source_id AS node_id, t.own[1] AS nname
+                  FROM memory.edges AS e JOIN nb AS t ON t.node_key = e.target_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b
                 UNION ALL
-                SELECT e.target_id, (memory._identity_names(s.name, NULL))[1]
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
+                SELECT e.target_id, s.own[1]
+                  FROM memory.edges AS e JOIN nb AS s ON s.node_key = e.source_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b) AS x
          GROUP BY x.node_id
     ), evidence AS MATERIALIZED (
@@ -3508,23 +3634,13 @@ BEGIN
                           / (cardinality(COALESCE(ra.nn, '{}')) + cardinality(COALESCE(rb.nn, '{}')) - cardinality(shared.names)))::real
                END AS neighbours
           FROM candidates AS c
-          CROSS JOIN LATERAL (
-              SELECT n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-                     memory._identity_names(n.name, n.attributes) AS names, memory._identity_names(n.name, NULL) AS own
-                FROM memory.nodes AS n
-               WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
-                 AND n.node_key = pg_catalog.md5(c.node_a)::uuid) AS a
-          CROSS JOIN LATERAL (
-              SELECT n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-                     memory._identity_names(n.name, n.attributes) AS names, memory._identity_names(n.name, NULL) AS own
-                FROM memory.nodes AS n
-               WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b
-                 AND n.node_key = pg_catalog.md5(c.node_b)::uuid) AS b
+          JOIN na AS a ON a.node_id = c.node_a
+          JOIN nb AS b ON b.node_id = c.node_b
           LEFT JOIN around_a AS ra ON ra.node_id = c.node_a
           LEFT JOIN around_b AS rb ON rb.node_id = c.node_b
           CROSS JOIN LATERAL (SELECT COALESCE(pg_catalog.array_agg(i.n ORDER BY i.n), '{}') AS names
                                 FROM (SELECT pg_catalog.unnest(ra.nn) INTERSECT SELECT pg_catalog.unnest(rb.nn)) AS i(n)) AS shared
-    ), decided AS (
+    ), decided AS MATERIALIZED (  -- a person's verdicts: read once, not once a candidate
         SELECT l.node_a, l.node_b, l.decision
           FROM memory.identity_links AS l
          WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_a AND l.simulation_b = p_simulation_b
@@ -3532,9 +3648,9 @@ BEGIN
     ), scored AS MATERIALIZED (
         SELECT e.*, memory._link_score(e.same_name, e.alias, e.trigram, e.meaning, e.neighbours, e.same_type) AS score
           FROM evidence AS e
-         WHERE NOT EXISTS (SELECT 1 FROM decided AS d
-                            WHERE (d.node_a = e.node_a AND d.node_b = e.node_b)
-                               OR (d.decision IN ('confirmed', 'manual') AND (d.node_a = e.node_a OR d.node_b = e.node_b)))
+         WHERE NOT EXISTS (SELECT 1 FROM decided AS d WHERE d.node_a = e.node_a AND d.node_b = e.node_b)
+           AND e.node_a NOT IN (SELECT d.node_a FROM decided AS d WHERE d.decision IN ('confirmed', 'manual'))
+           AND e.node_b NOT IN (SELECT d.node_b FROM decided AS d WHERE d.decision IN ('confirmed', 'manual'))
     ), chosen AS (
         SELECT s.node_a, s.node_b, s.score,
                pg_catalog.jsonb_build_object(
@@ -3566,7 +3682,7 @@ BEGIN
            SET current = false, updated_at = pg_catalog.now()
          WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_a AND l.simulation_b = p_simulation_b
            AND l.decision = 'auto' AND l.current
-           AND NOT EXISTS (SELECT 1 FROM chosen AS c WHERE c.node_a = l.node_a AND c.node_b = l.node_b)
+           AND (l.node_a, l.node_b) NOT IN (SELECT c.node_a, c.node_b FROM chosen AS c)  -- hashed once, not scanned a link
         RETURNING 1
     )
     SELECT (SELECT pg_catalog.count(*) FROM chosen),
@@ -5448,6 +5564,109 @@ COMMENT ON FUNCTION memory._said_something(p_tenant_id uuid, p_simulation_id uui
 -- FUNCTION _said_something(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text); Type: ACL; Schema: memory; Owner: memory_owner
 REVOKE ALL ON FUNCTION memory._said_something(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text) FROM PUBLIC;
 GRANT ALL ON FUNCTION memory._said_something(p_tenant_id uuid, p_simulation_id uuid, p_episode_id text) TO memory_reader;
+
+-- _scrub_json(jsonb, text[]); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._scrub_json(p_doc jsonb, p_texts text[]) RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    RETURN CASE pg_catalog.jsonb_typeof(p_doc)
+        WHEN 'string' THEN pg_catalog.to_jsonb(memory._scrub_text(p_doc OPERATOR(pg_catalog.#>>) '{}', p_texts))
+        WHEN 'object' THEN COALESCE((SELECT pg_catalog.jsonb_object_agg(e.key, memory._scrub_json(e.value, p_texts))
+                                       FROM pg_catalog.jsonb_each(p_doc) AS e), '{}'::jsonb)
+        WHEN 'array' THEN COALESCE((SELECT pg_catalog.jsonb_agg(memory._scrub_json(e.value, p_texts) ORDER BY e.n)
+                                      FROM pg_catalog.jsonb_array_elements(p_doc) WITH ORDINALITY AS e (value, n)),
+                                   '[]'::jsonb)
+        ELSE p_doc END;
+END
+$$;
+
+ALTER FUNCTION memory._scrub_json(p_doc jsonb, p_texts text[]) OWNER TO memory_owner;
+
+-- FUNCTION _scrub_json(p_doc jsonb, p_texts text[]); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._scrub_json(p_doc jsonb, p_texts text[]) IS 'Internal: a JSON document with the given texts replaced by the forgotten marker in every string value';
+
+-- FUNCTION _scrub_json(p_doc jsonb, p_texts text[]); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._scrub_json(p_doc jsonb, p_texts text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._scrub_json(p_doc jsonb, p_texts text[]) TO memory_writer;
+
+-- _scrub_text(text, text[], boolean); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._scrub_text(p_text text, p_texts text[], p_pieces boolean DEFAULT false) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    c_marker CONSTANT text := '[forgotten]';
+    v_text   text := p_text;
+    v_needle text;
+    v_len    integer;
+    v_k      integer;
+BEGIN
+    IF v_text IS NULL OR p_texts IS NULL THEN
+        RETURN v_text;
+    END IF;
+    FOREACH v_needle IN ARRAY p_texts LOOP
+        v_text := pg_catalog.replace(v_text, v_needle, c_marker);
+    END LOOP;
+    IF NOT p_pieces THEN
+        RETURN v_text;
+    END IF;
+    FOREACH v_needle IN ARRAY p_texts LOOP
+        IF memory._scrubbable(v_text) AND pg_catalog.strpos(v_needle, pg_catalog.btrim(v_text)) > 0 THEN
+            RETURN c_marker;
+        END IF;
+        v_len := LEAST(pg_catalog.char_length(v_text), pg_catalog.char_length(v_needle)) - 1;
+        FOR v_k IN REVERSE v_len .. 1 LOOP
+            IF pg_catalog.right(v_text, v_k) = pg_catalog.left(v_needle, v_k) THEN
+                IF memory._scrubbable(pg_catalog.right(v_text, v_k)) THEN
+                    v_text := pg_catalog.left(v_text, pg_catalog.char_length(v_text) - v_k) || c_marker;
+                END IF;
+                EXIT;
+            END IF;
+        END LOOP;
+        v_len := LEAST(pg_catalog.char_length(v_text), pg_catalog.char_length(v_needle)) - 1;
+        FOR v_k IN REVERSE v_len .. 1 LOOP
+            IF pg_catalog.left(v_text, v_k) = pg_catalog.right(v_needle, v_k) THEN
+                IF memory._scrubbable(pg_catalog.left(v_text, v_k)) THEN
+                    v_text := c_marker || pg_catalog.substr(v_text, v_k + 1);
+                END IF;
+                EXIT;
+            END IF;
+        END LOOP;
+    END LOOP;
+    RETURN v_text;
+END
+$$;
+
+ALTER FUNCTION memory._scrub_text(p_text text, p_texts text[], p_pieces boolean) OWNER TO memory_owner;
+
+-- FUNCTION _scrub_text(p_text text, p_texts text[], p_pieces boolean); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._scrub_text(p_text text, p_texts text[], p_pieces boolean) IS 'Internal: a text with the given texts replaced by the forgotten marker (a chunk''s cut pieces of them too)';
+
+-- FUNCTION _scrub_text(p_text text, p_texts text[], p_pieces boolean); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._scrub_text(p_text text, p_texts text[], p_pieces boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._scrub_text(p_text text, p_texts text[], p_pieces boolean) TO memory_writer;
+
+-- _scrubbable(text); Type: FUNCTION; Schema: memory; Owner: memory_owner
+CREATE FUNCTION memory._scrubbable(p_text text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT p_text IS NOT NULL
+       AND pg_catalog.char_length(pg_catalog.btrim(p_text)) >=
+           CASE WHEN p_text OPERATOR(pg_catalog.~) '[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]'
+                THEN 8 ELSE 24 END
+$$;
+
+ALTER FUNCTION memory._scrubbable(p_text text) OWNER TO memory_owner;
+
+-- FUNCTION _scrubbable(p_text text); Type: COMMENT; Schema: memory; Owner: memory_owner
+COMMENT ON FUNCTION memory._scrubbable(p_text text) IS 'Internal: whether a forgotten text is long enough to scrub from reports by exact match (the minimum''s one home)';
+
+-- FUNCTION _scrubbable(p_text text); Type: ACL; Schema: memory; Owner: memory_owner
+REVOKE ALL ON FUNCTION memory._scrubbable(p_text text) FROM PUBLIC;
+GRANT ALL ON FUNCTION memory._scrubbable(p_text text) TO memory_writer;
 
 -- _search_episodes(uuid, uuid, public.vector, integer, integer, integer, integer, timestamp with time zone, timestamp with time zone, boolean, text, integer); Type: FUNCTION; Schema: memory; Owner: memory_owner
 CREATE FUNCTION memory._search_episodes(p_tenant_id uuid, p_simulation_id uuid, p_query public.vector, p_top_k integer, p_agent_id integer, p_round_from integer, p_round_to integer, p_from timestamp with time zone, p_to timestamp with time zone, p_collapse boolean, p_model text, p_pool integer) RETURNS TABLE(episode_id text, agent_id integer, agent_name text, platform text, round integer, action_type text, content text, occurred_at timestamp with time zone, similarity double precision, copies integer, agents integer)
@@ -11479,6 +11698,9 @@ GRANT ALL ON FUNCTION memory.predictions(p_tenant_id uuid, p_simulation_id uuid,
 GRANT SELECT ON TABLE memory.predictions TO memory_reader;
 GRANT INSERT ON TABLE memory.predictions TO memory_writer;
 
+-- predictions owner_changes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_changes_rows_of_the_entered_call_tenant ON memory.predictions FOR UPDATE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
 -- predictions owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.predictions FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
@@ -12243,6 +12465,9 @@ COMMENT ON TABLE memory.report_chunks IS 'Report sections cut into embedded chun
 GRANT SELECT ON TABLE memory.report_chunks TO memory_reader;
 GRANT INSERT ON TABLE memory.report_chunks TO memory_writer;
 
+-- report_chunks owner_changes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_changes_rows_of_the_entered_call_tenant ON memory.report_chunks FOR UPDATE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
 -- report_chunks owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.report_chunks FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
@@ -12357,6 +12582,9 @@ GRANT ALL ON FUNCTION memory.report_log(p_tenant_id uuid, p_simulation_id uuid, 
 GRANT SELECT ON TABLE memory.report_log TO memory_reader;
 GRANT INSERT ON TABLE memory.report_log TO memory_writer;
 
+-- report_log owner_changes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_changes_rows_of_the_entered_call_tenant ON memory.report_log FOR UPDATE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
+
 -- report_log owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.report_log FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
@@ -12453,6 +12681,9 @@ GRANT ALL ON FUNCTION memory.report_sections(p_tenant_id uuid, p_simulation_id u
 -- TABLE report_sections; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.report_sections TO memory_reader;
 GRANT INSERT ON TABLE memory.report_sections TO memory_writer;
+
+-- report_sections owner_changes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_changes_rows_of_the_entered_call_tenant ON memory.report_sections FOR UPDATE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- report_sections owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.report_sections FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
@@ -12562,6 +12793,9 @@ GRANT ALL ON FUNCTION memory.reports(p_tenant_id uuid, p_simulation_id uuid) TO 
 -- TABLE reports; Type: ACL; Schema: memory; Owner: memory_owner
 GRANT SELECT ON TABLE memory.reports TO memory_reader;
 GRANT INSERT ON TABLE memory.reports TO memory_writer;
+
+-- reports owner_changes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
+CREATE POLICY owner_changes_rows_of_the_entered_call_tenant ON memory.reports FOR UPDATE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id))) WITH CHECK ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));
 
 -- reports owner_removes_rows_of_the_entered_call_tenant; Type: POLICY; Schema: memory; Owner: memory_owner
 CREATE POLICY owner_removes_rows_of_the_entered_call_tenant ON memory.reports FOR DELETE TO memory_owner USING ((tenant_id = ( SELECT memory._current_tenant_id() AS _current_tenant_id)));

@@ -7,6 +7,7 @@ the real model (its vectors computed here)."""
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import string
@@ -231,3 +232,176 @@ def test_forget_an_agent_and_a_reimport_says_so(world, connect, tmp_path, capsys
         assert "left out as forgotten" in said and "episodes" in said and "profiles" in said
         assert mem.episodes(world.tenant_a, world.sim_a, agent_id=1) == []
         assert mem.simulation_stats(world.tenant_a, world.sim_a).episodes == after.episodes
+
+
+# -- reports --------------------------------------------------------------------------
+
+QUOTED = f"Honestly the {MARKER} junction is where my kids cross every single morning"
+REPOSTED = f"The night buses on Tanner Street stop at {MARKER}b, and nobody has asked us riders"
+SHORT = "Totally agree"
+LONG_QUOTE = " ".join(
+    f"Sentence {n} of the long post says the plan {'names ' + MARKER + 'c and ' if n == 6 else ''}"
+    f"changes how the school run works for families on the east side of River Road."
+    for n in range(1, 13)
+)
+
+
+def _run_quoting_posts(tmp_path: Path) -> Path:
+    """The example run with four posts of agent 1 and a repost by agent 2, and its report
+    quoting them (MiroFish's files: the section, the assembled report, meta.json's markdown
+    and an agent log line)."""
+    run = tmp_path / "run"
+    shutil.copytree(ROOT / "examples" / "mirofish_run", run)
+
+    def action(second: int, agent: int, name: str, kind: str, args: dict) -> str:  # type: ignore[type-arg]
+        return json.dumps(
+            {"round": 8, "timestamp": f"2025-05-06T10:25:{second:02d}.000000", "agent_id": agent,
+             "agent_name": name, "action_type": kind, "action_args": args, "result": None,
+             "success": True}
+        )  # fmt: skip
+
+    lines = [
+        action(10, 1, "Daniel Reyes", "CREATE_POST", {"content": QUOTED}),
+        action(11, 1, "Daniel Reyes", "CREATE_POST", {"content": SHORT}),
+        action(12, 1, "Daniel Reyes", "CREATE_POST", {"content": LONG_QUOTE}),
+        action(13, 2, "Helen Marsh", "REPOST",
+               {"new_post_id": 99, "original_post_id": 98, "original_content": REPOSTED,
+                "original_author_name": "Eastbank Neighbours' Group"}),
+    ]  # fmt: skip
+    actions = run / "twitter" / "actions.jsonl"
+    body = actions.read_text().splitlines()
+    actions.write_text("\n".join(body[:-2] + lines + body[-2:]) + "\n")
+    report = next((run / "reports").iterdir())
+    quote = (
+        f'\n> "{QUOTED}" - a parent, round 8\n\nOne rider reposted: "{REPOSTED}".\n\n'
+        f"{SHORT}, wrote several traders about the loading windows.\n\n{LONG_QUOTE}\n\n"
+    )
+    section = report / "section_02.md"
+    section.write_text(section.read_text() + quote)
+    full = report / "full_report.md"
+    full.write_text(full.read_text() + quote)
+    meta = json.loads((report / "meta.json").read_text())
+    if meta.get("markdown_content"):
+        meta["markdown_content"] += quote
+    (report / "meta.json").write_text(json.dumps(meta, ensure_ascii=False, indent=2))
+    log = report / "agent_log.jsonl"
+    entry = {"timestamp": "2026-01-12T15:09:00.000000", "elapsed_seconds": 290.0,
+             "report_id": report.name, "action": "section_content", "stage": "generating",
+             "section_title": "quotes", "section_index": 2,
+             "details": {"content": quote, "tool_results": [{"text": QUOTED}]}}  # fmt: skip
+    log.write_text(log.read_text().rstrip("\n") + "\n" + json.dumps(entry) + "\n")
+    return run
+
+
+def test_a_forget_scrubs_the_reports_that_quote_it(world, connect, tmp_path):  # type: ignore[no-untyped-def]
+    """A report quoting the forgotten posts (and the text a forgotten repost carried) keeps
+    no copy of them: the marker stands where they were, in the sections, the chunks (those
+    changed lose their vectors), meta.json's markdown and the agent log; a text too short to
+    tell from other words stays; the report still reads and searches; a replay changes
+    nothing."""
+    run = _run_quoting_posts(tmp_path)
+    dsn = world.dsn("app_a")
+    t, s = world.tenant_a, world.sim_a
+    imp = ["--dsn", dsn, "import", str(run), "--tenant", str(t), "--simulation", str(s), "--quiet"]
+    assert main(imp) == 0
+    su = connect("postgres")
+    before = set(_rows_with_marker(su))
+    assert {"memory.reports", "memory.report_sections", "memory.report_chunks",
+            "memory.report_log", "memory.episodes"} <= before  # fmt: skip
+    with Memory(dsn) as mem:
+        report_id = mem.reports(t, s)[0].report_id
+        long_chunks = [
+            c for c in su.execute(
+                "SELECT content FROM memory.report_chunks WHERE simulation_id = %s", (s,)
+            ).fetchall() if "Sentence " in c[0]
+        ]  # fmt: skip
+        # the long quote was cut: no chunk holds it whole, so exact matching alone misses it
+        assert len(long_chunks) >= 2 and all(LONG_QUOTE not in c[0] for c in long_chunks)
+        ids = [
+            e.episode_id
+            for agent in (1, 2)
+            for e in mem.episodes(t, s, agent_id=agent)
+            if MARKER in e.content or e.content == SHORT
+            or MARKER in str(e.metadata.get("action_args", {}))
+        ]  # fmt: skip
+        assert len(ids) == 4
+        counts = mem.forget_episodes(t, s, ids)
+        assert counts.episodes == 4
+
+        # no row of any table holds the marker, nor any page once the tables are rewritten
+        assert _rows_with_marker(su) == []
+        su.execute(
+            "VACUUM (FULL) memory.episodes, memory.edges, memory.row_history, memory.word_postings,"
+            " memory.vector_cache, memory.edge_evidence, memory.changes, memory.reports,"
+            " memory.report_sections, memory.report_chunks, memory.report_log"
+        )
+        assert _files_with_marker(su) == []
+
+        # the report still reads, with the marker where the quotes were
+        section = next(x for x in mem.report_sections(t, s, report_id) if x.section_index == 2)
+        assert section.markdown.count("[forgotten]") == 3
+        assert "a parent, round 8" in section.markdown and "One rider reposted" in section.markdown
+        assert "Sentence" not in section.markdown
+        # the short text is not scrubbed: "Totally agree" could be anyone's words
+        assert f"{SHORT}, wrote several traders" in section.markdown
+        chunks = su.execute(
+            "SELECT content, embedding IS NULL FROM memory.report_chunks WHERE simulation_id = %s",
+            (s,),
+        ).fetchall()
+        assert not any("Sentence " in c for c, _ in chunks)  # every piece of the cut quote
+        changed = [c for c, unembedded in chunks if "[forgotten]" in c]
+        assert changed and all(u for c, u in chunks if "[forgotten]" in c)
+        assert any(not u for _, u in chunks)  # the other chunks keep their vectors
+        log = mem.report_log(t, s, report_id, limit=1000)
+        assert any("[forgotten]" in str(line.entry) for line in log)
+        # searching the report still answers, from the chunks that keep a vector
+        query = su.execute(
+            "SELECT embedding::real[] FROM memory.report_chunks WHERE simulation_id = %s"
+            " AND embedding IS NOT NULL LIMIT 1", (s,)
+        ).fetchone()[0]  # fmt: skip
+        assert mem.search_reports(t, s, query, top_k=3)
+
+        change = mem.changes_since(t)[-1]
+        assert change.counts["texts_too_short"] == 1
+        assert change.counts["report_rows"] >= 5 and change.counts["chunks_unembedded"] >= 2
+        # a replay changes nothing
+        again = mem.forget_episodes(t, s, ids)
+        assert again.episodes == 0
+        assert mem.changes_since(t)[-1].change_id == change.change_id
+
+    # a re-import of the same files leaves the posts out and the report as the forget left
+    # it, its changed chunks embedded again from the text they hold now
+    assert main(imp) == 0
+    assert _rows_with_marker(su) == []
+    with Memory(dsn) as mem:
+        section = next(x for x in mem.report_sections(t, s, report_id) if x.section_index == 2)
+        assert section.markdown.count("[forgotten]") == 3
+        assert f"{SHORT}, wrote several traders" in section.markdown
+    rows = su.execute(
+        "SELECT content, embedding IS NULL FROM memory.report_chunks WHERE simulation_id = %s", (s,)
+    ).fetchall()
+    assert any("[forgotten]" in c for c, _ in rows)
+    assert not any(unembedded for _, unembedded in rows)
+
+
+def test_the_minimum_a_report_scrub_needs(connect):  # type: ignore[no-untyped-def]
+    """memory._scrubbable, the rule's one home: 24 characters once trimmed, 8 where CJK
+    carries a word a character; and the scrub of a JSON document keeps it valid JSON around
+    texts with quotes and new lines."""
+    conn = connect("postgres")
+
+    def ok(text: str) -> bool:
+        return conn.execute("SELECT memory._scrubbable(%s)", (text,)).fetchone()[0]
+
+    assert not ok("ok") and not ok("Totally agree") and not ok(" " * 30 + "ok")
+    assert not ok("x" * 23) and ok("x" * 24)
+    assert not ok("临江交通局说好") and ok("临江交通局说好的")  # 7 and 8 characters
+    said = 'She said "close it"\nand left the "meeting" early today'
+    doc = {"details": {"content": f"> {said} - round 3", "list": [said, 1, None]}, "n": said}
+    got = conn.execute(
+        "SELECT memory._scrub_json(%s::jsonb, ARRAY[%s])", (json.dumps(doc), said)
+    ).fetchone()[0]
+    assert got == {
+        "details": {"content": "> [forgotten] - round 3", "list": ["[forgotten]", 1, None]},
+        "n": "[forgotten]",
+    }

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import psycopg
+from psycopg.types.json import Jsonb
 
 from swarm_memory import mirofish
 from swarm_memory.client import Memory, PromoteCounts, StagingColumn, StagingTable, UUIDLike
@@ -167,18 +168,113 @@ def leave_out_forgotten(
                 conn=conn,
             )
         if gone:
+            if kind == "episodes":
+                left.extend(i for i, id_ in zip(items, ids, strict=True) if id_ in gone)
             items[:] = [i for i, id_ in zip(items, ids, strict=True) if id_ not in gone]
             out[kind] = len(ids) - len(items)
 
+    left: list[dict[str, Any]] = []
     keep(
         "episodes",
         parsed.episodes,
         [e["id"] for e in parsed.episodes],
         [text_hash(e.get("content")) for e in parsed.episodes],
     )
+    if left and parsed.reports:
+        scrub_reports(conn, parsed.reports, left)
     keep("edges", parsed.graph.edges, [e["id"] for e in parsed.graph.edges])
     keep("profiles", parsed.profiles, [f"{p['platform']}/{p['agent_id']}" for p in parsed.profiles])
     return out
+
+
+def scrub_reports(conn: psycopg.Connection, reports: Any, episodes: list[dict[str, Any]]) -> None:
+    """The run's reports as a forget left them in the memory: every text of the forgotten
+    episodes the database's rule lets go (memory._action_said, memory._scrubbable) replaced
+    by the marker (memory._scrub_text, memory._scrub_json), and the chunks of a changed
+    section cut again, so that a re-import neither brings a quote back nor keeps a vector of
+    it."""
+    from swarm_memory.reports import chunk_text, section_title
+
+    row = conn.execute(
+        "SELECT ARRAY(SELECT x.t FROM (SELECT DISTINCT u.t FROM pg_catalog.unnest(%s::text[]"
+        " || ARRAY(SELECT memory._action_said(e.c, e.m) FROM ROWS FROM (pg_catalog.unnest(%s::text[]),"
+        " pg_catalog.unnest(%s::jsonb[])) AS e (c, m))) AS u (t) WHERE memory._scrubbable(u.t)) AS x"
+        " ORDER BY pg_catalog.char_length(x.t) DESC, x.t)",
+        (
+            [e.get("content") for e in episodes],
+            [e.get("content") for e in episodes],
+            [Jsonb(e.get("metadata") or {}) for e in episodes],
+        ),
+    ).fetchone()
+    texts = row[0] if row else []
+    if not texts:
+        return
+
+    def text(values: list[str | None]) -> list[str | None]:
+        got = conn.execute(
+            "SELECT ARRAY(SELECT memory._scrub_text(v.t, %s) FROM pg_catalog.unnest(%s::text[])"
+            " WITH ORDINALITY AS v (t, n) ORDER BY v.n)",
+            (texts, values),
+        ).fetchone()
+        return list(got[0]) if got else values
+
+    def json(values: list[Any]) -> list[Any]:
+        got = conn.execute(
+            "SELECT ARRAY(SELECT memory._scrub_json(v.d, %s) FROM pg_catalog.unnest(%s::jsonb[])"
+            " WITH ORDINALITY AS v (d, n) ORDER BY v.n)",
+            (texts, [Jsonb(v) for v in values]),
+        ).fetchone()
+        return list(got[0]) if got else values
+
+    fields = ("title", "summary", "simulation_requirement", "error")
+    for r in reports.reports:
+        for name, value in zip(fields, text([r.get(f) for f in fields]), strict=True):
+            r[name] = value
+    for r, meta in zip(
+        reports.reports, json([r["metadata"] for r in reports.reports]), strict=True
+    ):
+        r["metadata"] = meta
+    sections = reports.report_sections
+    titles = text([s["title"] for s in sections])
+    bodies = text([s["markdown"] for s in sections])
+    changed = set()
+    for s, title, body in zip(sections, titles, bodies, strict=True):
+        if (title, body) != (s["title"], s["markdown"]):
+            changed.add((s["report_id"], s["section_index"]))
+            s["title"], s["markdown"] = title, body
+    if changed:
+        chunks = [
+            c for c in reports.report_chunks if (c["report_id"], c["section_index"]) not in changed
+        ]
+        for s in sections:
+            if (s["report_id"], s["section_index"]) in changed:
+                chunks += [
+                    {
+                        "id": f"{s['report_id']}/{s['section_index']}/{n}",
+                        "report_id": s["report_id"],
+                        "section_index": s["section_index"],
+                        "chunk_index": n,
+                        "content": chunk,
+                        "embed_text": f"{s['title']}\n{chunk}",
+                    }
+                    for n, chunk in enumerate(chunk_text(section_title(s["markdown"])[1]))
+                ]
+        for i, c in enumerate(
+            chunks
+        ):  # a row's place in its file, as reports.read_reports numbers it
+            c["position"] = i
+        reports.report_chunks[:] = chunks
+    for line, entry in zip(
+        reports.report_log, json([x["entry"] for x in reports.report_log]), strict=True
+    ):
+        line["entry"] = entry
+    for p, claim in zip(
+        reports.predictions, text([p.get("claim") for p in reports.predictions]), strict=True
+    ):
+        p["claim"] = claim
+    metas = json([p.get("metadata") or {} for p in reports.predictions])
+    for p, meta in zip(reports.predictions, metas, strict=True):
+        p["metadata"] = meta
 
 
 # -- embed -------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 -- Data tables (everything but tenants and tenant_grants: the simulation data, import attempts
 -- and staging) admit a row only for the granted tenant of the current call.
 BEGIN;
-SELECT plan(450);  -- V0043: api_keys (1 + 2 x 4); V0038: tenant_quotas (1 + 2 x 5); V0026: 4 tables (38); 159 + 11 report and prediction tables x 13 + row_history (V0015) 9 + edge_evidence (V0016) 9 + embedding_models (V0022) 3 + tenant_models (V0022) 13 + changes, change_heads, retention_rules, episode_clumps (V0021) 4 + 2 x 19
+SELECT plan(460);  -- owner changes in 5 report tables (2 x 5); V0043: api_keys (1 + 2 x 4); V0038: tenant_quotas (1 + 2 x 5); V0026: 4 tables (38); 159 + 11 report and prediction tables x 13 + row_history (V0015) 9 + edge_evidence (V0016) 9 + embedding_models (V0022) 3 + tenant_models (V0022) 13 + changes, change_heads, retention_rules, episode_clumps (V0021) 4 + 2 x 19
 
 CREATE TEMP TABLE fx_policies (table_name name, policy name, cmd text, roles name[]) ON COMMIT DROP;
 INSERT INTO fx_policies VALUES
@@ -92,6 +92,10 @@ SELECT t.table_name, 'owner_adds_rows_to_the_entered_call_tenant', 'INSERT', '{m
   FROM (VALUES ('search_builds'), ('search_points'), ('search_clumps'), ('search_clump_chunks')) AS t(table_name);
 INSERT INTO fx_policies VALUES
     ('search_builds', 'owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', '{memory_owner}');
+-- A forget replaces the forgotten texts where a report quotes them (memory._forget_reports).
+INSERT INTO fx_policies
+SELECT t.table_name, 'owner_changes_rows_of_the_entered_call_tenant', 'UPDATE', '{memory_owner}'
+  FROM (VALUES ('reports'), ('report_sections'), ('report_chunks'), ('report_log'), ('predictions')) AS t(table_name);
 
 -- policies_are per table (24)
 SELECT policies_are('memory', t.table_name, ARRAY(SELECT p.policy FROM fx_policies AS p WHERE p.table_name = t.table_name),

@@ -105,6 +105,12 @@ AS $fn$
     SELECT 'search_builds'::name, 'owner_changes_rows_of_the_entered_call_tenant'::name, true,
            ARRAY['memory_owner']::name[], 'UPDATE', e.call_tenant, e.call_tenant
       FROM e
+    -- memory._forget replaces a forgotten text where a report quotes it (memory._forget_reports)
+    UNION ALL
+    SELECT w.table_name::name, 'owner_changes_rows_of_the_entered_call_tenant'::name, true,
+           ARRAY['memory_owner']::name[], 'UPDATE', e.call_tenant, e.call_tenant
+      FROM e CROSS JOIN (VALUES ('reports'), ('report_sections'), ('report_chunks'), ('report_log'),
+                                ('predictions')) AS w (table_name)
     -- V0021: memory_owner adds to the feed (no UPDATE: a change is never rewritten), advances
     -- a head, replaces rules and clumps; V0038: sets and locks a tenant's caps.
     UNION ALL

@@ -15,6 +15,9 @@
 --   clumps:    compaction clumps naming them, and the simulation's clump search builds
 --              (their vectors; `swarm-memory index` builds again)
 --   staging:   rows of them still staged by an import of the simulation
+--   reports:   their texts (content, and what a repost or quote said: memory._action_said)
+--              where the simulation's reports quote them, replaced by a marker
+--              (memory._forget_reports; a text too short to tell from other words stays)
 -- Then one change in the feed (kind episodes, op delete, the ids; no text) and a tombstone
 -- of each row in memory.forgotten, which the importer reads to leave them out. Episodes
 -- already gone are nothing to forget: a replay changes nothing and records no change.
@@ -52,6 +55,8 @@ DECLARE
     v_history     bigint;
     v_vectors     bigint;
     v_change      bigint;
+    v_texts       text[];
+    v_reports     jsonb;
 BEGIN
     PERFORM memory._enter_tenant(p_tenant_id);
     SELECT COALESCE(pg_catalog.array_agg(e.episode_key ORDER BY e.episode_id), '{}'),
@@ -59,8 +64,11 @@ BEGIN
            COALESCE(pg_catalog.array_agg(pg_catalog.sha256(pg_catalog.convert_to(e.content, 'UTF8')) ORDER BY e.episode_id), '{}'),
            COALESCE(pg_catalog.array_agg(e.content_hash) FILTER (WHERE e.content_hash IS NOT NULL), '{}')
            || COALESCE(pg_catalog.array_agg(memory._cache_hash(e.embedding_model, e.content))
-                           FILTER (WHERE e.embedding_model IS NOT NULL AND e.content IS NOT NULL), '{}')
-      INTO v_keys, v_ids, v_text_hashes, v_hashes
+                           FILTER (WHERE e.embedding_model IS NOT NULL AND e.content IS NOT NULL), '{}'),
+           COALESCE(pg_catalog.array_agg(e.content) FILTER (WHERE e.content IS NOT NULL), '{}')
+           || COALESCE(pg_catalog.array_agg(memory._action_said(e.content, e.metadata))
+                           FILTER (WHERE memory._action_said(e.content, e.metadata) IS DISTINCT FROM e.content), '{}')
+      INTO v_keys, v_ids, v_text_hashes, v_hashes, v_texts
       FROM memory.episodes AS e
      WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_id
        AND e.episode_key = ANY (p_episode_keys);
@@ -131,11 +139,15 @@ BEGIN
        AND s.attempt_id IN (SELECT a.attempt_id FROM memory.import_attempts AS a
                              WHERE a.tenant_id = p_tenant_id AND a.simulation_id = p_simulation_id);
 
+    v_reports := memory._forget_reports(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
+                                        p_texts => v_texts);
+
     v_change := memory._record_change(p_tenant_id => p_tenant_id, p_simulation_id => p_simulation_id,
                                       p_kind => 'episodes', p_op => 'delete', p_ids => v_ids,
                                       p_counts => pg_catalog.jsonb_build_object(
                                           'episodes', v_episodes, 'facts_removed', v_facts,
-                                          'facts_kept', v_kept, 'profiles', v_removed),
+                                          'facts_kept', v_kept, 'profiles', v_removed)
+                                                  || v_reports,
                                       p_attempt_id => NULL,
                                       p_detail => pg_catalog.jsonb_build_object(
                                           'forgotten', true, 'facts', v_edge_ids, 'profiles', v_profiles));

@@ -3,18 +3,26 @@
 -- without comparing every pair: a shared name or alias (memory._identity_names, a hash
 -- join); then, for the entities no name pairs (in a rerun, the few renamed, new or gone),
 -- shared name trigrams within one type (pg_trgm's show_trgm, a hash join) and the nearest
--- entity of the same type by meaning (its summary's vector, else its name's; only when both
--- runs' vectors are of one model). Each candidate is scored from its evidence
+-- entity of the same type by meaning among the other run's entities no name pairs either
+-- (its summary's vector, else its name's; only when both runs' vectors are of one model): an
+-- entity a name paired is taken, and comparing with it would cost a distance for every
+-- entity of the type. Each entity is read, and its names made, once (the CTEs na and nb:
+-- every later step joins them rather than calling memory._identity_names again).
+-- Each candidate is scored from its evidence
 -- (memory._link_score) and kept when it reaches p_min_score and each side is the other's
 -- best (one entity a run, ties broken by id). A pair a person refused is never linked, and
 -- an entity a person linked by hand or confirmed is not linked again. The links found are
 -- written, a link written before and found again is left as it is (a replay writes
 -- nothing), and an automatic link no longer found stops counting (current false).
+-- Nested loops are off for the call: every join here is of whole runs, and a run just
+-- imported is not yet analysed, so its rows are estimated at a handful and a nested loop
+-- would compare every pair (the lookups that need one, the nearest by meaning and the
+-- refused pairs, still get it).
 CREATE OR REPLACE FUNCTION memory._link_pair(p_tenant_id uuid, p_simulation_a uuid, p_simulation_b uuid,
                                              p_min_score real)
 RETURNS TABLE (linked bigint, added bigint, changed bigint, dropped bigint)
 LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
+SET search_path = pg_catalog, pg_temp SET enable_nestloop = off
 AS $fn$
 DECLARE
     v_vectors boolean := (SELECT m.model FROM memory._simulation_model(p_tenant_id, p_simulation_a) AS m)
@@ -22,17 +30,22 @@ DECLARE
                          (SELECT m.model FROM memory._simulation_model(p_tenant_id, p_simulation_b) AS m);
 BEGIN
     RETURN QUERY
-    WITH na AS MATERIALIZED (
-        SELECT n.node_id, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-               memory._identity_names(n.name, n.attributes) AS names,
-               memory._identity_names(n.name, NULL) AS own
+    WITH na AS MATERIALIZED (  -- each entity read and its names made once: every step below reads these
+        -- (own, its name alone, is its names when it has no alias to add)
+        SELECT n.node_id, n.node_key, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+               x.names,
+               CASE WHEN n.attributes OPERATOR(pg_catalog.?|) ARRAY['aliases', 'alias']
+                    THEN memory._identity_names(n.name, NULL) ELSE x.names END AS own
           FROM memory.nodes AS n
+         CROSS JOIN LATERAL (SELECT memory._identity_names(n.name, n.attributes) AS names) AS x
          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
     ), nb AS MATERIALIZED (
-        SELECT n.node_id, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-               memory._identity_names(n.name, n.attributes) AS names,
-               memory._identity_names(n.name, NULL) AS own
+        SELECT n.node_id, n.node_key, n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
+               x.names,
+               CASE WHEN n.attributes OPERATOR(pg_catalog.?|) ARRAY['aliases', 'alias']
+                    THEN memory._identity_names(n.name, NULL) ELSE x.names END AS own
           FROM memory.nodes AS n
+         CROSS JOIN LATERAL (SELECT memory._identity_names(n.name, n.attributes) AS names) AS x
          WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b
     ), named AS MATERIALIZED (  -- a shared name or alias: the pairs most runs consist of
         SELECT DISTINCT a.node_id AS node_a, b.node_id AS node_b
@@ -58,35 +71,30 @@ BEGIN
         UNION
         SELECT ua.node_id, near.node_id
           FROM ua CROSS JOIN LATERAL (
-                   SELECT n.node_id
-                     FROM memory.nodes AS n
-                    WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b AND n.type = ua.type
-                      AND COALESCE(n.summary_embedding, n.embedding) IS NOT NULL
-                    ORDER BY COALESCE(n.summary_embedding, n.embedding) OPERATOR(public.<=>) ua.v, n.node_id
+                   SELECT ub.node_id
+                     FROM ub
+                    WHERE ub.type = ua.type AND ub.v IS NOT NULL
+                    ORDER BY ub.v OPERATOR(public.<=>) ua.v, ub.node_id
                     LIMIT 1) AS near
          WHERE v_vectors AND ua.v IS NOT NULL
     ), around_a AS MATERIALIZED (
         SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
-          FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
+          FROM (SELECT e.source_id AS node_id, t.own[1] AS nname
+                  FROM memory.edges AS e JOIN na AS t ON t.node_key = e.target_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a
                 UNION ALL
-                SELECT e.target_id, (memory._identity_names(s.name, NULL))[1]
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
+                SELECT e.target_id, s.own[1]
+                  FROM memory.edges AS e JOIN na AS s ON s.node_key = e.source_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_a) AS x
          GROUP BY x.node_id
     ), around_b AS MATERIALIZED (
         SELECT x.node_id, pg_catalog.array_agg(DISTINCT x.nname) AS nn
-          FROM (SELECT e.source_id AS node_id, (memory._identity_names(t.name, NULL))[1] AS nname
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS t ON t.tenant_id = e.tenant_id AND t.simulation_id = e.simulation_id AND t.node_key = e.target_key
+          FROM (SELECT e.source_id AS node_id, t.own[1] AS nname
+                  FROM memory.edges AS e JOIN nb AS t ON t.node_key = e.target_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b
                 UNION ALL
-                SELECT e.target_id, (memory._identity_names(s.name, NULL))[1]
-                  FROM memory.edges AS e
-                  JOIN memory.nodes AS s ON s.tenant_id = e.tenant_id AND s.simulation_id = e.simulation_id AND s.node_key = e.source_key
+                SELECT e.target_id, s.own[1]
+                  FROM memory.edges AS e JOIN nb AS s ON s.node_key = e.source_key
                  WHERE e.tenant_id = p_tenant_id AND e.simulation_id = p_simulation_b) AS x
          GROUP BY x.node_id
     ), evidence AS MATERIALIZED (
@@ -102,23 +110,13 @@ BEGIN
                           / (cardinality(COALESCE(ra.nn, '{}')) + cardinality(COALESCE(rb.nn, '{}')) - cardinality(shared.names)))::real
                END AS neighbours
           FROM candidates AS c
-          CROSS JOIN LATERAL (
-              SELECT n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-                     memory._identity_names(n.name, n.attributes) AS names, memory._identity_names(n.name, NULL) AS own
-                FROM memory.nodes AS n
-               WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_a
-                 AND n.node_key = pg_catalog.md5(c.node_a)::uuid) AS a
-          CROSS JOIN LATERAL (
-              SELECT n.name, n.type, COALESCE(n.summary_embedding, n.embedding) AS v,
-                     memory._identity_names(n.name, n.attributes) AS names, memory._identity_names(n.name, NULL) AS own
-                FROM memory.nodes AS n
-               WHERE n.tenant_id = p_tenant_id AND n.simulation_id = p_simulation_b
-                 AND n.node_key = pg_catalog.md5(c.node_b)::uuid) AS b
+          JOIN na AS a ON a.node_id = c.node_a
+          JOIN nb AS b ON b.node_id = c.node_b
           LEFT JOIN around_a AS ra ON ra.node_id = c.node_a
           LEFT JOIN around_b AS rb ON rb.node_id = c.node_b
           CROSS JOIN LATERAL (SELECT COALESCE(pg_catalog.array_agg(i.n ORDER BY i.n), '{}') AS names
                                 FROM (SELECT pg_catalog.unnest(ra.nn) INTERSECT SELECT pg_catalog.unnest(rb.nn)) AS i(n)) AS shared
-    ), decided AS (
+    ), decided AS MATERIALIZED (  -- a person's verdicts: read once, not once a candidate
         SELECT l.node_a, l.node_b, l.decision
           FROM memory.identity_links AS l
          WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_a AND l.simulation_b = p_simulation_b
@@ -126,9 +124,9 @@ BEGIN
     ), scored AS MATERIALIZED (
         SELECT e.*, memory._link_score(e.same_name, e.alias, e.trigram, e.meaning, e.neighbours, e.same_type) AS score
           FROM evidence AS e
-         WHERE NOT EXISTS (SELECT 1 FROM decided AS d
-                            WHERE (d.node_a = e.node_a AND d.node_b = e.node_b)
-                               OR (d.decision IN ('confirmed', 'manual') AND (d.node_a = e.node_a OR d.node_b = e.node_b)))
+         WHERE NOT EXISTS (SELECT 1 FROM decided AS d WHERE d.node_a = e.node_a AND d.node_b = e.node_b)
+           AND e.node_a NOT IN (SELECT d.node_a FROM decided AS d WHERE d.decision IN ('confirmed', 'manual'))
+           AND e.node_b NOT IN (SELECT d.node_b FROM decided AS d WHERE d.decision IN ('confirmed', 'manual'))
     ), chosen AS (
         SELECT s.node_a, s.node_b, s.score,
                pg_catalog.jsonb_build_object(
@@ -160,7 +158,7 @@ BEGIN
            SET current = false, updated_at = pg_catalog.now()
          WHERE l.tenant_id = p_tenant_id AND l.simulation_a = p_simulation_a AND l.simulation_b = p_simulation_b
            AND l.decision = 'auto' AND l.current
-           AND NOT EXISTS (SELECT 1 FROM chosen AS c WHERE c.node_a = l.node_a AND c.node_b = l.node_b)
+           AND (l.node_a, l.node_b) NOT IN (SELECT c.node_a, c.node_b FROM chosen AS c)  -- hashed once, not scanned a link
         RETURNING 1
     )
     SELECT (SELECT pg_catalog.count(*) FROM chosen),
