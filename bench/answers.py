@@ -32,11 +32,14 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import psycopg
+from swarm_memory.client import configure
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCOMO = ROOT.parent / "shared" / "benchmarks" / "locomo-dev"
@@ -299,6 +302,49 @@ def recall_at(found: list[str], want: set[str], k: int) -> float:
     return len(set(found[:k]) & want) / len(want) if want else 0.0
 
 
+@dataclass
+class Conversation:
+    """One LoCoMo conversation imported as a run, with the peers' corpus over its turns."""
+
+    qa: list[dict]
+    sim: uuid.UUID
+    model: str
+    embedder: Any
+    dia: list[str]
+    by_episode: dict[str, str]
+    matrix: np.ndarray
+    bm25: BM25
+
+
+def _conversation(
+    admin_dsn: str, app_dsn: str, tenant: uuid.UUID, name: str, log: Callable[[str], None]
+) -> Conversation:
+    from swarm_memory.importer import import_run
+
+    conv = json.loads((LOCOMO / f"{name}.json").read_text(encoding="utf-8"))
+    sim = uuid.uuid4()
+    with tempfile.TemporaryDirectory() as tmp:
+        texts = locomo_run(conv, Path(tmp) / "run")
+        t = time.perf_counter()
+        import_run(app_dsn, tenant, sim, Path(tmp) / "run", name=f"locomo {name}")
+        log(
+            f"  conversation {name}: {len(texts)} turns imported in {time.perf_counter() - t:.0f} s"
+        )
+    with psycopg.connect(app_dsn, autocommit=True) as conn:
+        model, embedder = _model(conn, tenant, sim)
+    eps = _episodes(admin_dsn, tenant, sim)
+    return Conversation(
+        qa=[q for q in conv["qa"] if q.get("category") in CATEGORIES and evidence_ids(q)],
+        sim=sim,
+        model=model,
+        embedder=embedder,
+        dia=[d for _, d, _, _ in eps],
+        by_episode={i: d for i, d, _, _ in eps},
+        matrix=np.stack([v for _, _, v, _ in eps]),
+        bm25=BM25([c or "" for _, _, _, c in eps]),
+    )
+
+
 def evaluate_locomo(
     admin_dsn: str,
     app_dsn: str,
@@ -307,30 +353,17 @@ def evaluate_locomo(
     options: dict | None = None,
     log: Callable[[str], None] = print,
 ) -> dict:
-    from swarm_memory.importer import import_run
-
     options = {"kinds": ["episode"], **(options or {})}
     tenant = _tenant(admin_dsn, app_dsn, "locomo", model)
     rows = []
     seconds: dict[str, list[float]] = {m: [] for m in METHODS}
     for name in conversations:
-        conv = json.loads((LOCOMO / f"{name}.json").read_text(encoding="utf-8"))
-        sim = uuid.uuid4()
-        with tempfile.TemporaryDirectory() as tmp:
-            texts = locomo_run(conv, Path(tmp) / "run")
-            t = time.perf_counter()
-            import_run(app_dsn, tenant, sim, Path(tmp) / "run", name=f"locomo {name}")
-            log(
-                f"  conversation {name}: {len(texts)} turns imported in {time.perf_counter() - t:.0f} s"
-            )
+        c = _conversation(admin_dsn, app_dsn, tenant, name, log)
+        sim, sim_model, embedder = c.sim, c.model, c.embedder
+        dia, by_episode, matrix, bm25 = c.dia, c.by_episode, c.matrix, c.bm25
         with psycopg.connect(app_dsn, autocommit=True) as conn:
-            sim_model, embedder = _model(conn, tenant, sim)
-            eps = _episodes(admin_dsn, tenant, sim)
-            dia = [d for _, d, _, _ in eps]
-            by_episode = {i: d for i, d, _, _ in eps}
-            matrix = np.stack([v for _, _, v, _ in eps])
-            bm25 = BM25([c or "" for _, _, _, c in eps])
-            qas = [q for q in conv["qa"] if q.get("category") in CATEGORIES and evidence_ids(q)]
+            configure(conn)
+            qas = c.qa
             vectors = [embedder.encode_query(q["question"]) for q in qas]
             opts = json.dumps({**options, "model": sim_model})
             for qa, vec in zip(qas, vectors, strict=True):
@@ -380,7 +413,6 @@ def locomo_depth(
     (asked for the deepest k at once), BM25, exact dense search and the three methods'
     candidates pooled (the first k of each, together). What a reranking stage could reach
     at a depth is the pooled figure: the evidence the methods find at all, in any order."""
-    from swarm_memory.importer import import_run
 
     deepest = max(depths)
     tenant = _tenant(admin_dsn, app_dsn, "locomo-depth", None)
@@ -388,23 +420,13 @@ def locomo_depth(
         m: {k: [] for k in depths} for m in (*METHODS, "pooled")
     }
     for name in conversations:
-        conv = json.loads((LOCOMO / f"{name}.json").read_text(encoding="utf-8"))
-        sim = uuid.uuid4()
-        with tempfile.TemporaryDirectory() as tmp:
-            locomo_run(conv, Path(tmp) / "run")
-            import_run(app_dsn, tenant, sim, Path(tmp) / "run", name=f"locomo {name}")
-        log(f"  conversation {name} imported")
+        c = _conversation(admin_dsn, app_dsn, tenant, name, log)
+        sim, sim_model, embedder = c.sim, c.model, c.embedder
+        dia, by_episode, matrix, bm25 = c.dia, c.by_episode, c.matrix, c.bm25
         with psycopg.connect(app_dsn, autocommit=True) as conn:
-            sim_model, embedder = _model(conn, tenant, sim)
-            eps = _episodes(admin_dsn, tenant, sim)
-            dia = [d for _, d, _, _ in eps]
-            by_episode = {i: d for i, d, _, _ in eps}
-            matrix = np.stack([v for _, _, v, _ in eps])
-            bm25 = BM25([c or "" for _, _, _, c in eps])
+            configure(conn)
             opts = json.dumps({"kinds": ["episode"], "model": sim_model})
-            for qa in (
-                q for q in conv["qa"] if q.get("category") in CATEGORIES and evidence_ids(q)
-            ):
+            for qa in c.qa:
                 want = evidence_ids(qa)
                 vec = np.asarray(embedder.encode_query(qa["question"]), dtype=np.float32)
                 got = conn.execute(
@@ -531,7 +553,6 @@ def _tenant(admin_dsn: str, app_dsn: str, prefix: str, model: str | None) -> uui
 def _model(conn: psycopg.Connection, tenant, sim):
     """The simulation's model (the one its import chose) and its embedder, on a connection
     made ready for vectors."""
-    from swarm_memory.client import configure
     from swarm_memory.embed import embedder_for
 
     configure(conn)
