@@ -112,12 +112,15 @@ def _seed(mem: Memory, world, minilm) -> None:  # type: ignore[no-untyped-def]
 
 
 def _rows_with_marker(conn: psycopg.Connection) -> list[str]:
-    """Every table of every schema whose rows, read whole as text, hold the marker."""
+    """Every table of every schema whose rows, read whole as text, hold the marker. Other
+    sessions' temporary tables are left out: no session may read them, and one that has just
+    ended (an import's staging, say) may drop them between the listing and the reading."""
     found = []
     tables = conn.execute(
         "SELECT c.oid::regclass::text FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace"
         " WHERE c.relkind IN ('r', 'm', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema')"
         " AND n.nspname NOT LIKE 'pg_toast%'"
+        " AND (n.nspname NOT LIKE 'pg_temp%' OR n.oid = pg_my_temp_schema())"
     ).fetchall()
     for (table,) in tables:
         hit = conn.execute(
